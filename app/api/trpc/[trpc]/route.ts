@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { appRouter } from '@/server/routers';
+import { dashboardContext } from '@/server/auth/session-context';
+import { getRuntime } from '@/server/runtime-registry';
+
+export const dynamic = 'force-dynamic';
+
+function handler(req: Request): Promise<Response> {
+  const runtime = getRuntime();
+  const requestId = req.headers.get('x-request-id') ?? randomUUID();
+  return fetchRequestHandler({
+    endpoint: '/api/trpc',
+    req,
+    router: appRouter,
+    createContext: () => dashboardContext(runtime.deps, runtime.auth, req.headers, requestId, () => {}),
+    onError: ({ error }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR') console.error(`[trpc] request ${requestId} failed`, error.cause ?? error);
+    },
+  });
+}
+
+export { handler as GET, handler as POST };

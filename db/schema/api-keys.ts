@@ -1,0 +1,26 @@
+import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organizations } from './organizations';
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The first characters of the secret, so people can tell keys apart. */
+    tokenStart: text('token_start').notNull(),
+    /** SHA-256 of the secret; the secret itself is never stored. */
+    keyHash: text('key_hash').notNull().unique(),
+    /** full_access | sending_access */
+    permission: text('permission').notNull(),
+    /** live | test */
+    mode: text('mode').notNull(),
+    /** Pins a sending_access key to one sending domain. */
+    domainId: uuid('domain_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('api_keys_org_idx').on(t.organizationId, t.id), index('api_keys_domain_idx').on(t.domainId)],
+);

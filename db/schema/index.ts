@@ -1,0 +1,6 @@
+export * from './auth';
+export * from './organizations';
+export * from './api-keys';
+export * from './rate-limits';
+export * from './system-emails';
+export * from './domains';

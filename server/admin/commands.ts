@@ -1,0 +1,101 @@
+import type { Deps } from '../deps';
+import { isUuid } from '../ids';
+import { AppError, validationError } from '../errors';
+import {
+  createOrganizationWithKey,
+  getOrganization,
+  setOverage,
+  setPlan,
+  setRateLimit,
+  setReviewed,
+  setStatus,
+  type Organization,
+} from '../services/organizations';
+
+export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (prints JSON)
+  org:create     --name N --owner-email E --plan P [--created-at ISO]
+  org:show       --org ID
+  org:plan       --org ID --plan free|10k|25k|50k|100k|250k|500k|1m|2m
+  org:review     --org ID --approve | --revoke
+  org:status     --org ID --status active|restricted|suspended|paused
+  org:overage    --org ID --on | --off
+  org:rate-limit --org ID --limit N | --default`;
+
+export type AdminArgs = Record<string, string | true>;
+
+export function parseAdminArgs(argv: string[]): { command: string; args: AdminArgs } {
+  const [command, ...rest] = argv;
+  if (!command) throw validationError('no command given');
+  const args: AdminArgs = {};
+  for (let i = 0; i < rest.length; i += 1) {
+    const flag = rest[i]!;
+    if (!flag.startsWith('--')) throw validationError(`unexpected argument "${flag}"`);
+    const next = rest[i + 1];
+    if (next !== undefined && !next.startsWith('--')) {
+      args[flag.slice(2)] = next;
+      i += 1;
+    } else {
+      args[flag.slice(2)] = true;
+    }
+  }
+  return { command, args };
+}
+
+const text = (args: AdminArgs, name: string): string => {
+  const value = args[name];
+  if (typeof value !== 'string' || value.trim() === '') throw validationError(`--${name} is required`);
+  return value;
+};
+
+const orgId = (args: AdminArgs): string => {
+  const id = orgId(args);
+  if (!isUuid(id)) throw validationError('--org must be an organization id (a UUID)');
+  return id;
+};
+
+const toggle = (args: AdminArgs, on: string, off: string): boolean => {
+  if (args[on] === true && args[off] !== true) return true;
+  if (args[off] === true && args[on] !== true) return false;
+  throw validationError(`give exactly one of --${on} or --${off}`);
+};
+
+const view = (organization: Organization) => ({
+  organizationId: organization.id,
+  name: organization.name,
+  plan: organization.plan,
+  status: organization.status,
+  reviewed: organization.reviewed,
+  overageEnabled: organization.overageEnabled,
+  ownerEmail: organization.ownerEmail,
+  rateLimitOverride: organization.rateLimitOverride,
+  createdAt: organization.createdAt.toISOString(),
+});
+
+/** The operator's commands; each calls an organization service and answers with JSON. */
+export async function runAdminCommand(deps: Deps, command: string, args: AdminArgs): Promise<unknown> {
+  switch (command) {
+    case 'org:create': {
+      const createdAt = typeof args['created-at'] === 'string' ? new Date(args['created-at']) : undefined;
+      if (createdAt && Number.isNaN(createdAt.getTime())) throw validationError('--created-at must be an ISO 8601 time');
+      const ownerEmail = text(args, 'owner-email');
+      if (!/^[^@\s]+@[^@\s]+$/.test(ownerEmail)) throw validationError('--owner-email must be an email address');
+      return createOrganizationWithKey(deps, { name: text(args, 'name'), ownerEmail, plan: text(args, 'plan'), createdAt });
+    }
+    case 'org:show':
+      return view(await getOrganization(deps, orgId(args)));
+    case 'org:plan':
+      return view(await setPlan(deps, orgId(args), text(args, 'plan')));
+    case 'org:review':
+      return view(await setReviewed(deps, orgId(args), toggle(args, 'approve', 'revoke')));
+    case 'org:status':
+      return view(await setStatus(deps, orgId(args), text(args, 'status')));
+    case 'org:overage':
+      return view(await setOverage(deps, orgId(args), toggle(args, 'on', 'off')));
+    case 'org:rate-limit': {
+      const limit = args.default === true ? null : Number(text(args, 'limit'));
+      return view(await setRateLimit(deps, orgId(args), limit));
+    }
+    default:
+      throw new AppError('VALIDATION_ERROR', `unknown command "${command}"`);
+  }
+}

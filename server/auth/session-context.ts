@@ -1,0 +1,34 @@
+import type { Auth } from './better-auth';
+import type { Deps } from '../deps';
+import { organizationOfUser } from '../services/organizations';
+import type { Principal } from '../services/principal';
+import type { Context } from '../trpc/context';
+
+/** A signed-in person acts for their organization with full access, in live mode. */
+export async function principalFromSession(deps: Deps, auth: Auth, headers: Headers): Promise<Principal | null> {
+  const session = await auth.api.getSession({ headers });
+  if (!session) return null;
+  const organization = await organizationOfUser(deps, session.user.id);
+  if (!organization) return null;
+  return {
+    organizationId: organization.id,
+    permission: 'full_access',
+    mode: 'live',
+    keyId: null,
+    domainId: null,
+    userId: session.user.id,
+    plan: organization.plan,
+    rateLimitOverride: organization.rateLimitOverride,
+  };
+}
+
+export function dashboardContext(deps: Deps, auth: Auth, headers: Headers, requestId: string, setHeader: Context['setHeader']): Context {
+  let principal: Promise<Principal | null> | undefined;
+  return {
+    deps,
+    requestId,
+    channel: 'dashboard',
+    authenticate: () => (principal ??= principalFromSession(deps, auth, headers)),
+    setHeader,
+  };
+}

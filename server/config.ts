@@ -1,0 +1,147 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = (fallback: number) =>
+  z.coerce
+    .number({ message: 'must be a port number' })
+    .int('must be a whole number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(fallback);
+
+const positiveMs = (fallback: number) =>
+  z.coerce.number({ message: 'must be a number of milliseconds' }).int().positive().default(fallback);
+
+const hostPortList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (!value) return [];
+    const servers = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    for (const server of servers) {
+      if (!/^(\[[0-9a-f:]+\]|[0-9a-z.-]+)(:\d{1,5})?$/i.test(server)) {
+        ctx.addIssue({ code: 'custom', message: `"${server}" is not host[:port]` });
+      }
+    }
+    return servers;
+  });
+
+const urlOf = (protocols: string[]) =>
+  z
+    .string()
+    .optional()
+    .refine(
+      (value) => {
+        if (!value) return true;
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { message: `must be a ${protocols.join(' or ')} URL` },
+    );
+
+const roles = ['web', 'smtp', 'worker'] as const;
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: port(3000),
+  HOST: z.string().default('0.0.0.0'),
+  APP_URL: urlOf(['http:', 'https:']),
+  DATABASE_URL: urlOf(['postgres:', 'postgresql:']),
+  DATA_DIR: z.string().default('./.data'),
+  DNS_SERVERS: hostPortList,
+  SMTP_RELAY_URL: urlOf(['smtp:', 'smtps:']),
+  SMTP_MX_PORT: port(25),
+  SMTP_GATEWAY_PORT: port(2587),
+  BOUNCE_SMTP_PORT: port(2525),
+  BOUNCE_DOMAIN: z.string().optional(),
+  SANDBOX_DOMAIN: z.string().optional(),
+  SYSTEM_MAIL_FROM: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE_CIDRS: z.string().optional(),
+  WEBHOOK_RETRY_BASE_MS: positiveMs(30_000),
+  TEST_MODE_STEP_MS: positiveMs(2_000),
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ROLES: z
+    .string()
+    .default(roles.join(','))
+    .transform((value, ctx) => {
+      const list = value.split(',').map((role) => role.trim()).filter(Boolean);
+      for (const role of list) {
+        if (!(roles as readonly string[]).includes(role)) {
+          ctx.addIssue({ code: 'custom', message: `unknown role "${role}" (use ${roles.join(', ')})` });
+        }
+      }
+      return list as (typeof roles)[number][];
+    }),
+  INNGEST_EVENT_KEY: z.string().optional(),
+  INNGEST_SIGNING_KEY: z.string().optional(),
+  INNGEST_DEV: z.string().optional(),
+  INNGEST_BASE_URL: z.string().optional(),
+});
+
+export type Config = {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  appUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  dnsServers: string[];
+  smtpRelayUrl: string | undefined;
+  smtpMxPort: number;
+  smtpGatewayPort: number;
+  bounceSmtpPort: number;
+  bounceDomain: string;
+  sandboxDomain: string | undefined;
+  systemMailFrom: string;
+  webhookAllowPrivateCidrs: string[];
+  webhookRetryBaseMs: number;
+  testModeStepMs: number;
+  bodyLimitBytes: number;
+  authSecret: string | undefined;
+  roles: Array<'web' | 'smtp' | 'worker'>;
+  inngestEnabled: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads the environment; a wrong value throws one line naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got "${env[name] ?? ''}")`);
+  }
+  const e = parsed.data;
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const appHost = new URL(appUrl).hostname;
+  const bounceDomain = e.BOUNCE_DOMAIN ?? appHost;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    appUrl,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    dnsServers: e.DNS_SERVERS,
+    smtpRelayUrl: e.SMTP_RELAY_URL,
+    smtpMxPort: e.SMTP_MX_PORT,
+    smtpGatewayPort: e.SMTP_GATEWAY_PORT,
+    bounceSmtpPort: e.BOUNCE_SMTP_PORT,
+    bounceDomain,
+    sandboxDomain: e.SANDBOX_DOMAIN?.toLowerCase(),
+    systemMailFrom: e.SYSTEM_MAIL_FROM ?? `EU Mail <no-reply@${bounceDomain}>`,
+    webhookAllowPrivateCidrs: (e.WEBHOOK_ALLOW_PRIVATE_CIDRS ?? '').split(',').map((c) => c.trim()).filter(Boolean),
+    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    testModeStepMs: e.TEST_MODE_STEP_MS,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    authSecret: e.BETTER_AUTH_SECRET,
+    roles: e.ROLES,
+    inngestEnabled: Boolean(e.INNGEST_EVENT_KEY || e.INNGEST_SIGNING_KEY || e.INNGEST_DEV || e.INNGEST_BASE_URL),
+  };
+}

@@ -1,0 +1,14 @@
+import type { Db } from '@/db/client';
+import type { Clock } from './clock';
+import type { Config } from './config';
+import type { Jobs } from './jobs/jobs';
+import type { SystemMailer } from './mail/system-mailer';
+
+/** What services are handed: the real database, and time, mail and job wake-ups that tests can swap. */
+export interface Deps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  jobs: Jobs;
+  systemMailer: SystemMailer;
+}

@@ -1,0 +1,34 @@
+import type { IncomingMessage } from 'node:http';
+import { AppError } from '../errors';
+
+/** Reads a JSON body up to `limit` bytes; an empty body is {}. */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      req.resume();
+      throw new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('VALIDATION_ERROR', 'The request body is not valid JSON');
+  }
+}
+
+export function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return true;
+  const type = header.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TRPCError } from '@trpc/server';
+import { createOpenApiHttpHandler } from 'trpc-to-openapi';
+import type { Deps } from '../deps';
+import { AppError } from '../errors';
+import type { AppRouter } from '../routers';
+import { authenticateApiKey, parseBearer } from '../services/api-keys';
+import type { Context } from '../trpc/context';
+import { toEnvelope } from '../trpc/envelope';
+import { isJsonContentType, readJsonBody } from './body';
+import { sendError } from './respond';
+import { buildRouteTable, matchRoute, type PlainRoute } from './routes';
+
+export type RestRequest = IncomingMessage & { body?: unknown; requestId?: string };
+
+const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
+
+export function apiContext(deps: Deps, req: IncomingMessage, res: ServerResponse, requestId: string): Context {
+  let principal: ReturnType<typeof authenticateApiKey> | undefined;
+  return {
+    deps,
+    requestId,
+    channel: 'api',
+    authenticate: () => {
+      const secret = parseBearer(req.headers.authorization);
+      principal ??= secret ? authenticateApiKey(deps, secret) : Promise.resolve(null);
+      return principal;
+    },
+    setHeader: (name, value) => res.setHeader(name, value),
+  };
+}
+
+/** Rewrites whatever trpc-to-openapi answered for an error into the spec's {error, code}. */
+function rewriteErrorBodies(res: ServerResponse, requestId: string): void {
+  const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+  res.end = ((chunk?: unknown) => {
+    if (res.statusCode >= 400 && typeof chunk === 'string') {
+      let code = 'INTERNAL_ERROR';
+      let error = 'Internal server error';
+      try {
+        const parsed = JSON.parse(chunk) as { data?: { envelope?: { code: string; error: string } } };
+        if (parsed.data?.envelope) ({ code, error } = parsed.data.envelope);
+      } catch {
+        // keep the generic 500 body
+      }
+      const body = res.statusCode >= 500 ? { error, code, request_id: requestId } : { error, code };
+      return end(JSON.stringify(body));
+    }
+    return end(chunk);
+  }) as ServerResponse['end'];
+}
+
+/**
+ * The REST entry for every spec path under the base URL: request id, routing (404/405), body
+ * size and JSON parsing, then trpc-to-openapi or a plain route, with errors in {error, code}.
+ */
+export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: PlainRoute[] = [], options: { log?: (line: string) => void } = {}) {
+  const log = options.log ?? ((line: string) => console.error(line));
+  const table = buildRouteTable(router, plainRoutes);
+  const successStatus = new Map<string, number>();
+  for (const [name, procedure] of Object.entries(router._def.procedures) as unknown as Array<[string, { _def: { meta?: { successStatus?: number } } }]>) {
+    if (procedure._def.meta?.successStatus) successStatus.set(name, procedure._def.meta.successStatus);
+  }
+  const logFailure = (requestId: string, error: unknown) => {
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    log(`[rest] request ${requestId} failed: ${detail}`);
+  };
+
+  const openApiHandler = createOpenApiHttpHandler({
+    router,
+    createContext: ({ req, res }) => apiContext(deps, req, res, (req as RestRequest).requestId ?? randomUUID()),
+    responseMeta: ({ errors, paths }) => {
+      const error = errors[0] as TRPCError | undefined;
+      if (error) {
+        const envelope = toEnvelope(error);
+        return { status: envelope.status, headers: envelope.headers ?? {} };
+      }
+      return { status: successStatus.get(paths?.[0] ?? '') ?? 200 };
+    },
+    onError: ({ error, req }) => {
+      if (toEnvelope(error).status >= 500) logFailure((req as RestRequest).requestId ?? '-', error.cause ?? error);
+    },
+  });
+
+  return async function handleRest(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const request = req as RestRequest;
+    const requestId = request.requestId ?? randomUUID();
+    request.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    try {
+      const method = req.method ?? 'GET';
+      const match = matchRoute(table, method, path);
+      if (match.kind === 'none') return sendError(res, 'NOT_FOUND', `No route for ${method} ${path}`);
+      if (match.kind === 'method') {
+        return sendError(res, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, { Allow: match.allow.join(', ') });
+      }
+      let body: unknown = undefined;
+      if (BODY_METHODS.has(method)) {
+        if (!isJsonContentType(req.headers['content-type'])) {
+          return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json');
+        }
+        body = await readJsonBody(req, deps.config.bodyLimitBytes);
+      }
+      if (match.entry.plain) {
+        await match.entry.plain.handle({ req, res, deps, requestId, body, params: match.params });
+        return;
+      }
+      if (BODY_METHODS.has(method)) {
+        request.body = body;
+        req.headers['content-type'] = 'application/json';
+      }
+      rewriteErrorBodies(res, requestId);
+      const originalUrl = req.url ?? '/';
+      req.url = path + (originalUrl.includes('?') ? originalUrl.slice(originalUrl.indexOf('?')) : '');
+      await openApiHandler(req, res);
+    } catch (error) {
+      if (res.headersSent) return;
+      if (error instanceof AppError) return sendError(res, error.appCode, error.message, error.headers);
+      logFailure(requestId, error);
+      return sendError(res, 'INTERNAL_ERROR', 'Internal server error');
+    }
+  };
+}

@@ -1,0 +1,59 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ZodOpenApiOperationObject } from 'zod-openapi';
+import type { AnyTRPCRouter } from '@trpc/server';
+import type { Deps } from '../deps';
+import type { Meta } from '../trpc/init';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * A REST path that trpc-to-openapi cannot express (a top-level array body, a CSV answer).
+ * It still belongs in the OpenAPI document, so it carries its own operation description.
+ */
+export interface PlainRoute {
+  method: HttpMethod;
+  path: `/${string}`;
+  operation: ZodOpenApiOperationObject;
+  /** The same reach rules as procedures. */
+  access?: Meta['access'];
+  liveWrite?: boolean;
+  handle(input: { req: IncomingMessage; res: ServerResponse; deps: Deps; requestId: string; body: unknown; params: Record<string, string> }): Promise<void>;
+}
+
+export interface RouteEntry {
+  method: HttpMethod;
+  path: string;
+  pattern: RegExp;
+  plain?: PlainRoute;
+  meta?: Meta;
+}
+
+const toPattern = (path: string) => new RegExp(`^${path.replace(/\{(.+?)\}/g, (_, key: string) => `(?<${key}>[^/]+)`)}$`);
+
+/** Every REST operation: the router's OpenAPI procedures and the plain routes. */
+export function buildRouteTable(router: AnyTRPCRouter, plainRoutes: PlainRoute[]): RouteEntry[] {
+  const entries: RouteEntry[] = [];
+  for (const procedure of Object.values(router._def.procedures) as Array<{ _def: { meta?: Meta } }>) {
+    const openapi = procedure._def.meta?.openapi;
+    if (!openapi || openapi.enabled === false) continue;
+    entries.push({ method: openapi.method, path: openapi.path, pattern: toPattern(openapi.path), meta: procedure._def.meta });
+  }
+  for (const plain of plainRoutes) {
+    entries.push({ method: plain.method, path: plain.path, pattern: toPattern(plain.path), plain, meta: { access: plain.access, liveWrite: plain.liveWrite } });
+  }
+  // Literal segments win over parameters (/emails/batch before /emails/{id}).
+  return entries.sort((a, b) => b.path.replace(/\{.+?\}/g, '').length - a.path.replace(/\{.+?\}/g, '').length);
+}
+
+export type RouteMatch = { kind: 'found'; entry: RouteEntry; params: Record<string, string> } | { kind: 'method'; allow: string[] } | { kind: 'none' };
+
+export function matchRoute(table: RouteEntry[], method: string, path: string): RouteMatch {
+  const allow = new Set<string>();
+  for (const entry of table) {
+    const match = entry.pattern.exec(path);
+    if (!match) continue;
+    if (entry.method === method) return { kind: 'found', entry, params: { ...match.groups } };
+    allow.add(entry.method);
+  }
+  return allow.size > 0 ? { kind: 'method', allow: [...allow] } : { kind: 'none' };
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { toNodeHandler } from 'better-auth/node';
+import { appRouter } from '../routers';
+import { PLAIN_ROUTES } from '../routers/plain';
+import { buildOpenApiDocument } from '../openapi/document';
+import type { Runtime } from '../runtime';
+import { handleAdmin } from './admin';
+import { createRestHandler, type RestRequest } from './rest';
+import { sendError, sendJson } from './respond';
+
+export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** Paths under /api that belong to Next's route handlers rather than to the REST API. */
+const NEXT_API_PREFIXES = ['/api/trpc', '/api/inngest'];
+
+const startsWithSegment = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+/**
+ * The process entry's request listener: REST paths go straight to the REST handler (Next's
+ * per-request cost kept off the hot path), auth to better-auth, everything else to Next.
+ */
+export function createRequestListener(runtime: Runtime, options: { next?: NextHandler; adminToken?: string }) {
+  const rest = createRestHandler(runtime.deps, appRouter, PLAIN_ROUTES);
+  const auth = toNodeHandler(runtime.auth);
+  let openApiJson: string | null = null;
+  const openApi = () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(appRouter, PLAIN_ROUTES, { appUrl: runtime.config.appUrl })));
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = randomUUID();
+    (req as RestRequest).requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    if (startsWithSegment(path, '/api') && !NEXT_API_PREFIXES.some((prefix) => startsWithSegment(path, prefix))) {
+      if (startsWithSegment(path, '/api/auth')) return auth(req, res);
+      return rest(req, res, path.slice('/api'.length) || '/');
+    }
+    if (path === '/docs/openapi.json') {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      return sendJson(res, 200, JSON.parse(openApi()));
+    }
+    if (path === '/admin/command' && options.adminToken) return handleAdmin(req, res, runtime.deps, options.adminToken);
+    if (options.next) return options.next(req, res);
+    return sendError(res, 'NOT_FOUND', 'Not found');
+  };
+}
+
+export function createHttpServer(listener: ReturnType<typeof createRequestListener>): http.Server {
+  const server = http.createServer((req, res) => {
+    listener(req, res).catch((error: unknown) => {
+      console.error('[http] unhandled error', error);
+      if (!res.headersSent) sendError(res, 'INTERNAL_ERROR', 'Internal server error');
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  return server;
+}

@@ -1,0 +1,12 @@
+/** Kinds of pending work. Each is a due row in Postgres; a wake-up only shortens the wait for it. */
+export type JobKind = 'system-mail';
+
+/**
+ * Tells whatever drives background work that a row is due now. The row itself is the truth:
+ * a lost wake-up only delays the work until the next sweep.
+ */
+export interface Jobs {
+  wake(kind: JobKind, id: string): void;
+}
+
+export const noJobs: Jobs = { wake: () => {} };

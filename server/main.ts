@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig, type Config } from './config';
+import { DataDirLockedError, dataDirSecret, lockDataDir, writeAdminEndpoint } from './data-dir';
+import { createHttpServer, createRequestListener, type NextHandler } from './http/server';
+import { createRuntime, setRuntime, stopRuntime } from './runtime';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+async function startNext(config: Config): Promise<NextHandler> {
+  const { default: next } = await import('next');
+  const app = next({ dev: config.nodeEnv === 'development', dir: projectRoot, hostname: 'localhost', port: config.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  return (req, res) => handle(req, res);
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  (process.env as Record<string, string>).NODE_ENV = config.nodeEnv;
+
+  let releaseLock: () => void = () => {};
+  if (!config.databaseUrl) {
+    try {
+      releaseLock = lockDataDir(config.dataDir);
+    } catch (error) {
+      if (error instanceof DataDirLockedError) {
+        console.error(error.message);
+        process.exit(1);
+      }
+      throw error;
+    }
+  }
+
+  const runtime = await createRuntime(config);
+  setRuntime(runtime);
+  for (const cidr of config.webhookAllowPrivateCidrs) console.warn(`[config] WEBHOOK_ALLOW_PRIVATE_CIDRS lets webhooks reach ${cidr}: for tests only`);
+
+  let server: ReturnType<typeof createHttpServer> | null = null;
+  if (config.roles.includes('web')) {
+    const adminToken = dataDirSecret(config.dataDir, 'admin-token');
+    const nextHandler = await startNext(config);
+    server = createHttpServer(createRequestListener(runtime, { next: nextHandler, adminToken }));
+    await new Promise<void>((resolve) => server!.listen(config.port, config.host, resolve));
+    writeAdminEndpoint(config.dataDir, { url: `http://127.0.0.1:${config.port}/admin/command`, token: adminToken, pid: process.pid });
+    console.log(`EU Mail listening on ${config.appUrl} (API ${config.appUrl}/api, docs ${config.appUrl}/docs) on ${runtime.database.kind}`);
+  }
+  if (runtime.runner && config.roles.includes('worker')) console.log('Embedded runner started (no Inngest configured)');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    const closing = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
+    server?.closeIdleConnections();
+    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    await stopRuntime(runtime);
+    releaseLock();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

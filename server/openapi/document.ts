@@ -1,0 +1,114 @@
+import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import type { SchemaObject } from 'openapi3-ts/oas31';
+import { createDocument } from 'zod-openapi';
+import type { AnyTRPCRouter } from '@trpc/server';
+import { ERROR_STATUS } from '../errors';
+import type { PlainRoute } from '../http/routes';
+import type { Meta } from '../trpc/init';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'VALIDATION_ERROR: the body or query failed validation',
+  401: 'UNAUTHORIZED: missing, malformed or revoked key',
+  403: 'FORBIDDEN or another refusal code of the spec',
+  404: 'NOT_FOUND: no such resource on this organization',
+  405: 'METHOD_NOT_ALLOWED: the path exists with other methods',
+  409: 'CONFLICT',
+  410: 'ATTACHMENT_EXPIRED: the attachment passed its retention',
+  413: 'PAYLOAD_TOO_LARGE: the body is larger than the limit',
+  415: 'UNSUPPORTED_MEDIA_TYPE: the body is not JSON',
+  429: 'RATE_LIMITED, DAILY_LIMIT_EXCEEDED or MONTHLY_LIMIT_EXCEEDED',
+  500: 'INTERNAL_ERROR, with request_id',
+  503: 'SERVICE_UNAVAILABLE: a backing store does not answer',
+};
+
+const errorSchema: SchemaObject = {
+  type: 'object',
+  required: ['error', 'code'],
+  additionalProperties: false,
+  properties: {
+    error: { type: 'string', description: 'Human-readable message' },
+    code: { type: 'string', enum: Object.keys(ERROR_STATUS), description: 'Machine-readable code; clients branch on it' },
+    request_id: { type: 'string', description: 'Present on 500 responses' },
+  },
+};
+
+const errorResponse = (status: number) => ({
+  description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+/** Webhook event types, listed in the document so receivers can see them. Grows with each resource. */
+export const EVENT_TYPES = [
+  'email.queued', 'email.scheduled', 'email.canceled', 'email.sent', 'email.delivered', 'email.delivery_delayed',
+  'email.bounced', 'email.complained', 'email.suppressed', 'email.failed', 'email.opened', 'email.clicked',
+] as const;
+
+type Operation = { operationId?: string; security?: unknown; responses?: Record<string, unknown>; requestBody?: unknown; 'x-plain-route'?: boolean };
+
+/**
+ * The OpenAPI 3.1.0 description: trpc-to-openapi's document for the router, the plain routes
+ * added, and every operation's errors pointed at the one {error, code} schema.
+ */
+export function buildOpenApiDocument(router: AnyTRPCRouter, plainRoutes: PlainRoute[], options: { appUrl: string }): OpenAPIObject {
+  const document = generateOpenApiDocument(router, {
+    title: 'EU Mail API',
+    description: 'Transactional and broadcast email, processed and stored in the EU. Every non-2xx answer is `{error, code}`.',
+    version: '1.0.0',
+    openApiVersion: '3.1.0',
+    baseUrl: `${options.appUrl}/api`,
+    docsUrl: `${options.appUrl}/docs`,
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: eu_live_… or eu_test_…' } },
+  });
+
+  if (plainRoutes.length > 0) {
+    const plainPaths: Record<string, Record<string, unknown>> = {};
+    for (const route of plainRoutes) {
+      plainPaths[route.path] = { ...plainPaths[route.path], [route.method.toLowerCase()]: route.operation };
+    }
+    const plainDocument = createDocument({ openapi: '3.1.0', info: { title: '', version: '' }, paths: plainPaths as never });
+    for (const [path, item] of Object.entries(plainDocument.paths ?? {})) {
+      document.paths = { ...document.paths, [path]: { ...document.paths?.[path], ...item } };
+    }
+    document.components = {
+      ...document.components,
+      schemas: { ...document.components?.schemas, ...plainDocument.components?.schemas },
+    };
+  }
+
+  const metaByOperation = new Map<string, Meta>();
+  for (const procedure of Object.values(router._def.procedures) as Array<{ _def: { meta?: Meta } }>) {
+    const meta = procedure._def.meta;
+    if (meta?.openapi?.operationId) metaByOperation.set(meta.openapi.operationId, meta);
+  }
+
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [method, value] of Object.entries(item as Record<string, Operation>)) {
+      const operation = value;
+      const meta = operation.operationId ? metaByOperation.get(operation.operationId) : undefined;
+      const isPublic = path.startsWith('/health');
+      const responses: Record<string, unknown> = {};
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (status.startsWith('2')) responses[meta?.successStatus && status === '200' ? String(meta.successStatus) : status] = response;
+      }
+      const statuses = isPublic ? [500] : [400, 401, 403, 404, 429, 500];
+      if (!isPublic && ['post', 'patch', 'put'].includes(method)) statuses.push(413, 415);
+      if (!isPublic && /\{[^}]+\}$/.test(path) && ['patch', 'post'].includes(method)) statuses.push(409);
+      if (path === '/health/ready') statuses.push(503);
+      for (const status of statuses.sort()) responses[String(status)] = errorResponse(status);
+      operation.responses = responses;
+      operation.security = isPublic ? [] : [{ bearerAuth: [] }];
+    }
+  }
+
+  document.security = [{ bearerAuth: [] }];
+  document.components = {
+    ...document.components,
+    schemas: {
+      ...document.components?.schemas,
+      Error: errorSchema,
+      EventType: { type: 'string' as const, enum: [...EVENT_TYPES], description: 'Webhook event types' },
+    },
+  };
+  return document;
+}
+

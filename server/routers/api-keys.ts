@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys';
+import { orgProcedure } from '../trpc/procedures';
+import { router } from '../trpc/init';
+import { idParam, isoDate, messageResponse } from './shared';
+
+const permission = z.enum(['full_access', 'sending_access']);
+const mode = z.enum(['live', 'test']);
+
+const apiKey = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    tokenStart: z.string().describe('The first characters of the secret'),
+    permission,
+    mode,
+    domainId: z.uuid().nullable(),
+    createdAt: isoDate,
+  })
+  .meta({ id: 'ApiKey' });
+
+const createBody = z.strictObject({
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  permission: permission.optional(),
+  domain_id: z.uuid({ message: 'must be a UUID' }).optional(),
+  mode: mode.optional().describe("Defaults to the calling key's mode; a test key may only create test keys"),
+});
+
+export const apiKeysRouter = router({
+  create: orgProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/api-keys', operationId: 'createApiKey', tags: ['API keys'], summary: 'Create an API key (the secret is shown once)' },
+      successStatus: 201,
+    })
+    .input(createBody)
+    .output(apiKey.extend({ key: z.string().describe('The secret; shown only in this response') }).meta({ id: 'CreatedApiKey' }))
+    .mutation(({ ctx, input }) =>
+      createApiKey(ctx.deps, ctx.principal, { name: input.name, permission: input.permission, domainId: input.domain_id, mode: input.mode }),
+    ),
+
+  list: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/api-keys', operationId: 'listApiKeys', tags: ['API keys'], summary: 'List API keys (metadata only)' } })
+    .input(z.object({}))
+    .output(z.object({ data: z.array(apiKey) }))
+    .query(async ({ ctx }) => ({ data: await listApiKeys(ctx.deps, ctx.principal) })),
+
+  revoke: orgProcedure
+    .meta({ openapi: { method: 'DELETE', path: '/api-keys/{id}', operationId: 'revokeApiKey', tags: ['API keys'], summary: 'Revoke an API key, effective immediately' } })
+    .input(z.object({ id: idParam }))
+    .output(messageResponse)
+    .mutation(async ({ ctx, input }) => {
+      await revokeApiKey(ctx.deps, ctx.principal, input.id);
+      return { message: 'API key revoked' };
+    }),
+});

@@ -1,0 +1,11 @@
+import { router } from '../trpc/init';
+import { apiKeysRouter } from './api-keys';
+import { healthRouter } from './health';
+
+/** One router for REST (through trpc-to-openapi) and for the dashboard's typed client. */
+export const appRouter = router({
+  health: healthRouter,
+  apiKeys: apiKeysRouter,
+});
+
+export type AppRouter = typeof appRouter;

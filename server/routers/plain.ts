@@ -1,0 +1,4 @@
+import type { PlainRoute } from '../http/routes';
+
+/** REST operations served outside trpc-to-openapi (top-level array bodies, CSV); each says why where it is defined. */
+export const PLAIN_ROUTES: PlainRoute[] = [];

@@ -1,0 +1,15 @@
+import type { Deps } from '../deps';
+import type { JobKind } from '../jobs/jobs';
+import { sweepSystemEmails } from '../services/system-mail';
+
+/**
+ * A sweep finds due rows of one kind and hands each to its service. The embedded runner polls
+ * these; in production an Inngest cron runs the same function as a safety net.
+ */
+export interface Sweep {
+  kind: JobKind;
+  intervalMs: number;
+  run(deps: Deps): Promise<unknown>;
+}
+
+export const SWEEPS: Sweep[] = [{ kind: 'system-mail', intervalMs: 5_000, run: sweepSystemEmails }];

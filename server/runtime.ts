@@ -1,0 +1,61 @@
+import { migrate, openDatabase, type Database } from '@/db/client';
+import { createAuth, type Auth } from './auth/better-auth';
+import { systemClock, type Clock } from './clock';
+import type { Config } from './config';
+import { dataDirSecret } from './data-dir';
+import type { Deps } from './deps';
+import { inngestJobs } from './jobs/inngest-jobs';
+import type { Jobs } from './jobs/jobs';
+import { createSystemMailer, type SystemMailer } from './mail/system-mailer';
+import { EmbeddedRunner } from './runner/embedded';
+import { SWEEPS } from './runner/sweeps';
+
+export { getRuntime, setRuntime } from './runtime-registry';
+
+export interface Runtime {
+  config: Config;
+  database: Database;
+  deps: Deps;
+  auth: Auth;
+  runner: EmbeddedRunner | null;
+}
+
+export interface RuntimeOptions {
+  clock?: Clock;
+  systemMailer?: SystemMailer;
+  /** An already-open database (tests share one per file). */
+  database?: Database;
+  /** Start the embedded runner when no Inngest is configured (default: when the worker role is on). */
+  runner?: boolean;
+}
+
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const database =
+    options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? null : `${config.dataDir}/pglite` }));
+  if (!options.database) await migrate(database);
+  let runner: EmbeddedRunner | null = null;
+  let jobs: Jobs;
+  if (config.inngestEnabled) {
+    const { inngest } = await import('@/inngest/client');
+    jobs = inngestJobs(inngest);
+  } else {
+    runner = new EmbeddedRunner(() => deps, SWEEPS);
+    jobs = runner;
+  }
+  const deps: Deps = {
+    db: database.db,
+    clock: options.clock ?? systemClock,
+    config,
+    jobs,
+    systemMailer:
+      options.systemMailer ?? createSystemMailer({ relayUrl: config.smtpRelayUrl, dnsServers: config.dnsServers, mxPort: config.smtpMxPort }),
+  };
+  const auth = createAuth(deps, config.authSecret ?? dataDirSecret(config.dataDir, 'auth-secret'));
+  if (runner && (options.runner ?? config.roles.includes('worker'))) runner.start();
+  return { config, database, deps, auth, runner };
+}
+
+export async function stopRuntime(runtime: Runtime): Promise<void> {
+  await runtime.runner?.stop();
+  await runtime.database.close();
+}

@@ -1,0 +1,199 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { apiKeys, organizations } from '@/db/schema';
+import type { Db } from '@/db/client';
+import { apiKeyRevokedEmail } from '@/emails/api-key-revoked';
+import type { Deps } from '../deps';
+import { AppError, forbidden, notFound, validationError } from '../errors';
+import { newId } from '../ids';
+import { findOwnDomain } from './domains';
+import { planOf } from './plans';
+import type { Mode, Permission, Principal } from './principal';
+import { enqueueSystemEmail } from './system-mail';
+
+const KEY_PATTERN = /^eu_(live|test)_[A-Za-z0-9_-]{43}$/;
+
+export const hashKey = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export type ApiKeyRecord = typeof apiKeys.$inferSelect;
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  tokenStart: string;
+  permission: Permission;
+  mode: Mode;
+  domainId: string | null;
+  createdAt: string;
+}
+
+export const toApiKeyView = (row: ApiKeyRecord): ApiKeyView => ({
+  id: row.id,
+  name: row.name,
+  tokenStart: row.tokenStart,
+  permission: row.permission as Permission,
+  mode: row.mode as Mode,
+  domainId: row.domainId,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** Mints a secret of 256 random bits and stores only its hash. */
+export async function issueApiKey(
+  tx: Db,
+  deps: Pick<Deps, 'clock'>,
+  input: { organizationId: string; name: string; permission: Permission; mode: Mode; domainId: string | null },
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  const key = `eu_${input.mode}_${randomBytes(32).toString('base64url')}`;
+  const [record] = await tx
+    .insert(apiKeys)
+    .values({
+      id: newId(),
+      organizationId: input.organizationId,
+      name: input.name,
+      tokenStart: key.slice(0, 12),
+      keyHash: hashKey(key),
+      permission: input.permission,
+      mode: input.mode,
+      domainId: input.domainId,
+      createdAt: deps.clock.now(),
+    })
+    .returning();
+  return { key, record: record! };
+}
+
+export interface CreateApiKeyInput {
+  name: string;
+  permission?: Permission;
+  domainId?: string | null;
+  mode?: Mode;
+}
+
+export async function createApiKey(deps: Deps, principal: Principal, input: CreateApiKeyInput): Promise<ApiKeyView & { key: string }> {
+  const permission = input.permission ?? 'full_access';
+  const mode = input.mode ?? principal.mode;
+  if (input.domainId && permission !== 'sending_access') {
+    throw validationError('domain_id can only be set on a sending_access key');
+  }
+  if (principal.mode === 'test' && mode === 'live') {
+    throw forbidden('A test key may only create test keys');
+  }
+  return deps.db.transaction(async (tx) => {
+    // The row lock serialises concurrent creations, so the plan's key cap cannot be overrun.
+    const [organization] = await tx
+      .select()
+      .from(organizations)
+      .where(eq(organizations.id, principal.organizationId))
+      .for('update');
+    if (!organization) throw notFound('Organization');
+    if (input.domainId && !(await findOwnDomain(tx, principal.organizationId, input.domainId))) {
+      throw notFound('Domain');
+    }
+    const cap = planOf(organization.plan).apiKeys;
+    if (mode === 'live' && cap !== null) {
+      const [{ count } = { count: 0 }] = await tx
+        .select({ count: sql<number>`count(*)::int` })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.organizationId, principal.organizationId), eq(apiKeys.mode, 'live'), isNull(apiKeys.revokedAt)));
+      if (count >= cap) {
+        throw new AppError('PLAN_LIMIT_EXCEEDED', `The ${planOf(organization.plan).label} plan allows ${cap} live API key${cap === 1 ? '' : 's'}; revoke one or upgrade`);
+      }
+    }
+    const { key, record } = await issueApiKey(tx, deps, {
+      organizationId: principal.organizationId,
+      name: input.name,
+      permission,
+      mode,
+      domainId: input.domainId ?? null,
+    });
+    return { ...toApiKeyView(record), key };
+  });
+}
+
+/** A test key sees test keys only; a live principal sees every key of its organization. */
+export async function listApiKeys(deps: Pick<Deps, 'db'>, principal: Principal): Promise<ApiKeyView[]> {
+  const rows = await deps.db
+    .select()
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.organizationId, principal.organizationId),
+        isNull(apiKeys.revokedAt),
+        principal.mode === 'test' ? eq(apiKeys.mode, 'test') : undefined,
+      ),
+    )
+    .orderBy(desc(apiKeys.id));
+  return rows.map(toApiKeyView);
+}
+
+export async function revokeApiKey(deps: Deps, principal: Principal, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const [key] = await tx
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, principal.organizationId), isNull(apiKeys.revokedAt)));
+    if (!key) throw notFound('API key');
+    if (principal.mode === 'test' && key.mode === 'live') throw forbidden('A test key cannot revoke a live key');
+    const now = deps.clock.now();
+    const revoked = await tx
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id });
+    if (revoked.length === 0) throw notFound('API key');
+    if (key.mode === 'live') {
+      const [organization] = await tx.select().from(organizations).where(eq(organizations.id, principal.organizationId));
+      const emailId = await enqueueSystemEmail(tx, deps, {
+        organizationId: principal.organizationId,
+        kind: 'api_key_revoked',
+        to: organization!.ownerEmail,
+        email: apiKeyRevokedEmail({ organizationName: organization!.name, keyName: key.name, tokenStart: key.tokenStart, revokedAt: now }),
+      });
+      deps.jobs.wake('system-mail', emailId);
+    }
+  });
+}
+
+/** Revokes every key pinned to a domain, inside the caller's transaction (domain deletion). */
+export async function revokeKeysPinnedTo(tx: Db, deps: Pick<Deps, 'clock'>, organizationId: string, domainId: string): Promise<number> {
+  const rows = await tx
+    .update(apiKeys)
+    .set({ revokedAt: deps.clock.now() })
+    .where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.domainId, domainId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return rows.length;
+}
+
+/** The principal behind a bearer secret, or null for a malformed, unknown or revoked one. Never cached: revocation is immediate. */
+export async function authenticateApiKey(deps: Pick<Deps, 'db'>, secret: string): Promise<Principal | null> {
+  if (!KEY_PATTERN.test(secret)) return null;
+  const [row] = await deps.db
+    .select({
+      keyId: apiKeys.id,
+      organizationId: apiKeys.organizationId,
+      permission: apiKeys.permission,
+      mode: apiKeys.mode,
+      domainId: apiKeys.domainId,
+      plan: organizations.plan,
+      rateLimitOverride: organizations.rateLimitOverride,
+    })
+    .from(apiKeys)
+    .innerJoin(organizations, eq(apiKeys.organizationId, organizations.id))
+    .where(and(eq(apiKeys.keyHash, hashKey(secret)), isNull(apiKeys.revokedAt)));
+  if (!row) return null;
+  return {
+    organizationId: row.organizationId,
+    permission: row.permission as Permission,
+    mode: row.mode as Mode,
+    keyId: row.keyId,
+    domainId: row.domainId,
+    userId: null,
+    plan: row.plan,
+    rateLimitOverride: row.rateLimitOverride,
+  };
+}
+
+export function parseBearer(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}

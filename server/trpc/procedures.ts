@@ -1,0 +1,47 @@
+import { AppError, forbidden } from '../errors';
+import { consumeRateLimit } from '../services/rate-limits';
+import { RATE_LIMIT_WINDOW_MS, requestsPerWindow } from '../services/plans';
+import type { Principal } from '../services/principal';
+import type { Context } from './context';
+import { middleware, publicProcedure, type AccessMeta } from './init';
+
+async function enforceRateLimit(ctx: Context, principal: Principal): Promise<void> {
+  const result = await consumeRateLimit(ctx.deps.db, {
+    key: `org:${principal.organizationId}`,
+    limit: requestsPerWindow(principal.plan, principal.rateLimitOverride),
+    windowMs: RATE_LIMIT_WINDOW_MS,
+    nowMs: ctx.deps.clock.now().getTime(),
+  });
+  const resetSeconds = String(Math.ceil(result.resetMs / 1000));
+  const headers = {
+    'RateLimit-Limit': String(result.limit),
+    'RateLimit-Remaining': String(result.remaining),
+    'RateLimit-Reset': resetSeconds,
+    'RateLimit-Policy': `${result.limit};w=${RATE_LIMIT_WINDOW_MS / 1000}`,
+  };
+  for (const [name, value] of Object.entries(headers)) ctx.setHeader(name, value);
+  if (!result.allowed) {
+    throw new AppError('RATE_LIMITED', `More than ${result.limit} requests in ${RATE_LIMIT_WINDOW_MS / 1000} seconds; retry after ${resetSeconds} s`, {
+      ...headers,
+      'Retry-After': String(Math.max(1, Number(resetSeconds))),
+    });
+  }
+}
+
+/** Authenticated, rate limited (API keys), and held to the key's permission and mode. Plain routes call it too. */
+export async function authorize(ctx: Context, meta: AccessMeta | undefined): Promise<Principal> {
+  const principal = await ctx.authenticate();
+  if (!principal) throw new AppError('UNAUTHORIZED', 'Missing, malformed or revoked API key');
+  if (ctx.channel === 'api') await enforceRateLimit(ctx, principal);
+  if (principal.permission === 'sending_access' && meta?.access !== 'sending') {
+    throw forbidden('This key has sending_access: it may only send email');
+  }
+  if (principal.mode === 'test' && meta?.liveWrite) {
+    throw forbidden('A test key cannot change live state');
+  }
+  return principal;
+}
+
+export const orgProcedure = publicProcedure.use(
+  middleware(async ({ ctx, meta, next }) => next({ ctx: { ...ctx, principal: await authorize(ctx, meta) } })),
+);
