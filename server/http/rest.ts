@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TRPCError } from '@trpc/server';
-import { createOpenApiHttpHandler } from 'trpc-to-openapi';
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import type { AppRouter } from '../routers';
@@ -67,7 +67,9 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
     log(`[rest] request ${requestId} failed: ${detail}`);
   };
 
-  const openApiHandler = createOpenApiHttpHandler({
+  // The node adapter, not the standalone one: that one turns the request into a fetch Request and
+  // would read the body stream again after we have read and size-checked it.
+  const openApiHandler = createOpenApiNodeHttpHandler<AppRouter, IncomingMessage, ServerResponse>({
     router,
     createContext: ({ req, res }) => apiContext(deps, req, res, (req as RestRequest).requestId ?? randomUUID()),
     responseMeta: ({ errors, paths }) => {

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { migrate, openDatabase, queryRows, type Database } from '@/db/client';
+
+/**
+ * One database per test file: in-memory PGlite by default, or a fresh Postgres database beside
+ * DATABASE_URL's when it is set, so files running in parallel never share tables.
+ */
+export async function openTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) {
+    const database = await openDatabase({});
+    await migrate(database);
+    return { ...database, drop: () => database.close() };
+  }
+  const name = `eumail_test_${randomBytes(6).toString('hex')}`;
+  const admin = await openDatabase({ url: baseUrl, poolSize: 1 });
+  await admin.db.execute(sql.raw(`create database ${name}`));
+  await admin.close();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), poolSize: 10 });
+  await migrate(database);
+  return {
+    ...database,
+    drop: async () => {
+      await database.close();
+      const cleanup = await openDatabase({ url: baseUrl, poolSize: 1 });
+      await cleanup.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
+      await cleanup.close();
+    },
+  };
+}
+
+/** Empties every table but the migration journal, between tests. */
+export async function resetDatabase(database: Database): Promise<void> {
+  const tables = await queryRows<{ tablename: string }>(database.db, sql`select tablename from pg_tables where schemaname = 'public'`);
+  const names = tables.map((t) => `"${t.tablename}"`).join(', ');
+  if (names) await database.db.execute(sql.raw(`truncate ${names} restart identity cascade`));
+}
