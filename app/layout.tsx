@@ -1,13 +1,19 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
+import { Providers } from './providers';
 import './globals.css';
 
-export const metadata: Metadata = { title: 'EU Mail', description: 'Email sending, processed and stored in the EU' };
+export const metadata: Metadata = {
+  title: { default: 'EU Mail', template: '%s · EU Mail' },
+  description: 'Email sending, processed and stored in the EU',
+};
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">{children}</body>
+      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
+        <Providers>{children}</Providers>
+      </body>
     </html>
   );
 }

@@ -1,3 +1,6 @@
+import { redirect } from 'next/navigation';
+
+/** The dashboard's home is the API keys page for now; it sends visitors without a session to sign in. */
 export default function Home() {
-  return <main className="p-8">EU Mail</main>;
+  redirect('/api-keys');
 }

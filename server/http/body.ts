@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors';
 
-/** Reads a JSON body up to `limit` bytes; an empty body is {}. */
+/** Reads a JSON body up to `limit` bytes; an empty body is {} whatever its declared type. */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
@@ -20,6 +20,9 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return {};
+  if (!isJsonContentType(req.headers['content-type'])) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json');
+  }
   try {
     return JSON.parse(text);
   } catch {

@@ -8,7 +8,7 @@ import type { AppRouter } from '../routers';
 import { authenticateApiKey, parseBearer } from '../services/api-keys';
 import type { Context } from '../trpc/context';
 import { toEnvelope } from '../trpc/envelope';
-import { isJsonContentType, readJsonBody } from './body';
+import { readJsonBody } from './body';
 import { sendError } from './respond';
 import { buildRouteTable, matchRoute, type PlainRoute } from './routes';
 
@@ -99,9 +99,6 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
       }
       let body: unknown = undefined;
       if (BODY_METHODS.has(method)) {
-        if (!isJsonContentType(req.headers['content-type'])) {
-          return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json');
-        }
         body = await readJsonBody(req, deps.config.bodyLimitBytes);
       }
       if (match.entry.plain) {
@@ -109,6 +106,10 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
         return;
       }
       if (BODY_METHODS.has(method)) {
+        // trpc-to-openapi spreads the body into the input, so anything but an object would be mangled.
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+          return sendError(res, 'VALIDATION_ERROR', 'The request body must be a JSON object');
+        }
         request.body = body;
         req.headers['content-type'] = 'application/json';
       }

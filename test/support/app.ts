@@ -6,6 +6,7 @@ import { createHttpServer, createRequestListener } from '@/server/http/server';
 import type { SystemMailer } from '@/server/mail/system-mailer';
 import { createRuntime, type Runtime } from '@/server/runtime';
 import { createOrganizationWithKey } from '@/server/services/organizations';
+import { openDatabase } from '@/db/client';
 import { openTestDatabase, resetDatabase } from './database';
 
 export interface TestApp {
@@ -38,11 +39,22 @@ export interface TestAppOptions {
   systemMailer?: SystemMailer;
   /** Run the embedded runner (off by default: tests drive sweeps themselves). */
   runner?: boolean;
+  /**
+   * Serve from the same database as another app, as a second process would: its own connection
+   * pool on Postgres (PGlite is one connection, so there the instance is shared). Only the first
+   * app resets and drops the database.
+   */
+  shareDatabaseWith?: TestApp;
 }
 
 /** The real HTTP server on a loopback port, over a real database, with a test clock. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await openTestDatabase();
+  const shared = options.shareDatabaseWith?.runtime.database;
+  const database = shared
+    ? shared.url
+      ? { ...(await openDatabase({ url: shared.url })), drop: async () => {} }
+      : { ...shared, close: async () => {}, drop: async () => {} }
+    : await openTestDatabase();
   const clock = new TestClock();
   const config: Config = loadConfig({
     NODE_ENV: 'test',
@@ -71,6 +83,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.runner?.stop();
+      if (shared) await database.close();
       await database.drop();
     },
     createOrg(input = {}) {

@@ -11,7 +11,7 @@ export async function openTestDatabase(): Promise<Database & { drop(): Promise<v
   if (!baseUrl) {
     const database = await openDatabase({});
     await migrate(database);
-    return { ...database, drop: () => database.close() };
+    return { ...database, drop: () => database.close().catch(() => {}) };
   }
   const name = `eumail_test_${randomBytes(6).toString('hex')}`;
   const admin = await openDatabase({ url: baseUrl, poolSize: 1 });
@@ -24,7 +24,7 @@ export async function openTestDatabase(): Promise<Database & { drop(): Promise<v
   return {
     ...database,
     drop: async () => {
-      await database.close();
+      await database.close().catch(() => {});
       const cleanup = await openDatabase({ url: baseUrl, poolSize: 1 });
       await cleanup.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
       await cleanup.close();

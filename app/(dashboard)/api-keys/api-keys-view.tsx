@@ -1,0 +1,71 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '../../components/button';
+import { EmptyState } from '../../components/empty-state';
+import { KeyIcon, PlusIcon } from '../../components/icons';
+import { PageHeader } from '../../components/page-header';
+import { useTRPC } from '../../lib/trpc';
+import { ApiKeyRow } from './api-key-row';
+import { ApiKeySkeletonRows } from './api-key-skeleton-rows';
+import { ApiKeysTable } from './api-keys-table';
+import { CreateApiKeyDialog } from './create-api-key-dialog';
+import { ErrorAlert } from './error-alert';
+
+export function ApiKeysView() {
+  const trpc = useTRPC();
+  const keys = useQuery(trpc.apiKeys.list.queryOptions({}));
+  const [creating, setCreating] = useState(false);
+
+  const createButton = (
+    <Button onClick={() => setCreating(true)}>
+      <PlusIcon className="size-4" />
+      Create API key
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description="Keys authenticate your requests to the API and the SMTP gateway. A secret is shown once, when the key is created."
+        actions={keys.data && keys.data.data.length > 0 ? createButton : undefined}
+      />
+
+      {keys.isPending && (
+        <ApiKeysTable busy>
+          <ApiKeySkeletonRows />
+        </ApiKeysTable>
+      )}
+
+      {keys.isError && (
+        <ErrorAlert
+          error={keys.error}
+          fallbackTitle="Could not load your API keys"
+          action={
+            <Button variant="secondary" size="sm" onClick={() => void keys.refetch()} loading={keys.isFetching}>
+              Try again
+            </Button>
+          }
+        />
+      )}
+
+      {keys.data && keys.data.data.length === 0 && (
+        <EmptyState testId="api-keys-empty" icon={<KeyIcon className="size-6" />} title="No API keys yet" action={createButton}>
+          Create a key to send email from your application through the API or the SMTP gateway.
+        </EmptyState>
+      )}
+
+      {keys.data && keys.data.data.length > 0 && (
+        <ApiKeysTable>
+          {keys.data.data.map((apiKey) => (
+            <ApiKeyRow key={apiKey.id} apiKey={apiKey} />
+          ))}
+        </ApiKeysTable>
+      )}
+
+      <CreateApiKeyDialog open={creating} onClose={() => setCreating(false)} />
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../components/button';
+import { SelectField, TextField } from '../../components/field';
+import { useTRPC } from '../../lib/trpc';
+import { ErrorAlert } from './error-alert';
+import { MODE_LABELS, PERMISSION_LABELS } from './key-badges';
+import type { CreatedApiKey, Mode, Permission } from './types';
+import { useInvalidateApiKeys } from './use-invalidate-api-keys';
+
+const PERMISSION_HELP: Record<Permission, string> = {
+  full_access: 'Can call every endpoint: send, read, and manage domains, keys and webhooks.',
+  sending_access: 'Can only send email (the API and the SMTP gateway). Best for applications.',
+};
+
+const MODE_HELP: Record<Mode, string> = {
+  live: 'Sends real email. The Free plan allows one live key.',
+  test: 'Simulates delivery and never sends; test emails stay apart from live ones.',
+};
+
+export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (created: CreatedApiKey) => void; onCancel: () => void }) {
+  const trpc = useTRPC();
+  const invalidate = useInvalidateApiKeys();
+  const [name, setName] = useState('');
+  const [permission, setPermission] = useState<Permission>('full_access');
+  const [mode, setMode] = useState<Mode>('live');
+  const create = useMutation(
+    trpc.apiKeys.create.mutationOptions({
+      onSuccess: (created) => {
+        void invalidate();
+        onCreated(created);
+      },
+    }),
+  );
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({ name: name.trim(), permission, mode });
+  };
+
+  return (
+    <form onSubmit={submit} className="space-y-4" data-testid="create-api-key-form">
+      <TextField
+        label="Name"
+        name="name"
+        placeholder="e.g. Production app"
+        required
+        maxLength={100}
+        autoFocus
+        autoComplete="off"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+      />
+      <SelectField label="Permission" name="permission" value={permission} onChange={(event) => setPermission(event.target.value as Permission)} description={PERMISSION_HELP[permission]}>
+        {(Object.keys(PERMISSION_LABELS) as Permission[]).map((value) => (
+          <option key={value} value={value}>
+            {PERMISSION_LABELS[value]}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField label="Mode" name="mode" value={mode} onChange={(event) => setMode(event.target.value as Mode)} description={MODE_HELP[mode]}>
+        {(Object.keys(MODE_LABELS) as Mode[]).map((value) => (
+          <option key={value} value={value}>
+            {MODE_LABELS[value]}
+          </option>
+        ))}
+      </SelectField>
+      {create.error && <ErrorAlert error={create.error} fallbackTitle="Could not create the key" />}
+      <div className="flex justify-end gap-2 pt-2">
+        <Button variant="secondary" onClick={onCancel} disabled={create.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={create.isPending} disabled={!name.trim()}>
+          Create key
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,23 @@
+import { Alert } from '../../components/alert';
+import { describeError } from '../../lib/errors';
+
+const TITLES: Record<string, string> = {
+  PLAN_LIMIT_EXCEEDED: 'Plan limit reached',
+  RATE_LIMITED: 'Too many requests',
+  UNAUTHORIZED: 'Your session has ended',
+  FORBIDDEN: 'Not allowed',
+  NOT_FOUND: 'Not found',
+  VALIDATION_ERROR: 'Check the form',
+};
+
+/** A failed request, in the server's own words. */
+export function ErrorAlert({ error, fallbackTitle = 'Something went wrong', action }: { error: unknown; fallbackTitle?: string; action?: React.ReactNode }) {
+  const { code, message } = describeError(error);
+  return (
+    <Alert title={(code && TITLES[code]) || fallbackTitle} action={action}>
+      <span data-testid="error-message" data-error-code={code ?? undefined}>
+        {message}
+      </span>
+    </Alert>
+  );
+}

@@ -1,0 +1,27 @@
+import Link from 'next/link';
+import { buttonClasses } from '../components/button';
+import { EmptyState } from '../components/empty-state';
+import { PageHeader } from '../components/page-header';
+import { navItem } from './nav-items';
+
+/** The page of a resource whose dashboard screen is not built yet: what it will hold, and where to go meanwhile. */
+export function ComingSoon({ href }: { href: string }) {
+  const { label, description, icon: Icon } = navItem(href);
+  return (
+    <>
+      <PageHeader title={label} description={description} />
+      <EmptyState
+        testId="coming-soon"
+        icon={<Icon className="size-6" />}
+        title={`${label} in the dashboard: coming soon`}
+        action={
+          <Link href="/docs" className={buttonClasses('secondary')}>
+            Read the API docs
+          </Link>
+        }
+      >
+        This part of the dashboard is not built yet. The API reference lists the operations available today.
+      </EmptyState>
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import type { ComponentType, SVGProps } from 'react';
+import { BanIcon, GlobeIcon, KeyIcon, MailIcon, MegaphoneIcon, TemplateIcon, UsersIcon, WebhookIcon } from '../components/icons';
+
+export interface NavItem {
+  href: string;
+  label: string;
+  icon: ComponentType<SVGProps<SVGSVGElement>>;
+  /** What the resource is for, shown on its page. */
+  description: string;
+  /** False while the page is only a placeholder. */
+  ready: boolean;
+}
+
+/** The dashboard's resources, in the order of the navigation. */
+export const NAV_ITEMS: NavItem[] = [
+  { href: '/emails', label: 'Emails', icon: MailIcon, ready: false, description: 'Every email you send, with its delivery status, events and opens and clicks.' },
+  { href: '/domains', label: 'Domains', icon: GlobeIcon, ready: false, description: 'The domains you send from, with the SPF, DKIM and DMARC records to publish and their verification status.' },
+  { href: '/api-keys', label: 'API keys', icon: KeyIcon, ready: true, description: 'Keys that authenticate your requests to the API and the SMTP gateway.' },
+  { href: '/audiences', label: 'Audiences', icon: UsersIcon, ready: false, description: 'Lists of contacts to send broadcasts to, with their subscription status.' },
+  { href: '/broadcasts', label: 'Broadcasts', icon: MegaphoneIcon, ready: false, description: 'Messages sent to a whole audience at once, now or on a schedule.' },
+  { href: '/templates', label: 'Templates', icon: TemplateIcon, ready: false, description: 'Reusable subjects and bodies with {{ variables }}, previewed before sending.' },
+  { href: '/suppressions', label: 'Suppressions', icon: BanIcon, ready: false, description: 'Addresses that will not receive email: bounces, complaints, unsubscribes and manual entries.' },
+  { href: '/webhooks', label: 'Webhooks', icon: WebhookIcon, ready: false, description: 'Endpoints that receive signed events about your emails, contacts, domains and broadcasts.' },
+];
+
+export const navItem = (href: string): NavItem => {
+  const item = NAV_ITEMS.find((entry) => entry.href === href);
+  if (!item) throw new Error(`No navigation item for ${href}`);
+  return item;
+};

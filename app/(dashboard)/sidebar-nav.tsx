@@ -1,0 +1,43 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { cx } from '../components/cx';
+import { BookIcon } from '../components/icons';
+import { NAV_ITEMS } from './nav-items';
+
+const linkClasses = (active: boolean) =>
+  cx(
+    'group flex items-center gap-3 rounded-md px-2.5 py-2 text-sm font-medium transition-colors',
+    active ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
+  );
+
+/** The resources of the API, then the API reference. */
+export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Main" className="flex flex-1 flex-col gap-6">
+      <ul className="space-y-0.5">
+        {NAV_ITEMS.map(({ href, label, icon: Icon, ready }) => {
+          const active = pathname === href || pathname.startsWith(`${href}/`);
+          return (
+            <li key={href}>
+              <Link href={href} className={linkClasses(active)} aria-current={active ? 'page' : undefined} onClick={onNavigate}>
+                <Icon className={cx('size-5 shrink-0', active ? 'text-indigo-600' : 'text-slate-400 group-hover:text-slate-500')} />
+                <span className="flex-1">{label}</span>
+                {!ready && <span className="text-[10px] font-medium tracking-wide text-slate-400 uppercase">Soon</span>}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+      <div>
+        <p className="px-2.5 pb-1 text-xs font-semibold tracking-wide text-slate-400 uppercase">Developers</p>
+        <Link href="/docs" className={linkClasses(pathname === '/docs')} onClick={onNavigate}>
+          <BookIcon className="size-5 shrink-0 text-slate-400 group-hover:text-slate-500" />
+          API docs
+        </Link>
+      </div>
+    </nav>
+  );
+}
