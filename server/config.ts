@@ -76,6 +76,7 @@ const envSchema = z.object({
       }
       return list as (typeof roles)[number][];
     }),
+  DASHBOARD: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_DEV: z.string().optional(),
@@ -103,6 +104,8 @@ export type Config = {
   bodyLimitBytes: number;
   authSecret: string | undefined;
   roles: Array<'web' | 'smtp' | 'worker'>;
+  /** Serve the Next dashboard from the web role (off: the API alone, no build needed). */
+  dashboard: boolean;
   inngestEnabled: boolean;
 };
 
@@ -142,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     authSecret: e.BETTER_AUTH_SECRET,
     roles: e.ROLES,
+    dashboard: e.DASHBOARD === 'on',
     inngestEnabled: Boolean(e.INNGEST_EVENT_KEY || e.INNGEST_SIGNING_KEY || e.INNGEST_DEV || e.INNGEST_BASE_URL),
   };
 }

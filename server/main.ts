@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -48,11 +49,12 @@ async function main(): Promise<void> {
   let server: ReturnType<typeof createHttpServer> | null = null;
   if (config.roles.includes('web')) {
     const adminToken = dataDirSecret(config.dataDir, 'admin-token');
-    const nextHandler = await startNext(config);
+    const nextHandler = config.dashboard ? await startNext(config) : undefined;
     server = createHttpServer(createRequestListener(runtime, { next: nextHandler, adminToken }));
     await new Promise<void>((resolve) => server!.listen(config.port, config.host, resolve));
-    writeAdminEndpoint(config.dataDir, { url: `http://127.0.0.1:${config.port}/admin/command`, token: adminToken, pid: process.pid });
-    console.log(`EU Mail listening on ${config.appUrl} (API ${config.appUrl}/api, docs ${config.appUrl}/docs) on ${runtime.database.kind}`);
+    const port = (server.address() as AddressInfo).port;
+    writeAdminEndpoint(config.dataDir, { url: `http://127.0.0.1:${port}/admin/command`, token: adminToken, pid: process.pid });
+    console.log(`EU Mail listening on port ${port}: ${config.appUrl} (API ${config.appUrl}/api, docs ${config.appUrl}/docs) on ${runtime.database.kind}`);
   }
   if (runtime.runner && config.roles.includes('worker')) console.log('Embedded runner started (no Inngest configured)');
 

@@ -48,7 +48,7 @@ const text = (args: AdminArgs, name: string): string => {
 };
 
 const orgId = (args: AdminArgs): string => {
-  const id = orgId(args);
+  const id = text(args, 'org');
   if (!isUuid(id)) throw validationError('--org must be an organization id (a UUID)');
   return id;
 };

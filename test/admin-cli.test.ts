@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAdminArgs, runAdminCommand } from '@/server/admin/commands';
+import { startTestApp, type TestApp } from './support/app';
+import { openTestDatabase } from './support/database';
+import { runEntry, spawnEntry, waitForOutput } from './support/process';
+
+// The suite runs on PGlite and on Postgres: with DATABASE_URL the CLI and server use a fresh database.
+let dataDir: string;
+let env: Record<string, string>;
+let dropDatabase: () => Promise<void> = async () => {};
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eumail-cli-'));
+  env = { DATA_DIR: dataDir, SMTP_GATEWAY_PORT: '0', BOUNCE_SMTP_PORT: '0', DASHBOARD: 'off', PORT: '0', APP_URL: 'http://127.0.0.1:3000' };
+  if (process.env.DATABASE_URL) {
+    const database = await openTestDatabase();
+    env.DATABASE_URL = database.url!;
+    await database.close();
+    dropDatabase = database.drop;
+  }
+});
+afterAll(async () => {
+  await dropDatabase();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const admin = async (...args: string[]) => {
+  const { code, output } = await runEntry('server/admin/cli.ts', args, env);
+  const line = output.split('\n').find((l) => l.startsWith('{'));
+  return { code, json: line ? JSON.parse(line) : undefined, output };
+};
+
+describe('admin commands', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+  const run = (argv: string[]) => {
+    const { command, args } = parseAdminArgs(argv);
+    return runAdminCommand(app.runtime.deps, command, args);
+  };
+
+  it('manage plan, review, status, overage and rate limit', async () => {
+    const { organizationId: org } = (await run(['org:create', '--name', 'Acme', '--owner-email', 'o@acme.test', '--plan', '10k'])) as { organizationId: string };
+    expect(await run(['org:plan', '--org', org, '--plan', '1m'])).toMatchObject({ plan: '1m' });
+    expect(await run(['org:review', '--org', org, '--approve'])).toMatchObject({ reviewed: true });
+    expect(await run(['org:review', '--org', org, '--revoke'])).toMatchObject({ reviewed: false });
+    expect(await run(['org:status', '--org', org, '--status', 'paused'])).toMatchObject({ status: 'paused' });
+    expect(await run(['org:overage', '--org', org, '--on'])).toMatchObject({ overageEnabled: true });
+    expect(await run(['org:overage', '--org', org, '--off'])).toMatchObject({ overageEnabled: false });
+    expect(await run(['org:rate-limit', '--org', org, '--limit', '1000'])).toMatchObject({ rateLimitOverride: 1000 });
+    expect(await run(['org:rate-limit', '--org', org, '--default'])).toMatchObject({ rateLimitOverride: null });
+  });
+
+  it.each([
+    [['org:create', '--name', 'X', '--owner-email', 'x@y.test', '--plan', 'gold'], 'VALIDATION_ERROR'],
+    [['org:create', '--owner-email', 'x@y.test', '--plan', 'free'], 'VALIDATION_ERROR'],
+    [['org:create', '--name', 'X', '--owner-email', 'nobody', '--plan', 'free'], 'VALIDATION_ERROR'],
+    [['org:create', '--name', 'X', '--owner-email', 'x@y.test', '--plan', 'free', '--created-at', 'yesterday'], 'VALIDATION_ERROR'],
+    [['org:status', '--org', 'nope', '--status', 'active'], 'VALIDATION_ERROR'],
+    [['org:status', '--org', '01900000-0000-7000-8000-000000000000', '--status', 'active'], 'NOT_FOUND'],
+    [['org:status', '--org', '01900000-0000-7000-8000-000000000000', '--status', 'gone'], 'VALIDATION_ERROR'],
+    [['org:review', '--org', '01900000-0000-7000-8000-000000000000', '--approve', '--revoke'], 'VALIDATION_ERROR'],
+    [['org:rate-limit', '--org', '01900000-0000-7000-8000-000000000000', '--limit', '0'], 'VALIDATION_ERROR'],
+    [['org:explode'], 'VALIDATION_ERROR'],
+  ])('refuses %j with %s', async (argv, code) => {
+    await expect(run(argv)).rejects.toMatchObject({ appCode: code });
+  });
+});
+
+describe('npm run admin (a separate process)', () => {
+  it('creates an organization with a full_access live key and prints the documented JSON', async () => {
+    const created = await admin('org:create', '--name', 'Acme', '--owner-email', 'Owner@Acme.test', '--plan', '10k', '--created-at', '2026-01-01T00:00:00Z');
+    expect(created.code, created.output).toBe(0);
+    expect(created.json).toEqual({ organizationId: expect.stringMatching(/^[0-9a-f-]{36}$/), apiKey: expect.stringMatching(/^eu_live_/) });
+    expect((await admin('org:show', '--org', created.json.organizationId)).json).toMatchObject({
+      name: 'Acme', plan: '10k', status: 'active', reviewed: false, overageEnabled: false, ownerEmail: 'owner@acme.test', createdAt: '2026-01-01T00:00:00.000Z',
+    });
+  }, 120_000);
+
+  it('answers bad input with a JSON error on stderr and exit 2', async () => {
+    const result = await admin('org:create', '--name', 'X', '--owner-email', 'x@y.test', '--plan', 'gold');
+    expect(result.code).toBe(2);
+    expect(result.json).toEqual({ error: expect.stringMatching(/unknown plan "gold"/), code: 'VALIDATION_ERROR' });
+  }, 120_000);
+
+  it('goes through the running server, which refuses a second server on the same DATA_DIR and stops cleanly on SIGTERM', async () => {
+    const server = spawnEntry('server/main.ts', [], env);
+    try {
+      await waitForOutput(server, /listening on port (\d+)/);
+      const port = /listening on port (\d+)/.exec(server.output())![1];
+      const created = await admin('org:create', '--name', 'Live', '--owner-email', 'o@live.test', '--plan', 'free');
+      expect(created.code, created.output).toBe(0);
+      // The key exists in the running server's database: the CLI did not open its own copy.
+      const response = await fetch(`http://127.0.0.1:${port}/api/api-keys`, { headers: { authorization: `Bearer ${created.json.apiKey}` } });
+      expect(response.status).toBe(200);
+
+      if (!env.DATABASE_URL) {
+        const rival = await runEntry('server/main.ts', [], env);
+        expect(rival.code).toBe(1);
+        expect(rival.output).toMatch(/DATA_DIR .* is in use by process \d+/);
+      }
+
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      expect(server.output()).toMatch(/SIGTERM: stopping/);
+      expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
+    } finally {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { appRouter } from '@/server/routers';
+import { PLAIN_ROUTES } from '@/server/routers/plain';
+import { buildRouteTable } from '@/server/http/routes';
+import { startTestApp, type TestApp } from './support/app';
+import { EXTRA_OPERATIONS, SPEC_OPERATIONS } from './tables/spec-paths';
+
+let app: TestApp;
+let document: any;
+beforeAll(async () => {
+  app = await startTestApp();
+  const response = await app.request('GET', '/docs/openapi.json');
+  expect(response.status).toBe(200);
+  document = response.body;
+});
+afterAll(() => app.close());
+
+const METHODS = ['get', 'post', 'patch', 'put', 'delete'];
+const operations = () =>
+  Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, path, operation })),
+  );
+
+describe('GET /docs/openapi.json', () => {
+  it('is a valid OpenAPI 3.1.0 document, version 1.0.0', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe('1.0.0');
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('has a unique operationId on every operation', () => {
+    const ids = operations().map((o) => o.operation.operationId);
+    expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('documents every route the API serves, and serves only spec operations', () => {
+    const documented = new Set(operations().map((o) => o.key));
+    const served = buildRouteTable(appRouter, PLAIN_ROUTES).map((r) => `${r.method} ${r.path}`);
+    for (const route of served) expect(documented, `${route} is missing from the document`).toContain(route);
+    for (const route of served) expect([...SPEC_OPERATIONS, ...EXTRA_OPERATIONS]).toContain(route);
+  });
+
+  it('puts bearer security and the {error, code} schema on every operation', () => {
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.components.schemas.Error).toMatchObject({ required: ['error', 'code'] });
+    for (const { key, path, operation } of operations()) {
+      const errors = Object.entries(operation.responses).filter(([status]) => !status.startsWith('2'));
+      expect(errors.length, key).toBeGreaterThan(0);
+      for (const [, response] of errors) {
+        expect((response as any).content['application/json'].schema.$ref, key).toBe('#/components/schemas/Error');
+      }
+      if (path.startsWith('/health')) expect(operation.security, key).toEqual([]);
+      else {
+        expect(operation.security, key).toEqual([{ bearerAuth: [] }]);
+        expect(Object.keys(operation.responses), key).toEqual(expect.arrayContaining(['401', '403', '404', '429', '500']));
+      }
+    }
+  });
+
+  it('answers 201 where the spec says so', () => {
+    expect(Object.keys(document.paths['/api-keys'].post.responses)).toContain('201');
+    expect(Object.keys(document.paths['/api-keys'].post.responses)).not.toContain('200');
+  });
+});
