@@ -1,6 +1,3 @@
-import { TRPCError } from '@trpc/server';
-import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-
 /** Every machine-readable code the API answers with, and its HTTP status. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -30,34 +27,19 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-const TRPC_CODE_FOR_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_SUPPORTED',
-  409: 'CONFLICT',
-  410: 'NOT_FOUND',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'TOO_MANY_REQUESTS',
-  500: 'INTERNAL_SERVER_ERROR',
-  503: 'INTERNAL_SERVER_ERROR',
-};
-
 /**
- * A refusal a client can act on. It extends TRPCError so tRPC passes it through untouched,
- * and carries the spec's code, the HTTP status and any headers (Retry-After) with it.
+ * A refusal a client can act on, carrying the spec's code, the HTTP status and any headers
+ * (Retry-After). Plain Error: services know nothing of tRPC or HTTP; the edges translate it.
  */
-export class AppError extends TRPCError {
+export class AppError extends Error {
   readonly appCode: ErrorCode;
   readonly httpStatus: number;
   readonly headers: Record<string, string>;
   constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
-    const status = ERROR_STATUS[code];
-    super({ code: TRPC_CODE_FOR_STATUS[status] ?? 'INTERNAL_SERVER_ERROR', message });
+    super(message);
+    this.name = 'AppError';
     this.appCode = code;
-    this.httpStatus = status;
+    this.httpStatus = ERROR_STATUS[code];
     this.headers = headers;
   }
 }

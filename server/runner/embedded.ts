@@ -31,7 +31,7 @@ export class EmbeddedRunner implements Jobs {
     for (const loop of this.loops.values()) this.run(loop);
   }
 
-  wake(kind: JobKind): void {
+  wake(kind: JobKind, _id?: string): void {
     const loop = this.loops.get(kind);
     if (!loop || this.stopped) return;
     if (loop.running) {

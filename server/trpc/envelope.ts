@@ -37,7 +37,6 @@ const envelopeOf = (code: ErrorCode, error: string, headers?: Record<string, str
 
 /** Turns any error a procedure raised into the spec's {error, code} with its HTTP status. Unknown errors never leak their message. */
 export function toEnvelope(error: TRPCError): Envelope {
-  if (error instanceof AppError) return envelopeOf(error.appCode, error.message, error.headers);
   if (error.cause instanceof AppError) return envelopeOf(error.cause.appCode, error.cause.message, error.cause.headers);
   switch (error.code) {
     case 'BAD_REQUEST':

@@ -1,4 +1,6 @@
-import { initTRPC } from '@trpc/server';
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { AppError } from '../errors';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context';
 import { toEnvelope } from './envelope';
@@ -25,7 +27,30 @@ const t = initTRPC
     },
   });
 
+const TRPC_CODE_FOR_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  410: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+/** Gives a service's AppError the matching tRPC code, so the dashboard's client sees the right status too. */
+const translateAppErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const cause = result.error.cause;
+    return { ...result, error: new TRPCError({ code: TRPC_CODE_FOR_STATUS[cause.httpStatus] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause }) };
+  }
+  return result;
+});
+
 export const router = t.router;
 export const middleware = t.middleware;
-export const publicProcedure = t.procedure;
+export const publicProcedure = t.procedure.use(translateAppErrors);
 export const createCallerFactory = t.createCallerFactory;

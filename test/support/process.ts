@@ -14,7 +14,7 @@ export interface Spawned {
 export function spawnEntry(entry: string, args: string[], env: Record<string, string>): Spawned {
   const child = spawn(tsx, [path.join(root, entry), ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NEXT_TELEMETRY_DISABLED: '1', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NEXT_TELEMETRY_DISABLED: '1', ...env } as unknown as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
