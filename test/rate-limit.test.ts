@@ -84,3 +84,13 @@ describe('100 requests per sliding 10-second window per organization', () => {
     expect(tally(await burst(app, apiKey, 100))).toEqual({ ok: 100, limited: 0 });
   });
 });
+
+describe('revocation across processes', () => {
+  it('refuses a key revoked through one server on the very next request to another', async () => {
+    const { apiKey } = await app.createOrg();
+    const victim = await app.request('POST', '/api/api-keys', { key: apiKey, body: { name: 'victim' } });
+    expect((await second.request('GET', '/api/api-keys', { key: victim.body.key })).status).toBe(200);
+    expect((await app.request('DELETE', `/api/api-keys/${victim.body.id}`, { key: apiKey })).status).toBe(200);
+    expect((await second.request('GET', '/api/api-keys', { key: victim.body.key })).status).toBe(401);
+  });
+});

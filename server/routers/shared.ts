@@ -15,3 +15,14 @@ export const idParam = decoded.pipe(z.uuid({ message: 'must be a UUID' }));
 export const messageResponse = z.object({ message: z.string() }).meta({ id: 'MessageResponse' });
 
 export const isoDate = z.string().meta({ format: 'date-time' });
+
+/** `limit` and `cursor` of a cursor-paginated list, with the bounds the spec gives each list. */
+export const pageQuery = (bounds: { max: number; default: number }) => ({
+  limit: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, `must be between 1 and ${bounds.max}`)
+    .max(bounds.max, `must be between 1 and ${bounds.max}`)
+    .default(bounds.default),
+  cursor: z.uuid({ message: 'must be the next_cursor of a previous page' }).optional(),
+});
