@@ -4,6 +4,8 @@
  * looked up joined with its organization, then the organization's live keys, newest first, as
  * the same JSON body. No framework, no validation, no rate limit.
  *
+ * BARE_PREPARE=0 turns off postgres-js's named prepared statements (see below);
+ * BARE_SYNCHRONOUS_COMMIT=off lets commits return before their WAL is flushed.
  * BARE_RATE_LIMIT=1 adds the service's exact sliding-window upsert (same SQL as
  * server/services/rate-limits.ts), so the cost of the rate limit can be told apart from the cost
  * of the framework layers. Started by bench/run.ts; prints `READY <port>` when listening on
@@ -20,7 +22,18 @@ const poolSize = Number(process.env.BENCH_POOL_SIZE ?? 10);
 const withRateLimit = process.env.BARE_RATE_LIMIT === '1';
 const WINDOW_MS = 10_000;
 
-const sql = postgres(databaseUrl, { max: poolSize, onnotice: () => {} });
+// BARE_PREPARE=0 sends every statement unnamed, as drizzle-orm's postgres-js driver does for any
+// query not built with .prepare(name): a Parse/Describe round trip before each Bind/Execute, and
+// a fresh parse and plan in Postgres every time.
+const prepare = process.env.BARE_PREPARE !== '0';
+// BARE_SYNCHRONOUS_COMMIT=off: commits (the rate-limit upsert's) do not wait for the WAL flush.
+const synchronousCommit = process.env.BARE_SYNCHRONOUS_COMMIT;
+const sql = postgres(databaseUrl, {
+  max: poolSize,
+  prepare,
+  onnotice: () => {},
+  ...(synchronousCommit ? { connection: { synchronous_commit: synchronousCommit } } : {}),
+});
 
 interface KeyRow {
   id: string;
@@ -91,12 +104,16 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   });
 }
 
+let inFlight = 0;
 const server = http.createServer((req, res) => {
-  handle(req, res).catch((error: unknown) => {
-    console.error('[bare] request failed', error);
-    if (!res.headersSent) send(res, 500, { error: 'Internal server error', code: 'INTERNAL_ERROR' });
-    else res.destroy();
-  });
+  inFlight++;
+  handle(req, res)
+    .catch((error: unknown) => {
+      console.error('[bare] request failed', error);
+      if (!res.headersSent) send(res, 500, { error: 'Internal server error', code: 'INTERNAL_ERROR' });
+      else res.destroy();
+    })
+    .finally(() => inFlight--);
 });
 server.keepAliveTimeout = 65_000;
 
@@ -108,8 +125,11 @@ let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
+  // Requests still running when the load stops (their client gone) finish before the pool closes.
+  server.close();
+  server.closeIdleConnections();
+  for (let waited = 0; inFlight > 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
   server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
   await sql.end({ timeout: 5 });
   process.exit(0);
 };

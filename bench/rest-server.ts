@@ -15,7 +15,17 @@ import { createRuntime, stopRuntime } from '../server/runtime';
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const runtime = await createRuntime(config, { runner: false });
-  const server = createHttpServer(createRequestListener(runtime, {}));
+  const listener = createRequestListener(runtime, {});
+  // Requests still running when the load stops (their client gone) finish before the pool closes.
+  let inFlight = 0;
+  const server = createHttpServer(async (req, res) => {
+    inFlight++;
+    try {
+      await listener(req, res);
+    } finally {
+      inFlight--;
+    }
+  });
   await new Promise<void>((resolve) => server.listen(Number(process.env.BENCH_LISTEN_PORT ?? 0), '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   process.stdout.write(`READY ${port}\n`);
@@ -24,8 +34,10 @@ async function main(): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    server.close();
+    server.closeIdleConnections();
+    for (let waited = 0; inFlight > 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
     await stopRuntime(runtime);
     process.exit(0);
   };

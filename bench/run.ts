@@ -13,9 +13,10 @@
  *
  * Knobs (environment): BENCH_PG_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_ORGS (200), BENCH_EXTRA_KEYS (4), BENCH_CONNECTIONS (50), BENCH_DURATION (10 s),
- * BENCH_WARMUP (3 s), BENCH_POOL_SIZE (10, the service's own pool size),
- * BENCH_TARGETS (rest,bare-rl,bare), BENCH_PROFILE=1 (writes --cpu-prof profiles of the servers to
- * bench/results/profiles; slows them down, so its figures are not the benchmark's).
+ * BENCH_WARMUP (3 s),
+ * BENCH_TARGETS (rest,services,bare-rl-unprep,bare-rl,bare), BENCH_PROFILE=1 (writes --cpu-prof profiles of the servers to
+ * bench/results/profiles; slows them down, so its figures are not the benchmark's),
+ * BENCH_UNLOGGED_RATE_LIMITS=1 (what-if: makes rate_limit_buckets UNLOGGED in the throwaway database).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -50,9 +51,13 @@ const settings = {
   connections: int('BENCH_CONNECTIONS', 50),
   durationSeconds: int('BENCH_DURATION', 10),
   warmupSeconds: int('BENCH_WARMUP', 3),
-  poolSize: int('BENCH_POOL_SIZE', 10),
+  // The service's pool (db/client.ts openDatabase default, which createRuntime uses); the bare
+  // servers are given the same.
+  poolSize: 10,
   rateLimit: 1_000_000,
   profile: process.env.BENCH_PROFILE === '1',
+  // What-if for the lead: the rate-limit log without WAL (see docs/benchmarks.md). Not the service's schema.
+  unloggedRateLimits: process.env.BENCH_UNLOGGED_RATE_LIMITS === '1',
   path: '/api/api-keys',
 };
 
@@ -61,22 +66,41 @@ interface Target {
   description: string;
   script: string;
   env: Record<string, string>;
+  /** Only when named in BENCH_TARGETS. */
+  optional?: boolean;
 }
 
+// `rest` and `bare` are the benchmark; the three between them split the gap into its causes.
 const TARGETS: Target[] = [
-  { id: 'rest', description: 'service REST path (createRequestListener, no Next)', script: 'rest-server.ts', env: {} },
-  { id: 'bare-rl', description: 'bare node:http + postgres-js, plus the same rate-limit upsert', script: 'bare-server.ts', env: { BARE_RATE_LIMIT: '1' } },
-  { id: 'bare', description: 'bare node:http + postgres-js (key lookup + list)', script: 'bare-server.ts', env: {} },
+  { id: 'rest', description: 'the service REST path: createRequestListener without Next', script: 'rest-server.ts', env: {} },
+  { id: 'services', description: 'node:http + the service functions (drizzle), no tRPC/trpc-to-openapi', script: 'services-server.ts', env: {} },
+  {
+    id: 'bare-rl-unprep',
+    description: 'bare + rate-limit upsert, statements unnamed as drizzle sends them',
+    script: 'bare-server.ts',
+    env: { BARE_RATE_LIMIT: '1', BARE_PREPARE: '0' },
+  },
+  { id: 'bare-rl', description: 'bare + the same rate-limit upsert, prepared statements', script: 'bare-server.ts', env: { BARE_RATE_LIMIT: '1' } },
+  { id: 'bare', description: 'bare node:http + postgres-js: key lookup + list, prepared', script: 'bare-server.ts', env: {} },
+  // Not run unless named in BENCH_TARGETS: what the upsert costs when its commit skips the WAL flush.
+  {
+    id: 'bare-rl-async',
+    description: 'bare-rl with synchronous_commit=off',
+    script: 'bare-server.ts',
+    env: { BARE_RATE_LIMIT: '1', BARE_SYNCHRONOUS_COMMIT: 'off' },
+    optional: true,
+  },
 ];
 
 const selectedTargets = (() => {
-  const wanted = (process.env.BENCH_TARGETS ?? TARGETS.map((t) => t.id).join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = (process.env.BENCH_TARGETS || TARGETS.filter((t) => !t.optional).map((t) => t.id).join(',')).split(',').map((s) => s.trim()).filter(Boolean);
   for (const id of wanted) if (!TARGETS.some((t) => t.id === id)) throw new Error(`BENCH_TARGETS: unknown target "${id}"`);
   return TARGETS.filter((t) => wanted.includes(t.id));
 })();
 
-// Whole run, seeding included; a stuck step cannot keep the process alive past it.
-const DEADLINE_MS = 170_000;
+// Whole run, seeding included; a stuck step cannot keep the process alive past it. The defaults
+// finish in about 90 s.
+const DEADLINE_MS = (60 + selectedTargets.length * (settings.warmupSeconds + settings.durationSeconds + 25)) * 1000;
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -120,8 +144,10 @@ function cleanup(): Promise<void> {
   return cleanupPromise;
 }
 
+let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    interrupted = true;
     console.error(`[bench] ${signal}: cleaning up`);
     void cleanup().finally(() => process.exit(130));
   });
@@ -170,6 +196,19 @@ function postgresCpuMs(): Map<number, number> {
   return result;
 }
 
+/** Whole-machine CPU time from /proc/stat, in ms: busy (everything but idle and iowait) and steal. */
+function machineCpuMs(): { busy: number; steal: number; total: number } | null {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    const [, ...values] = line.trim().split(/\s+/);
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = values.map(Number);
+    const toMs = (ticks: number) => (ticks * 1000) / TICKS_PER_SECOND;
+    return { busy: toMs(user + nice + system + irq + softirq), steal: toMs(steal), total: toMs(user + nice + system + idle + iowait + irq + softirq + steal) };
+  } catch {
+    return null;
+  }
+}
+
 function postgresDelta(before: Map<number, number>, after: Map<number, number>): number {
   let total = 0;
   for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
@@ -193,6 +232,10 @@ async function createAndSeed(): Promise<{ databaseUrl: string; keys: string[] }>
 
   seedDatabase = await openDatabase({ url: databaseUrl, poolSize: 8 });
   await migrate(seedDatabase);
+  if (settings.unloggedRateLimits) {
+    await seedDatabase.db.execute('alter table rate_limit_buckets set unlogged');
+    log('what-if: rate_limit_buckets set UNLOGGED (not the service schema)');
+  }
   const deps = { db: seedDatabase.db, clock: systemClock };
   const keys: string[] = new Array<string>(settings.organizations);
   const started = Date.now();
@@ -241,9 +284,11 @@ async function committedTransactions(databaseUrl: string): Promise<number> {
 async function startServer(target: Target, databaseUrl: string): Promise<{ child: ChildProcess; port: number }> {
   const nodeArgs = ['--import', 'tsx'];
   if (settings.profile) {
-    const dir = path.join(resultsDir, 'profiles');
+    // One file per thread (tsx's loader runs in a worker); the main thread's is the one with .0. in its name.
+    const dir = path.join(resultsDir, 'profiles', target.id);
+    fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
-    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${target.id}-${Date.now()}.cpuprofile`);
+    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
   }
   const env: NodeJS.ProcessEnv = { ...process.env };
   // No Inngest (the API would send events), none of the harness's own knobs.
@@ -342,13 +387,15 @@ interface TargetResult {
   postgresCpuMsPerRequest: number | null;
   loadGeneratorCpuMsPerRequest: number | null;
   databaseTransactionsPerRequest: number | null;
+  /** CPU that processes other than this target, its Postgres and autocannon used meanwhile, in cores. */
+  otherCpuCores: number | null;
   sampleBody: unknown;
 }
 
 const fixed = (value: number | null, digits: number) => (value === null || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits));
 
 function printTable(results: TargetResult[], ratio: number | null): void {
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'srv CPU ms/req', 'pg CPU ms/req', 'db xact/req'];
+  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'server CPU ms/req', 'pg CPU ms/req', 'autocannon CPU ms/req', 'other procs (cores)'];
   const rows = results.map((r) => [
     r.id,
     r.measured.requestsPerSecond.toFixed(0),
@@ -358,7 +405,8 @@ function printTable(results: TargetResult[], ratio: number | null): void {
     String(r.measured.errors + r.measured.timeouts),
     fixed(r.serverCpuMsPerRequest, 3),
     fixed(r.postgresCpuMsPerRequest, 3),
-    fixed(r.databaseTransactionsPerRequest, 2),
+    fixed(r.loadGeneratorCpuMsPerRequest, 3),
+    fixed(r.otherCpuCores, 2),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
@@ -367,6 +415,13 @@ function printTable(results: TargetResult[], ratio: number | null): void {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
   console.log('');
+  const busiest = Math.max(0, ...results.map((r) => r.otherCpuCores ?? 0));
+  if (busiest > 0.2) {
+    console.log(
+      `WARNING: other processes used up to ${busiest.toFixed(2)} of ${os.cpus().length} cores during a measured run; ` +
+        'requests/s are then not comparable between targets (CPU ms/request hold up better). Re-run on a quiet machine.',
+    );
+  }
   if (ratio !== null) {
     const verdict = ratio >= 1 / 3 ? 'meets' : 'BELOW';
     console.log(`REST / bare = ${(ratio * 100).toFixed(1)} % of the bare requests/s (${verdict} the target of at least 33.3 %)`);
@@ -374,12 +429,17 @@ function printTable(results: TargetResult[], ratio: number | null): void {
   console.log(
     `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per target, ` +
       `${settings.organizations} organizations x ${1 + settings.extraKeysPerOrganization} keys, pool ${settings.poolSize}, ${os.cpus().length} CPUs` +
-      (settings.profile ? ' (PROFILING: figures are not representative)' : ''),
+      (settings.profile ? ' (PROFILING: figures are not representative)' : '') +
+      (settings.unloggedRateLimits ? ' (WHAT-IF: rate_limit_buckets UNLOGGED)' : ''),
   );
 }
 
 async function main(): Promise<void> {
   const started = Date.now();
+  const [load1] = os.loadavg();
+  if (load1 !== undefined && load1 > os.cpus().length * 0.5) {
+    log(`note: load average ${load1.toFixed(2)} on ${os.cpus().length} CPUs before start; the figures will be noisy`);
+  }
   const { databaseUrl, keys } = await createAndSeed();
   const results: TargetResult[] = [];
   let referenceBody: unknown = undefined;
@@ -398,13 +458,20 @@ async function main(): Promise<void> {
       if (referenceBody === undefined) referenceBody = check.body;
       else if (!isDeepStrictEqual(referenceBody, check.body)) throw new Error(`${target.id}: answered a different body than ${results[0]?.id}`);
 
-      let serverBefore: number | null = null;
-      let postgresBefore = new Map<number, number>();
-      let transactionsBefore = 0;
+      // Filled in when the load generator says the measured run starts (after the warm-up).
+      const before = {
+        at: 0,
+        server: null as number | null,
+        postgres: new Map<number, number>(),
+        transactions: 0,
+        machine: null as ReturnType<typeof machineCpuMs>,
+      };
       const measureStart = () => {
-        serverBefore = cpuMsOf(child.pid!);
-        postgresBefore = postgresCpuMs();
-        void committedTransactions(databaseUrl).then((n) => (transactionsBefore = n));
+        before.at = Date.now();
+        before.machine = machineCpuMs();
+        before.server = cpuMsOf(child.pid!);
+        before.postgres = postgresCpuMs();
+        void committedTransactions(databaseUrl).then((n) => (before.transactions = n));
       };
       log(`${target.id}: listening on 127.0.0.1:${port}; ${settings.warmupSeconds} s warm-up, then ${settings.durationSeconds} s measured`);
       const load = await runLoad(
@@ -412,19 +479,27 @@ async function main(): Promise<void> {
         measureStart,
       );
       const serverAfter = cpuMsOf(child.pid!);
-      const postgresUsed = postgresDelta(postgresBefore, postgresCpuMs());
-      const transactions = (await committedTransactions(databaseUrl)) - transactionsBefore;
+      const postgresUsed = postgresDelta(before.postgres, postgresCpuMs());
+      const machineAfter = machineCpuMs();
+      const elapsedMs = Date.now() - before.at;
+      const transactions = (await committedTransactions(databaseUrl)) - before.transactions;
       const requests = load.measured.totalRequests || 1;
+      const serverUsed = before.server !== null && serverAfter !== null ? serverAfter - before.server : null;
+      const otherCpuCores =
+        before.machine && machineAfter && serverUsed !== null && load.loadCpuMs !== null
+          ? Math.max(0, machineAfter.busy - before.machine.busy - serverUsed - postgresUsed - load.loadCpuMs) / elapsedMs
+          : null;
       results.push({
         id: target.id,
         description: target.description,
         measured: load.measured,
         warmup: load.warmup,
-        serverCpuMsPerRequest: serverBefore !== null && serverAfter !== null ? (serverAfter - serverBefore) / requests : null,
-        postgresCpuMsPerRequest: postgresBefore.size > 0 ? postgresUsed / requests : null,
+        serverCpuMsPerRequest: serverUsed !== null ? serverUsed / requests : null,
+        postgresCpuMsPerRequest: before.postgres.size > 0 ? postgresUsed / requests : null,
         loadGeneratorCpuMsPerRequest: load.loadCpuMs !== null ? load.loadCpuMs / requests : null,
         // pg_stat_database counts with a delay of up to stats_fetch/flush interval; indicative only.
         databaseTransactionsPerRequest: transactions > 0 ? transactions / requests : null,
+        otherCpuCores,
         sampleBody: check.body,
       });
       const m = load.measured;
@@ -442,7 +517,14 @@ async function main(): Promise<void> {
   fs.mkdirSync(resultsDir, { recursive: true });
   const report = {
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      memoryGb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      loadAverageAtStart: os.loadavg()[0],
+    },
     settings: { ...settings, adminUrl: undefined, targets: selectedTargets.map((t) => t.id) },
     results: results.map(({ sampleBody: _sampleBody, ...rest }) => rest),
     restOverBare: ratio,
@@ -458,7 +540,8 @@ let exitCode = 0;
 try {
   await main();
 } catch (error) {
-  console.error(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  // After Ctrl-C the children's deaths surface here as errors; the signal handler said enough.
+  if (!interrupted) console.error(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   exitCode = 1;
 } finally {
   await cleanup();

@@ -5,6 +5,7 @@ import { useState, type ReactNode } from 'react';
 import { Logo } from '../components/logo';
 import { CloseIcon, MenuIcon } from '../components/icons';
 import type { SessionUser } from './require-session';
+import { OrganizationBadge } from './organization-badge';
 import { SidebarNav } from './sidebar-nav';
 import { UserMenu } from './user-menu';
 
@@ -14,6 +15,7 @@ function SidebarContents({ user, onNavigate }: { user: SessionUser; onNavigate?:
       <Link href="/api-keys" className="px-1" onClick={onNavigate}>
         <Logo />
       </Link>
+      <OrganizationBadge />
       <SidebarNav onNavigate={onNavigate} />
       <UserMenu user={user} />
     </div>

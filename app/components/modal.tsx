@@ -35,7 +35,7 @@ export function Modal({ open, onClose, title, description, children, testId }: {
         // A click on the backdrop lands on the dialog element itself.
         if (event.target === event.currentTarget) onClose();
       }}
-      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-xl bg-white p-0 text-slate-900 shadow-xl ring-1 ring-slate-900/10 backdrop:bg-slate-900/40"
+      className="m-auto w-[calc(100%-2rem)] text-left max-w-lg rounded-xl bg-white p-0 text-slate-900 shadow-xl ring-1 ring-slate-900/10 backdrop:bg-slate-900/40"
     >
       {open && (
         <div className="p-6">

@@ -3,7 +3,7 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { accounts, sessions, users, verifications } from '@/db/schema';
 import type { Deps } from '../deps';
 import { newId } from '../ids';
-import { createOrganization } from '../services/organizations';
+import { ensureOrganizationOfUser } from '../services/organizations';
 
 /** Email and password sign-in for people; signing up creates an organization on the Free plan owned by the new user. */
 export function createAuth(deps: Deps, secret: string) {
@@ -24,12 +24,7 @@ export function createAuth(deps: Deps, secret: string) {
       user: {
         create: {
           after: async (user) => {
-            await createOrganization(deps.db, deps, {
-              name: user.name ? `${user.name}'s organization` : user.email,
-              ownerEmail: user.email,
-              plan: 'free',
-              ownerUserId: user.id,
-            });
+            await ensureOrganizationOfUser(deps, user);
           },
         },
       },

@@ -1,6 +1,6 @@
 import type { Auth } from './better-auth';
 import type { Deps } from '../deps';
-import { organizationOfUser } from '../services/organizations';
+import { ensureOrganizationOfUser } from '../services/organizations';
 import type { Principal } from '../services/principal';
 import type { Context } from '../trpc/context';
 
@@ -8,8 +8,7 @@ import type { Context } from '../trpc/context';
 export async function principalFromSession(deps: Deps, auth: Auth, headers: Headers): Promise<Principal | null> {
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
-  const organization = await organizationOfUser(deps, session.user.id);
-  if (!organization) return null;
+  const organization = await ensureOrganizationOfUser(deps, session.user);
   return {
     organizationId: organization.id,
     permission: 'full_access',

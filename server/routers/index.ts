@@ -1,11 +1,13 @@
 import { router } from '../trpc/init';
 import { apiKeysRouter } from './api-keys';
 import { healthRouter } from './health';
+import { organizationRouter } from './organization';
 
 /** One router for REST (through trpc-to-openapi) and for the dashboard's typed client. */
 export const appRouter = router({
   health: healthRouter,
   apiKeys: apiKeysRouter,
+  organization: organizationRouter,
 });
 
 export type AppRouter = typeof appRouter;

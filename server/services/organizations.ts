@@ -64,6 +64,37 @@ export async function organizationOfUser(deps: Pick<Deps, 'db'>, userId: string)
   return row?.organization ?? null;
 }
 
+/**
+ * The organization a person acts for. Sign-up creates it in an auth hook outside the user's
+ * own transaction; if that ever failed, the person gets one here instead of being locked out.
+ * The unique membership per user keeps two concurrent first requests from making two.
+ */
+export async function ensureOrganizationOfUser(deps: Pick<Deps, 'db' | 'clock'>, user: { id: string; name: string; email: string }): Promise<Organization> {
+  const existing = await organizationOfUser(deps, user.id);
+  if (existing) return existing;
+  try {
+    return await deps.db.transaction((tx) =>
+      createOrganization(tx, deps, { name: user.name ? `${user.name}'s organization` : user.email, ownerEmail: user.email, plan: 'free', ownerUserId: user.id }),
+    );
+  } catch (error) {
+    const again = await organizationOfUser(deps, user.id);
+    if (again) return again;
+    throw error;
+  }
+}
+
+/** What the dashboard shows of an organization: its name, plan and the plan's limits. */
+export async function describeOrganization(deps: Pick<Deps, 'db'>, id: string) {
+  const organization = await getOrganization(deps, id);
+  const plan = planOf(organization.plan);
+  return {
+    id: organization.id,
+    name: organization.name,
+    status: organization.status,
+    plan: { id: plan.id, label: plan.label, monthlyEmails: plan.monthlyEmails, apiKeys: plan.apiKeys, domains: plan.domains },
+  };
+}
+
 async function update(deps: Pick<Deps, 'db'>, id: string, values: Partial<Organization>): Promise<Organization> {
   const [organization] = await deps.db.update(organizations).set(values).where(eq(organizations.id, id)).returning();
   if (!organization) throw notFound('Organization');

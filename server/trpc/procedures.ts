@@ -31,7 +31,9 @@ async function enforceRateLimit(ctx: Context, principal: Principal): Promise<voi
 /** Authenticated, rate limited (API keys), and held to the key's permission and mode. Plain routes call it too. */
 export async function authorize(ctx: Context, meta: AccessMeta | undefined): Promise<Principal> {
   const principal = await ctx.authenticate();
-  if (!principal) throw new AppError('UNAUTHORIZED', 'Missing, malformed or revoked API key');
+  if (!principal) {
+    throw new AppError('UNAUTHORIZED', ctx.channel === 'dashboard' ? 'Sign in to continue' : 'Missing, malformed or revoked API key');
+  }
   if (ctx.channel === 'api') await enforceRateLimit(ctx, principal);
   if (principal.permission === 'sending_access' && meta?.access !== 'sending') {
     throw forbidden('This key has sending_access: it may only send email');

@@ -16,7 +16,7 @@ const PERMISSION_HELP: Record<Permission, string> = {
 };
 
 const MODE_HELP: Record<Mode, string> = {
-  live: 'Sends real email. The Free plan allows one live key.',
+  live: 'Sends real email. Plans cap the number of live keys (the Free plan allows one).',
   test: 'Simulates delivery and never sends; test emails stay apart from live ones.',
 };
 

@@ -1,3 +1,5 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { Alert } from '../../components/alert';
 import { describeError } from '../../lib/errors';
 
@@ -11,8 +13,22 @@ const TITLES: Record<string, string> = {
 };
 
 /** A failed request, in the server's own words. */
-export function ErrorAlert({ error, fallbackTitle = 'Something went wrong', action }: { error: unknown; fallbackTitle?: string; action?: React.ReactNode }) {
+export function ErrorAlert({ error, fallbackTitle = 'Something went wrong', action }: { error: unknown; fallbackTitle?: string; action?: ReactNode }) {
   const { code, message } = describeError(error);
+  if (code === 'UNAUTHORIZED') {
+    // The dashboard authenticates with the session cookie; the API's wording is about keys.
+    return (
+      <Alert title={TITLES.UNAUTHORIZED}>
+        <span data-testid="error-message" data-error-code={code}>
+          Please{' '}
+          <Link href="/sign-in" className="font-medium underline">
+            sign in again
+          </Link>
+          .
+        </span>
+      </Alert>
+    );
+  }
   return (
     <Alert title={(code && TITLES[code]) || fallbackTitle} action={action}>
       <span data-testid="error-message" data-error-code={code ?? undefined}>

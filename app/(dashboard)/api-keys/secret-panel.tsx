@@ -19,14 +19,16 @@ export function SecretPanel({ created, onDone }: { created: CreatedApiKey; onDon
         <label htmlFor="api-key-secret" className="mb-1.5 block text-sm font-medium text-slate-700">
           Secret
         </label>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <input
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+          <textarea
             id="api-key-secret"
             data-testid="api-key-secret"
             readOnly
+            rows={2}
+            spellCheck={false}
             value={created.key}
             onFocus={(event) => event.currentTarget.select()}
-            className="block w-full min-w-0 rounded-md border-0 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-indigo-600 focus:outline-none"
+            className="block w-full min-w-0 resize-none rounded-md border-0 bg-slate-50 px-3 py-2 font-mono text-sm break-all text-slate-900 ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-indigo-600 focus:outline-none"
           />
           <CopyButton text={created.key} />
         </div>

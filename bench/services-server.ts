@@ -1,0 +1,76 @@
+/**
+ * Attribution target: plain node:http calling the service's own functions, on the service's own
+ * runtime (drizzle over postgres-js, pool size as configured), with no tRPC and no
+ * trpc-to-openapi: authenticateApiKey -> consumeRateLimit -> listApiKeys -> JSON. The gap
+ * between this and `bare-rl` is the data layer (drizzle, unprepared statements); the gap
+ * between `rest` and this is the framework (trpc-to-openapi, tRPC, zod, the REST wrapper).
+ * Started by bench/run.ts; prints `READY <port>` when listening on 127.0.0.1.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../server/config';
+import { createRuntime, stopRuntime } from '../server/runtime';
+import { authenticateApiKey, listApiKeys, parseBearer } from '../server/services/api-keys';
+import { RATE_LIMIT_WINDOW_MS, requestsPerWindow } from '../server/services/plans';
+import { consumeRateLimit } from '../server/services/rate-limits';
+
+const send = (res: http.ServerResponse, status: number, body: unknown) => {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.end(JSON.stringify(body));
+};
+
+async function main(): Promise<void> {
+  const runtime = await createRuntime(loadConfig(process.env), { runner: false });
+  const { deps } = runtime;
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/api/api-keys') return send(res, 404, { error: 'Not found', code: 'NOT_FOUND' });
+    const secret = parseBearer(req.headers.authorization);
+    const principal = secret ? await authenticateApiKey(deps, secret) : null;
+    if (!principal) return send(res, 401, { error: 'Missing, malformed or revoked API key', code: 'UNAUTHORIZED' });
+    const limit = await consumeRateLimit(deps.db, {
+      key: `org:${principal.organizationId}`,
+      limit: requestsPerWindow(principal.plan, principal.rateLimitOverride),
+      windowMs: RATE_LIMIT_WINDOW_MS,
+      nowMs: deps.clock.now().getTime(),
+    });
+    if (!limit.allowed) return send(res, 429, { error: 'Rate limited', code: 'RATE_LIMITED' });
+    send(res, 200, { data: await listApiKeys(deps, principal) });
+  };
+
+  let inFlight = 0;
+  const server = http.createServer((req, res) => {
+    inFlight++;
+    handle(req, res)
+      .catch((error: unknown) => {
+        console.error('[services] request failed', error);
+        if (!res.headersSent) send(res, 500, { error: 'Internal server error', code: 'INTERNAL_ERROR' });
+        else res.destroy();
+      })
+      .finally(() => inFlight--);
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(Number(process.env.BENCH_LISTEN_PORT ?? 0), '127.0.0.1', resolve));
+  process.stdout.write(`READY ${(server.address() as AddressInfo).port}\n`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    server.close();
+    server.closeIdleConnections();
+    for (let waited = 0; inFlight > 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    server.closeAllConnections();
+    await stopRuntime(runtime);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  process.on('disconnect', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

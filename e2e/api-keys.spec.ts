@@ -1,0 +1,138 @@
+import { expect, test, type Page } from '@playwright/test';
+
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+const password = 'correct horse battery staple';
+
+async function signUp(page: Page, email: string) {
+  await page.goto('/sign-up');
+  await page.getByLabel('Name').fill('Ada Lovelace');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/api-keys$/);
+}
+
+async function createKey(page: Page, name: string, options: { permission?: string; mode?: string } = {}) {
+  await page.getByRole('button', { name: 'Create API key' }).first().click();
+  // The dialog's title changes once the key exists, so it is found by its test id.
+  const dialog = page.getByTestId('create-api-key-dialog');
+  await expect(dialog.getByRole('heading', { name: 'Create API key' })).toBeVisible();
+  await dialog.getByLabel('Name').fill(name);
+  if (options.permission) await dialog.getByLabel('Permission').selectOption({ label: options.permission });
+  if (options.mode) await dialog.getByLabel('Mode').selectOption({ label: options.mode });
+  await dialog.getByRole('button', { name: 'Create key' }).click();
+  return dialog;
+}
+
+const rowOf = (page: Page, name: string) => page.getByTestId('api-key-row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+
+test('a new person signs up, creates a key, sees its secret once, and revokes it', async ({ page }) => {
+  const email = `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+  // Pages behind sign-in send visitors without a session to /sign-in.
+  await page.goto('/api-keys');
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.getByRole('link', { name: 'Create one' }).click();
+  await expect(page).toHaveURL(/\/sign-up$/);
+
+  await signUp(page, email);
+  await expect(page.getByTestId('user-name')).toHaveText('Ada Lovelace');
+  await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('api-keys-empty')).toContainText('No API keys yet');
+
+  // Create a live key: the secret is shown once, with a working Copy button.
+  const dialog = await createKey(page, 'Production app', { permission: 'Sending access', mode: 'Live' });
+  await expect(dialog.getByRole('heading', { name: 'API key created' })).toBeVisible();
+  const secretInput = dialog.getByTestId('api-key-secret');
+  await expect(secretInput).toHaveValue(/^eu_live_[A-Za-z0-9_-]{43}$/);
+  const secret = await secretInput.inputValue();
+  await expect(dialog.getByText('This secret will not be shown again')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Copy' }).click();
+  await expect(dialog.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toBeHidden();
+
+  // The list shows the key's metadata, never its secret.
+  const row = rowOf(page, 'Production app');
+  await expect(row).toBeVisible();
+  await expect(row).toContainText(`${secret.slice(0, 12)}…`);
+  await expect(row).toContainText('Sending access');
+  await expect(row).toContainText('Live');
+  await expect(page.getByText(secret)).toHaveCount(0);
+  expect(await page.content()).not.toContain(secret);
+
+  // The Free plan allows one live key: a second is refused with the server's message.
+  const refused = await createKey(page, 'Second live key');
+  const error = refused.getByRole('alert');
+  await expect(error).toContainText('Plan limit reached');
+  await expect(refused.getByTestId('error-message')).toHaveAttribute('data-error-code', 'PLAN_LIMIT_EXCEEDED');
+  await expect(refused.getByTestId('error-message')).toContainText('allows 1 live API key');
+  await refused.getByRole('button', { name: 'Cancel' }).click();
+  await expect(refused).toBeHidden();
+  await expect(page.getByTestId('api-key-row')).toHaveCount(1);
+
+  // Test keys do not count against the cap.
+  const testDialog = await createKey(page, 'CI', { mode: 'Test' });
+  await expect(testDialog.getByTestId('api-key-secret')).toHaveValue(/^eu_test_/);
+  await testDialog.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByTestId('api-key-row')).toHaveCount(2);
+  await expect(rowOf(page, 'CI')).toContainText('Test');
+
+  // Revoke, with a confirmation step that can be cancelled.
+  await row.getByRole('button', { name: 'Revoke Production app' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Revoke API key' });
+  await expect(confirm).toContainText('Production app');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(row).toBeVisible();
+
+  await row.getByRole('button', { name: 'Revoke Production app' }).click();
+  await confirm.getByRole('button', { name: 'Revoke key' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByTestId('api-key-row')).toHaveCount(1);
+
+  // The revoked key no longer authenticates against the REST API.
+  const response = await page.request.get('/api/api-keys', { headers: { Authorization: `Bearer ${secret}` } });
+  expect(response.status()).toBe(401);
+
+  // Sign out, then back in: the remaining key is still there.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.goto('/api-keys');
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/api-keys$/);
+  await expect(rowOf(page, 'CI')).toBeVisible();
+});
+
+test('a wrong password is refused with a message', async ({ page }) => {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(`nobody-${Date.now()}@example.com`);
+  await page.getByLabel('Password').fill('not the password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('main').getByRole('alert')).toContainText(/invalid email or password/i);
+  await expect(page).toHaveURL(/\/sign-in$/);
+});
+
+test('resources not built yet say so, and the API reference lists the operations', async ({ page }) => {
+  await signUp(page, `e2e-docs-${Date.now()}@example.com`);
+  await page.getByRole('link', { name: /^Domains/ }).click();
+  await expect(page).toHaveURL(/\/domains$/);
+  await expect(page.getByTestId('coming-soon')).toContainText('coming soon');
+  await expect(page.getByRole('table')).toHaveCount(0);
+
+  await page.getByRole('link', { name: 'API docs', exact: true }).click();
+  await expect(page).toHaveURL(/\/docs$/);
+  await expect(page.getByRole('heading', { name: 'EU Mail API', level: 1 })).toBeVisible();
+  const apiKeys = page.getByRole('region', { name: 'API keys' });
+  await expect(apiKeys.getByTestId('operation')).toHaveCount(3);
+  await expect(apiKeys).toContainText('/api-keys/{id}');
+  await expect(apiKeys).toContainText('Revoke an API key');
+  await apiKeys.getByText('Create an API key').click();
+  await expect(apiKeys.getByText('createApiKey')).toBeVisible();
+});
