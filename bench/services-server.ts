@@ -1,7 +1,7 @@
 /**
  * Attribution target: plain node:http calling the service's own functions, on the service's own
  * runtime (drizzle over postgres-js, pool size as configured), with no tRPC and no
- * trpc-to-openapi: authenticateApiKey -> consumeRateLimit -> listApiKeys -> JSON. The gap
+ * trpc-to-openapi: admitApiKey (key lookup + rate limit, one statement) -> listApiKeys -> JSON. The gap
  * between this and `bare-rl` is the data layer (drizzle, unprepared statements); the gap
  * between `rest` and this is the framework (trpc-to-openapi, tRPC, zod, the REST wrapper).
  * Started by bench/run.ts; prints `READY <port>` when listening on 127.0.0.1.
@@ -10,9 +10,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../server/config';
 import { createRuntime, stopRuntime } from '../server/runtime';
-import { authenticateApiKey, listApiKeys, parseBearer } from '../server/services/api-keys';
-import { RATE_LIMIT_WINDOW_MS, requestsPerWindow } from '../server/services/plans';
-import { consumeRateLimit } from '../server/services/rate-limits';
+import { admitApiKey, parseBearer } from '../server/services/api-access';
+import { listApiKeys } from '../server/services/api-keys';
 
 const send = (res: http.ServerResponse, status: number, body: unknown) => {
   res.statusCode = status;
@@ -27,16 +26,10 @@ async function main(): Promise<void> {
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/api/api-keys') return send(res, 404, { error: 'Not found', code: 'NOT_FOUND' });
     const secret = parseBearer(req.headers.authorization);
-    const principal = secret ? await authenticateApiKey(deps, secret) : null;
-    if (!principal) return send(res, 401, { error: 'Missing, malformed or revoked API key', code: 'UNAUTHORIZED' });
-    const limit = await consumeRateLimit(deps.db, {
-      key: `org:${principal.organizationId}`,
-      limit: requestsPerWindow(principal.plan, principal.rateLimitOverride),
-      windowMs: RATE_LIMIT_WINDOW_MS,
-      nowMs: deps.clock.now().getTime(),
-    });
-    if (!limit.allowed) return send(res, 429, { error: 'Rate limited', code: 'RATE_LIMITED' });
-    send(res, 200, { data: await listApiKeys(deps, principal) });
+    const admission = secret ? await admitApiKey(deps, secret) : null;
+    if (!admission) return send(res, 401, { error: 'Missing, malformed or revoked API key', code: 'UNAUTHORIZED' });
+    if (admission.rateLimit && !admission.rateLimit.allowed) return send(res, 429, { error: 'Rate limited', code: 'RATE_LIMITED' });
+    send(res, 200, { data: await listApiKeys(deps, admission.principal) });
   };
 
   let inFlight = 0;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys, domains, systemEmails } from '@/db/schema';
 import { newId } from '@/server/ids';
-import { hashKey } from '@/server/services/api-keys';
+import { hashKey } from '@/server/services/api-access';
 import { sweepSystemEmails } from '@/server/services/system-mail';
 import { createSystemMailer } from '@/server/mail/system-mailer';
 import { startTestApp, type TestApp } from './support/app';

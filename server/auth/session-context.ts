@@ -22,12 +22,12 @@ export async function principalFromSession(deps: Deps, auth: Auth, headers: Head
 }
 
 export function dashboardContext(deps: Deps, auth: Auth, headers: Headers, requestId: string, setHeader: Context['setHeader']): Context {
-  let principal: Promise<Principal | null> | undefined;
+  let principal: Promise<{ principal: Principal } | null> | undefined;
   return {
     deps,
     requestId,
     channel: 'dashboard',
-    authenticate: () => (principal ??= principalFromSession(deps, auth, headers)),
+    authenticate: () => (principal ??= principalFromSession(deps, auth, headers).then((found) => (found ? { principal: found } : null))),
     setHeader,
   };
 }

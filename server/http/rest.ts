@@ -5,7 +5,7 @@ import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import type { AppRouter } from '../routers';
-import { authenticateApiKey, parseBearer } from '../services/api-keys';
+import { admitApiKey, parseBearer } from '../services/api-access';
 import type { Context } from '../trpc/context';
 import { toEnvelope } from '../trpc/envelope';
 import { readJsonBody } from './body';
@@ -17,15 +17,15 @@ export type RestRequest = IncomingMessage & { body?: unknown; requestId?: string
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
 
 export function apiContext(deps: Deps, req: IncomingMessage, res: ServerResponse, requestId: string): Context {
-  let principal: ReturnType<typeof authenticateApiKey> | undefined;
+  let admission: ReturnType<typeof admitApiKey> | undefined;
   return {
     deps,
     requestId,
     channel: 'api',
     authenticate: () => {
       const secret = parseBearer(req.headers.authorization);
-      principal ??= secret ? authenticateApiKey(deps, secret) : Promise.resolve(null);
-      return principal;
+      admission ??= secret ? admitApiKey(deps, secret) : Promise.resolve(null);
+      return admission;
     },
     setHeader: (name, value) => res.setHeader(name, value),
   };

@@ -1,19 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeys, organizations } from '@/db/schema';
 import type { Db } from '@/db/client';
+import { perDatabase } from '@/db/prepared';
 import { apiKeyRevokedEmail } from '@/emails/api-key-revoked';
 import type { Deps } from '../deps';
 import { AppError, forbidden, notFound, validationError } from '../errors';
 import { newId } from '../ids';
+import { hashKey } from './api-access';
 import { findOwnDomain } from './domains';
 import { planOf } from './plans';
 import type { Mode, Permission, Principal } from './principal';
 import { enqueueSystemEmail } from './system-mail';
-
-const KEY_PATTERN = /^eu_(live|test)_[A-Za-z0-9_-]{43}$/;
-
-export const hashKey = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 export type ApiKeyRecord = typeof apiKeys.$inferSelect;
 
@@ -109,19 +107,26 @@ export async function createApiKey(deps: Deps, principal: Principal, input: Crea
   });
 }
 
+const listKeys = perDatabase((db) => {
+  const query = (testOnly: boolean, name: string) =>
+    db
+      .select()
+      .from(apiKeys)
+      .where(
+        and(
+          eq(apiKeys.organizationId, sql.placeholder('organizationId')),
+          isNull(apiKeys.revokedAt),
+          testOnly ? eq(apiKeys.mode, 'test') : undefined,
+        ),
+      )
+      .orderBy(desc(apiKeys.id))
+      .prepare(name);
+  return { live: query(false, 'list_api_keys'), test: query(true, 'list_test_api_keys') };
+});
+
 /** A test key sees test keys only; a live principal sees every key of its organization. */
 export async function listApiKeys(deps: Pick<Deps, 'db'>, principal: Principal): Promise<ApiKeyView[]> {
-  const rows = await deps.db
-    .select()
-    .from(apiKeys)
-    .where(
-      and(
-        eq(apiKeys.organizationId, principal.organizationId),
-        isNull(apiKeys.revokedAt),
-        principal.mode === 'test' ? eq(apiKeys.mode, 'test') : undefined,
-      ),
-    )
-    .orderBy(desc(apiKeys.id));
+  const rows = await listKeys(deps.db)[principal.mode].execute({ organizationId: principal.organizationId });
   return rows.map(toApiKeyView);
 }
 
@@ -161,39 +166,4 @@ export async function revokeKeysPinnedTo(tx: Db, deps: Pick<Deps, 'clock'>, orga
     .where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.domainId, domainId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   return rows.length;
-}
-
-/** The principal behind a bearer secret, or null for a malformed, unknown or revoked one. Never cached: revocation is immediate. */
-export async function authenticateApiKey(deps: Pick<Deps, 'db'>, secret: string): Promise<Principal | null> {
-  if (!KEY_PATTERN.test(secret)) return null;
-  const [row] = await deps.db
-    .select({
-      keyId: apiKeys.id,
-      organizationId: apiKeys.organizationId,
-      permission: apiKeys.permission,
-      mode: apiKeys.mode,
-      domainId: apiKeys.domainId,
-      plan: organizations.plan,
-      rateLimitOverride: organizations.rateLimitOverride,
-    })
-    .from(apiKeys)
-    .innerJoin(organizations, eq(apiKeys.organizationId, organizations.id))
-    .where(and(eq(apiKeys.keyHash, hashKey(secret)), isNull(apiKeys.revokedAt)));
-  if (!row) return null;
-  return {
-    organizationId: row.organizationId,
-    permission: row.permission as Permission,
-    mode: row.mode as Mode,
-    keyId: row.keyId,
-    domainId: row.domainId,
-    userId: null,
-    plan: row.plan,
-    rateLimitOverride: row.rateLimitOverride,
-  };
-}
-
-export function parseBearer(header: string | undefined): string | null {
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1]! : null;
 }

@@ -62,7 +62,3 @@ export function planOf(id: string): Plan {
   if (!found) throw validationError(`unknown plan "${id}" (use ${PLAN_IDS.join(', ')})`);
   return found;
 }
-
-export function requestsPerWindow(planId: string, override: number | null): number {
-  return override ?? planOf(planId).requestsPerWindow;
-}

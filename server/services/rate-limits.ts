@@ -1,5 +1,4 @@
-import { sql } from 'drizzle-orm';
-import { queryRows, type Db } from '@/db/client';
+import { sql, type SQL } from 'drizzle-orm';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -10,29 +9,28 @@ export interface RateLimitResult {
 }
 
 /**
- * Exact sliding-window log: a request is let through when fewer than `limit` requests were let
- * through in the `windowMs` before it. One upsert holds the row lock, so every process sharing
- * the database counts against the same log.
+ * The upsert of an exact sliding-window log, for `insert into rate_limit_buckets as bucket`:
+ * `hits` holds the times (epoch ms, ascending) of the requests let through in the window; a
+ * new one is let through when fewer than `limit` of them are newer than `since`. The log is
+ * kept sorted (a late clock appends the newest time again), so `width_bucket` finds the expired
+ * prefix by binary search. The row lock makes every process on the database count together.
  */
-export async function consumeRateLimit(db: Db, input: { key: string; limit: number; windowMs: number; nowMs: number }): Promise<RateLimitResult> {
-  const { key, limit, windowMs, nowMs } = input;
-  const since = nowMs - windowMs;
-  const [row] = await queryRows<{ last_allowed: boolean; hits: Array<string | number> }>(
-    db,
-    sql`
-      insert into rate_limit_buckets as b (key, hits, last_allowed)
-      values (${key}, array[${nowMs}::bigint], true)
-      on conflict (key) do update set
-        last_allowed = (select count(*) from unnest(b.hits) h where h > ${since}::bigint) < ${limit},
-        hits = case
-          when (select count(*) from unnest(b.hits) h where h > ${since}::bigint) < ${limit}
-            then array(select h from unnest(b.hits) h where h > ${since}::bigint order by h) || ${nowMs}::bigint
-          else array(select h from unnest(b.hits) h where h > ${since}::bigint order by h)
-        end
-      returning last_allowed, hits`,
-  );
+export function slidingWindowUpsert(limit: SQL): SQL {
+  const since = sql`${sql.placeholder('since')}::bigint`;
+  const now = sql`${sql.placeholder('now')}::bigint`;
+  const expired = sql`width_bucket(${since}, bucket.hits)`;
+  const hasRoom = sql`cardinality(bucket.hits) - ${expired} < ${limit}`;
+  return sql`on conflict (key) do update set
+    last_allowed = ${hasRoom},
+    hits = case when ${hasRoom}
+      then bucket.hits[${expired} + 1:] || greatest(${now}, bucket.hits[cardinality(bucket.hits)])
+      else bucket.hits[${expired} + 1:] end
+    returning last_allowed, hits`;
+}
+
+export function toRateLimitResult(row: { last_allowed: boolean; hits: Array<string | number> } | undefined, limit: number, windowMs: number, nowMs: number): RateLimitResult {
   const hits = (row?.hits ?? []).map(Number);
-  const oldest = hits.length > 0 ? Math.min(...hits) : nowMs;
+  const oldest = hits.length > 0 ? hits[0]! : nowMs;
   return {
     allowed: row?.last_allowed ?? true,
     limit,

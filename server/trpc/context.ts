@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import type { Principal } from '../services/principal';
+import type { Admission } from '../services/api-access';
 
 /** What every procedure sees. Authentication is lazy so that public procedures cost nothing. */
 export interface Context {
@@ -7,6 +7,7 @@ export interface Context {
   requestId: string;
   /** 'api' for bearer keys over REST or tRPC, 'dashboard' for a signed-in person. */
   channel: 'api' | 'dashboard';
-  authenticate: () => Promise<Principal | null>;
+  /** The caller, and for API keys the request already counted against the rate limit. */
+  authenticate: () => Promise<Pick<Admission, 'principal'> & Partial<Admission> | null>;
   setHeader: (name: string, value: string) => void;
 }

@@ -1,17 +1,11 @@
 import { AppError, forbidden } from '../errors';
-import { consumeRateLimit } from '../services/rate-limits';
-import { RATE_LIMIT_WINDOW_MS, requestsPerWindow } from '../services/plans';
+import type { RateLimitResult } from '../services/rate-limits';
+import { RATE_LIMIT_WINDOW_MS } from '../services/plans';
 import type { Principal } from '../services/principal';
 import type { Context } from './context';
 import { middleware, publicProcedure, type AccessMeta } from './init';
 
-async function enforceRateLimit(ctx: Context, principal: Principal): Promise<void> {
-  const result = await consumeRateLimit(ctx.deps.db, {
-    key: `org:${principal.organizationId}`,
-    limit: requestsPerWindow(principal.plan, principal.rateLimitOverride),
-    windowMs: RATE_LIMIT_WINDOW_MS,
-    nowMs: ctx.deps.clock.now().getTime(),
-  });
+function applyRateLimit(ctx: Context, result: RateLimitResult): void {
   const resetSeconds = String(Math.ceil(result.resetMs / 1000));
   const headers = {
     'RateLimit-Limit': String(result.limit),
@@ -30,11 +24,12 @@ async function enforceRateLimit(ctx: Context, principal: Principal): Promise<voi
 
 /** Authenticated, rate limited (API keys), and held to the key's permission and mode. Plain routes call it too. */
 export async function authorize(ctx: Context, meta: AccessMeta | undefined): Promise<Principal> {
-  const principal = await ctx.authenticate();
-  if (!principal) {
+  const admission = await ctx.authenticate();
+  if (!admission) {
     throw new AppError('UNAUTHORIZED', ctx.channel === 'dashboard' ? 'Sign in to continue' : 'Missing, malformed or revoked API key');
   }
-  if (ctx.channel === 'api') await enforceRateLimit(ctx, principal);
+  const { principal } = admission;
+  if (admission.rateLimit) applyRateLimit(ctx, admission.rateLimit);
   if (principal.permission === 'sending_access' && meta?.access !== 'sending') {
     throw forbidden('This key has sending_access: it may only send email');
   }
