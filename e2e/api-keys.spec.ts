@@ -38,6 +38,9 @@ test('a new person signs up, creates a key, sees its secret once, and revokes it
 
   await signUp(page, email);
   await expect(page.getByTestId('user-name')).toHaveText('Ada Lovelace');
+  // Signing up made an organization on the Free plan.
+  await expect(page.getByTestId('organization-badge')).toContainText("Ada Lovelace's organization");
+  await expect(page.getByTestId('organization-badge')).toContainText('Free plan');
   await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible();
   await expect(page.getByTestId('api-keys-empty')).toContainText('No API keys yet');
 
@@ -135,4 +138,21 @@ test('resources not built yet say so, and the API reference lists the operations
   await expect(apiKeys).toContainText('Revoke an API key');
   await apiKeys.getByText('Create an API key').click();
   await expect(apiKeys.getByText('createApiKey')).toBeVisible();
+});
+
+test('one process serves the dashboard, REST, tRPC and the Inngest route', async ({ request }) => {
+  const health = await request.get('/api/health');
+  expect(health.status()).toBe(200);
+  expect(health.headers()['x-request-id']).toBeTruthy();
+  const unauthenticated = await request.get('/api/api-keys');
+  expect(unauthenticated.status()).toBe(401);
+  expect(await unauthenticated.json()).toEqual({ error: expect.any(String), code: 'UNAUTHORIZED' });
+  const trpc = await request.get('/api/trpc/apiKeys.list?input=%7B%7D');
+  expect(trpc.status()).toBe(401);
+  expect((await trpc.json()).error.message).toBe('Sign in to continue');
+  const inngest = await request.get('/api/inngest');
+  expect(inngest.status()).toBe(404);
+  expect((await inngest.json()).error).toMatch(/embedded runner/);
+  const openapi = await request.get('/docs/openapi.json');
+  expect((await openapi.json()).openapi).toBe('3.1.0');
 });

@@ -1,4 +1,5 @@
 // `npm start`: build the dashboard when there is no build, or when its sources changed since.
+// `npm run build` (--force) always builds, and stamps the build so `npm start` reuses it.
 import { createHash } from 'node:crypto';
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -23,8 +24,9 @@ for (const source of SOURCES) {
 const digest = hash.digest('hex');
 
 const built = existsSync('.next/BUILD_ID') && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === digest;
-if (process.env.NODE_ENV !== 'development' && !built) {
-  console.log('The dashboard build is missing or older than its sources: running next build');
+const force = process.argv.includes('--force');
+if (force || (process.env.NODE_ENV !== 'development' && !built)) {
+  if (!force) console.log('The dashboard build is missing or older than its sources: running next build');
   execSync('npx next build', { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
   writeFileSync(STAMP, digest);
 }

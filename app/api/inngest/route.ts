@@ -5,4 +5,21 @@ import { getRuntime } from '@/server/runtime-registry';
 
 export const dynamic = 'force-dynamic';
 
-export const { GET, POST, PUT } = serve({ client: inngest, functions: createFunctions(() => getRuntime().deps) });
+const handlers = serve({ client: inngest, functions: createFunctions(() => getRuntime().deps) });
+
+type Handler = (request: Request, context: unknown) => Promise<Response>;
+
+/** Without Inngest configured, the embedded runner drives the same work; say so instead of failing on a missing signing key. */
+const whenConfigured =
+  (handler: Handler): Handler =>
+  async (request, context) =>
+    getRuntime().config.inngestEnabled
+      ? handler(request, context)
+      : Response.json(
+          { error: 'Inngest is not configured here: the embedded runner drives background work (set INNGEST_* to use Inngest)', code: 'NOT_FOUND' },
+          { status: 404 },
+        );
+
+export const GET = whenConfigured(handlers.GET as Handler);
+export const POST = whenConfigured(handlers.POST as Handler);
+export const PUT = whenConfigured(handlers.PUT as Handler);
