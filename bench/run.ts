@@ -16,7 +16,6 @@
  * BENCH_WARMUP (3 s),
  * BENCH_TARGETS (rest,services,bare-rl-unprep,bare-rl,bare), BENCH_PROFILE=1 (writes --cpu-prof profiles of the servers to
  * bench/results/profiles; slows them down, so its figures are not the benchmark's),
- * BENCH_UNLOGGED_RATE_LIMITS=1 (what-if: makes rate_limit_buckets UNLOGGED in the throwaway database).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -57,7 +56,6 @@ const settings = {
   rateLimit: 1_000_000,
   profile: process.env.BENCH_PROFILE === '1',
   // What-if for the lead: the rate-limit log without WAL (see docs/benchmarks.md). Not the service's schema.
-  unloggedRateLimits: process.env.BENCH_UNLOGGED_RATE_LIMITS === '1',
   path: '/api/api-keys',
 };
 
@@ -232,10 +230,6 @@ async function createAndSeed(): Promise<{ databaseUrl: string; keys: string[] }>
 
   seedDatabase = await openDatabase({ url: databaseUrl, poolSize: 8 });
   await migrate(seedDatabase);
-  if (settings.unloggedRateLimits) {
-    await seedDatabase.db.execute('alter table rate_limit_buckets set unlogged');
-    log('what-if: rate_limit_buckets set UNLOGGED (not the service schema)');
-  }
   const deps = { db: seedDatabase.db, clock: systemClock };
   const keys: string[] = new Array<string>(settings.organizations);
   const started = Date.now();
@@ -429,8 +423,7 @@ function printTable(results: TargetResult[], ratio: number | null): void {
   console.log(
     `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per target, ` +
       `${settings.organizations} organizations x ${1 + settings.extraKeysPerOrganization} keys, pool ${settings.poolSize}, ${os.cpus().length} CPUs` +
-      (settings.profile ? ' (PROFILING: figures are not representative)' : '') +
-      (settings.unloggedRateLimits ? ' (WHAT-IF: rate_limit_buckets UNLOGGED)' : ''),
+      (settings.profile ? ' (PROFILING: figures are not representative)' : ''),
   );
 }
 
