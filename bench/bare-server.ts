@@ -12,8 +12,8 @@
  * 127.0.0.1.
  */
 import { createHash } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { serveTarget } from './serve-target';
 import postgres from 'postgres';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -104,35 +104,4 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   });
 }
 
-let inFlight = 0;
-const server = http.createServer((req, res) => {
-  inFlight++;
-  handle(req, res)
-    .catch((error: unknown) => {
-      console.error('[bare] request failed', error);
-      if (!res.headersSent) send(res, 500, { error: 'Internal server error', code: 'INTERNAL_ERROR' });
-      else res.destroy();
-    })
-    .finally(() => inFlight--);
-});
-server.keepAliveTimeout = 65_000;
-
-server.listen(Number(process.env.BENCH_LISTEN_PORT ?? 0), '127.0.0.1', () => {
-  process.stdout.write(`READY ${(server.address() as AddressInfo).port}\n`);
-});
-
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  // Requests still running when the load stops (their client gone) finish before the pool closes.
-  server.close();
-  server.closeIdleConnections();
-  for (let waited = 0; inFlight > 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-  server.closeAllConnections();
-  await sql.end({ timeout: 5 });
-  process.exit(0);
-};
-process.on('SIGTERM', () => void stop());
-process.on('SIGINT', () => void stop());
-process.on('disconnect', () => void stop());
+void serveTarget('bare', handle, () => sql.end({ timeout: 5 }));

@@ -6,12 +6,12 @@
  * between `rest` and this is the framework (trpc-to-openapi, tRPC, zod, the REST wrapper).
  * Started by bench/run.ts; prints `READY <port>` when listening on 127.0.0.1.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { loadConfig } from '../server/config';
 import { createRuntime, stopRuntime } from '../server/runtime';
 import { admitApiKey, parseBearer } from '../server/services/api-access';
 import { listApiKeys } from '../server/services/api-keys';
+import { serveTarget } from './serve-target';
 
 const send = (res: http.ServerResponse, status: number, body: unknown) => {
   res.statusCode = status;
@@ -32,35 +32,7 @@ async function main(): Promise<void> {
     send(res, 200, { data: await listApiKeys(deps, admission.principal) });
   };
 
-  let inFlight = 0;
-  const server = http.createServer((req, res) => {
-    inFlight++;
-    handle(req, res)
-      .catch((error: unknown) => {
-        console.error('[services] request failed', error);
-        if (!res.headersSent) send(res, 500, { error: 'Internal server error', code: 'INTERNAL_ERROR' });
-        else res.destroy();
-      })
-      .finally(() => inFlight--);
-  });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(Number(process.env.BENCH_LISTEN_PORT ?? 0), '127.0.0.1', resolve));
-  process.stdout.write(`READY ${(server.address() as AddressInfo).port}\n`);
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    server.close();
-    server.closeIdleConnections();
-    for (let waited = 0; inFlight > 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    server.closeAllConnections();
-    await stopRuntime(runtime);
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
-  process.on('disconnect', () => void stop());
+  await serveTarget('services', handle, () => stopRuntime(runtime));
 }
 
 main().catch((error: unknown) => {

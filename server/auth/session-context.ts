@@ -1,6 +1,7 @@
 import type { Auth } from './better-auth';
 import type { Deps } from '../deps';
 import { ensureOrganizationOfUser } from '../services/organizations';
+import type { Admission } from '../services/api-access';
 import type { Principal } from '../services/principal';
 import type { Context } from '../trpc/context';
 
@@ -22,12 +23,13 @@ export async function principalFromSession(deps: Deps, auth: Auth, headers: Head
 }
 
 export function dashboardContext(deps: Deps, auth: Auth, headers: Headers, requestId: string, setHeader: Context['setHeader']): Context {
-  let principal: Promise<{ principal: Principal } | null> | undefined;
+  let admission: Promise<Admission | null> | undefined;
   return {
     deps,
     requestId,
     channel: 'dashboard',
-    authenticate: () => (principal ??= principalFromSession(deps, auth, headers).then((found) => (found ? { principal: found } : null))),
+    // People in the dashboard are not rate limited: the limit is on API traffic.
+    authenticate: () => (admission ??= principalFromSession(deps, auth, headers).then((principal) => (principal ? { principal, rateLimit: null } : null))),
     setHeader,
   };
 }

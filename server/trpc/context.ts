@@ -8,6 +8,6 @@ export interface Context {
   /** 'api' for bearer keys over REST or tRPC, 'dashboard' for a signed-in person. */
   channel: 'api' | 'dashboard';
   /** The caller, and for API keys the request already counted against the rate limit. */
-  authenticate: () => Promise<Pick<Admission, 'principal'> & Partial<Admission> | null>;
+  authenticate: () => Promise<Admission | null>;
   setHeader: (name: string, value: string) => void;
 }
