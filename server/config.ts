@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -77,6 +78,15 @@ const envSchema = z.object({
       return list as (typeof roles)[number][];
     }),
   DASHBOARD: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length === 32, { message: 'must be 32 bytes, base64-encoded' })
+    .optional(),
+  MAIL_HOST: z.string().optional(),
+  DOMAIN_CONNECT_PROVIDER_ID: z.string().optional(),
+  DOMAIN_CONNECT_SERVICE_ID: z.string().optional(),
+  DOMAIN_CONNECT_PRIVATE_KEY: z.string().optional(),
+  DOMAIN_CONNECT_KEY_HOST: z.string().optional(),
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_DEV: z.string().optional(),
@@ -106,10 +116,32 @@ export type Config = {
   roles: Array<'web' | 'smtp' | 'worker'>;
   /** Serve the Next dashboard from the web role (off: the API alone, no build needed). */
   dashboard: boolean;
+  /** Key for secrets at rest (DKIM private keys); unset = generated into DATA_DIR. */
+  encryptionKey: Buffer | undefined;
+  /** Our mail host: the MX of customers' return-path subdomains and the SPF include. */
+  mailHost: string;
+  domainConnect: { providerId: string; serviceId: string; privateKeyPem: string; keyHost: string } | null;
   inngestEnabled: boolean;
 };
 
 export class ConfigError extends Error {}
+
+function domainConnectConfig(e: z.infer<typeof envSchema>): Config['domainConnect'] {
+  const values = [e.DOMAIN_CONNECT_PROVIDER_ID, e.DOMAIN_CONNECT_SERVICE_ID, e.DOMAIN_CONNECT_PRIVATE_KEY, e.DOMAIN_CONNECT_KEY_HOST];
+  if (values.every((value) => !value)) return null;
+  if (values.some((value) => !value)) {
+    throw new ConfigError('Invalid configuration: DOMAIN_CONNECT_PROVIDER_ID, DOMAIN_CONNECT_SERVICE_ID, DOMAIN_CONNECT_PRIVATE_KEY and DOMAIN_CONNECT_KEY_HOST go together');
+  }
+  let privateKeyPem = e.DOMAIN_CONNECT_PRIVATE_KEY!;
+  if (!privateKeyPem.includes('-----BEGIN')) {
+    try {
+      privateKeyPem = fs.readFileSync(privateKeyPem, 'utf8');
+    } catch {
+      throw new ConfigError(`Invalid configuration: DOMAIN_CONNECT_PRIVATE_KEY is neither a PEM key nor a readable file (got "${privateKeyPem}")`);
+    }
+  }
+  return { providerId: e.DOMAIN_CONNECT_PROVIDER_ID!, serviceId: e.DOMAIN_CONNECT_SERVICE_ID!, privateKeyPem, keyHost: e.DOMAIN_CONNECT_KEY_HOST! };
+}
 
 /** Reads the environment; a wrong value throws one line naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -146,6 +178,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authSecret: e.BETTER_AUTH_SECRET,
     roles: e.ROLES,
     dashboard: e.DASHBOARD === 'on',
+    encryptionKey: e.ENCRYPTION_KEY ? Buffer.from(e.ENCRYPTION_KEY, 'base64') : undefined,
+    mailHost: e.MAIL_HOST ?? bounceDomain,
+    domainConnect: domainConnectConfig(e),
     inngestEnabled: Boolean(e.INNGEST_EVENT_KEY || e.INNGEST_SIGNING_KEY || e.INNGEST_DEV || e.INNGEST_BASE_URL),
   };
 }
