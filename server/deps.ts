@@ -11,4 +11,6 @@ export interface Deps {
   config: Config;
   jobs: Jobs;
   systemMailer: SystemMailer;
+  /** Seals secrets at rest (DKIM private keys). */
+  encryptionKey: Buffer;
 }

@@ -49,6 +49,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     jobs,
     systemMailer:
       options.systemMailer ?? createSystemMailer({ relayUrl: config.smtpRelayUrl, dnsServers: config.dnsServers, mxPort: config.smtpMxPort }),
+    encryptionKey: config.encryptionKey ?? Buffer.from(dataDirSecret(config.dataDir, 'encryption-key'), 'base64url'),
   };
   const auth = createAuth(deps, config.authSecret ?? dataDirSecret(config.dataDir, 'auth-secret'));
   if (runner && (options.runner ?? config.roles.includes('worker'))) runner.start();

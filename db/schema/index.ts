@@ -4,3 +4,4 @@ export * from './api-keys';
 export * from './rate-limits';
 export * from './system-emails';
 export * from './domains';
+export * from './events';

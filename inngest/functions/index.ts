@@ -1,5 +1,6 @@
 import type { Deps } from '@/server/deps';
+import { domainCheckFunctions } from './domain-checks';
 import { systemMailFunctions } from './system-mail';
 
 /** Every durable function, each step calling a service function. */
-export const createFunctions = (getDeps: () => Deps) => [...systemMailFunctions(getDeps)];
+export const createFunctions = (getDeps: () => Deps) => [...systemMailFunctions(getDeps), ...domainCheckFunctions(getDeps)];

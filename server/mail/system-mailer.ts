@@ -1,5 +1,5 @@
-import { Resolver } from 'node:dns/promises';
 import nodemailer from 'nodemailer';
+import { createResolver } from '../net/dns';
 
 export interface OutgoingSystemMessage {
   from: string;
@@ -12,12 +12,6 @@ export interface OutgoingSystemMessage {
 /** Hands one of the service's own messages to an SMTP server; throws when it is not accepted. */
 export interface SystemMailer {
   send(message: OutgoingSystemMessage): Promise<{ messageId: string }>;
-}
-
-export function createResolver(dnsServers: string[]): Resolver {
-  const resolver = new Resolver({ timeout: 3_000, tries: 2 });
-  if (dnsServers.length > 0) resolver.setServers(dnsServers);
-  return resolver;
 }
 
 /** Through the smarthost when SMTP_RELAY_URL is set, otherwise straight to the recipient domain's MX. */

@@ -41,6 +41,7 @@ const errorResponse = (status: number) => ({
 export const EVENT_TYPES = [
   'email.queued', 'email.scheduled', 'email.canceled', 'email.sent', 'email.delivered', 'email.delivery_delayed',
   'email.bounced', 'email.complained', 'email.suppressed', 'email.failed', 'email.opened', 'email.clicked',
+  'domain.created', 'domain.updated', 'domain.deleted',
 ] as const;
 
 type Operation = { operationId?: string; security?: unknown; responses?: Record<string, unknown>; requestBody?: unknown; 'x-plain-route'?: boolean };

@@ -1,5 +1,6 @@
 import { router } from '../trpc/init';
 import { apiKeysRouter } from './api-keys';
+import { domainsRouter } from './domains';
 import { healthRouter } from './health';
 import { organizationRouter } from './organization';
 
@@ -7,6 +8,7 @@ import { organizationRouter } from './organization';
 export const appRouter = router({
   health: healthRouter,
   apiKeys: apiKeysRouter,
+  domains: domainsRouter,
   organization: organizationRouter,
 });
 

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps';
 import type { JobKind } from '../jobs/jobs';
+import { sweepDomainChecks } from '../services/domains';
 import { sweepSystemEmails } from '../services/system-mail';
 
 /**
@@ -12,4 +13,7 @@ export interface Sweep {
   run(deps: Deps): Promise<unknown>;
 }
 
-export const SWEEPS: Sweep[] = [{ kind: 'system-mail', intervalMs: 5_000, run: sweepSystemEmails }];
+export const SWEEPS: Sweep[] = [
+  { kind: 'system-mail', intervalMs: 5_000, run: sweepSystemEmails },
+  { kind: 'domain-check', intervalMs: 15_000, run: sweepDomainChecks },
+];

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@/server/services/api-keys';
+import { registerDomain } from '@/server/services/domains';
 import type { Principal } from '@/server/services/principal';
 import type { TestApp } from '../support/app';
 
@@ -40,6 +42,14 @@ const principalFor = (ctx: PrepareContext): Principal => ({
 const makeKey = async (ctx: PrepareContext) =>
   (await createApiKey(ctx.app.runtime.deps, principalFor(ctx), { name: 'target', mode: ctx.mode })).id;
 
+const makeDomain = async (ctx: PrepareContext) =>
+  (await registerDomain(ctx.app.runtime.deps, { ...principalFor(ctx), mode: 'live' }, { name: `d${randomBytes(4).toString('hex')}.example.com` })).id;
+
+const withDomain = {
+  prepare: async (ctx: PrepareContext) => ({ params: { id: await makeDomain(ctx) } }),
+  foreign: async (ctx: PrepareContext) => ({ id: await makeDomain(ctx) }),
+};
+
 export const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api-keys', sendingAccess: false, liveWrite: false, prepare: async () => ({ body: { name: 'matrix' } }) },
   { method: 'GET', path: '/api-keys', sendingAccess: false, liveWrite: false },
@@ -51,6 +61,17 @@ export const ROUTES: RouteCase[] = [
     prepare: async (ctx) => ({ params: { id: await makeKey(ctx) } }),
     foreign: async (ctx) => ({ id: await makeKey(ctx) }),
   },
+  {
+    method: 'POST',
+    path: '/domains',
+    sendingAccess: false,
+    liveWrite: true,
+    prepare: async () => ({ body: { name: `n${randomBytes(4).toString('hex')}.example.com` } }),
+  },
+  { method: 'GET', path: '/domains', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/domains/{id}', sendingAccess: false, liveWrite: false, ...withDomain },
+  { method: 'DELETE', path: '/domains/{id}', sendingAccess: false, liveWrite: true, ...withDomain },
+  { method: 'POST', path: '/domains/{id}/verify', sendingAccess: false, liveWrite: true, ...withDomain },
 ];
 
 export const fillPath = (path: string, params: Record<string, string> = {}) =>

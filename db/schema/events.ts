@@ -1,0 +1,17 @@
+import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organizations } from './organizations';
+
+/** Everything that happened to an organization's resources, in order: the source of webhook deliveries. */
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('events_org_idx').on(t.organizationId, t.id)],
+);

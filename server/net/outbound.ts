@@ -1,0 +1,163 @@
+import net from 'node:net';
+import { Client, buildConnector } from 'undici';
+import type { Config } from '@/server/config';
+import { classifyAddress, isPublicAddress } from './ip-policy';
+import { OutboundFailedError, OutboundRefusedError, describeNetworkError } from './outbound-errors';
+import { resolveHost } from './resolver';
+
+/**
+ * The one way this service calls URLs that customers or third parties choose (webhooks, Domain
+ * Connect). It resolves the host itself, refuses unless every address is public, and then dials
+ * exactly the address it checked, so a DNS answer that changes between the check and the
+ * connection (rebinding) cannot redirect it inward. Redirects are never followed: a 3xx is handed
+ * back as it is.
+ */
+
+export { classifyAddress, isPublicAddress, parseCidr } from './ip-policy';
+export { OutboundFailedError, OutboundRefusedError } from './outbound-errors';
+export { resolveHost, resolveTxt } from './resolver';
+
+export interface OutboundPolicy {
+  /** `host[:port]` DNS servers (config.dnsServers); empty = the system's. */
+  dnsServers: string[];
+  /** Private ranges the operator opened for tests (config.webhookAllowPrivateCidrs). */
+  allowPrivateCidrs: string[];
+  /** Extra trusted CA (tests with a self-signed certificate); replaces the default roots. */
+  ca?: string | Buffer;
+}
+
+export interface OutboundRequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Whole request: DNS, connect, TLS, headers and body. */
+  timeoutMs?: number;
+  /** The response body may not be larger than this. */
+  maxBytes?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export type UrlCheck = { ok: true; url: URL; host: string; isIpLiteral: boolean } | { ok: false; reason: string };
+
+const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
+
+/** The policy of config: its DNS servers and its test-only allow-list. */
+export function outboundPolicyFromConfig(config: Pick<Config, 'dnsServers' | 'webhookAllowPrivateCidrs'>, ca?: string | Buffer): OutboundPolicy {
+  return { dnsServers: config.dnsServers, allowPrivateCidrs: config.webhookAllowPrivateCidrs, ca };
+}
+
+/**
+ * Checks what can be checked without DNS: http(s) only, no credentials, a fully qualified host
+ * name or a public IP literal. Run it when a URL is saved; `outboundRequest` runs it again.
+ */
+export function validateOutboundUrl(input: string | URL, allowPrivateCidrs: string[] = []): UrlCheck {
+  let url: URL;
+  try {
+    url = new URL(String(input));
+  } catch {
+    return { ok: false, reason: `"${String(input)}" is not a valid URL` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { ok: false, reason: `the URL must start with http:// or https:// (got ${url.protocol})` };
+  }
+  if (url.username || url.password) return { ok: false, reason: 'the URL must not contain a user name or password' };
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (net.isIP(host)) {
+    if (!isPublicAddress(host, allowPrivateCidrs)) {
+      return { ok: false, reason: `the URL points to ${host}, ${classifyAddress(host)}; only public addresses are allowed` };
+    }
+    return { ok: true, url, host, isIpLiteral: true };
+  }
+  const name = host.replace(/\.$/, '');
+  const labels = name.split('.');
+  if (name.length > 253 || !labels.every((label) => LABEL.test(label))) return { ok: false, reason: `"${host}" is not a valid host name` };
+  if (labels.length < 2 || labels.at(-1) === 'localhost') {
+    return { ok: false, reason: `"${host}" is not a public host name; use a fully qualified name such as hooks.example.com` };
+  }
+  return { ok: true, url, host: name, isIpLiteral: false };
+}
+
+/** The addresses `host` resolves to, all of them public (or allowed), or a refusal. */
+async function checkedAddresses(check: Extract<UrlCheck, { ok: true }>, policy: OutboundPolicy, signal: AbortSignal): Promise<string[]> {
+  if (check.isIpLiteral) return [check.host];
+  let addresses: string[];
+  try {
+    addresses = await resolveHost(check.host, policy.dnsServers, { signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new OutboundFailedError(`the DNS lookup of ${check.host} failed (${code}); try again later`, { cause: error });
+  }
+  if (addresses.length === 0) throw new OutboundFailedError(`${check.host} does not resolve to any address (no A or AAAA record)`);
+  const refused = addresses.find((address) => !isPublicAddress(address, policy.allowPrivateCidrs));
+  if (refused) {
+    throw new OutboundRefusedError(`${check.host} resolves to ${refused}, ${classifyAddress(refused)}; only public addresses are allowed`);
+  }
+  return addresses;
+}
+
+/** A client for the URL's origin whose every connection goes to `address` (TLS still checks the host name). */
+function pinnedClient(url: URL, host: string, address: string, policy: OutboundPolicy, timeoutMs: number): Client {
+  const connector = buildConnector({ timeout: timeoutMs, ...(policy.ca ? { ca: policy.ca } : {}) });
+  return new Client(url.origin, {
+    connect: (options, callback) =>
+      connector({ ...options, hostname: address, servername: net.isIP(host) ? undefined : host }, callback),
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+}
+
+async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number, host: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) throw new OutboundFailedError(`the answer of ${host} is larger than ${maxBytes} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Makes one HTTP(S) request to a public address. Throws OutboundRefusedError when the policy
+ * forbids it (nothing was sent) and OutboundFailedError when it did not complete.
+ */
+export async function outboundRequest(url: string | URL, options: OutboundRequestOptions, policy: OutboundPolicy): Promise<OutboundResponse> {
+  const { method = 'GET', headers = {}, body, timeoutMs = 10_000, maxBytes = 1_048_576 } = options;
+  const check = validateOutboundUrl(url, policy.allowPrivateCidrs);
+  if (!check.ok) throw new OutboundRefusedError(check.reason);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const port = Number(check.url.port) || (check.url.protocol === 'https:' ? 443 : 80);
+  let address = '';
+  let client: Client | undefined;
+  try {
+    const addresses = await checkedAddresses(check, policy, controller.signal);
+    address = addresses[0]!;
+    client = pinnedClient(check.url, check.host, address, policy, timeoutMs);
+    const response = await client.request({
+      path: `${check.url.pathname}${check.url.search}`,
+      method: method as 'GET',
+      headers,
+      body,
+      signal: controller.signal,
+    });
+    const declared = Number(response.headers['content-length']);
+    if (declared > maxBytes) throw new OutboundFailedError(`the answer of ${check.host} is larger than ${maxBytes} bytes`);
+    return { status: response.statusCode, headers: response.headers, body: await readCapped(response.body, maxBytes, check.host) };
+  } catch (error) {
+    if (error instanceof OutboundRefusedError || error instanceof OutboundFailedError) throw error;
+    if (controller.signal.aborted) {
+      throw new OutboundFailedError(`${check.host} did not answer completely within ${timeoutMs} ms`, { cause: error });
+    }
+    throw describeNetworkError(error, { host: check.host, address, port });
+  } finally {
+    clearTimeout(timer);
+    await client?.destroy().catch(() => {});
+  }
+}

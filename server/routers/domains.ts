@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { deleteDomain, getDomain, listDomains, registerDomain, requestVerification } from '../services/domains';
+import { router } from '../trpc/init';
+import { orgProcedure } from '../trpc/procedures';
+import { idParam, isoDate, messageResponse } from './shared';
+
+const domainStatus = z.enum(['not_started', 'pending', 'verified', 'partially_verified', 'failed', 'temporary_failure']);
+const recordStatus = z.enum(['pending', 'verified', 'failed', 'temporary_failure']);
+
+const dnsRecord = z
+  .object({
+    record: z.enum(['DKIM', 'MX', 'SPF', 'DMARC']),
+    type: z.enum(['TXT', 'MX']),
+    host: z.string().describe('The host relative to the domain, as DNS providers ask for it'),
+    name: z.string().describe('The fully qualified name'),
+    value: z.string(),
+    parts: z.array(z.string()).optional().describe('A long TXT value split into the 255-byte strings to enter'),
+    ttl: z.number().int(),
+    priority: z.number().int().optional(),
+    required: z.boolean().describe('DKIM and the return path (MX, SPF) decide verification; DMARC is recommended'),
+    status: recordStatus,
+  })
+  .meta({ id: 'DnsRecord' });
+
+const domainSummary = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    status: domainStatus,
+    isPolling: z.boolean().describe('A verification chain is polling DNS right now'),
+    createdAt: isoDate,
+  })
+  .meta({ id: 'DomainSummary' });
+
+const domain = domainSummary
+  .extend({
+    region: z.literal('eu'),
+    returnPath: z.string(),
+    openTracking: z.boolean(),
+    clickTracking: z.boolean(),
+    dkim: z.object({ selector: z.string(), publicKey: z.string().describe('Base64 RSA-2048 public key (SubjectPublicKeyInfo)') }),
+    records: z.array(dnsRecord),
+    lastCheckedAt: isoDate.nullable(),
+    nextCheckAt: isoDate.nullable(),
+    verifiedAt: isoDate.nullable(),
+    failureReason: z.string().nullable(),
+  })
+  .meta({ id: 'Domain' });
+
+const registerBody = z.strictObject({
+  name: z.string().max(300).describe('The domain to send from, e.g. example.com or mail.example.com; IDN allowed'),
+  return_path: z.string().max(100).optional().describe('Subdomain label for bounces (default "send")'),
+  open_tracking: z.boolean().optional().describe('Default open tracking for mail from this domain (default false)'),
+  click_tracking: z.boolean().optional().describe('Default click tracking for mail from this domain (default false)'),
+});
+
+const tags = ['Domains'];
+
+export const domainsRouter = router({
+  create: orgProcedure
+    .meta({ openapi: { method: 'POST', path: '/domains', operationId: 'createDomain', tags, summary: 'Register a sending domain' }, successStatus: 201, liveWrite: true })
+    .input(registerBody)
+    .output(domain)
+    .mutation(({ ctx, input }) =>
+      registerDomain(ctx.deps, ctx.principal, { name: input.name, returnPath: input.return_path, openTracking: input.open_tracking, clickTracking: input.click_tracking }),
+    ),
+
+  list: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/domains', operationId: 'listDomains', tags, summary: 'List sending domains with their verification status' } })
+    .input(z.object({}))
+    .output(z.object({ data: z.array(domainSummary) }))
+    .query(async ({ ctx }) => ({ data: await listDomains(ctx.deps, ctx.principal) })),
+
+  get: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/domains/{id}', operationId: 'getDomain', tags, summary: 'Get a domain: DKIM public key, records, polling indicator' } })
+    .input(z.object({ id: idParam }))
+    .output(domain)
+    .query(({ ctx, input }) => getDomain(ctx.deps, ctx.principal, input.id)),
+
+  delete: orgProcedure
+    .meta({
+      openapi: { method: 'DELETE', path: '/domains/{id}', operationId: 'deleteDomain', tags, summary: 'Delete a domain, retire its DKIM key and revoke keys pinned to it' },
+      liveWrite: true,
+    })
+    .input(z.object({ id: idParam }))
+    .output(messageResponse)
+    .mutation(async ({ ctx, input }) => {
+      await deleteDomain(ctx.deps, ctx.principal, input.id);
+      return { message: 'Domain deleted' };
+    }),
+
+  verify: orgProcedure
+    .meta({ openapi: { method: 'POST', path: '/domains/{id}/verify', operationId: 'verifyDomain', tags, summary: 'Check the DNS records now' }, liveWrite: true })
+    .input(z.object({ id: idParam }))
+    .output(messageResponse)
+    .mutation(async ({ ctx, input }) => {
+      await requestVerification(ctx.deps, ctx.principal, input.id);
+      return { message: 'Verification started' };
+    }),
+});

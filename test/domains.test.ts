@@ -1,0 +1,319 @@
+import { createPublicKey, createPrivateKey } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { InngestTestEngine } from '@inngest/test';
+import { dkimKeys, domains, events } from '@/db/schema';
+import { domainCheckFunctions } from '@/inngest/functions/domain-checks';
+import { splitTxt } from '@/server/services/domain-records';
+import { checkDomain, signingKeyOf, sweepDomainChecks } from '@/server/services/domains';
+import { startTestApp, type TestApp } from './support/app';
+import { startDnsServer, type DnsServer } from './support/dns';
+import { publishRecords } from './support/domains';
+import { keyFor } from './support/keys';
+
+let app: TestApp;
+let dns: DnsServer;
+beforeAll(async () => {
+  dns = await startDnsServer();
+  app = await startTestApp({ env: { DNS_SERVERS: dns.address, MAIL_HOST: 'mx.eumail.example', SANDBOX_DOMAIN: 'sandbox.eumail.eu' } });
+});
+afterAll(async () => {
+  await app.close();
+  dns.close();
+});
+beforeEach(async () => {
+  await app.reset();
+  dns.clear();
+});
+
+const HOUR = 3_600_000;
+
+async function register(key: string, body: Record<string, unknown> = { name: 'example.com' }) {
+  const response = await app.request('POST', '/api/domains', { key, body });
+  expect(response.status, response.text).toBe(201);
+  return response.body;
+}
+
+const get = async (key: string, id: string) => (await app.request('GET', `/api/domains/${id}`, { key })).body;
+
+/** Moves the clock to the domain's next due check and runs the sweep, as the runner would. */
+async function nextCheck(key: string, id: string) {
+  const due = (await get(key, id)).nextCheckAt;
+  if (due) app.clock.set(due);
+  await sweepDomainChecks(app.runtime.deps);
+  return get(key, id);
+}
+
+describe('POST /domains', () => {
+  it('answers 201 with a fresh RSA-2048 DKIM key, every record to publish, and polling started', async () => {
+    const { apiKey } = await app.createOrg();
+    const domain = await register(apiKey, { name: 'Example.COM' });
+    expect(domain).toMatchObject({ name: 'example.com', status: 'pending', isPolling: true, region: 'eu', returnPath: 'send', openTracking: false, clickTracking: false });
+    const key = createPublicKey({ key: Buffer.from(domain.dkim.publicKey, 'base64'), format: 'der', type: 'spki' });
+    expect(key.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    const byRecord = Object.fromEntries(domain.records.map((r: { record: string }) => [r.record, r]));
+    expect(byRecord.DKIM).toMatchObject({ type: 'TXT', host: `${domain.dkim.selector}._domainkey`, name: `${domain.dkim.selector}._domainkey.example.com`, required: true, status: 'pending' });
+    expect(byRecord.DKIM.value).toBe(`v=DKIM1; k=rsa; p=${domain.dkim.publicKey}`);
+    expect(byRecord.DKIM.parts.join('')).toBe(byRecord.DKIM.value);
+    expect(byRecord.DKIM.parts.every((part: string) => Buffer.byteLength(part) <= 255)).toBe(true);
+    expect(byRecord.MX).toMatchObject({ type: 'MX', host: 'send', name: 'send.example.com', value: 'mx.eumail.example', priority: 10, required: true });
+    expect(byRecord.SPF).toMatchObject({ type: 'TXT', name: 'send.example.com', value: 'v=spf1 include:mx.eumail.example ~all', required: true });
+    expect(byRecord.DMARC).toMatchObject({ type: 'TXT', name: '_dmarc.example.com', required: false });
+  });
+
+  it('stores the private key sealed under the operator key, and it pairs with the published public key', async () => {
+    const { apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    const [stored] = await app.runtime.deps.db.select().from(dkimKeys);
+    expect(stored!.privateKeyEncrypted).toMatch(/^v1\./);
+    expect(stored!.privateKeyEncrypted).not.toContain('PRIVATE KEY');
+    const signing = await signingKeyOf(app.runtime.deps, domain.id);
+    expect(signing!.selector).toBe(domain.dkim.selector);
+    const derived = createPublicKey(createPrivateKey(signing!.privateKeyPem)).export({ type: 'spki', format: 'der' }).toString('base64');
+    expect(derived).toBe(domain.dkim.publicKey);
+  });
+
+  it('takes a custom return path and tracking defaults', async () => {
+    const { apiKey } = await app.createOrg();
+    const domain = await register(apiKey, { name: 'mail.example.org', return_path: 'Bounces', open_tracking: true, click_tracking: true });
+    expect(domain).toMatchObject({ name: 'mail.example.org', returnPath: 'bounces', openTracking: true, clickTracking: true });
+    expect(domain.records.find((r: { record: string }) => r.record === 'MX').name).toBe('bounces.mail.example.org');
+  });
+
+  it('normalises IDN names to punycode', async () => {
+    const { apiKey } = await app.createOrg();
+    expect((await register(apiKey, { name: 'Bücher.de' })).name).toBe('xn--bcher-kva.de');
+  });
+
+  it.each([
+    ['192.0.2.10', /IP address/],
+    ['[2001:db8::1]', /IP address/],
+    ['com', /public suffix|valid domain/],
+    ['co.uk', /public suffix/],
+    ['https://example.com', /not a domain name/],
+    ['user@example.com', /not a domain name/],
+    ['localhost', /not a valid domain name/],
+    ['-bad-.example.com', /not a valid domain name/],
+    ['', /must not be empty/],
+  ])('refuses %j with a clear VALIDATION_ERROR', async (name, message) => {
+    const { apiKey } = await app.createOrg();
+    const response = await app.request('POST', '/api/domains', { key: apiKey, body: { name } });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_ERROR');
+    expect(response.body.error).toMatch(message);
+  });
+
+  it('refuses a bad return path and unknown properties', async () => {
+    const { apiKey } = await app.createOrg();
+    for (const body of [{ name: 'example.com', return_path: 'a b' }, { name: 'example.com', region: 'us' }]) {
+      const response = await app.request('POST', '/api/domains', { key: apiKey, body });
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe('VALIDATION_ERROR');
+    }
+  });
+
+  it('answers 409 for a name already on the account, and for one verified on another account', async () => {
+    const a = await app.createOrg({ name: 'A' });
+    const b = await app.createOrg({ name: 'B' });
+    const domain = await register(a.apiKey);
+    expect((await app.request('POST', '/api/domains', { key: a.apiKey, body: { name: 'EXAMPLE.com' } })).status).toBe(409);
+    // Not verified yet: another account may register it too; whoever verifies first owns it.
+    const rival = await register(b.apiKey);
+    publishRecords(dns, domain.records);
+    await sweepDomainChecks(app.runtime.deps);
+    expect((await get(a.apiKey, domain.id)).status).toBe('verified');
+    const refused = await app.request('POST', '/api/domains', { key: (await app.createOrg({ name: 'C' })).apiKey, body: { name: 'example.com' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: 'example.com is already verified on another account', code: 'CONFLICT' });
+    // The rival's records (its own DKIM key) never verify it while A holds the name.
+    publishRecords(dns, rival.records);
+    await app.request('POST', `/api/domains/${rival.id}/verify`, { key: b.apiKey });
+    await sweepDomainChecks(app.runtime.deps);
+    expect(await get(b.apiKey, rival.id)).toMatchObject({ status: 'failed', failureReason: 'example.com is verified on another account' });
+  });
+
+  it('holds the plan domain cap: Free allows one (403 PLAN_LIMIT_EXCEEDED)', async () => {
+    const { apiKey } = await app.createOrg({ plan: 'free' });
+    await register(apiKey);
+    const second = await app.request('POST', '/api/domains', { key: apiKey, body: { name: 'example.org' } });
+    expect(second.status).toBe(403);
+    expect(second.body).toEqual({ error: 'The Free plan allows 1 domain; delete one or upgrade', code: 'PLAN_LIMIT_EXCEEDED' });
+  });
+
+  it('refuses the shared sandbox domain and never lists it', async () => {
+    const { apiKey } = await app.createOrg();
+    const response = await app.request('POST', '/api/domains', { key: apiKey, body: { name: 'sandbox.eumail.eu' } });
+    expect(response.status).toBe(409);
+    expect((await app.request('GET', '/api/domains', { key: apiKey })).body).toEqual({ data: [] });
+  });
+});
+
+describe('verification by polling real DNS', () => {
+  it('goes from pending to verified once the records are published, and emits domain events', async () => {
+    const { organizationId, apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    expect(await checkDomain(app.runtime.deps, domain.id)).toBe('pending');
+    publishRecords(dns, domain.records);
+    const verified = await nextCheck(apiKey, domain.id);
+    expect(verified).toMatchObject({ status: 'verified', isPolling: false, failureReason: null });
+    expect(verified.records.map((r: { status: string }) => r.status)).toEqual(['verified', 'verified', 'verified', 'verified']);
+    expect(new Date(verified.nextCheckAt).getTime() - app.clock.now().getTime()).toBe(6 * HOUR);
+    const log = await app.runtime.deps.db.select().from(events).where(eq(events.organizationId, organizationId));
+    expect(log.map((e) => [e.type, e.data.status])).toEqual([
+      ['domain.created', 'pending'],
+      ['domain.updated', 'verified'],
+    ]);
+    expect((await app.request('GET', '/api/domains', { key: apiKey })).body.data).toEqual([
+      { id: domain.id, name: 'example.com', status: 'verified', isPolling: false, createdAt: domain.createdAt },
+    ]);
+  });
+
+  it('is partially verified while only some required records match', async () => {
+    const { apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    publishRecords(dns, domain.records, ['DKIM']);
+    const partial = await nextCheck(apiKey, domain.id);
+    expect(partial.status).toBe('partially_verified');
+    expect(Object.fromEntries(partial.records.map((r: { record: string; status: string }) => [r.record, r.status]))).toEqual({
+      DKIM: 'verified', MX: 'pending', SPF: 'pending', DMARC: 'pending',
+    });
+    expect(partial.isPolling).toBe(true);
+  });
+
+  it('marks a DKIM record published with another key as failed, and does not verify', async () => {
+    const { apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    const other = await register(apiKey, { name: 'example.net' });
+    publishRecords(dns, domain.records, ['MX', 'SPF', 'DMARC']);
+    dns.txt(`${domain.dkim.selector}._domainkey.example.com`, ...splitTxt(`v=DKIM1; k=rsa; p=${other.dkim.publicKey}`));
+    const checked = await nextCheck(apiKey, domain.id);
+    expect(checked.status).toBe('partially_verified');
+    expect(checked.records.find((r: { record: string }) => r.record === 'DKIM').status).toBe('failed');
+    expect(checked.failureReason).toMatch(/DKIM record does not match/);
+  });
+
+  it('polls every minute at first, backs off, and fails after 72 hours', async () => {
+    const { apiKey } = await app.createOrg();
+    const start = app.clock.now().getTime();
+    const domain = await register(apiKey);
+    const gaps: number[] = [];
+    let current = await get(apiKey, domain.id);
+    let checks = 0;
+    while (current.status !== 'failed' && checks < 300) {
+      const before = app.clock.now().getTime();
+      current = await nextCheck(apiKey, domain.id);
+      gaps.push(app.clock.now().getTime() - before);
+      checks += 1;
+    }
+    expect(current).toMatchObject({ status: 'failed', isPolling: false, nextCheckAt: null });
+    expect(current.failureReason).toMatch(/after 72 hours/);
+    expect(current.records.filter((r: { required: boolean }) => r.required).every((r: { status: string }) => r.status === 'failed')).toBe(true);
+    const elapsed = app.clock.now().getTime() - start;
+    expect(elapsed).toBeGreaterThanOrEqual(72 * HOUR);
+    expect(elapsed).toBeLessThan(73 * HOUR);
+    expect(gaps.slice(1, 10).every((gap) => gap === 60_000)).toBe(true);
+    expect(gaps.at(-2)).toBe(HOUR);
+    expect(checks).toBeLessThan(130);
+  });
+
+  it('notices records removed after verification: temporary_failure, then verified again when they return', async () => {
+    const { apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    publishRecords(dns, domain.records);
+    expect((await nextCheck(apiKey, domain.id)).status).toBe('verified');
+    dns.clear();
+    const lost = await nextCheck(apiKey, domain.id);
+    expect(lost).toMatchObject({ status: 'temporary_failure', isPolling: true });
+    expect((await nextCheck(apiKey, domain.id)).status).toBe('temporary_failure');
+    publishRecords(dns, domain.records);
+    expect(await nextCheck(apiKey, domain.id)).toMatchObject({ status: 'verified', isPolling: false });
+  });
+
+  it('fails a domain whose records stay gone for 72 hours, releasing the name', async () => {
+    const a = await app.createOrg({ name: 'A' });
+    const domain = await register(a.apiKey);
+    publishRecords(dns, domain.records);
+    await nextCheck(a.apiKey, domain.id);
+    dns.clear();
+    let current = await nextCheck(a.apiKey, domain.id);
+    for (let i = 0; i < 200 && current.status !== 'failed'; i += 1) current = await nextCheck(a.apiKey, domain.id);
+    expect(current).toMatchObject({ status: 'failed', verifiedAt: null });
+    const b = await app.createOrg({ name: 'B' });
+    expect((await app.request('POST', '/api/domains', { key: b.apiKey, body: { name: 'example.com' } })).status).toBe(201);
+  });
+
+  it('concludes nothing when the DNS does not answer, and asks again in 5 minutes', async () => {
+    const { apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    publishRecords(dns, domain.records);
+    dns.servfail(`${domain.dkim.selector}._domainkey.example.com`);
+    const checked = await nextCheck(apiKey, domain.id);
+    expect(checked.status).toBe('pending');
+    expect(checked.records.find((r: { record: string }) => r.record === 'DKIM').status).toBe('temporary_failure');
+    expect(new Date(checked.nextCheckAt).getTime() - app.clock.now().getTime()).toBe(5 * 60_000);
+    dns.servfail(`${domain.dkim.selector}._domainkey.example.com`, false);
+    expect((await nextCheck(apiKey, domain.id)).status).toBe('verified');
+  });
+
+  it('checks a domain once even when two workers reach it together', async () => {
+    const { apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    const outcomes = await Promise.all([checkDomain(app.runtime.deps, domain.id), checkDomain(app.runtime.deps, domain.id)]);
+    expect(outcomes.filter((o) => o === 'skipped')).toHaveLength(1);
+    const [row] = await app.runtime.deps.db.select().from(domains).where(eq(domains.id, domain.id));
+    expect(row!.checkAttempts).toBe(1);
+  });
+});
+
+describe('POST /domains/{id}/verify', () => {
+  it('starts a check at once, and restarts the chain of a failed domain', async () => {
+    const { apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    app.clock.advance(30_000);
+    const response = await app.request('POST', `/api/domains/${domain.id}/verify`, { key: apiKey });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ message: 'Verification started' });
+    expect((await get(apiKey, domain.id)).nextCheckAt).toBe(app.clock.now().toISOString());
+    await app.runtime.deps.db.update(domains).set({ status: 'failed', chainStartedAt: null, nextCheckAt: null });
+    await app.request('POST', `/api/domains/${domain.id}/verify`, { key: apiKey });
+    expect(await get(apiKey, domain.id)).toMatchObject({ status: 'pending', isPolling: true, failureReason: null });
+    publishRecords(dns, domain.records);
+    await sweepDomainChecks(app.runtime.deps);
+    expect((await get(apiKey, domain.id)).status).toBe('verified');
+  });
+});
+
+describe('DELETE /domains/{id}', () => {
+  it('removes the domain, retires its DKIM key and revokes the keys pinned to it, at once', async () => {
+    const { organizationId, apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    const pinned = await keyFor(app, organizationId, 'sending_access', 'live', domain.id);
+    const unpinned = await keyFor(app, organizationId, 'sending_access', 'live');
+    const response = await app.request('DELETE', `/api/domains/${domain.id}`, { key: apiKey });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ message: 'Domain deleted' });
+    expect((await app.request('GET', `/api/domains/${domain.id}`, { key: apiKey })).status).toBe(404);
+    // The pinned key is refused on its very next request; the unpinned one still authenticates.
+    expect((await app.request('POST', `/api/domains/${domain.id}/verify`, { key: pinned })).status).toBe(401);
+    expect((await app.request('GET', '/api/domains', { key: unpinned })).status).toBe(403);
+    const [key] = await app.runtime.deps.db.select().from(dkimKeys);
+    expect(key).toMatchObject({ domainId: null, privateKeyEncrypted: null, retiredAt: app.clock.now() });
+    expect(await signingKeyOf(app.runtime.deps, domain.id)).toBeNull();
+    const types = (await app.runtime.deps.db.select().from(events)).map((e) => e.type);
+    expect(types).toContain('domain.deleted');
+  });
+});
+
+describe('Inngest functions', () => {
+  it('domain-check checks the domain named by the event; the sweep runs what is due', async () => {
+    const { apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    publishRecords(dns, domain.records);
+    const [check, sweep] = domainCheckFunctions(() => app.runtime.deps);
+    const { result } = await new InngestTestEngine({ function: check! }).execute({ events: [{ name: 'domain-check/due', data: { id: domain.id } }] });
+    expect(result).toEqual({ id: domain.id, outcome: 'verified' });
+    app.clock.advance(6 * HOUR);
+    const swept = await new InngestTestEngine({ function: sweep! }).execute({ events: [{ name: 'inngest/scheduled.timer', data: {} }] });
+    expect(swept.result).toEqual({ checked: 1 });
+  });
+});
