@@ -11,7 +11,7 @@ type Answer =
  * A real DNS server on loopback (UDP) serving a zone the test edits: unknown names are NXDOMAIN,
  * known names without the asked type answer no data, and a name can be made to SERVFAIL.
  */
-export async function startDnsServer() {
+export async function startDnsServer(options: { port?: number } = {}) {
   const zone = new Map<string, Answer[]>();
   const failing = new Set<string>();
   const key = (name: string) => name.toLowerCase().replace(/\.$/, '');
@@ -43,7 +43,7 @@ export async function startDnsServer() {
       send(response);
     },
   });
-  const addresses = await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
+  const addresses = await server.listen({ udp: { port: options.port ?? 0, address: '127.0.0.1' } });
   const add = (name: string, answer: Answer) => zone.set(key(name), [...(zone.get(key(name)) ?? []), answer]);
 
   return {
