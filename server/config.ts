@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCidr } from './net/ip-policy';
 
 const port = (fallback: number) =>
   z.coerce
@@ -20,8 +21,9 @@ const hostPortList = z
     if (!value) return [];
     const servers = value.split(',').map((entry) => entry.trim()).filter(Boolean);
     for (const server of servers) {
-      if (!/^(\[[0-9a-f:]+\]|[0-9a-z.-]+)(:\d{1,5})?$/i.test(server)) {
-        ctx.addIssue({ code: 'custom', message: `"${server}" is not host[:port]` });
+      // Resolver.setServers takes addresses only: a DNS server cannot be found by name.
+      if (!/^(\[[0-9a-f:]+\]|\d{1,3}(\.\d{1,3}){3})(:\d{1,5})?$/i.test(server)) {
+        ctx.addIssue({ code: 'custom', message: `"${server}" is not an IP address with an optional :port` });
       }
     }
     return servers;
@@ -60,7 +62,18 @@ const envSchema = z.object({
   BOUNCE_DOMAIN: z.string().optional(),
   SANDBOX_DOMAIN: z.string().optional(),
   SYSTEM_MAIL_FROM: z.string().optional(),
-  WEBHOOK_ALLOW_PRIVATE_CIDRS: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE_CIDRS: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      for (const cidr of (value ?? '').split(',').map((c) => c.trim()).filter(Boolean)) {
+        try {
+          parseCidr(cidr);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: `"${cidr}": ${error instanceof Error ? error.message : 'not a CIDR'}` });
+        }
+      }
+    }),
   WEBHOOK_RETRY_BASE_MS: positiveMs(30_000),
   TEST_MODE_STEP_MS: positiveMs(2_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),

@@ -304,6 +304,16 @@ describe('DELETE /domains/{id}', () => {
   });
 });
 
+describe('GET /domains/{id}/domain-connect', () => {
+  it('answers with a reason a person can act on when Domain Connect is not set up', async () => {
+    const { apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    const response = await app.request('GET', `/api/domains/${domain.id}/domain-connect`, { key: apiKey });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ supported: false, reason: 'Domain Connect is not configured on this service' });
+  });
+});
+
 describe('Inngest functions', () => {
   it('domain-check checks the domain named by the event; the sweep runs what is due', async () => {
     const { apiKey } = await app.createOrg();

@@ -258,6 +258,23 @@ describe('outboundRequest', () => {
     expect((error as Error).message).toBe('hooks.example.com did not answer completely within 300 ms');
   });
 
+  it('counts the DNS lookup in the total timeout', async () => {
+    dns.mute('silent.example.com');
+    const started = Date.now();
+    const error = await outboundRequest(`http://silent.example.com:${plain.port}/echo`, { timeoutMs: 300 }, policy).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutboundFailedError);
+    expect((error as Error).message).toBe('the DNS lookup of silent.example.com did not finish within 300 ms');
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(guard.attempts).toEqual([]);
+  });
+
+  it('says plainly when the allow-list is malformed', async () => {
+    await expect(outboundRequest('https://hooks.example.com/', {}, { ...policy, allowPrivateCidrs: ['10.0.0.0/99'] })).rejects.toThrow(
+      '"10.0.0.0/99" is not a CIDR range',
+    );
+    expect(dns.queries).toEqual([]);
+  });
+
   it('caps the size of the answer, declared or streamed', async () => {
     dns.set('hooks.example.com', 'A', ['127.0.0.1']);
     for (const path of ['/big', '/big-chunked']) {

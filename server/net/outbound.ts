@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { Client, buildConnector } from 'undici';
 import type { Config } from '@/server/config';
-import { classifyAddress, isPublicAddress } from './ip-policy';
+import { classifyAddress, isPublicAddress, parseCidr } from './ip-policy';
 import { OutboundFailedError, OutboundRefusedError, describeNetworkError } from './outbound-errors';
 import { resolveHost } from './resolver';
 
@@ -129,6 +129,8 @@ async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number, host: s
  */
 export async function outboundRequest(url: string | URL, options: OutboundRequestOptions, policy: OutboundPolicy): Promise<OutboundResponse> {
   const { method = 'GET', headers = {}, body, timeoutMs = 10_000, maxBytes = 1_048_576 } = options;
+  // A malformed allow-list is the operator's mistake: say so plainly, before anything else.
+  policy.allowPrivateCidrs.forEach(parseCidr);
   const check = validateOutboundUrl(url, policy.allowPrivateCidrs);
   if (!check.ok) throw new OutboundRefusedError(check.reason);
   const controller = new AbortController();
@@ -138,6 +140,7 @@ export async function outboundRequest(url: string | URL, options: OutboundReques
   let client: Client | undefined;
   try {
     const addresses = await checkedAddresses(check, policy, controller.signal);
+    // The first checked address; every address was checked, so none is worse than another.
     address = addresses[0]!;
     client = pinnedClient(check.url, check.host, address, policy, timeoutMs);
     const response = await client.request({
@@ -153,7 +156,8 @@ export async function outboundRequest(url: string | URL, options: OutboundReques
   } catch (error) {
     if (error instanceof OutboundRefusedError || error instanceof OutboundFailedError) throw error;
     if (controller.signal.aborted) {
-      throw new OutboundFailedError(`${check.host} did not answer completely within ${timeoutMs} ms`, { cause: error });
+      const message = address ? `${check.host} did not answer completely within ${timeoutMs} ms` : `the DNS lookup of ${check.host} did not finish within ${timeoutMs} ms`;
+      throw new OutboundFailedError(message, { cause: error });
     }
     throw describeNetworkError(error, { host: check.host, address, port });
   } finally {

@@ -1,9 +1,11 @@
-import { Resolver } from 'node:dns/promises';
+import type { Resolver } from 'node:dns/promises';
+import { createResolver } from './dns';
 
 /**
- * DNS lookups through the operator's DNS_SERVERS (empty = the system's). A fresh resolver per
- * lookup: nothing is cached between two requests, so every request re-resolves and re-checks
- * the addresses it is about to use (a DNS answer that changes cannot slip past the check).
+ * Lookups for outbound requests, through the operator's DNS_SERVERS (empty = the system's). A
+ * fresh resolver per lookup (createResolver): nothing is cached between two requests, so every
+ * request re-resolves and re-checks the addresses it is about to use, and a DNS answer that
+ * changes cannot slip past the check. The caller's deadline cancels the queries in flight.
  */
 
 export interface LookupOptions {
@@ -12,13 +14,7 @@ export interface LookupOptions {
 }
 
 // c-ares answers "no such name" and "no record of this type" with these; both mean "none".
-const EMPTY_ANSWER = new Set(['ENOTFOUND', 'ENODATA', 'NOTFOUND', 'NODATA']);
-
-export function createResolver(dnsServers: string[]): Resolver {
-  const resolver = new Resolver({ timeout: 2_000, tries: 2 });
-  if (dnsServers.length > 0) resolver.setServers(dnsServers);
-  return resolver;
-}
+const EMPTY_ANSWER = new Set(['ENOTFOUND', 'ENODATA']);
 
 async function withResolver<T>(dnsServers: string[], options: LookupOptions, lookup: (resolver: Resolver) => Promise<T>): Promise<T> {
   const resolver = createResolver(dnsServers);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deleteDomain, getDomain, listDomains, registerDomain, requestVerification } from '../services/domains';
+import { deleteDomain, domainConnectFor, getDomain, listDomains, registerDomain, requestVerification } from '../services/domains';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, messageResponse } from './shared';
@@ -54,6 +54,18 @@ const registerBody = z.strictObject({
   click_tracking: z.boolean().optional().describe('Default click tracking for mail from this domain (default false)'),
 });
 
+const domainConnectAnswer = z
+  .discriminatedUnion('supported', [
+    z.object({
+      supported: z.literal(true),
+      providerId: z.string(),
+      providerName: z.string(),
+      applyUrl: z.string().describe('Signed Domain Connect synchronous apply URL: send the person there'),
+    }),
+    z.object({ supported: z.literal(false), reason: z.string().describe('Why not, in words a person can act on') }),
+  ])
+  .meta({ id: 'DomainConnect' });
+
 const tags = ['Domains'];
 
 export const domainsRouter = router({
@@ -88,6 +100,20 @@ export const domainsRouter = router({
       await deleteDomain(ctx.deps, ctx.principal, input.id);
       return { message: 'Domain deleted' };
     }),
+
+  domainConnect: orgProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/domains/{id}/domain-connect',
+        operationId: 'getDomainConnect',
+        tags,
+        summary: "Can the domain's DNS provider apply the records automatically (Domain Connect)?",
+      },
+    })
+    .input(z.object({ id: idParam }))
+    .output(domainConnectAnswer)
+    .query(({ ctx, input }) => domainConnectFor(ctx.deps, ctx.principal, input.id)),
 
   verify: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/domains/{id}/verify', operationId: 'verifyDomain', tags, summary: 'Check the DNS records now' }, liveWrite: true })

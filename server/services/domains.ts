@@ -7,6 +7,7 @@ import type { Deps } from '../deps';
 import { AppError, conflict, notFound } from '../errors';
 import { newId } from '../ids';
 import { revokeKeysPinnedTo } from './api-keys';
+import { checkDomainConnect, type DomainConnectAnswer } from './domain-connect';
 import { checkDomainRecords, type RecordStatuses } from './domain-dns-check';
 import { normalizeDomainName, normalizeReturnPath } from './domain-names';
 import { buildDomainRecords, type DnsRecord } from './domain-records';
@@ -168,10 +169,10 @@ export async function getDomain(deps: Pick<Deps, 'db' | 'config'>, principal: Pr
   return view(deps, row, await activeKey(deps.db, row.id));
 }
 
-/** The domain and its records, for Domain Connect. */
-export async function domainRecords(deps: Pick<Deps, 'db' | 'config'>, principal: Principal, id: string): Promise<{ name: string; records: DnsRecord[] }> {
+/** Whether the customer's DNS provider can apply this domain's records with Domain Connect, evaluated now. */
+export async function domainConnectFor(deps: Pick<Deps, 'db' | 'config'>, principal: Principal, id: string): Promise<DomainConnectAnswer> {
   const domain = await getDomain(deps, principal, id);
-  return { name: domain.name, records: domain.records };
+  return checkDomainConnect(deps, { name: domain.name, records: domain.records });
 }
 
 /** Deletes the domain, retires its DKIM key (the private key is wiped) and revokes the keys pinned to it, all at once. */

@@ -12,6 +12,8 @@ export interface LoopbackDns {
   server: string;
   /** Replaces the records of one name and type; a TXT value may be a string or its parts. */
   set(name: string, type: RecordType, values: Array<string | string[]>): void;
+  /** Questions about this name get no answer at all (a DNS server that times out). */
+  mute(name: string): void;
   clear(): void;
   /** Every question asked, in order ("A provider.example.com"). */
   queries: string[];
@@ -26,6 +28,7 @@ export async function startLoopbackDns(): Promise<LoopbackDns> {
   const records = new Map<string, Array<string | string[]>>();
   const key = (name: string, type: string) => `${name.toLowerCase().replace(/\.$/, '')} ${type}`;
   const queries: string[] = [];
+  const muted = new Set<string>();
   const server = dns2.createServer({
     udp: true,
     handle(request, send) {
@@ -34,6 +37,7 @@ export async function startLoopbackDns(): Promise<LoopbackDns> {
       for (const question of request.questions) {
         const type = Object.entries(Packet.TYPE).find(([, value]) => value === question.type)?.[0] ?? String(question.type);
         queries.push(`${type} ${question.name.toLowerCase()}`);
+        if (muted.has(key(question.name, ''))) return;
         const known = [...records.keys()].some((k) => k.startsWith(`${key(question.name, '')}`));
         if (!known) response.header.rcode = 3;
         for (const value of records.get(key(question.name, type)) ?? []) {
@@ -49,8 +53,10 @@ export async function startLoopbackDns(): Promise<LoopbackDns> {
   return {
     server: `127.0.0.1:${addresses.udp!.port}`,
     set: (name, type, values) => void records.set(key(name, type), values),
+    mute: (name) => void muted.add(key(name, '')),
     clear: () => {
       records.clear();
+      muted.clear();
       queries.length = 0;
     },
     queries,

@@ -72,6 +72,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/domains/{id}', sendingAccess: false, liveWrite: false, ...withDomain },
   { method: 'DELETE', path: '/domains/{id}', sendingAccess: false, liveWrite: true, ...withDomain },
   { method: 'POST', path: '/domains/{id}/verify', sendingAccess: false, liveWrite: true, ...withDomain },
+  { method: 'GET', path: '/domains/{id}/domain-connect', sendingAccess: false, liveWrite: false, ...withDomain },
 ];
 
 export const fillPath = (path: string, params: Record<string, string> = {}) =>
