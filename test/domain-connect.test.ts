@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '@/server/config';
 import { checkDomainConnect, type DomainConnectAnswer } from '@/server/services/domain-connect';
 import { buildDomainRecords, type DnsRecord } from '@/server/services/domain-records';
 import { guardConnections, type ConnectGuard } from './support/connect-guard';
-import { startLoopbackDns, type LoopbackDns } from './support/loopback-dns';
+import { startDnsServer, type DnsServer } from './support/dns';
 import { selfSignedCertificate, startLoopbackServer, type LoopbackServer } from './support/loopback-https';
 
 const signing = crypto.generateKeyPairSync('rsa', {
@@ -27,7 +27,7 @@ function domainFor(name: string): { name: string; records: DnsRecord[] } {
 }
 
 describe('checkDomainConnect', () => {
-  let dns: LoopbackDns;
+  let dns: DnsServer;
   let provider: LoopbackServer;
   let ca: string;
   let guard: ConnectGuard;
@@ -36,7 +36,7 @@ describe('checkDomainConnect', () => {
   const configWith = (env: Record<string, string> = {}): Config =>
     loadConfig({
       NODE_ENV: 'test',
-      DNS_SERVERS: dns.server,
+      DNS_SERVERS: dns.address,
       WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8',
       MAIL_HOST,
       DOMAIN_CONNECT_PROVIDER_ID: 'eumail.example',
@@ -63,7 +63,7 @@ describe('checkDomainConnect', () => {
   const reasonOf = (answer: DomainConnectAnswer) => (answer.supported ? 'supported' : answer.reason);
 
   beforeAll(async () => {
-    dns = await startLoopbackDns();
+    dns = await startDnsServer();
     const certificate = await selfSignedCertificate(['dc.provider.example', 'api.provider.example', 'ux.provider.example']);
     ca = certificate.cert;
     provider = await startLoopbackServer((req, res) => {
@@ -145,7 +145,7 @@ describe('checkDomainConnect', () => {
   });
 
   it('says when Domain Connect is not configured, without any lookup', async () => {
-    const config = loadConfig({ NODE_ENV: 'test', DNS_SERVERS: dns.server });
+    const config = loadConfig({ NODE_ENV: 'test', DNS_SERVERS: dns.address });
     expect(await check(domainFor('example.com'), config)).toEqual({ supported: false, reason: 'Domain Connect is not configured on this service' });
     expect(dns.queries).toEqual([]);
   });

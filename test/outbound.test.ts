@@ -10,7 +10,7 @@ import {
   type OutboundPolicy,
 } from '@/server/net/outbound';
 import { guardConnections, type ConnectGuard } from './support/connect-guard';
-import { startLoopbackDns, type LoopbackDns } from './support/loopback-dns';
+import { startDnsServer, type DnsServer } from './support/dns';
 import { selfSignedCertificate, startLoopbackServer, type Handler, type LoopbackServer } from './support/loopback-https';
 
 // Public-looking addresses for the pure checks below; nothing ever connects to them.
@@ -117,7 +117,7 @@ describe('validateOutboundUrl', () => {
 });
 
 describe('outboundRequest', () => {
-  let dns: LoopbackDns;
+  let dns: DnsServer;
   let plain: LoopbackServer;
   let secure: LoopbackServer;
   let ca: string;
@@ -148,12 +148,12 @@ describe('outboundRequest', () => {
   };
 
   beforeAll(async () => {
-    dns = await startLoopbackDns();
+    dns = await startDnsServer();
     const certificate = await selfSignedCertificate(['hooks.example.com', 'api.example.com']);
     ca = certificate.cert;
     plain = await startLoopbackServer(handler);
     secure = await startLoopbackServer(handler, certificate);
-    policy = { dnsServers: [dns.server], allowPrivateCidrs: ['127.0.0.0/8'], ca };
+    policy = { dnsServers: [dns.address], allowPrivateCidrs: ['127.0.0.0/8'], ca };
   });
 
   afterAll(async () => {
