@@ -1,17 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
+import { password, signUp, uniqueEmail } from './helpers';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
-
-const password = 'correct horse battery staple';
-
-async function signUp(page: Page, email: string) {
-  await page.goto('/sign-up');
-  await page.getByLabel('Name').fill('Ada Lovelace');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/api-keys$/);
-}
 
 async function createKey(page: Page, name: string, options: { permission?: string; mode?: string } = {}) {
   await page.getByRole('button', { name: 'Create API key' }).first().click();
@@ -28,7 +18,7 @@ async function createKey(page: Page, name: string, options: { permission?: strin
 const rowOf = (page: Page, name: string) => page.getByTestId('api-key-row').filter({ has: page.getByRole('cell', { name, exact: true }) });
 
 test('a new person signs up, creates a key, sees its secret once, and revokes it', async ({ page }) => {
-  const email = `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const email = uniqueEmail();
 
   // Pages behind sign-in send visitors without a session to /sign-in.
   await page.goto('/api-keys');
@@ -124,8 +114,8 @@ test('a wrong password is refused with a message', async ({ page }) => {
 
 test('resources not built yet say so, and the API reference lists the operations', async ({ page }) => {
   await signUp(page, `e2e-docs-${Date.now()}@example.com`);
-  await page.getByRole('link', { name: /^Domains/ }).click();
-  await expect(page).toHaveURL(/\/domains$/);
+  await page.getByRole('link', { name: /^Emails/ }).click();
+  await expect(page).toHaveURL(/\/emails$/);
   await expect(page.getByTestId('coming-soon')).toContainText('coming soon');
   await expect(page.getByRole('table')).toHaveCount(0);
 

@@ -14,7 +14,7 @@ export interface NavItem {
 /** The dashboard's resources, in the order of the navigation. */
 export const NAV_ITEMS: NavItem[] = [
   { href: '/emails', label: 'Emails', icon: MailIcon, ready: false, description: 'Every email you send, with its delivery status, events and opens and clicks.' },
-  { href: '/domains', label: 'Domains', icon: GlobeIcon, ready: false, description: 'The domains you send from, with the SPF, DKIM and DMARC records to publish and their verification status.' },
+  { href: '/domains', label: 'Domains', icon: GlobeIcon, ready: true, description: 'The domains you send from, with the SPF, DKIM and DMARC records to publish and their verification status.' },
   { href: '/api-keys', label: 'API keys', icon: KeyIcon, ready: true, description: 'Keys that authenticate your requests to the API and the SMTP gateway.' },
   { href: '/audiences', label: 'Audiences', icon: UsersIcon, ready: false, description: 'Lists of contacts to send broadcasts to, with their subscription status.' },
   { href: '/broadcasts', label: 'Broadcasts', icon: MegaphoneIcon, ready: false, description: 'Messages sent to a whole audience at once, now or on a schedule.' },

@@ -15,12 +15,24 @@ function Label({ htmlFor, label, hint }: { htmlFor: string; label: string; hint?
   );
 }
 
-export function TextField({ label, hint, className, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode }) {
+export function TextField({
+  label,
+  hint,
+  description,
+  className,
+  ...props
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode; description?: ReactNode }) {
   const id = useId();
+  const descriptionId = `${id}-description`;
   return (
     <div className={className}>
       <Label htmlFor={id} label={label} hint={hint} />
-      <input id={id} className={controlClasses} {...props} />
+      <input id={id} className={controlClasses} aria-describedby={description ? descriptionId : undefined} {...props} />
+      {description && (
+        <p id={descriptionId} className="mt-1.5 text-xs text-slate-500">
+          {description}
+        </p>
+      )}
     </div>
   );
 }
@@ -46,6 +58,32 @@ export function SelectField({
           {description}
         </p>
       )}
+    </div>
+  );
+}
+
+export function CheckboxField({ label, description, className, ...props }: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & { label: string; description?: ReactNode }) {
+  const id = useId();
+  const descriptionId = `${id}-description`;
+  return (
+    <div className={cx('flex gap-3', className)}>
+      <input
+        id={id}
+        type="checkbox"
+        className="mt-0.5 size-4 shrink-0 rounded border-slate-300 accent-indigo-600"
+        aria-describedby={description ? descriptionId : undefined}
+        {...props}
+      />
+      <div className="text-sm">
+        <label htmlFor={id} className="font-medium text-slate-700">
+          {label}
+        </label>
+        {description && (
+          <p id={descriptionId} className="mt-0.5 text-xs text-slate-500">
+            {description}
+          </p>
+        )}
+      </div>
     </div>
   );
 }

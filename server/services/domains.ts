@@ -217,6 +217,19 @@ export async function signingKeyOf(deps: Pick<Deps, 'db' | 'encryptionKey'>, dom
 
 type Outcome = Pick<DomainRow, 'status' | 'chainStartedAt' | 'nextCheckAt' | 'verifiedAt' | 'failureReason'> & { recordStatuses: RecordStatuses };
 
+const listed = (records: string[]) => (records.length === 1 ? `the ${records[0]} record` : `the ${records.join(', ')} records`);
+
+/** Why a domain is not verified, telling apart records not published yet from ones published with another value. */
+function describeUnverified(statuses: RecordStatuses): string {
+  const wrong = REQUIRED.filter((record) => statuses[record] === 'failed');
+  const absent = REQUIRED.filter((record) => statuses[record] === 'pending');
+  const parts = [];
+  if (wrong.length > 0) parts.push(`${listed(wrong)} ${wrong.length === 1 ? 'is' : 'are'} published with another value than the one we asked for`);
+  if (absent.length > 0) parts.push(`${listed(absent)} ${absent.length === 1 ? 'is' : 'are'} not published yet`);
+  const text = parts.join('; ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** What a check's findings mean for the domain: the state machine of verification. */
 function decide(row: DomainRow, statuses: RecordStatuses, now: Date): Outcome {
   const at = (ms: number) => new Date(now.getTime() + ms);
@@ -235,8 +248,7 @@ function decide(row: DomainRow, statuses: RecordStatuses, now: Date): Outcome {
       failureReason: 'The DNS servers did not answer; checking again in 5 minutes',
     };
   }
-  const missing = REQUIRED.filter((record) => statuses[record] !== 'verified');
-  const reason = `${missing.join(', ')} ${missing.length === 1 ? 'record does' : 'records do'} not match what we asked you to publish`;
+  const reason = describeUnverified(statuses);
   if (row.status === 'verified') {
     return { status: 'temporary_failure', recordStatuses: statuses, chainStartedAt: now, nextCheckAt: at(chainDelayMs(0)), verifiedAt: row.verifiedAt, failureReason: reason };
   }
@@ -244,7 +256,7 @@ function decide(row: DomainRow, statuses: RecordStatuses, now: Date): Outcome {
   const elapsed = now.getTime() - chainStartedAt.getTime();
   if (elapsed >= CHAIN_LIMIT_MS) {
     const failed = Object.fromEntries(Object.entries(statuses).map(([record, status]) => [record, status === 'pending' ? 'failed' : status])) as RecordStatuses;
-    return { status: 'failed', recordStatuses: failed, chainStartedAt: null, nextCheckAt: null, verifiedAt: null, failureReason: `${reason} after 72 hours` };
+    return { status: 'failed', recordStatuses: failed, chainStartedAt: null, nextCheckAt: null, verifiedAt: null, failureReason: `Not verified after 72 hours: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}` };
   }
   const status = row.status === 'temporary_failure' ? 'temporary_failure' : required.includes('verified') ? 'partially_verified' : 'pending';
   return { status, recordStatuses: statuses, chainStartedAt, nextCheckAt: at(chainDelayMs(elapsed)), verifiedAt: row.verifiedAt, failureReason: reason };

@@ -5,7 +5,7 @@ const columns = ['Name', 'Token', 'Permission', 'Mode', 'Created', ''];
 /** The table frame; rows come from the caller (real keys or skeletons). */
 export function ApiKeysTable({ children, busy = false }: { children: ReactNode; busy?: boolean }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label="API keys" aria-busy={busy || undefined}>
         <thead className="bg-slate-50">
           <tr>

@@ -11,7 +11,7 @@ import { ApiKeyRow } from './api-key-row';
 import { ApiKeySkeletonRows } from './api-key-skeleton-rows';
 import { ApiKeysTable } from './api-keys-table';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
-import { ErrorAlert } from './error-alert';
+import { ErrorAlert } from '../../components/error-alert';
 
 export function ApiKeysView() {
   const trpc = useTRPC();

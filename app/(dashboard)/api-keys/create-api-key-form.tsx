@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { SelectField, TextField } from '../../components/field';
 import { useTRPC } from '../../lib/trpc';
-import { ErrorAlert } from './error-alert';
+import { ErrorAlert } from '../../components/error-alert';
 import { MODE_LABELS, PERMISSION_LABELS } from './key-badges';
 import type { CreatedApiKey, Mode, Permission } from './types';
 import { useInvalidateApiKeys } from './use-invalidate-api-keys';

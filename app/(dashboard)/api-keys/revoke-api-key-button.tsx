@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Button } from '../../components/button';
 import { Modal } from '../../components/modal';
 import { useTRPC } from '../../lib/trpc';
-import { ErrorAlert } from './error-alert';
+import { ErrorAlert } from '../../components/error-alert';
 import type { ApiKey } from './types';
 import { useInvalidateApiKeys } from './use-invalidate-api-keys';
 

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import { ComingSoon } from '../coming-soon';
+import { DomainsView } from './domains-view';
 
 export const metadata: Metadata = { title: 'Domains' };
 
 export default function DomainsPage() {
-  return <ComingSoon href="/domains" />;
+  return <DomainsView />;
 }

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { Alert } from '../../components/alert';
-import { describeError } from '../../lib/errors';
+import { Alert } from './alert';
+import { describeError } from '../lib/errors';
 
 const TITLES: Record<string, string> = {
   PLAN_LIMIT_EXCEEDED: 'Plan limit reached',

@@ -1,0 +1,106 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../components/button';
+import { ErrorAlert } from '../../components/error-alert';
+import { CheckboxField, TextField } from '../../components/field';
+import { useTRPC } from '../../lib/trpc';
+import { useInvalidateDomains } from './use-invalidate-domains';
+
+const DEFAULT_RETURN_PATH = 'send';
+
+/** Registers a domain, then opens its page with the records to publish. */
+export function AddDomainForm({ onCancel }: { onCancel: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidateDomains();
+  const router = useRouter();
+  const [name, setName] = useState('');
+  const [returnPath, setReturnPath] = useState(DEFAULT_RETURN_PATH);
+  const [openTracking, setOpenTracking] = useState(false);
+  const [clickTracking, setClickTracking] = useState(false);
+  const create = useMutation(
+    trpc.domains.create.mutationOptions({
+      onSuccess: (domain) => {
+        queryClient.setQueryData(trpc.domains.get.queryKey({ id: domain.id }), domain);
+        void invalidate();
+        router.push(`/domains/${domain.id}`);
+      },
+    }),
+  );
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({
+      name: name.trim(),
+      return_path: returnPath.trim() || undefined,
+      open_tracking: openTracking,
+      click_tracking: clickTracking,
+    });
+  };
+
+  const preview = `${returnPath.trim() || DEFAULT_RETURN_PATH}.${name.trim().replace(/\.$/, '') || 'example.com'}`;
+
+  return (
+    <form onSubmit={submit} className="space-y-4" data-testid="add-domain-form">
+      <TextField
+        label="Domain"
+        name="name"
+        placeholder="example.com"
+        required
+        maxLength={253}
+        autoFocus
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        description="A domain you control the DNS of, or a subdomain such as mail.example.com."
+      />
+      <details className="group rounded-lg border border-slate-200 px-3 py-2 open:pb-3" data-testid="advanced-settings">
+        <summary className="cursor-pointer text-sm font-medium text-slate-700 select-none">Advanced settings</summary>
+        <div className="mt-3 space-y-4">
+          <TextField
+            label="Return-path subdomain"
+            name="return_path"
+            placeholder={DEFAULT_RETURN_PATH}
+            maxLength={100}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            value={returnPath}
+            onChange={(event) => setReturnPath(event.target.value)}
+            description={
+              <>
+                Bounces come back to <code className="font-mono break-all">{preview}</code>. Change it only if that name is already in use.
+              </>
+            }
+          />
+          <CheckboxField
+            label="Open tracking"
+            checked={openTracking}
+            onChange={(event) => setOpenTracking(event.target.checked)}
+            description="Records opens of HTML emails with an invisible image. The default for mail from this domain."
+          />
+          <CheckboxField
+            label="Click tracking"
+            checked={clickTracking}
+            onChange={(event) => setClickTracking(event.target.checked)}
+            description="Records clicks by sending links through a redirect. The default for mail from this domain."
+          />
+        </div>
+      </details>
+      {create.error && <ErrorAlert error={create.error} fallbackTitle="Could not add the domain" />}
+      <div className="flex justify-end gap-2 pt-2">
+        <Button variant="secondary" onClick={onCancel} disabled={create.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={create.isPending || create.isSuccess} disabled={!name.trim()}>
+          Add domain
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,76 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '../../components/button';
+import { EmptyState } from '../../components/empty-state';
+import { ErrorAlert } from '../../components/error-alert';
+import { GlobeIcon, PlusIcon } from '../../components/icons';
+import { PageHeader } from '../../components/page-header';
+import { useTRPC } from '../../lib/trpc';
+import { AddDomainDialog } from './add-domain-dialog';
+import { DomainRow } from './domain-row';
+import { DomainSkeletonRows } from './domain-skeleton-rows';
+import { DomainsTable } from './domains-table';
+import { POLL_INTERVAL_MS } from './refetch';
+
+export function DomainsView() {
+  const trpc = useTRPC();
+  const domains = useQuery({
+    ...trpc.domains.list.queryOptions({}),
+    refetchInterval: (query) => (query.state.data?.data.some((domain) => domain.isPolling) ? POLL_INTERVAL_MS : false),
+  });
+  const [adding, setAdding] = useState(false);
+
+  const addButton = (
+    <Button onClick={() => setAdding(true)}>
+      <PlusIcon className="size-4" />
+      Add domain
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Domains"
+        description="The domains you send from. Publish the DNS records we give you and we verify them, so your mail is signed (DKIM) and bounces come back to us."
+        actions={domains.data && domains.data.data.length > 0 ? addButton : undefined}
+      />
+
+      {domains.isPending && (
+        <DomainsTable busy>
+          <DomainSkeletonRows />
+        </DomainsTable>
+      )}
+
+      {domains.isError && (
+        <ErrorAlert
+          error={domains.error}
+          fallbackTitle="Could not load your domains"
+          action={
+            <Button variant="secondary" size="sm" onClick={() => void domains.refetch()} loading={domains.isFetching}>
+              Try again
+            </Button>
+          }
+        />
+      )}
+
+      {domains.data && domains.data.data.length === 0 && (
+        <EmptyState testId="domains-empty" icon={<GlobeIcon className="size-6" />} title="No domains yet" action={addButton}>
+          Add a domain you own to send email from it, such as example.com or mail.example.com. Once its DNS records are verified, mail from it is signed
+          with DKIM and passes SPF and DMARC, so it reaches inboxes instead of spam folders.
+        </EmptyState>
+      )}
+
+      {domains.data && domains.data.data.length > 0 && (
+        <DomainsTable>
+          {domains.data.data.map((domain) => (
+            <DomainRow key={domain.id} domain={domain} />
+          ))}
+        </DomainsTable>
+      )}
+
+      <AddDomainDialog open={adding} onClose={() => setAdding(false)} />
+    </>
+  );
+}

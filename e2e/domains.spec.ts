@@ -1,0 +1,213 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startDnsServer, type DnsServer } from '../test/support/dns';
+import { publishRecords } from '../test/support/domains';
+import { shot, signUp, uniqueEmail } from './helpers';
+
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+/**
+ * The web server resolves through DNS_SERVERS=127.0.0.1:5354 (playwright.config.ts): this real
+ * DNS server on loopback, which the test fills with the records a customer would publish. No
+ * query ever leaves the machine.
+ */
+let dns: DnsServer;
+
+test.beforeAll(async () => {
+  dns = await startDnsServer({ port: 5354 });
+});
+
+test.afterAll(() => dns?.close());
+
+test.beforeEach(() => dns.clear());
+
+/** A name under a real public suffix that nobody owns here: the loopback DNS answers for it. */
+const domainName = () => `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.example.com`;
+
+interface ApiRecord {
+  record: string;
+  type: string;
+  host: string;
+  name: string;
+  value: string;
+  parts?: string[];
+  priority?: number;
+}
+
+/** The domain as the dashboard's own API returns it (the page's session cookie authenticates). */
+async function fetchDomain(page: Page, id: string): Promise<{ name: string; records: ApiRecord[] }> {
+  const response = await page.request.get(`/api/trpc/domains.get?input=${encodeURIComponent(JSON.stringify({ id }))}`);
+  expect(response.status()).toBe(200);
+  return (await response.json()).result.data;
+}
+
+async function openDomains(page: Page) {
+  await page.getByRole('link', { name: /^Domains/ }).click();
+  await expect(page).toHaveURL(/\/domains$/);
+  await expect(page.getByRole('heading', { name: 'Domains', level: 1 })).toBeVisible();
+}
+
+/** Adds a domain through the dialog; lands on its page and returns its id. */
+async function addDomain(page: Page, name: string): Promise<string> {
+  await page.getByRole('button', { name: 'Add domain' }).first().click();
+  const dialog = page.getByTestId('add-domain-dialog');
+  await dialog.getByLabel('Domain', { exact: true }).fill(name);
+  await dialog.getByRole('button', { name: 'Add domain' }).click();
+  await expect(page).toHaveURL(/\/domains\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  return page.url().split('/').pop()!;
+}
+
+const recordRow = (page: Page, kind: string) => page.locator(`[data-testid="dns-record"][data-record="${kind}"]`);
+
+test('a domain is added, its records published, and it turns verified without a reload', async ({ page }) => {
+  await signUp(page, uniqueEmail('e2e-domains'));
+  await openDomains(page);
+  await expect(page.getByTestId('domains-empty')).toContainText('No domains yet');
+  await expect(page.getByTestId('coming-soon')).toHaveCount(0);
+  await shot(page, 'list-empty');
+
+  const name = domainName();
+  const id = await addDomain(page, name);
+
+  // A new domain is pending, and the server is polling its DNS.
+  const detail = page.getByTestId('domain-detail');
+  await expect(detail.getByTestId('domain-status').first()).toHaveText('Pending');
+  await expect(detail.getByTestId('polling-indicator')).toBeVisible();
+
+  // Four records: DKIM, the return path's MX and SPF, and DMARC (recommended only).
+  await expect(page.getByTestId('dns-record')).toHaveCount(4);
+  await expect(recordRow(page, 'DMARC')).toContainText('Recommended');
+  await expect(recordRow(page, 'DKIM')).not.toContainText('Recommended');
+  await expect(recordRow(page, 'MX')).toContainText('mx.eumail.example');
+  await expect(recordRow(page, 'MX').getByTestId('record-host')).toHaveText('send');
+  await expect(recordRow(page, 'SPF')).toContainText('v=spf1 include:mx.eumail.example ~all');
+  // This service has no Domain Connect configuration: the page says so, quietly.
+  await expect(page.getByTestId('domain-connect-reason')).toContainText('Automatic setup is not available');
+
+  await shot(page, 'detail-pending');
+
+  // The DKIM value is long: shown clamped, but Copy copies all of it.
+  const { records } = await fetchDomain(page, id);
+  const dkim = records.find((record) => record.record === 'DKIM')!;
+  expect(dkim.value.length).toBeGreaterThan(255);
+  await expect(recordRow(page, 'DKIM').getByTestId('record-host')).toHaveText(dkim.host);
+  await recordRow(page, 'DKIM').getByRole('button', { name: 'Copy DKIM value' }).click();
+  await expect(recordRow(page, 'DKIM').getByRole('button', { name: 'Copied DKIM value' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(dkim.value);
+  await recordRow(page, 'DKIM').getByRole('button', { name: 'Copy DKIM host' }).click();
+  await expect(recordRow(page, 'DKIM').getByRole('button', { name: 'Copied DKIM host' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(dkim.host);
+
+  // The split strings for providers that need them, on demand.
+  await recordRow(page, 'DKIM').getByRole('button', { name: 'Show full value' }).click();
+  await expect(recordRow(page, 'DKIM').getByTestId('record-parts')).toBeVisible();
+  await shot(page, 'detail-pending-dkim-expanded');
+  await recordRow(page, 'DKIM').getByRole('button', { name: 'Show less' }).click();
+
+  // Publish them as the customer would, then ask for a check now.
+  publishRecords(dns, records);
+  await page.getByRole('button', { name: 'Verify now' }).click();
+  await expect(page.getByTestId('verify-feedback')).toHaveText('Checking DNS now');
+
+  // The page refetches while the server polls: the status flips on its own.
+  await expect(detail.getByTestId('domain-status').first()).toHaveText('Verified', { timeout: 20_000 });
+  await expect(detail.getByTestId('polling-indicator')).toHaveCount(0);
+  for (const kind of ['DKIM', 'MX', 'SPF', 'DMARC']) {
+    await expect(recordRow(page, kind).getByTestId('record-status')).toHaveText('Verified');
+  }
+  await expect(page.getByTestId('check-times')).toContainText('Last checked: just now');
+  await expect(page.getByTestId('domain-facts')).not.toContainText('Not yet');
+  await expect(page.getByTestId('failure-reason')).toHaveCount(0);
+  await shot(page, 'detail-verified');
+
+  // The list agrees.
+  await page.getByRole('link', { name: 'Domains', exact: true }).first().click();
+  await expect(page).toHaveURL(/\/domains$/);
+  const row = page.getByTestId('domain-row');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(name);
+  await expect(row.getByTestId('domain-status')).toHaveText('Verified');
+  await shot(page, 'list-with-domain');
+});
+
+test('adding a domain shows the server’s reason when it is refused', async ({ page }) => {
+  await signUp(page, uniqueEmail('e2e-domains'));
+  await openDomains(page);
+
+  await page.getByRole('button', { name: 'Add domain' }).first().click();
+  const dialog = page.getByTestId('add-domain-dialog');
+  await dialog.getByLabel('Domain', { exact: true }).fill('com');
+  await dialog.getByRole('button', { name: 'Add domain' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('Check the form');
+  await expect(dialog.getByTestId('error-message')).toHaveAttribute('data-error-code', 'VALIDATION_ERROR');
+  await expect(dialog.getByTestId('error-message')).toContainText('"com" is not a valid domain name');
+  await expect(page).toHaveURL(/\/domains$/);
+
+  // The advanced settings are validated too.
+  await dialog.getByLabel('Domain', { exact: true }).fill(domainName());
+  await dialog.getByText('Advanced settings').click();
+  await expect(dialog.getByLabel('Return-path subdomain')).toHaveValue('send');
+  await dialog.getByLabel('Return-path subdomain').fill('not valid');
+  await dialog.getByLabel('Open tracking').check();
+  await dialog.getByRole('button', { name: 'Add domain' }).click();
+  await expect(dialog.getByTestId('error-message')).toContainText('return_path');
+  await shot(page, 'add-dialog-error', { fullPage: false });
+
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('domains-empty')).toBeVisible();
+});
+
+test('a domain is deleted after typing its name, and the Free plan allows one', async ({ page }) => {
+  // A DNS provider that supports Domain Connect (the server's answer, stubbed: no provider runs here).
+  const applyUrl = 'https://dnsprovider.example.net/v2/domainTemplates/providers/eumail.example/services/sending/apply?domain=example.com&sig=abc';
+  await page.route(/\/api\/trpc\/domains\.domainConnect\?/, (route) =>
+    route.fulfill({ json: { result: { data: { supported: true, providerId: 'dnsprovider.example.net', providerName: 'Example DNS', applyUrl } } } }),
+  );
+  await signUp(page, uniqueEmail('e2e-domains'));
+  await openDomains(page);
+  const name = domainName();
+  await addDomain(page, name);
+
+  // The Free plan's cap: a second domain is refused with the server's message.
+  await page.goto('/domains');
+  await expect(page.getByTestId('domain-row')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Add domain' }).click();
+  const dialog = page.getByTestId('add-domain-dialog');
+  await dialog.getByLabel('Domain', { exact: true }).fill(domainName());
+  await dialog.getByRole('button', { name: 'Add domain' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('Plan limit reached');
+  await expect(dialog.getByTestId('error-message')).toContainText('allows 1 domain');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.getByRole('link', { name, exact: true }).click();
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  const setUp = page.getByRole('link', { name: 'Set up automatically with Example DNS' });
+  await expect(setUp).toHaveAttribute('href', applyUrl);
+  await expect(setUp).toHaveAttribute('target', '_blank');
+  await shot(page, 'detail-domain-connect');
+
+  // Cancelling keeps it.
+  await page.getByRole('button', { name: 'Delete domain' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete domain' });
+  await expect(confirm).toContainText(name);
+  await expect(confirm).toContainText('API keys restricted to this domain are revoked');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+
+  // The name must be typed exactly.
+  await page.getByRole('button', { name: 'Delete domain' }).click();
+  const submit = confirm.getByRole('button', { name: 'Delete domain' });
+  await expect(submit).toBeDisabled();
+  await confirm.getByLabel(`Type ${name} to confirm`).fill('example.com');
+  await expect(submit).toBeDisabled();
+  await confirm.getByLabel(`Type ${name} to confirm`).fill(name);
+  await expect(submit).toBeEnabled();
+  await shot(page, 'delete-confirmation', { fullPage: false });
+  await submit.click();
+
+  await expect(page).toHaveURL(/\/domains$/);
+  await expect(page.getByTestId('domains-empty')).toBeVisible();
+  const list = await page.request.get('/api/trpc/domains.list?input=%7B%7D');
+  expect((await list.json()).result.data.data).toEqual([]);
+});
