@@ -1,31 +1,6 @@
-import { Skeleton } from '../../components/skeleton';
+import { SkeletonRows } from '../../components/skeleton-rows';
 
 /** Placeholder rows while the list loads. */
-export function ApiKeySkeletonRows({ count = 3 }: { count?: number }) {
-  return (
-    <>
-      {Array.from({ length: count }, (_, index) => (
-        <tr key={index} data-testid="api-key-skeleton">
-          <td className="py-4 pr-4 pl-5">
-            <Skeleton className="h-4 w-32" />
-          </td>
-          <td className="px-4 py-4">
-            <Skeleton className="h-4 w-28" />
-          </td>
-          <td className="px-4 py-4">
-            <Skeleton className="h-5 w-24 rounded-md" />
-          </td>
-          <td className="px-4 py-4">
-            <Skeleton className="h-5 w-12 rounded-md" />
-          </td>
-          <td className="px-4 py-4">
-            <Skeleton className="h-4 w-20" />
-          </td>
-          <td className="py-4 pr-5 pl-4">
-            <Skeleton className="ml-auto h-8 w-16 rounded-md" />
-          </td>
-        </tr>
-      ))}
-    </>
-  );
-}
+export const ApiKeySkeletonRows = () => (
+  <SkeletonRows testId="api-key-skeleton" cells={['h-4 w-32', 'h-4 w-28', 'h-5 w-24 rounded-md', 'h-5 w-12 rounded-md', 'h-4 w-20', 'ml-auto h-8 w-16 rounded-md']} />
+);

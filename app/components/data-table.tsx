@@ -1,0 +1,28 @@
+import type { ReactNode } from 'react';
+
+/** A column title, or a name only screen readers hear (an actions column). */
+export type Column = string | { srOnly: string };
+
+/** The frame every resource table shares; rows come from the caller (real rows or skeletons). */
+export function DataTable({ label, columns, busy = false, dense = false, children }: { label: string; columns: Column[]; busy?: boolean; dense?: boolean; children: ReactNode }) {
+  return (
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label={label} aria-busy={busy || undefined}>
+        <thead className="bg-slate-50">
+          <tr>
+            {columns.map((column, index) => (
+              <th
+                key={index}
+                scope="col"
+                className={`${dense ? 'px-3' : 'px-4'} py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase first:pl-5 last:pr-5`}
+              >
+                {typeof column === 'string' ? column : <span className="sr-only">{column.srOnly}</span>}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">{children}</tbody>
+      </table>
+    </div>
+  );
+}
