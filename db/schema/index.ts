@@ -5,3 +5,4 @@ export * from './rate-limits';
 export * from './system-emails';
 export * from './domains';
 export * from './events';
+export * from './suppressions';
