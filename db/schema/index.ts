@@ -6,3 +6,4 @@ export * from './system-emails';
 export * from './domains';
 export * from './events';
 export * from './suppressions';
+export * from './emails';

@@ -31,5 +31,6 @@ export function dashboardContext(deps: Deps, auth: Auth, headers: Headers, reque
     // People in the dashboard are not rate limited: the limit is on API traffic.
     authenticate: () => (admission ??= principalFromSession(deps, auth, headers).then((principal) => (principal ? { principal, rateLimit: null } : null))),
     setHeader,
+    header: (name) => headers.get(name) ?? undefined,
   };
 }

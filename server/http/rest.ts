@@ -5,9 +5,8 @@ import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import type { AppRouter } from '../routers';
-import { admitApiKey, parseBearer } from '../services/api-access';
-import type { Context } from '../trpc/context';
 import { toEnvelope } from '../trpc/envelope';
+import { apiContext } from './api-context';
 import { readJsonBody } from './body';
 import { sendError } from './respond';
 import { buildRouteTable, matchRoute, type PlainRoute } from './routes';
@@ -15,21 +14,6 @@ import { buildRouteTable, matchRoute, type PlainRoute } from './routes';
 export type RestRequest = IncomingMessage & { body?: unknown; requestId?: string };
 
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
-
-export function apiContext(deps: Deps, req: IncomingMessage, res: ServerResponse, requestId: string): Context {
-  let admission: ReturnType<typeof admitApiKey> | undefined;
-  return {
-    deps,
-    requestId,
-    channel: 'api',
-    authenticate: () => {
-      const secret = parseBearer(req.headers.authorization);
-      admission ??= secret ? admitApiKey(deps, secret) : Promise.resolve(null);
-      return admission;
-    },
-    setHeader: (name, value) => res.setHeader(name, value),
-  };
-}
 
 /** Rewrites whatever trpc-to-openapi answered for an error into the spec's {error, code}. */
 function rewriteErrorBodies(res: ServerResponse, requestId: string): void {
@@ -99,7 +83,7 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
       }
       let body: unknown = undefined;
       if (BODY_METHODS.has(method)) {
-        body = await readJsonBody(req, deps.config.bodyLimitBytes);
+        body = await readJsonBody(req, match.entry.meta?.bodyLimitBytes ?? deps.config.bodyLimitBytes);
       }
       if (match.entry.plain) {
         await match.entry.plain.handle({ req, res, deps, requestId, body, params: match.params });

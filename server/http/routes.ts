@@ -17,6 +17,7 @@ export interface PlainRoute {
   /** The same reach rules as procedures. */
   access?: Meta['access'];
   liveWrite?: boolean;
+  bodyLimitBytes?: number;
   handle(input: { req: IncomingMessage; res: ServerResponse; deps: Deps; requestId: string; body: unknown; params: Record<string, string> }): Promise<void>;
 }
 
@@ -39,7 +40,7 @@ export function buildRouteTable(router: AnyTRPCRouter, plainRoutes: PlainRoute[]
     entries.push({ method: openapi.method, path: openapi.path, pattern: toPattern(openapi.path), meta: procedure._def.meta });
   }
   for (const plain of plainRoutes) {
-    entries.push({ method: plain.method, path: plain.path, pattern: toPattern(plain.path), plain, meta: { access: plain.access, liveWrite: plain.liveWrite } });
+    entries.push({ method: plain.method, path: plain.path, pattern: toPattern(plain.path), plain, meta: { access: plain.access, liveWrite: plain.liveWrite, bodyLimitBytes: plain.bodyLimitBytes } });
   }
   // Literal segments win over parameters (/emails/batch before /emails/{id}).
   return entries.sort((a, b) => b.path.replace(/\{.+?\}/g, '').length - a.path.replace(/\{.+?\}/g, '').length);

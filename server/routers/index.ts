@@ -1,6 +1,7 @@
 import { router } from '../trpc/init';
 import { apiKeysRouter } from './api-keys';
 import { domainsRouter } from './domains';
+import { emailsRouter } from './emails';
 import { healthRouter } from './health';
 import { organizationRouter } from './organization';
 
@@ -9,6 +10,7 @@ export const appRouter = router({
   health: healthRouter,
   apiKeys: apiKeysRouter,
   domains: domainsRouter,
+  emails: emailsRouter,
   organization: organizationRouter,
 });
 

@@ -1,4 +1,5 @@
 import type { PlainRoute } from '../http/routes';
+import { emailBatchRoute } from './email-batch';
 
 /** REST operations served outside trpc-to-openapi (top-level array bodies, CSV); each says why where it is defined. */
-export const PLAIN_ROUTES: PlainRoute[] = [];
+export const PLAIN_ROUTES: PlainRoute[] = [emailBatchRoute];

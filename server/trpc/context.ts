@@ -10,4 +10,6 @@ export interface Context {
   /** The caller, and for API keys the request already counted against the rate limit. */
   authenticate: () => Promise<Admission | null>;
   setHeader: (name: string, value: string) => void;
+  /** A request header (lowercase name), for the few procedures that read one (Idempotency-Key). */
+  header: (name: string) => string | undefined;
 }

@@ -12,6 +12,8 @@ export type AccessMeta = {
   access?: 'sending';
   /** Changes state shared by live and test mode, which a test key may not touch. */
   liveWrite?: boolean;
+  /** A larger request body than BODY_LIMIT_BYTES (sends with attachments). */
+  bodyLimitBytes?: number;
 };
 
 export type Meta = OpenApiMeta<AccessMeta>;

@@ -8,9 +8,12 @@ import { createRuntime, type Runtime } from '@/server/runtime';
 import { createOrganizationWithKey } from '@/server/services/organizations';
 import { openDatabase } from '@/db/client';
 import { openTestDatabase, resetDatabase } from './database';
+import { startDnsServer, type DnsServer } from './dns';
 
 export interface TestApp {
   url: string;
+  /** The loopback DNS server every lookup of this app goes to (tests never query real DNS). */
+  dns: DnsServer;
   runtime: Runtime;
   clock: TestClock;
   /** Empties the database and puts the clock back, between tests. */
@@ -56,7 +59,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       : { ...shared, close: async () => {}, drop: async () => {} }
     : await openTestDatabase();
   const clock = new TestClock();
+  const dns = await startDnsServer();
   const config: Config = loadConfig({
+    DNS_SERVERS: dns.address,
     NODE_ENV: 'test',
     DATA_DIR: `/tmp/eumail-test-${process.pid}`,
     SMTP_GATEWAY_PORT: '0',
@@ -73,11 +78,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   return {
     url,
+    dns,
     runtime,
     clock,
     async reset() {
       await resetDatabase(database);
       clock.set(start);
+      dns.clear();
     },
     async close() {
       server.closeAllConnections();
@@ -85,6 +92,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await runtime.runner?.stop();
       if (shared) await database.close();
       await database.drop();
+      await dns.close();
     },
     createOrg(input = {}) {
       return createOrganizationWithKey(runtime.deps, {

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@/server/services/api-keys';
+import { eq } from 'drizzle-orm';
+import { domains } from '@/db/schema';
 import { registerDomain } from '@/server/services/domains';
+import { sendEmail } from '@/server/services/emails';
 import type { Principal } from '@/server/services/principal';
 import type { TestApp } from '../support/app';
 
@@ -45,6 +48,24 @@ const makeKey = async (ctx: PrepareContext) =>
 const makeDomain = async (ctx: PrepareContext) =>
   (await registerDomain(ctx.app.runtime.deps, { ...principalFor(ctx), mode: 'live' }, { name: `d${randomBytes(4).toString('hex')}.example.com` })).id;
 
+/** A verified domain and a recipient domain with an MX, so a send in either mode is accepted. */
+async function sendable(ctx: PrepareContext) {
+  const domain = await registerDomain(ctx.app.runtime.deps, { ...principalFor(ctx), mode: 'live' }, { name: `s${randomBytes(4).toString('hex')}.example.com` });
+  await ctx.app.runtime.deps.db.update(domains).set({ status: 'verified', verifiedAt: ctx.app.clock.now() }).where(eq(domains.id, domain.id));
+  ctx.app.dns.mx('example.net', 'mx.example.net');
+  return { from: `Acme <hello@${domain.name}>`, to: ['someone@example.net'], subject: 'Hi', text: 'Hello' };
+}
+
+const scheduledEmail = async (ctx: PrepareContext) => {
+  const at = new Date(ctx.app.clock.now().getTime() + 3_600_000).toISOString();
+  return (await sendEmail(ctx.app.runtime.deps, principalFor(ctx), { ...(await sendable(ctx)), scheduled_at: at })).id;
+};
+
+const withScheduledEmail = (body?: (ctx: PrepareContext) => unknown) => ({
+  prepare: async (ctx: PrepareContext) => ({ params: { id: await scheduledEmail(ctx) }, body: body?.(ctx) }),
+  foreign: async (ctx: PrepareContext) => ({ id: await scheduledEmail(ctx) }),
+});
+
 const withDomain = {
   prepare: async (ctx: PrepareContext) => ({ params: { id: await makeDomain(ctx) } }),
   foreign: async (ctx: PrepareContext) => ({ id: await makeDomain(ctx) }),
@@ -73,6 +94,18 @@ export const ROUTES: RouteCase[] = [
   { method: 'DELETE', path: '/domains/{id}', sendingAccess: false, liveWrite: true, ...withDomain },
   { method: 'POST', path: '/domains/{id}/verify', sendingAccess: false, liveWrite: true, ...withDomain },
   { method: 'GET', path: '/domains/{id}/domain-connect', sendingAccess: false, liveWrite: false, ...withDomain },
+  { method: 'POST', path: '/emails', sendingAccess: true, liveWrite: false, prepare: async (ctx) => ({ body: await sendable(ctx) }) },
+  { method: 'POST', path: '/emails/batch', sendingAccess: true, liveWrite: false, prepare: async (ctx) => ({ body: [await sendable(ctx)] }) },
+  { method: 'GET', path: '/emails', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/emails/{id}', sendingAccess: false, liveWrite: false, ...withScheduledEmail() },
+  {
+    method: 'PATCH',
+    path: '/emails/{id}',
+    sendingAccess: true,
+    liveWrite: false,
+    ...withScheduledEmail((ctx) => ({ scheduled_at: new Date(ctx.app.clock.now().getTime() + 7_200_000).toISOString() })),
+  },
+  { method: 'POST', path: '/emails/{id}/cancel', sendingAccess: true, liveWrite: false, ...withScheduledEmail() },
 ];
 
 export const fillPath = (path: string, params: Record<string, string> = {}) =>

@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm';
+import { boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { organizations } from './organizations';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/** One accepted message. Test-mode emails live beside live ones and never see each other. */
+export const emails = pgTable(
+  'emails',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** live | test */
+    mode: text('mode').notNull(),
+    /** The verified sending domain; null for the shared sandbox domain. */
+    domainId: uuid('domain_id'),
+    apiKeyId: uuid('api_key_id'),
+    /** As given, with its display name. */
+    from: text('from').notNull(),
+    /** The sender address alone, lowercase: what `from=` filters match exactly. */
+    fromAddress: text('from_address').notNull(),
+    to: text('to').array().notNull(),
+    cc: text('cc').array().notNull(),
+    bcc: text('bcc').array().notNull(),
+    replyTo: text('reply_to').array().notNull(),
+    /** Every recipient address, lowercase: what `to=` filters match. */
+    recipientAddresses: text('recipient_addresses').array().notNull(),
+    subject: text('subject').notNull(),
+    html: text('html'),
+    text: text('text'),
+    headers: jsonb('headers').$type<Record<string, string>>().notNull(),
+    tags: jsonb('tags').$type<Array<{ name: string; value: string }>>().notNull(),
+    /** `name` and `name:value` of every tag: what `tag=` filters match. */
+    tagKeys: text('tag_keys').array().notNull(),
+    trackOpens: boolean('track_opens').notNull(),
+    trackClicks: boolean('track_clicks').notNull(),
+    /** queued | scheduled | canceled | sending | sent | delivered | bounced | complained | suppressed | failed */
+    status: text('status').notNull(),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true, mode: 'date' }),
+    /** When the pipeline should next act on it; null when nothing is pending. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+    attempts: integer('attempts').notNull().default(0),
+    idempotencyKey: text('idempotency_key'),
+    idempotencyExpiresAt: timestamp('idempotency_expires_at', { withTimezone: true, mode: 'date' }),
+    messageId: text('message_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    index('emails_org_mode_idx').on(t.organizationId, t.mode, t.id),
+    index('emails_org_status_idx').on(t.organizationId, t.mode, t.status, t.id),
+    index('emails_org_from_idx').on(t.organizationId, t.mode, t.fromAddress, t.id),
+    index('emails_recipients_gin').using('gin', t.recipientAddresses),
+    index('emails_tag_keys_gin').using('gin', t.tagKeys),
+    index('emails_due_idx').on(t.nextAttemptAt).where(sql`${t.nextAttemptAt} is not null`),
+    uniqueIndex('emails_idempotency_unique').on(t.organizationId, t.mode, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+  ],
+);
+
+/** The life of an email, oldest first: every status change and tracking signal. */
+export const emailEvents = pgTable(
+  'email_events',
+  {
+    id: uuid('id').primaryKey(),
+    emailId: uuid('email_id')
+      .notNull()
+      .references(() => emails.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id').notNull(),
+    type: text('type').notNull(),
+    recipient: text('recipient'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('email_events_email_idx').on(t.emailId, t.id)],
+);
+
+/** Attachments: the listing outlives the content, which is wiped after its 30-day retention. */
+export const emailAttachments = pgTable(
+  'email_attachments',
+  {
+    id: uuid('id').primaryKey(),
+    emailId: uuid('email_id')
+      .notNull()
+      .references(() => emails.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    content: bytea('content'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('email_attachments_email_idx').on(t.emailId)],
+);

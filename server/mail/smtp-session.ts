@@ -1,0 +1,104 @@
+import SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
+import type { SmtpError } from './outcomes';
+
+export interface DeliveryTimeouts {
+  /** TCP connect. */
+  connectMs: number;
+  /** From connect to the server's 220 greeting. */
+  greetingMs: number;
+  /** Longest silence from the server at any point (nodemailer's socketTimeout). */
+  idleMs: number;
+  /** The whole SMTP session with one server, however slowly it trickles bytes. */
+  sessionMs: number;
+}
+
+// Shorter than RFC 5321 §4.5.3.2's minimums (5 min greeting, 10 min after DATA): a job that waits
+// that long holds a worker; a slow server gets the recipient deferred and retried later instead.
+export const DEFAULT_TIMEOUTS: DeliveryTimeouts = { connectMs: 15_000, greetingMs: 30_000, idleMs: 60_000, sessionMs: 180_000 };
+
+export interface SessionTarget {
+  /** The MX host name: EHLO target label, TLS SNI. */
+  host: string;
+  /** The address we resolved for it through DNS_SERVERS (nodemailer's own lookup uses the system resolver). */
+  ip: string;
+  port: number;
+  heloName: string;
+  timeouts: DeliveryTimeouts;
+  /** Skip STARTTLS: the retry after a TLS handshake failed, as MTAs do for opportunistic TLS. */
+  plaintext?: boolean;
+}
+
+const failure = (code: string, message: string): SmtpError => Object.assign(new Error(message), { code });
+
+/**
+ * One SMTP connection to an MX, promisified. nodemailer reports a dead connection through the
+ * 'error'/'end' events and then never calls the pending callback, so every step races them; the
+ * session timer closes the socket so a server that never finishes cannot hold us.
+ */
+export class SmtpSession {
+  private readonly connection: SMTPConnection;
+  private fail!: (error: SmtpError) => void;
+  private readonly failed: Promise<never>;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(readonly target: SessionTarget) {
+    this.connection = new SMTPConnection({
+      host: target.ip,
+      port: target.port,
+      name: target.heloName,
+      secure: false,
+      ignoreTLS: target.plaintext ?? false,
+      // MX certificates are commonly self-signed or for another name; encryption still beats plaintext.
+      opportunisticTLS: true,
+      tls: { rejectUnauthorized: false, servername: target.host },
+      connectionTimeout: target.timeouts.connectMs,
+      greetingTimeout: target.timeouts.greetingMs,
+      socketTimeout: target.timeouts.idleMs,
+      logger: false,
+    });
+    this.failed = new Promise<never>((_, reject) => (this.fail = reject));
+    this.failed.catch(() => undefined);
+    // Kept for the connection's whole life: a later 'error' with no listener would crash the process.
+    // Only the first failure counts; the promise ignores the rest.
+    this.connection.on('error', (error) => this.fail(error));
+    this.connection.on('end', () => this.fail(failure('ECONNECTION', 'Connection closed unexpectedly')));
+    this.timer = setTimeout(() => {
+      this.fail(failure('ETIMEDOUT', `SMTP session exceeded ${target.timeouts.sessionMs} ms`));
+      this.connection.close();
+    }, target.timeouts.sessionMs);
+  }
+
+  /** Whether STARTTLS was negotiated. */
+  get secure(): boolean {
+    return this.connection.secure;
+  }
+
+  private step<T>(start: (done: (error: SmtpError | null | undefined, value?: T) => void) => void): Promise<T> {
+    const answered = new Promise<T>((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value as T))));
+    return Promise.race([answered, this.failed]);
+  }
+
+  connect(): Promise<void> {
+    return this.step<void>((done) => this.connection.connect((error) => done(error)));
+  }
+
+  send(envelope: { from: string; to: string[] }, raw: Buffer): Promise<SMTPConnection.SentMessageInfo> {
+    return this.step((done) => this.connection.send(envelope, raw, done));
+  }
+
+  /** RSET after a refused transaction, so the next recipient starts clean. */
+  reset(): Promise<void> {
+    return this.step<void>((done) => this.connection.reset((error) => done(error)));
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+    // QUIT is a courtesy; close() right behind it frees the socket even if the server never answers.
+    try {
+      this.connection.quit();
+    } catch {
+      // the socket is already gone
+    }
+    this.connection.close();
+  }
+}

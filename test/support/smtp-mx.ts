@@ -1,0 +1,67 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface MxMessage {
+  from: string;
+  to: string[];
+  raw: string;
+  /** Whether the client had switched to TLS (STARTTLS) before sending. */
+  secure: boolean;
+}
+
+export type Refusal = { code: number; message: string } | null;
+
+export interface MxServerOptions {
+  /** The answer to RCPT TO for an address; null accepts it. */
+  rcpt?: (address: string) => Refusal;
+  /** The answer after DATA for a transaction's recipients; null accepts the message. */
+  data?: (recipients: string[]) => Refusal;
+  /** Offer STARTTLS with this certificate (self-signed is fine: MX delivery does not verify). */
+  tls?: { key: string; cert: string };
+}
+
+const refusal = (answer: { code: number; message: string }) => Object.assign(new Error(answer.message), { responseCode: answer.code });
+
+/**
+ * A real SMTP server on 127.0.0.1 playing a recipient's MX (or a smarthost): refuses chosen
+ * recipients at RCPT or after DATA, and counts connections so a test can see a pool reused.
+ */
+export async function startMxServer(options: MxServerOptions = {}) {
+  const messages: MxMessage[] = [];
+  let connections = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    logger: false,
+    disabledCommands: options.tls ? [] : ['STARTTLS'],
+    ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
+    closeTimeout: 1_000,
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
+    onRcptTo(address, _session, callback) {
+      const answer = options.rcpt?.(address.address);
+      callback(answer ? refusal(answer) : undefined);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const to = session.envelope.rcptTo.map((r) => r.address);
+        const answer = options.data?.(to);
+        if (answer) return callback(refusal(answer));
+        messages.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to, raw: Buffer.concat(chunks).toString('utf8'), secure: session.secure });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    messages,
+    connections: () => connections,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type MxServer = Awaited<ReturnType<typeof startMxServer>>;
