@@ -45,6 +45,16 @@ export const emails = pgTable(
     idempotencyKey: text('idempotency_key'),
     idempotencyExpiresAt: timestamp('idempotency_expires_at', { withTimezone: true, mode: 'date' }),
     messageId: text('message_id'),
+    /** The Date header of the first build, so every retry sends the same (signed) message. */
+    messageDate: timestamp('message_date', { withTimezone: true, mode: 'date' }),
+    /**
+     * Per recipient, in envelope order (to, cc, bcc; the VERP recipient index): where its delivery
+     * stands. pending | deferred | delivered | bounced | complained | suppressed | failed
+     */
+    recipientStates: jsonb('recipient_states').$type<Array<{ address: string; status: string; attempts: number; response?: string }>>().notNull().default([]),
+    /** The original URLs of rewritten links, by index: a click token can only ever lead to one of these. */
+    trackedLinks: text('tracked_links').array().notNull().default([]),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },

@@ -3,7 +3,8 @@ import { emailAttachments, emailEvents, emails } from '@/db/schema';
 import type { Deps } from '../deps';
 import { conflict, notFound, validationError } from '../errors';
 import { newId } from '../ids';
-import { parseMailbox } from './addresses';
+import { envelopeRecipients } from '../mail/message';
+import { normalizeAddress, parseMailbox } from './addresses';
 import { recordEmailEvents } from './email-events';
 import { EMAIL_LIMITS, type BatchEmailRequest, type EmailRequest } from './email-request';
 import { fetchPage, type Page } from './pagination';
@@ -51,6 +52,13 @@ export async function sendEmail(deps: Deps, principal: Principal, input: EmailRe
   const now = deps.clock.now();
   const id = newId();
   const tags = input.tags ?? [];
+  const suppressed = new Set(permit.suppressed.map(normalizeAddress));
+  // Envelope order is the VERP recipient index: a bounce names its recipient by position.
+  const recipientStates = envelopeRecipients(input.to, cc, bcc).map((address) => ({
+    address,
+    status: suppressed.has(address.toLowerCase()) ? 'suppressed' : 'pending',
+    attempts: 0,
+  }));
   const row: typeof emails.$inferInsert = {
     id,
     organizationId: principal.organizationId,
@@ -75,6 +83,7 @@ export async function sendEmail(deps: Deps, principal: Principal, input: EmailRe
     status: scheduledAt ? 'scheduled' : 'queued',
     scheduledAt,
     nextAttemptAt: scheduledAt ?? now,
+    recipientStates,
     idempotencyKey: key ?? null,
     idempotencyExpiresAt: key ? new Date(now.getTime() + IDEMPOTENCY_MS) : null,
     createdAt: now,
