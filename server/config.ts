@@ -45,6 +45,21 @@ const urlOf = (protocols: string[]) =>
       { message: `must be a ${protocols.join(' or ')} URL` },
     );
 
+const cidrList = z
+  .string()
+  .optional()
+  .superRefine((value, ctx) => {
+    for (const cidr of (value ?? '').split(',').map((c) => c.trim()).filter(Boolean)) {
+      try {
+        parseCidr(cidr);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `"${cidr}": ${error instanceof Error ? error.message : 'not a CIDR'}` });
+      }
+    }
+  });
+
+const splitList = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+
 const roles = ['web', 'smtp', 'worker'] as const;
 
 const envSchema = z.object({
@@ -62,18 +77,8 @@ const envSchema = z.object({
   BOUNCE_DOMAIN: z.string().optional(),
   SANDBOX_DOMAIN: z.string().optional(),
   SYSTEM_MAIL_FROM: z.string().optional(),
-  WEBHOOK_ALLOW_PRIVATE_CIDRS: z
-    .string()
-    .optional()
-    .superRefine((value, ctx) => {
-      for (const cidr of (value ?? '').split(',').map((c) => c.trim()).filter(Boolean)) {
-        try {
-          parseCidr(cidr);
-        } catch (error) {
-          ctx.addIssue({ code: 'custom', message: `"${cidr}": ${error instanceof Error ? error.message : 'not a CIDR'}` });
-        }
-      }
-    }),
+  WEBHOOK_ALLOW_PRIVATE_CIDRS: cidrList,
+  SMTP_MX_ALLOW_PRIVATE_CIDRS: cidrList,
   WEBHOOK_RETRY_BASE_MS: positiveMs(30_000),
   TEST_MODE_STEP_MS: positiveMs(2_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
@@ -122,6 +127,8 @@ export type Config = {
   sandboxDomain: string | undefined;
   systemMailFrom: string;
   webhookAllowPrivateCidrs: string[];
+  /** Test-only: private ranges an MX may resolve to (the loopback SMTP server of the tests). */
+  smtpMxAllowPrivateCidrs: string[];
   webhookRetryBaseMs: number;
   testModeStepMs: number;
   bodyLimitBytes: number;
@@ -184,7 +191,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bounceDomain,
     sandboxDomain: e.SANDBOX_DOMAIN?.toLowerCase(),
     systemMailFrom: e.SYSTEM_MAIL_FROM ?? `EU Mail <no-reply@${bounceDomain}>`,
-    webhookAllowPrivateCidrs: (e.WEBHOOK_ALLOW_PRIVATE_CIDRS ?? '').split(',').map((c) => c.trim()).filter(Boolean),
+    webhookAllowPrivateCidrs: splitList(e.WEBHOOK_ALLOW_PRIVATE_CIDRS),
+    smtpMxAllowPrivateCidrs: splitList(e.SMTP_MX_ALLOW_PRIVATE_CIDRS),
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     testModeStepMs: e.TEST_MODE_STEP_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

@@ -6,6 +6,7 @@ import { dataDirSecret } from './data-dir';
 import type { Deps } from './deps';
 import { inngestJobs } from './jobs/inngest-jobs';
 import type { Jobs } from './jobs/jobs';
+import { closeRelayPools } from './mail/delivery';
 import { createSystemMailer, type SystemMailer } from './mail/system-mailer';
 import { EmbeddedRunner } from './runner/embedded';
 import { SWEEPS } from './runner/sweeps';
@@ -58,5 +59,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
 export async function stopRuntime(runtime: Runtime): Promise<void> {
   await runtime.runner?.stop();
+  closeRelayPools();
   await runtime.database.close();
 }

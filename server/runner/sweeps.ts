@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import type { JobKind } from '../jobs/jobs';
 import { sweepDomainChecks } from '../services/domains';
+import { sweepEmailDispatch } from '../services/email-dispatch';
 import { sweepSystemEmails } from '../services/system-mail';
 
 /**
@@ -16,4 +17,5 @@ export interface Sweep {
 export const SWEEPS: Sweep[] = [
   { kind: 'system-mail', intervalMs: 5_000, run: sweepSystemEmails },
   { kind: 'domain-check', intervalMs: 15_000, run: sweepDomainChecks },
+  { kind: 'email-dispatch', intervalMs: 1_000, run: sweepEmailDispatch },
 ];

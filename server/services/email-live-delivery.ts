@@ -1,0 +1,99 @@
+import { asc, eq } from 'drizzle-orm';
+import { domains, emailAttachments, emails } from '@/db/schema';
+import { deliver } from '../mail/delivery';
+import { buildMessage } from '../mail/message';
+import { verpKeyFrom } from '../mail/verp';
+import type { Deps } from '../deps';
+import type { DispatchResult } from './email-dispatch';
+import { finishDispatch, type EmailEventInput } from './email-finish';
+import type { RecipientState } from './email-status';
+import { signingKeyOf } from './domains';
+
+type EmailRow = typeof emails.$inferSelect;
+
+const MINUTE = 60_000;
+/** Deferred recipients are retried for this long, then failed. */
+export const RETRY_WINDOW_MS = 72 * 60 * MINUTE;
+const RETRY_DELAYS_MS = [MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, 60 * MINUTE, 2 * 60 * MINUTE, 4 * 60 * MINUTE];
+
+export const retryDelayMs = (attempt: number) => RETRY_DELAYS_MS[Math.min(attempt - 1, RETRY_DELAYS_MS.length - 1)]!;
+
+/** Builds, signs and hands the message to the receiving servers; records each recipient's outcome. */
+export async function deliverLive(deps: Deps, row: EmailRow): Promise<DispatchResult> {
+  const now = deps.clock.now();
+  const states: RecipientState[] = row.recipientStates.map((state) => ({ ...state }));
+  const open = states.map((state, index) => ({ state, index })).filter(({ state }) => state.status === 'pending' || state.status === 'deferred');
+  const key = row.domainId ? await signingKeyOf(deps, row.domainId) : null;
+  const [domain] = row.domainId ? await deps.db.select().from(domains).where(eq(domains.id, row.domainId)) : [];
+  if (!key || !domain) {
+    const reason = row.domainId ? 'the sending domain was deleted' : 'the sandbox domain has no signing key on this installation';
+    for (const { state } of open) Object.assign(state, { status: 'failed', response: reason });
+    return finishDispatch(deps, row, states, open.map(({ state }) => ({ type: 'email.failed', recipient: state.address, data: { reason } })), null);
+  }
+  const attachments = await deps.db.select().from(emailAttachments).where(eq(emailAttachments.emailId, row.id)).orderBy(asc(emailAttachments.id));
+  const messageDate = row.messageDate ?? now;
+  const message = buildMessage({
+    emailId: row.id,
+    domain: { name: domain.name, returnPath: domain.returnPath, dkim: key },
+    from: row.from,
+    to: row.to,
+    cc: row.cc,
+    bcc: row.bcc,
+    replyTo: row.replyTo,
+    subject: row.subject,
+    html: row.html ?? undefined,
+    text: row.text ?? undefined,
+    headers: row.headers,
+    attachments: attachments.filter((a) => a.content).map((a) => ({ filename: a.filename, content: a.content!, contentType: a.contentType })),
+    feedback: { organizationId: row.organizationId, stream: 'transactional' },
+    date: messageDate,
+    verpKey: verpKeyFrom(deps.encryptionKey),
+  });
+  const wanted = new Set(open.map(({ index }) => index));
+  const outcomes = await deliver(
+    { ...message, recipients: message.recipients.filter((recipient) => wanted.has(recipient.index)) },
+    {
+      relayUrl: deps.config.smtpRelayUrl,
+      dnsServers: deps.config.dnsServers,
+      mxPort: deps.config.smtpMxPort,
+      heloName: deps.config.mailHost,
+      allowPrivateCidrs: deps.config.smtpMxAllowPrivateCidrs,
+    },
+  );
+  const events: EmailEventInput[] = [];
+  const firstAttempt = !row.sentAt;
+  let reachedServer = false;
+  const expired = now.getTime() - (row.scheduledAt ?? row.createdAt).getTime() >= RETRY_WINDOW_MS;
+  for (const outcome of outcomes) {
+    const target = open.find(({ state }) => state.address.toLowerCase() === outcome.recipient.toLowerCase());
+    if (!target) continue;
+    const state = target.state;
+    state.attempts += 1;
+    state.response = outcome.response;
+    const data = { response: outcome.response, smtpCode: outcome.smtpCode ?? null, host: outcome.host ?? null };
+    if (outcome.outcome === 'delivered') {
+      reachedServer = true;
+      state.status = 'delivered';
+      events.push({ type: 'email.delivered', recipient: state.address, data });
+    } else if (outcome.outcome === 'bounced') {
+      reachedServer = true;
+      state.status = 'bounced';
+      events.push({ type: 'email.bounced', recipient: state.address, data: { ...data, source: 'smtp' } });
+    } else if (expired) {
+      state.status = 'failed';
+      events.push({ type: 'email.failed', recipient: state.address, data: { ...data, reason: 'not accepted within 72 hours' } });
+    } else {
+      state.status = 'deferred';
+      events.push({ type: 'email.delivery_delayed', recipient: state.address, data });
+    }
+  }
+  if (firstAttempt && reachedServer) events.unshift({ type: 'email.sent', data: { messageId: message.messageId } });
+  const deferred = states.some((state) => state.status === 'deferred');
+  const next = deferred ? new Date(now.getTime() + retryDelayMs(row.attempts + 1)) : null;
+  return finishDispatch(deps, row, states, events, next, {
+    messageId: message.messageId,
+    messageDate,
+    ...(firstAttempt && reachedServer ? { sentAt: now } : {}),
+  });
+}
+
