@@ -1,7 +1,8 @@
 import type { Deps } from '@/server/deps';
 import { domainCheckFunctions } from './domain-checks';
 import { emailDispatchFunctions } from './email-dispatch';
+import { retentionFunctions } from './retention';
 import { systemMailFunctions } from './system-mail';
 
 /** Every durable function, each step calling a service function. */
-export const createFunctions = (getDeps: () => Deps) => [...systemMailFunctions(getDeps), ...domainCheckFunctions(getDeps), ...emailDispatchFunctions(getDeps)];
+export const createFunctions = (getDeps: () => Deps) => [...systemMailFunctions(getDeps), ...domainCheckFunctions(getDeps), ...emailDispatchFunctions(getDeps), ...retentionFunctions(getDeps)];

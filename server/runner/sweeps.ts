@@ -2,6 +2,7 @@ import type { Deps } from '../deps';
 import type { JobKind } from '../jobs/jobs';
 import { sweepDomainChecks } from '../services/domains';
 import { sweepEmailDispatch } from '../services/email-dispatch';
+import { applyRetention } from '../services/email-retention';
 import { sweepSystemEmails } from '../services/system-mail';
 
 /**
@@ -18,4 +19,5 @@ export const SWEEPS: Sweep[] = [
   { kind: 'system-mail', intervalMs: 5_000, run: sweepSystemEmails },
   { kind: 'domain-check', intervalMs: 15_000, run: sweepDomainChecks },
   { kind: 'email-dispatch', intervalMs: 1_000, run: sweepEmailDispatch },
+  { kind: 'retention', intervalMs: 3_600_000, run: applyRetention },
 ];

@@ -3,7 +3,7 @@ import { createApiKey } from '@/server/services/api-keys';
 import { eq } from 'drizzle-orm';
 import { domains } from '@/db/schema';
 import { registerDomain } from '@/server/services/domains';
-import { sendEmail } from '@/server/services/emails';
+import { getEmail, sendEmail } from '@/server/services/emails';
 import type { Principal } from '@/server/services/principal';
 import type { TestApp } from '../support/app';
 
@@ -61,6 +61,13 @@ const scheduledEmail = async (ctx: PrepareContext) => {
   return (await sendEmail(ctx.app.runtime.deps, principalFor(ctx), { ...(await sendable(ctx)), scheduled_at: at })).id;
 };
 
+async function emailWithAttachment(ctx: PrepareContext) {
+  const attachments = [{ filename: 'a.txt', content: Buffer.from('hello').toString('base64') }];
+  const { id } = await sendEmail(ctx.app.runtime.deps, principalFor(ctx), { ...(await sendable(ctx)), attachments });
+  const email = await getEmail(ctx.app.runtime.deps, principalFor(ctx), id);
+  return { id, attachmentId: email.attachments[0]!.id };
+}
+
 const withScheduledEmail = (body?: (ctx: PrepareContext) => unknown) => ({
   prepare: async (ctx: PrepareContext) => ({ params: { id: await scheduledEmail(ctx) }, body: body?.(ctx) }),
   foreign: async (ctx: PrepareContext) => ({ id: await scheduledEmail(ctx) }),
@@ -106,6 +113,14 @@ export const ROUTES: RouteCase[] = [
     ...withScheduledEmail((ctx) => ({ scheduled_at: new Date(ctx.app.clock.now().getTime() + 7_200_000).toISOString() })),
   },
   { method: 'POST', path: '/emails/{id}/cancel', sendingAccess: true, liveWrite: false, ...withScheduledEmail() },
+  {
+    method: 'GET',
+    path: '/emails/{id}/attachments/{attachmentId}',
+    sendingAccess: false,
+    liveWrite: false,
+    prepare: async (ctx) => ({ params: await emailWithAttachment(ctx) }),
+    foreign: emailWithAttachment,
+  },
 ];
 
 export const fillPath = (path: string, params: Record<string, string> = {}) =>

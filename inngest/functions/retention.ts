@@ -1,0 +1,8 @@
+import type { Deps } from '@/server/deps';
+import { applyRetention } from '@/server/services/email-retention';
+import { inngest } from '../client';
+
+/** Hourly: emails past their plan's log retention, and attachment contents past 30 days, are deleted. */
+export function retentionFunctions(getDeps: () => Deps) {
+  return [inngest.createFunction({ id: 'retention', triggers: { cron: '17 * * * *' } }, async ({ step }) => step.run('apply-retention', () => applyRetention(getDeps())))];
+}

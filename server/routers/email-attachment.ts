@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { apiContext } from '../http/api-context';
+import type { PlainRoute } from '../http/routes';
+import { isUuid } from '../ids';
+import { validationError } from '../errors';
+import { attachmentContent } from '../services/email-retention';
+import { authorize } from '../trpc/procedures';
+
+const asciiFilename = (name: string) => name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+
+/** Attachments answer with their own bytes and content type, which trpc-to-openapi cannot: a plain route. */
+export const emailAttachmentRoute: PlainRoute = {
+  method: 'GET',
+  path: '/emails/{id}/attachments/{attachmentId}',
+  operation: {
+    operationId: 'getEmailAttachment',
+    tags: ['Emails'],
+    summary: 'Download an attachment (kept for 30 days; 410 ATTACHMENT_EXPIRED afterwards)',
+    requestParams: { path: z.object({ id: z.uuid(), attachmentId: z.uuid() }) },
+    responses: { 200: { description: 'The file, with its content type', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } },
+  },
+  async handle({ req, res, deps, requestId, params }) {
+    const principal = await authorize(apiContext(deps, req, res, requestId), {});
+    const emailId = decodeURIComponent(params.id ?? '');
+    const attachmentId = decodeURIComponent(params.attachmentId ?? '');
+    if (!isUuid(emailId) || !isUuid(attachmentId)) throw validationError('id and attachmentId must be UUIDs');
+    const file = await attachmentContent(deps, principal, emailId, attachmentId);
+    res.statusCode = 200;
+    res.setHeader('Content-Type', file.contentType);
+    res.setHeader('Content-Length', String(file.content.length));
+    res.setHeader('Content-Disposition', `attachment; filename="${asciiFilename(file.filename)}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.end(file.content);
+  },
+};
