@@ -118,6 +118,24 @@ describe('live delivery', () => {
   });
 });
 
+describe('tracking', () => {
+  it('delivers rewritten links and a pixel; following them records the open and the click and redirects to the stored URL', async () => {
+    const id = await send({ tracking: { opens: true, clicks: true } });
+    await sweepEmailDispatch(app.runtime.deps);
+    const raw = mx.messages[0]!.raw.replace(/=\r\n/g, '').replace(/=3D/g, '=');
+    const click = new RegExp(`${app.runtime.config.appUrl}/t/c/([A-Za-z0-9_-]+)`).exec(raw)?.[1];
+    const open = new RegExp(`${app.runtime.config.appUrl}/t/o/([A-Za-z0-9_-]+)`).exec(raw)?.[1];
+    expect(click && open).toBeTruthy();
+    expect(raw).not.toContain('href="https://acme.example.com/r/1"');
+    const pixel = await fetch(`${app.url}/t/o/${open}`);
+    expect(pixel.headers.get('content-type')).toBe('image/gif');
+    const redirect = await fetch(`${app.url}/t/c/${click}?url=https://evil.example/`, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe('https://acme.example.com/r/1');
+    expect(await history(id)).toEqual(['email.queued', 'email.sent', 'email.delivered ada@example.net', 'email.opened', 'email.clicked']);
+  });
+});
+
 describe('scheduled sends', () => {
   it('waits for its time, and a cancel before it means nothing is sent', async () => {
     const at = new Date(app.clock.now().getTime() + 3_600_000).toISOString();

@@ -8,6 +8,7 @@ import type { Runtime } from '../runtime';
 import { handleAdmin } from './admin';
 import { createRestHandler, type RestRequest } from './rest';
 import { sendError, sendJson } from './respond';
+import { handleTracking } from './tracking';
 
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -41,6 +42,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
       res.setHeader('Access-Control-Allow-Origin', '*');
       return sendJson(res, 200, JSON.parse(openApi()));
     }
+    if (startsWithSegment(path, '/t')) return handleTracking(req, res, runtime.deps);
     if (path === '/admin/command' && options.adminToken) return handleAdmin(req, res, runtime.deps, options.adminToken);
     if (options.next) return options.next(req, res);
     return sendError(res, 'NOT_FOUND', 'Not found');

@@ -8,6 +8,7 @@ import type { DispatchResult } from './email-dispatch';
 import { finishDispatch, type EmailEventInput } from './email-finish';
 import type { RecipientState } from './email-status';
 import { signingKeyOf } from './domains';
+import { rewriteForTracking } from './tracking';
 
 type EmailRow = typeof emails.$inferSelect;
 
@@ -32,6 +33,14 @@ export async function deliverLive(deps: Deps, row: EmailRow): Promise<DispatchRe
   }
   const attachments = await deps.db.select().from(emailAttachments).where(eq(emailAttachments.emailId, row.id)).orderBy(asc(emailAttachments.id));
   const messageDate = row.messageDate ?? now;
+  // Deterministic: a retry rewrites to the same bytes, so every copy carries the same signature and links.
+  const tracked =
+    row.html && (row.trackOpens || row.trackClicks)
+      ? await rewriteForTracking(row.html, { emailId: row.id, appUrl: deps.config.appUrl, key: deps.encryptionKey, opens: row.trackOpens, clicks: row.trackClicks })
+      : null;
+  if (tracked && tracked.links.join('\n') !== row.trackedLinks.join('\n')) {
+    await deps.db.update(emails).set({ trackedLinks: tracked.links }).where(eq(emails.id, row.id));
+  }
   const message = buildMessage({
     emailId: row.id,
     domain: { name: domain.name, returnPath: domain.returnPath, dkim: key },
@@ -41,7 +50,7 @@ export async function deliverLive(deps: Deps, row: EmailRow): Promise<DispatchRe
     bcc: row.bcc,
     replyTo: row.replyTo,
     subject: row.subject,
-    html: row.html ?? undefined,
+    html: tracked?.html ?? row.html ?? undefined,
     text: row.text ?? undefined,
     headers: row.headers,
     attachments: attachments.filter((a) => a.content).map((a) => ({ filename: a.filename, content: a.content!, contentType: a.contentType })),
