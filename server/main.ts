@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, type Config } from './config';
 import { DataDirLockedError, dataDirSecret, lockDataDir, writeAdminEndpoint } from './data-dir';
 import { createHttpServer, createRequestListener, type NextHandler } from './http/server';
+import { startBounceServer } from './mail/bounce-server';
 import { createRuntime, setRuntime, stopRuntime } from './runtime';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,6 +58,11 @@ async function main(): Promise<void> {
     console.log(`EU Mail listening on port ${port}: ${config.appUrl} (API ${config.appUrl}/api, docs ${config.appUrl}/docs) on ${runtime.database.kind}`);
   }
   if (runtime.runner && config.roles.includes('worker')) console.log('Embedded runner started (no Inngest configured)');
+  const bounces =
+    config.roles.includes('smtp') && config.bounceSmtpPort !== 0
+      ? await startBounceServer({ port: config.bounceSmtpPort, host: config.host, deps: runtime.deps, name: config.mailHost })
+      : null;
+  if (bounces) console.log(`Bounce receiver listening on port ${bounces.port}`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -65,7 +71,7 @@ async function main(): Promise<void> {
     console.log(`${signal}: stopping`);
     const closing = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
     server?.closeIdleConnections();
-    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    await Promise.race([Promise.all([closing, bounces?.close()]), new Promise((resolve) => setTimeout(resolve, 10_000))]);
     await stopRuntime(runtime);
     releaseLock();
     process.exit(0);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,24 @@ afterAll(async () => {
   await dropDatabase();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+const smtpGreeting = (port: number) =>
+  new Promise<string>((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('data', (chunk) => {
+      resolve(chunk.toString());
+      socket.end('QUIT\r\n');
+    });
+    socket.once('error', reject);
+  });
 
 const admin = async (...args: string[]) => {
   const { code, output } = await runEntry('server/admin/cli.ts', args, env);
@@ -89,9 +108,12 @@ describe('npm run admin (a separate process)', () => {
   }, 120_000);
 
   it('goes through the running server, which refuses a second server on the same DATA_DIR and stops cleanly on SIGTERM', async () => {
-    const server = spawnEntry('server/main.ts', [], env);
+    const bouncePort = await freePort();
+    const server = spawnEntry('server/main.ts', [], { ...env, BOUNCE_SMTP_PORT: String(bouncePort) });
     try {
       await waitForOutput(server, /listening on port (\d+)/);
+      await waitForOutput(server, new RegExp(`Bounce receiver listening on port ${bouncePort}`));
+      expect(await smtpGreeting(bouncePort)).toMatch(/^220 /);
       const port = /listening on port (\d+)/.exec(server.output())![1];
       const created = await admin('org:create', '--name', 'Live', '--owner-email', 'o@live.test', '--plan', 'free');
       expect(created.code, created.output).toBe(0);

@@ -2,11 +2,14 @@ import { eq } from 'drizzle-orm';
 import { emails } from '@/db/schema';
 import type { Deps } from '../deps';
 import type { DispatchResult } from './email-dispatch';
+import type { EmailStatus } from './emails';
 import { recordEmailEvents } from './email-events';
 import { aggregateEmailStatus, type RecipientState } from './email-status';
 import { suppressAddress } from './suppressions';
 
 type EmailRow = typeof emails.$inferSelect;
+
+const FINAL_FROM_REPORTS = new Set(['bounced', 'complained']);
 export type EmailEventInput = Parameters<typeof recordEmailEvents>[3][number];
 
 /**
@@ -14,10 +17,14 @@ export type EmailEventInput = Parameters<typeof recordEmailEvents>[3][number];
  * status derived from them, its history, and (live emails only) the bounced addresses on the
  * organization's suppression list.
  */
-export async function finishDispatch(deps: Deps, row: EmailRow, states: RecipientState[], events: EmailEventInput[], nextAttemptAt: Date | null, extra: Partial<EmailRow> = {}): Promise<DispatchResult> {
+export async function finishDispatch(deps: Deps, row: EmailRow, found: RecipientState[], events: EmailEventInput[], nextAttemptAt: Date | null, extra: Partial<EmailRow> = {}): Promise<DispatchResult> {
   const sent = Boolean(extra.sentAt ?? row.sentAt);
-  const status = aggregateEmailStatus(states, sent);
+  let status = row.status as EmailStatus;
   await deps.db.transaction(async (tx) => {
+    // A bounce or complaint may have been recorded while this step ran: it stands.
+    const [current] = await tx.select({ states: emails.recipientStates }).from(emails).where(eq(emails.id, row.id)).for('update');
+    const states = found.map((state, index) => (FINAL_FROM_REPORTS.has(current?.states[index]?.status ?? '') ? current!.states[index]! : state));
+    status = aggregateEmailStatus(states) ?? (sent ? 'sent' : 'sending');
     await tx
       .update(emails)
       .set({ ...extra, status, recipientStates: states, nextAttemptAt, attempts: row.attempts + 1, updatedAt: deps.clock.now() })
@@ -33,4 +40,3 @@ export async function finishDispatch(deps: Deps, row: EmailRow, states: Recipien
   });
   return { outcome: status, nextAttemptAt: nextAttemptAt?.toISOString() ?? null };
 }
-

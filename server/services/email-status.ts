@@ -8,17 +8,28 @@ export interface RecipientState {
   response?: string;
 }
 
-const OPEN = new Set(['pending', 'deferred']);
+/** Recipient states the pipeline still works on. */
+export const IN_FLIGHT = new Set(['pending', 'deferred']);
+const KNOWN = new Set(['pending', 'deferred', 'delivered', 'bounced', 'complained', 'suppressed', 'failed']);
 
 /**
- * An email's status from its recipients': a complaint marks it, then whatever the recipients
- * still waiting say (sending), then the best final outcome: delivered if anyone got it, else
- * bounced, else failed; suppressed when nobody was ever sent to.
+ * The email's status from its recipients' states (envelope order, as in `recipientStates`):
+ *
+ *   1. any recipient complained → `complained` (whatever the others are doing);
+ *   2. any recipient still pending or deferred → null: no outcome yet, the pipeline's own status
+ *      (queued, sending, sent) stands;
+ *   3. anyone got it → `delivered`; else anyone bounced → `bounced`; else anyone failed → `failed`;
+ *   4. nobody was ever sent to (all suppressed) → `suppressed`.
+ *
+ * So a one-recipient email delivered and then bounced by a DSN is `bounced`; with several
+ * recipients the email is `delivered` if any of them got it, and each bounce is in its history and
+ * on the suppression list. A state this function does not know counts as in flight, so nothing is
+ * finalised on it. An email without recipients has no status to derive (null).
  */
-export function aggregateEmailStatus(states: RecipientState[], sent: boolean): EmailStatus {
+export function aggregateEmailStatus(states: ReadonlyArray<{ status: string }>): EmailStatus | null {
   const statuses = states.map((state) => state.status);
   if (statuses.includes('complained')) return 'complained';
-  if (statuses.some((status) => OPEN.has(status))) return sent ? 'sent' : 'sending';
+  if (statuses.length === 0 || statuses.some((status) => IN_FLIGHT.has(status) || !KNOWN.has(status))) return null;
   if (statuses.includes('delivered')) return 'delivered';
   if (statuses.includes('bounced')) return 'bounced';
   if (statuses.includes('failed')) return 'failed';
