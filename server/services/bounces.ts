@@ -4,7 +4,6 @@ import type { Deps } from '../deps';
 import { recordEmailEvents } from './email-events';
 import { aggregateEmailStatus, IN_FLIGHT, type RecipientState } from './email-status';
 import type { EmailStatus } from './emails';
-import { recordEvent } from './events';
 import { suppressAddress } from './suppressions';
 
 /**
@@ -83,7 +82,17 @@ const withoutUndefined = (data: Record<string, unknown>) => Object.fromEntries(O
 export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock'>, report: DeliveryReport): Promise<DeliveryReportResult> {
   return deps.db.transaction(async (tx): Promise<DeliveryReportResult> => {
     const [email] = await tx
-      .select({ id: emails.id, organizationId: emails.organizationId, mode: emails.mode, status: emails.status, recipientStates: emails.recipientStates })
+      .select({
+        id: emails.id,
+        organizationId: emails.organizationId,
+        mode: emails.mode,
+        status: emails.status,
+        recipientStates: emails.recipientStates,
+        from: emails.from,
+        to: emails.to,
+        subject: emails.subject,
+        tags: emails.tags,
+      })
       .from(emails)
       .where(eq(emails.id, report.emailId))
       .for('update');
@@ -130,15 +139,6 @@ export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock'>, rep
     const emailStatus = (aggregateEmailStatus(nextStates) ?? email.status) as EmailStatus;
     await tx.update(emails).set({ recipientStates: nextStates, status: emailStatus, updatedAt: deps.clock.now() }).where(eq(emails.id, email.id));
     await recordEmailEvents(tx, deps, email, [{ type: eventType, recipient: current.address, data: eventData }]);
-    await recordEvent(tx, deps, {
-      organizationId: email.organizationId,
-      type: eventType,
-      data: withoutUndefined({
-        emailId: email.id,
-        recipient: current.address,
-        ...(report.kind === 'complaint' ? { feedbackType: report.feedbackType } : { diagnostic: report.diagnostic, status: report.status }),
-      }),
-    });
 
     let suppressed = false;
     if (email.mode === 'live' && report.kind !== 'soft') {

@@ -99,7 +99,7 @@ export async function sendEmail(deps: Deps, principal: Principal, input: EmailRe
     }
     const [created] = await tx.insert(emails).values(row).onConflictDoNothing().returning({ id: emails.id });
     if (!created) return null;
-    await recordEmailEvents(tx, deps, { id, organizationId: principal.organizationId }, [
+    await recordEmailEvents(tx, deps, { id, organizationId: principal.organizationId, mode: principal.mode, from: input.from, to: input.to, subject: input.subject, tags }, [
       { type: scheduledAt ? 'email.scheduled' : 'email.queued', data: scheduledAt ? { scheduledAt: scheduledAt.toISOString() } : {} },
       ...permit.suppressed.map((recipient) => ({ type: 'email.suppressed', recipient, data: { reason: 'on the suppression list' } })),
     ]);

@@ -5,7 +5,6 @@ import { RewritingStream } from 'parse5-html-rewriting-stream';
 import { emailEvents, emails } from '@/db/schema';
 import type { Deps } from '../deps';
 import { recordEmailEvents } from './email-events';
-import { recordEvent } from './events';
 
 /*
  * Open and click tracking (docs/tracking.md).
@@ -294,11 +293,6 @@ async function record(deps: TrackingDeps, email: LoadedEmail, type: 'email.opene
       .limit(1);
     if (recent) return false;
     await recordEmailEvents(tx, deps, email, [{ type, data }]);
-    await recordEvent(tx, deps, {
-      organizationId: email.organizationId,
-      type,
-      data: { emailId: email.id, mode: email.mode, from: email.from, to: email.to, subject: email.subject, tags: email.tags, ...data },
-    });
     return true;
   });
 }
