@@ -77,6 +77,8 @@ const envSchema = z.object({
   BOUNCE_DOMAIN: z.string().optional(),
   SANDBOX_DOMAIN: z.string().optional(),
   SYSTEM_MAIL_FROM: z.string().optional(),
+  SANDBOX_DKIM_PRIVATE_KEY: z.string().optional(),
+  SANDBOX_DKIM_SELECTOR: z.string().regex(/^[a-z0-9-]{1,63}$/i, 'must be one DNS label').default('eusandbox'),
   WEBHOOK_ALLOW_PRIVATE_CIDRS: cidrList,
   SMTP_MX_ALLOW_PRIVATE_CIDRS: cidrList,
   WEBHOOK_RETRY_BASE_MS: positiveMs(30_000),
@@ -125,6 +127,8 @@ export type Config = {
   bounceSmtpPort: number;
   bounceDomain: string;
   sandboxDomain: string | undefined;
+  /** The sandbox domain's DKIM key: PEM or a file path; unset = generated into DATA_DIR. */
+  sandboxDkim: { selector: string; privateKey: string | undefined };
   systemMailFrom: string;
   webhookAllowPrivateCidrs: string[];
   /** Test-only: private ranges an MX may resolve to (the loopback SMTP server of the tests). */
@@ -190,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bounceSmtpPort: e.BOUNCE_SMTP_PORT,
     bounceDomain,
     sandboxDomain: e.SANDBOX_DOMAIN?.toLowerCase(),
+    sandboxDkim: { selector: e.SANDBOX_DKIM_SELECTOR, privateKey: e.SANDBOX_DKIM_PRIVATE_KEY },
     systemMailFrom: e.SYSTEM_MAIL_FROM ?? `EU Mail <no-reply@${bounceDomain}>`,
     webhookAllowPrivateCidrs: splitList(e.WEBHOOK_ALLOW_PRIVATE_CIDRS),
     smtpMxAllowPrivateCidrs: splitList(e.SMTP_MX_ALLOW_PRIVATE_CIDRS),

@@ -3,6 +3,7 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Jobs } from './jobs/jobs';
 import type { SystemMailer } from './mail/system-mailer';
+import type { SandboxDomain } from './services/sandbox';
 
 /** What services are handed: the real database, and time, mail and job wake-ups that tests can swap. */
 export interface Deps {
@@ -13,4 +14,6 @@ export interface Deps {
   systemMailer: SystemMailer;
   /** Seals secrets at rest (DKIM private keys). */
   encryptionKey: Buffer;
+  /** The shared onboarding domain and its signing key, when SANDBOX_DOMAIN is set. */
+  sandbox: SandboxDomain | null;
 }

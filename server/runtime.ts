@@ -10,6 +10,7 @@ import { closeRelayPools } from './mail/delivery';
 import { createSystemMailer, type SystemMailer } from './mail/system-mailer';
 import { EmbeddedRunner } from './runner/embedded';
 import { SWEEPS } from './runner/sweeps';
+import { loadSandboxDomain } from './services/sandbox';
 
 export { getRuntime, setRuntime } from './runtime-registry';
 
@@ -51,6 +52,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     systemMailer:
       options.systemMailer ?? createSystemMailer({ relayUrl: config.smtpRelayUrl, dnsServers: config.dnsServers, mxPort: config.smtpMxPort }),
     encryptionKey: config.encryptionKey ?? Buffer.from(dataDirSecret(config.dataDir, 'encryption-key'), 'base64url'),
+    sandbox: loadSandboxDomain(config),
   };
   const auth = createAuth(deps, config.authSecret ?? dataDirSecret(config.dataDir, 'auth-secret'));
   if (runner && (options.runner ?? config.roles.includes('worker'))) runner.start();

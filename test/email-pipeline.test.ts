@@ -4,6 +4,7 @@ import { authenticate } from 'mailauth';
 import { InngestTestEngine } from '@inngest/test';
 import { emails, suppressions } from '@/db/schema';
 import { emailDispatchFunctions } from '@/inngest/functions/email-dispatch';
+import { runAdminCommand } from '@/server/admin/commands';
 import { parseVerpAddress, verpKeyFrom } from '@/server/mail/verp';
 import { createResolver } from '@/server/net/dns';
 import { sweepDomainChecks } from '@/server/services/domains';
@@ -19,7 +20,7 @@ let refuse: (address: string) => Refusal = () => null;
 beforeAll(async () => {
   mx = await startMxServer({ rcpt: (address) => refuse(address) });
   app = await startTestApp({
-    env: { SMTP_MX_PORT: String(mx.port), SMTP_MX_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8', MAIL_HOST: 'mx.eumail.example', TEST_MODE_STEP_MS: '1000' },
+    env: { SMTP_MX_PORT: String(mx.port), SMTP_MX_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8', MAIL_HOST: 'mx.eumail.example', TEST_MODE_STEP_MS: '1000', SANDBOX_DOMAIN: 'sandbox.eumail.eu' },
   });
 });
 afterAll(async () => {
@@ -115,6 +116,30 @@ describe('live delivery', () => {
     expect(final.events.at(-1)).toMatchObject({ type: 'email.failed', recipient: 'x@down.example.net' });
     expect(final.events.filter((e: { type: string }) => e.type === 'email.delivery_delayed').length).toBeGreaterThan(10);
     expect(mx.messages).toHaveLength(0);
+  });
+});
+
+describe('sandbox domain', () => {
+  it("sends from the shared sandbox domain to the owner's address, signed with the sandbox key", async () => {
+    const { records } = (await runAdminCommand(app.runtime.deps, 'sandbox:records', {})) as { records: Array<{ record: string; type: string; name: string; value: string; parts?: string[] }> };
+    publishRecords(app.dns, records);
+    app.dns.mx('owner.example.net', 'mx.example.net');
+    const owner = await app.createOrg({ name: 'Owner', ownerEmail: 'me@owner.example.net' });
+    const id = await send({ from: 'Onboarding <hello@sandbox.eumail.eu>', to: 'me@owner.example.net' }, owner.apiKey);
+    await sweepEmailDispatch(app.runtime.deps);
+    expect((await detail(id, owner.apiKey)).status).toBe('delivered');
+    const received = mx.messages[0]!;
+    const resolver = createResolver([app.dns.address]);
+    const auth = await authenticate(received.raw, {
+      resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<never>,
+      sender: received.from,
+      ip: '127.0.0.1',
+      helo: 'mx.eumail.example',
+      mta: 'mx.example.net',
+      disableArc: true,
+      disableBimi: true,
+    });
+    expect(auth.dkim.results[0]).toMatchObject({ signingDomain: 'sandbox.eumail.eu', status: { result: 'pass' } });
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps';
 import { isUuid } from '../ids';
+import { sandboxRecords } from '../services/sandbox';
 import { AppError, validationError } from '../errors';
 import {
   createOrganizationWithKey,
@@ -19,7 +20,8 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (print
   org:review     --org ID --approve | --revoke
   org:status     --org ID --status active|restricted|suspended|paused
   org:overage    --org ID --on | --off
-  org:rate-limit --org ID --limit N | --default`;
+  org:rate-limit --org ID --limit N | --default
+  sandbox:records                (the DNS records to publish for SANDBOX_DOMAIN)`;
 
 export type AdminArgs = Record<string, string | true>;
 
@@ -95,6 +97,9 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
       const limit = args.default === true ? null : Number(text(args, 'limit'));
       return view(await setRateLimit(deps, orgId(args), limit));
     }
+    case 'sandbox:records':
+      if (!deps.sandbox) throw validationError('SANDBOX_DOMAIN is not set');
+      return { domain: deps.sandbox.name, records: sandboxRecords(deps.sandbox, deps.config.mailHost) };
     default:
       throw new AppError('VALIDATION_ERROR', `unknown command "${command}"`);
   }

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { domains, emailAttachments, emails } from '@/db/schema';
 import { deliver } from '../mail/delivery';
-import { buildMessage } from '../mail/message';
+import { buildMessage, type SendingDomain } from '../mail/message';
 import { verpKeyFrom } from '../mail/verp';
 import type { Deps } from '../deps';
 import type { DispatchResult } from './email-dispatch';
@@ -20,14 +20,23 @@ const RETRY_DELAYS_MS = [MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, 60 * MINU
 export const retryDelayMs = (attempt: number) => RETRY_DELAYS_MS[Math.min(attempt - 1, RETRY_DELAYS_MS.length - 1)]!;
 
 /** Builds, signs and hands the message to the receiving servers; records each recipient's outcome. */
+/** The domain to sign for: the email's own verified domain, or the shared sandbox; null once the domain is gone. */
+async function sendingDomainOf(deps: Deps, row: EmailRow): Promise<SendingDomain | null> {
+  if (!row.domainId) {
+    return deps.sandbox ? { name: deps.sandbox.name, returnPath: deps.sandbox.returnPath, dkim: { selector: deps.sandbox.selector, privateKeyPem: deps.sandbox.privateKeyPem } } : null;
+  }
+  const key = await signingKeyOf(deps, row.domainId);
+  const [domain] = await deps.db.select().from(domains).where(eq(domains.id, row.domainId));
+  return key && domain ? { name: domain.name, returnPath: domain.returnPath, dkim: key } : null;
+}
+
 export async function deliverLive(deps: Deps, row: EmailRow): Promise<DispatchResult> {
   const now = deps.clock.now();
   const states: RecipientState[] = row.recipientStates.map((state) => ({ ...state }));
   const open = states.map((state, index) => ({ state, index })).filter(({ state }) => state.status === 'pending' || state.status === 'deferred');
-  const key = row.domainId ? await signingKeyOf(deps, row.domainId) : null;
-  const [domain] = row.domainId ? await deps.db.select().from(domains).where(eq(domains.id, row.domainId)) : [];
-  if (!key || !domain) {
-    const reason = row.domainId ? 'the sending domain was deleted' : 'the sandbox domain has no signing key on this installation';
+  const sending = await sendingDomainOf(deps, row);
+  if (!sending) {
+    const reason = 'the sending domain was deleted';
     for (const { state } of open) Object.assign(state, { status: 'failed', response: reason });
     return finishDispatch(deps, row, states, open.map(({ state }) => ({ type: 'email.failed', recipient: state.address, data: { reason } })), null);
   }
@@ -43,7 +52,7 @@ export async function deliverLive(deps: Deps, row: EmailRow): Promise<DispatchRe
   }
   const message = buildMessage({
     emailId: row.id,
-    domain: { name: domain.name, returnPath: domain.returnPath, dkim: key },
+    domain: sending,
     from: row.from,
     to: row.to,
     cc: row.cc,
