@@ -37,6 +37,17 @@ describe('dashboard session', () => {
     await expect(caller.apiKeys.create({ name: 'Second' })).rejects.toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/Free plan allows 1 live API key/) });
   });
 
+  it('shows the test world when the dashboard switch is on test, where live state is read-only', async () => {
+    const headers = await signUp('switch@example.test');
+    const test = new Headers(headers);
+    test.set('cookie', `${headers.get('cookie')}; eumail_mode=test`);
+    const key = await callerFor(test).apiKeys.create({ name: 'From test view' });
+    expect(key.mode).toBe('test');
+    expect((await callerFor(test).apiKeys.list({})).data.map((k) => k.mode)).toEqual(['test']);
+    await expect(callerFor(test).domains.create({ name: 'switch.example.com' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect((await callerFor(headers).apiKeys.list({})).data).toHaveLength(1);
+  });
+
   it('without a session answers UNAUTHORIZED with a message for people', async () => {
     await expect(callerFor(new Headers()).apiKeys.list({})).rejects.toMatchObject({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
   });

@@ -2,10 +2,22 @@ import type { Auth } from './better-auth';
 import type { Deps } from '../deps';
 import { ensureOrganizationOfUser } from '../services/organizations';
 import type { Admission } from '../services/api-access';
-import type { Principal } from '../services/principal';
+import type { Mode, Principal } from '../services/principal';
 import type { Context } from '../trpc/context';
 
-/** A signed-in person acts for their organization with full access, in live mode. */
+/** The dashboard's view switch: the `eumail_mode` cookie, live unless it says test. */
+export const DASHBOARD_MODE_COOKIE = 'eumail_mode';
+
+export function dashboardMode(headers: Headers): Mode {
+  const cookie = headers.get('cookie') ?? '';
+  return new RegExp(`(?:^|;\\s*)${DASHBOARD_MODE_COOKIE}=test(?:;|$)`).test(cookie) ? 'test' : 'live';
+}
+
+/**
+ * A signed-in person acts for their organization with full access, in the mode the dashboard's
+ * switch shows: in test mode they see test emails and keys, and like a test key cannot change
+ * live state.
+ */
 export async function principalFromSession(deps: Deps, auth: Auth, headers: Headers): Promise<Principal | null> {
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
@@ -13,7 +25,7 @@ export async function principalFromSession(deps: Deps, auth: Auth, headers: Head
   return {
     organizationId: organization.id,
     permission: 'full_access',
-    mode: 'live',
+    mode: dashboardMode(headers),
     keyId: null,
     domainId: null,
     userId: session.user.id,
