@@ -75,6 +75,13 @@ describe('live delivery', () => {
     expect(await history(id)).toEqual(['email.queued', 'email.sent', 'email.delivered ada@example.net']);
   });
 
+  it('sends once when two workers reach the same email together', async () => {
+    const id = await send({});
+    const results = await Promise.all([dispatchEmail(app.runtime.deps, id), dispatchEmail(app.runtime.deps, id), sweepEmailDispatch(app.runtime.deps)]);
+    expect(results.slice(0, 2).filter((r) => r.outcome === 'skipped').length + (results[2] === 0 ? 1 : 0)).toBe(2);
+    expect(mx.messages).toHaveLength(1);
+  });
+
   it('bounces a recipient refused with 5xx, suppresses it, and still delivers to the other', async () => {
     refuse = (address) => (address === 'gone@example.net' ? { code: 550, message: '5.1.1 no such user' } : null);
     const id = await send({ to: ['ada@example.net', 'gone@example.net'] });
