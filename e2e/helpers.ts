@@ -22,3 +22,18 @@ export async function shot(page: Page, name: string, { fullPage = true } = {}) {
   const dir = process.env.SHOTS_DIR;
   if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage });
 }
+
+/** Creates an API key through the dashboard's dialog (on /api-keys) and returns its secret. */
+export async function createApiKey(page: Page, name: string, { mode = 'Live' }: { mode?: 'Live' | 'Test' } = {}): Promise<string> {
+  await page.getByRole('button', { name: 'Create API key' }).first().click();
+  const dialog = page.getByTestId('create-api-key-dialog');
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByLabel('Mode').selectOption({ label: mode });
+  await dialog.getByRole('button', { name: 'Create key' }).click();
+  const secret = dialog.getByTestId('api-key-secret');
+  await expect(secret).toHaveValue(mode === 'Live' ? /^eu_live_/ : /^eu_test_/);
+  const value = await secret.inputValue();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toBeHidden();
+  return value;
+}

@@ -13,7 +13,7 @@ export interface NavItem {
 
 /** The dashboard's resources, in the order of the navigation. */
 export const NAV_ITEMS: NavItem[] = [
-  { href: '/emails', label: 'Emails', icon: MailIcon, ready: false, description: 'Every email you send, with its delivery status, events and opens and clicks.' },
+  { href: '/emails', label: 'Emails', icon: MailIcon, ready: true, description: 'Every email you send, with its delivery status, events and opens and clicks.' },
   { href: '/domains', label: 'Domains', icon: GlobeIcon, ready: true, description: 'The domains you send from, with the SPF, DKIM and DMARC records to publish and their verification status.' },
   { href: '/api-keys', label: 'API keys', icon: KeyIcon, ready: true, description: 'Keys that authenticate your requests to the API and the SMTP gateway.' },
   { href: '/audiences', label: 'Audiences', icon: UsersIcon, ready: false, description: 'Lists of contacts to send broadcasts to, with their subscription status.' },

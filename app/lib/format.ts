@@ -7,6 +7,25 @@ export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 /** "21 Nov 2026, 10:00 UTC", for tooltips. */
 export const formatDateTime = (iso: string) => `${dateTimeFormat.format(new Date(iso))} UTC`;
 
+const preciseFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' });
+
+/** "21 Nov 2026, 10:00:03 UTC": events seconds apart stay apart. */
+export const formatPreciseDateTime = (iso: string) => `${preciseFormat.format(new Date(iso))} UTC`;
+
+const BYTE_UNITS = ['KB', 'MB', 'GB'];
+
+/** "512 bytes", "1.4 KB", "12 MB" (powers of 1024, as mail clients show them). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return bytes === 1 ? '1 byte' : `${bytes} bytes`;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value)} ${BYTE_UNITS[unit]}`;
+}
+
 const relativeFormat = new Intl.RelativeTimeFormat('en-GB', { numeric: 'auto' });
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['day', 86_400_000],

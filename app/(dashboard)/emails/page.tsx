@@ -1,8 +1,14 @@
 import type { Metadata } from 'next';
-import { ComingSoon } from '../coming-soon';
+import { Suspense } from 'react';
+import { EmailsView } from './emails-view';
 
 export const metadata: Metadata = { title: 'Emails' };
 
+/** The view reads its filters from the URL, which is only known in the browser: hence the boundary. */
 export default function EmailsPage() {
-  return <ComingSoon href="/emails" />;
+  return (
+    <Suspense>
+      <EmailsView />
+    </Suspense>
+  );
 }

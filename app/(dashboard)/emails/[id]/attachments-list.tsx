@@ -1,0 +1,45 @@
+import { Badge } from '../../../components/badge';
+import { cx } from '../../../components/cx';
+import { PaperclipIcon } from '../../../components/icons';
+import { formatBytes } from '../../../lib/format';
+import type { EmailAttachment } from '../types';
+
+/** The files sent with the email; their content is kept for 30 days, then they show as expired. */
+export function AttachmentsList({ attachments }: { attachments: EmailAttachment[] }) {
+  return (
+    <section aria-labelledby="attachments-heading" className="space-y-3" data-testid="attachments">
+      <h2 id="attachments-heading" className="text-base font-semibold text-slate-900">
+        Attachments
+      </h2>
+      {attachments.length === 0 ? (
+        <p className="text-sm text-slate-500">No attachments.</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm">
+          {attachments.map((attachment) => (
+            <li
+              key={attachment.id}
+              data-testid="attachment"
+              data-expired={attachment.expired || undefined}
+              className={cx('flex items-center gap-3 px-5 py-3 text-sm', attachment.expired && 'bg-slate-50 text-slate-400')}
+            >
+              <PaperclipIcon className={cx('size-4 shrink-0', attachment.expired ? 'text-slate-300' : 'text-slate-400')} />
+              <div className="min-w-0 flex-1">
+                <p className={cx('font-medium break-all', attachment.expired ? 'text-slate-400' : 'text-slate-900')}>{attachment.filename}</p>
+                <p className="text-xs">
+                  <span className={attachment.expired ? undefined : 'text-slate-500'}>{formatBytes(attachment.size)}</span>
+                  <span aria-hidden="true"> · </span>
+                  <span className={cx('font-mono', attachment.expired ? undefined : 'text-slate-500')}>{attachment.contentType}</span>
+                </p>
+              </div>
+              {attachment.expired && (
+                <Badge tone="muted">
+                  <span title="Attachments are kept for 30 days">Expired</span>
+                </Badge>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

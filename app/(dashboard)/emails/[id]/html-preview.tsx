@@ -1,0 +1,40 @@
+'use client';
+
+import { useMemo, useState } from 'react';
+import { Button } from '../../../components/button';
+import { previewDocument, hasRemoteContent } from './preview-document';
+
+/**
+ * The HTML as a mail client would draw it, in an iframe with `sandbox=""`: no scripts, no
+ * same-origin access, no forms, no popups. Remote content stays off until asked for.
+ */
+export function HtmlPreview({ html }: { html: string }) {
+  const [remoteImages, setRemoteImages] = useState(false);
+  const srcDoc = useMemo(() => previewDocument(html, { remoteImages }), [html, remoteImages]);
+  const remote = useMemo(() => hasRemoteContent(html), [html]);
+
+  return (
+    <div>
+      {remote && (
+        <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 bg-slate-50 px-4 py-2 text-xs text-slate-600" data-testid="remote-content-notice">
+          <span>{remoteImages ? 'Remote images are shown.' : 'Remote images are blocked, so viewing the email here is not tracked.'}</span>
+          <Button variant="ghost" size="sm" onClick={() => setRemoteImages((value) => !value)}>
+            {remoteImages ? 'Block remote images' : 'Load remote images'}
+          </Button>
+        </div>
+      )}
+      <div className="h-[32rem] min-h-48 resize-y overflow-hidden bg-white">
+        <iframe
+          // A new document when the policy changes: a meta policy cannot be loosened in place.
+          key={remoteImages ? 'remote' : 'blocked'}
+          title="HTML version of the email"
+          data-testid="html-preview"
+          sandbox=""
+          srcDoc={srcDoc}
+          referrerPolicy="no-referrer"
+          className="block size-full border-0"
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+'use client';
+
+import { Button } from '../../components/button';
+import { ErrorAlert } from '../../components/error-alert';
+import { RefreshIcon } from '../../components/icons';
+import { PageHeader } from '../../components/page-header';
+import { useDashboardMode } from '../../lib/dashboard-mode';
+import { EmailFiltersBar } from './email-filters';
+import { EmailRow } from './email-row';
+import { EmailSkeletonRows } from './email-skeleton-rows';
+import { EmailsEmpty, EmailsNoMatch } from './emails-empty';
+import { EmailsTable } from './emails-table';
+import { hasFilters } from './filters';
+import { LoadMore } from './load-more';
+import { useEmailFilters } from './use-email-filters';
+import { useEmailList } from './use-email-list';
+
+export function EmailsView() {
+  const { filters, setFilters } = useEmailFilters();
+  const mode = useDashboardMode();
+  const { query, emails } = useEmailList(filters);
+  const filtered = hasFilters(filters);
+  const nothingSentYet = !filtered && emails?.length === 0;
+  const refreshing = query.isRefetching && !query.isFetchingNextPage;
+
+  const retry = (
+    <Button variant="secondary" size="sm" onClick={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())} loading={query.isFetching}>
+      Try again
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Emails"
+        description={
+          mode === 'live'
+            ? 'Every email sent with a live API key, newest first, with its delivery status and events.'
+            : 'Test mode: emails sent with a test API key, newest first. They are never delivered; their events are simulated.'
+        }
+        actions={
+          emails && !nothingSentYet ? (
+            <Button variant="secondary" onClick={() => void query.refetch()} loading={refreshing}>
+              {!refreshing && <RefreshIcon className="size-4" />}
+              Refresh
+            </Button>
+          ) : undefined
+        }
+      />
+
+      {!nothingSentYet && <EmailFiltersBar filters={filters} onChange={setFilters} />}
+
+      {query.isPending && (
+        <EmailsTable busy>
+          <EmailSkeletonRows />
+        </EmailsTable>
+      )}
+
+      {query.isError && !emails && <ErrorAlert error={query.error} fallbackTitle="Could not load your emails" action={retry} />}
+
+      {nothingSentYet && <EmailsEmpty />}
+      {filtered && emails?.length === 0 && <EmailsNoMatch onClear={() => setFilters({})} />}
+
+      {emails && emails.length > 0 && (
+        <>
+          <EmailsTable busy={refreshing}>
+            {emails.map((email) => (
+              <EmailRow key={email.id} email={email} />
+            ))}
+            {query.isFetchingNextPage && <EmailSkeletonRows count={2} />}
+          </EmailsTable>
+          {query.isError && (
+            <div className="mt-4">
+              <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more emails' : 'Could not refresh the list'} action={retry} />
+            </div>
+          )}
+          <LoadMore shown={emails.length} hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoad={() => void query.fetchNextPage()} />
+        </>
+      )}
+    </>
+  );
+}
