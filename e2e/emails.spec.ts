@@ -335,7 +335,7 @@ test('live emails are listed, filtered through the URL, and open with their time
   await expect(page.getByTestId('email-not-found')).toBeVisible();
 });
 
-test('in test mode the dashboard lists test emails, and a timeline plays out by itself', async ({ page, request, context }) => {
+test('in test mode the dashboard lists test emails, and a timeline plays out by itself', async ({ page, request }) => {
   await signUp(page, uniqueEmail('e2e-emails-test'));
   // Domains and keys are live state: set up in live mode, then switch the dashboard to test mode.
   const domain = await verifiedDomain(page);
@@ -344,8 +344,9 @@ test('in test mode the dashboard lists test emails, and a timeline plays out by 
   const liveKey = await createApiKey(page, 'Production');
   await send(request, liveKey, { from: `Acme <hello@${domain}>`, to: 'alan@example.net', subject: 'A live email', text: 'Live.' });
 
-  await context.addCookies([{ name: 'eumail_mode', value: 'test', url: 'http://localhost:3100' }]);
   await page.goto('/emails');
+  await page.getByRole('group', { name: 'Data shown' }).getByRole('button', { name: 'Test mode' }).click();
+  await expect(page.getByRole('group', { name: 'Data shown' }).getByRole('button', { name: 'Test mode' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('emails-empty')).toContainText('test API key');
 
   // Due in a few seconds, with opens and clicks tracked: sent, delivered, opened, clicked follow.

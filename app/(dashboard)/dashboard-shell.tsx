@@ -5,6 +5,7 @@ import { useState, type ReactNode } from 'react';
 import { Logo } from '../components/logo';
 import { CloseIcon, MenuIcon } from '../components/icons';
 import type { SessionUser } from './require-session';
+import { ModeSwitch } from './mode-switch';
 import { OrganizationBadge } from './organization-badge';
 import { SidebarNav } from './sidebar-nav';
 import { UserMenu } from './user-menu';
@@ -16,6 +17,7 @@ function SidebarContents({ user, onNavigate }: { user: SessionUser; onNavigate?:
         <Logo />
       </Link>
       <OrganizationBadge />
+      <ModeSwitch />
       <SidebarNav onNavigate={onNavigate} />
       <UserMenu user={user} />
     </div>
