@@ -30,6 +30,8 @@ export async function startMxServer(options: MxServerOptions = {}) {
   const messages: MxMessage[] = [];
   let connections = 0;
   const server = new SMTPServer({
+    // Its default reverse lookup of each client would query the system resolver: tests stay on loopback.
+    disableReverseLookup: true,
     authOptional: true,
     logger: false,
     disabledCommands: options.tls ? [] : ['STARTTLS'],

@@ -12,6 +12,8 @@ export async function startSmtpSink(options: { reject?: () => { code: number; me
   const messages: ReceivedMessage[] = [];
   const waiters: Array<() => void> = [];
   const server = new SMTPServer({
+    // Its default reverse lookup of each client would query the system resolver: tests stay on loopback.
+    disableReverseLookup: true,
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
