@@ -1,15 +1,27 @@
 /**
- * The load generator: autocannon in its own process (forked by bench/run.ts with an IPC
+ * The load generator: autocannon in its own process (forked by bench/harness.ts with an IPC
  * channel), so the client's CPU is never the server's event loop. It receives one LoadJob,
  * runs a warm-up and then the measured run against one target, sends back a LoadResult and
  * exits. Every request carries the next organization's key in turn, so the rate-limit rows,
- * key lookups and lists are spread across all seeded organizations.
+ * key lookups and lists are spread across all seeded organizations; with `requests`, each
+ * request is the next of that list instead (method, path, key and body of its own).
  */
 import autocannon from 'autocannon';
+
+/** One request of a rotation: the path is appended to the job's origin. */
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  key: string;
+  /** JSON text; sent with Content-Type: application/json. */
+  body?: string;
+}
 
 export interface LoadJob {
   url: string;
   keys: string[];
+  /** When given, requests cycle through this list (from a random start) and `keys` is unused. */
+  requests?: LoadRequest[];
   connections: number;
   warmupSeconds: number;
   durationSeconds: number;
@@ -57,6 +69,7 @@ function summarize(result: autocannon.Result): LoadSummary {
 }
 
 function fire(job: LoadJob, durationSeconds: number): Promise<autocannon.Result> {
+  if (job.requests) return fireList(job, job.requests, durationSeconds);
   let next = Math.floor(Math.random() * job.keys.length);
   return autocannon({
     url: job.url,
@@ -69,6 +82,33 @@ function fire(job: LoadJob, durationSeconds: number): Promise<autocannon.Result>
         setupRequest: (request) => {
           const key = job.keys[next++ % job.keys.length]!;
           request.headers.authorization = `Bearer ${key}`;
+          return request;
+        },
+      },
+    ],
+  });
+}
+
+function fireList(job: LoadJob, list: LoadRequest[], durationSeconds: number): Promise<autocannon.Result> {
+  let next = Math.floor(Math.random() * list.length);
+  const origin = new URL(job.url).origin;
+  return autocannon({
+    url: origin,
+    connections: job.connections,
+    duration: durationSeconds,
+    timeout: 10,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request) => {
+          const item = list[next++ % list.length]!;
+          request.method = item.method;
+          request.path = item.path;
+          request.headers.authorization = `Bearer ${item.key}`;
+          if (item.body !== undefined) {
+            request.headers['content-type'] = 'application/json';
+            request.body = item.body;
+          }
           return request;
         },
       },

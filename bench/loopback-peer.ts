@@ -1,0 +1,127 @@
+/**
+ * The outside world of the emails suite, on 127.0.0.1 only, in its own process (so its CPU is
+ * counted apart from the service's): the tests' loopback DNS server (test/support/dns.ts) and an
+ * SMTP sink (smtp-server) that accepts every message, counts it and throws it away, keeping the
+ * first few raw messages so the driver can check their DKIM signatures.
+ *
+ * Forked by bench/suite-emails.ts with an IPC channel; answers each message with one message:
+ *   { op: 'records', mx, a, txt }  publish records          → { ok: true }
+ *   { op: 'stats' }                 messages and connections → PeerStats
+ *   { op: 'samples' }               kept raw messages        → { samples: Sample[] }
+ *   { op: 'reset' }                 zero the counters        → { ok: true }
+ * and sends { dns, smtpPort } first, once both listen.
+ */
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { startDnsServer } from '../test/support/dns';
+
+export interface PeerStats {
+  messages: number;
+  recipients: number;
+  bytes: number;
+  connections: number;
+  dnsQueries: number;
+  /** ms since the first and the last message since the last reset (null: none yet). */
+  firstAt: number | null;
+  lastAt: number | null;
+}
+
+export interface Sample {
+  mailFrom: string;
+  rcptTo: string[];
+  raw: string;
+}
+
+export type PeerRequest =
+  | { op: 'records'; mx?: Array<[string, string]>; a?: Array<[string, string]>; txt?: Array<[string, string[]]> }
+  | { op: 'stats' }
+  | { op: 'samples' }
+  | { op: 'reset' };
+
+const KEEP_SAMPLES = 5;
+
+async function main(): Promise<void> {
+  const dns = await startDnsServer();
+  const stats: PeerStats = { messages: 0, recipients: 0, bytes: 0, connections: 0, dnsQueries: 0, firstAt: null, lastAt: null };
+  let samples: Sample[] = [];
+
+  const smtp = new SMTPServer({
+    authOptional: true,
+    logger: false,
+    disabledCommands: ['STARTTLS'],
+    // smtp-server resolves every client's address through the system resolver by default: a
+    // query off this machine. Loopback only.
+    disableReverseLookup: true,
+    banner: 'bench sink',
+    closeTimeout: 1_000,
+    // A pool keeps its connections; the senders are ours, so no limit but the defaults'.
+    maxClients: 500,
+    onConnect(_session, callback) {
+      stats.connections++;
+      callback();
+    },
+    onData(stream, session, callback) {
+      const keep = samples.length < KEEP_SAMPLES;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (keep) chunks.push(chunk);
+      });
+      stream.on('end', () => {
+        const now = Date.now();
+        stats.messages++;
+        stats.recipients += session.envelope.rcptTo.length;
+        stats.bytes += size;
+        stats.firstAt ??= now;
+        stats.lastAt = now;
+        if (keep) {
+          samples.push({
+            mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            rcptTo: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
+        }
+        callback();
+      });
+    },
+  });
+  smtp.on('error', (error) => console.error(`[sink] ${error.message}`));
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
+
+  const stop = () => {
+    smtp.close(() => undefined);
+    void dns.close();
+    setTimeout(() => process.exit(0), 200).unref();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('disconnect', stop);
+
+  process.on('message', (request: PeerRequest) => {
+    const answer = (message: unknown) => process.send!(message);
+    switch (request.op) {
+      case 'records':
+        for (const [name, exchange] of request.mx ?? []) dns.mx(name, exchange);
+        for (const [name, address] of request.a ?? []) dns.a(name, address);
+        for (const [name, parts] of request.txt ?? []) dns.txt(name, ...parts);
+        return answer({ ok: true });
+      case 'stats':
+        return answer({ ...stats, dnsQueries: dns.queries.length });
+      case 'samples':
+        return answer({ samples });
+      case 'reset':
+        Object.assign(stats, { messages: 0, recipients: 0, bytes: 0, connections: 0, firstAt: null, lastAt: null });
+        dns.queries.length = 0;
+        samples = [];
+        return answer({ ok: true });
+    }
+  });
+  process.send!({ dns: dns.address, smtpPort });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

@@ -1,0 +1,935 @@
+/**
+ * `BENCH_SUITE=emails npm run bench`: the sending side of the service, each figure next to a bare
+ * node:http + postgres-js (or bare nodemailer) floor measured in the same run. Four parts
+ * (BENCH_EMAIL_PARTS, default send,batch,deliver,list):
+ *
+ *   send     POST /api/emails, one email per request, live keys of BENCH_EMAIL_ORGS organizations
+ *            with verified domains; recipients on a domain whose MX is on a loopback DNS server
+ *            (DNS_SERVERS), vs bench/bare-emails-server.ts doing one INSERT.
+ *   batch    POST /api/emails/batch, 100 emails per request, vs one multi-row INSERT of 100 rows.
+ *   deliver  BENCH_DELIVER_COUNT queued emails (written by the service's own sendEmail), then the
+ *            service's sweepEmailDispatch again and again until none is due (bench/dispatch-worker.ts),
+ *            through the pooled relay (SMTP_RELAY_URL) and straight to the MX (SMTP_MX_PORT), into
+ *            a loopback SMTP sink; vs bare nodemailer sending as many DKIM-signed messages.
+ *   list     BENCH_LIST_ROWS emails seeded with SQL over four organizations, then
+ *            GET /api/emails?status= / to= / tag= / from= (limit 10) with autocannon, and
+ *            EXPLAIN (ANALYZE, BUFFERS) of the exact SQL the service sends for each filter.
+ *
+ * The REST target is bench/rest-server.ts: createRuntime(config, { runner: false }), so nothing is
+ * delivered while sends are measured (checked: every accepted email is still queued afterwards).
+ * The DNS server and the SMTP sink run in bench/loopback-peer.ts. Results: a table per part on
+ * stdout and bench/results/emails-latest.json.
+ *
+ * Knobs: BENCH_EMAIL_ORGS (100), BENCH_CONNECTIONS (50), BENCH_BATCH_CONNECTIONS (4),
+ * BENCH_DURATION (10 s), BENCH_WARMUP (3 s), BENCH_DELIVER_COUNT (2000), BENCH_DELIVER_SECONDS
+ * (30: a delivery run starts no sweep after that and is rated over what it delivered), BENCH_LIST_ROWS
+ * (1000000), BENCH_LIST_DURATION (5 s), BENCH_LIST_CONNECTIONS (10), BENCH_EMAIL_PARTS, BENCH_PROFILE=1.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { authenticate } from 'mailauth';
+import postgres from 'postgres';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import * as schema from '../db/schema';
+import type { Db } from '../db/client';
+import { loadConfig } from '../server/config';
+import { createRuntime, stopRuntime, type Runtime } from '../server/runtime';
+import { createResolver } from '../server/net/dns';
+import { admitApiKey } from '../server/services/api-access';
+import { registerDomain, signingKeyOf } from '../server/services/domains';
+import { sendEmail, listEmails, type EmailFilter } from '../server/services/emails';
+import { createOrganizationWithKey, setRateLimit } from '../server/services/organizations';
+import type { Principal } from '../server/services/principal';
+import type { BareSmtpJob, BareSmtpRun } from './bare-smtp';
+import type { DispatchRun } from './dispatch-worker';
+import {
+  cpuWindow,
+  createDatabase,
+  dataDir,
+  fixed,
+  forkWorker,
+  int,
+  log,
+  machineInfo,
+  noteLoadAverage,
+  onCleanup,
+  printTable,
+  runLoad,
+  startServer,
+  stopChild,
+  writeResult,
+  type CpuUsage,
+  type Worker,
+} from './harness';
+import type { LoadRequest, LoadSummary } from './load';
+import type { PeerStats, Sample } from './loopback-peer';
+
+const PARTS = ['send', 'batch', 'deliver', 'list'] as const;
+type Part = (typeof PARTS)[number];
+
+const settings = {
+  organizations: int('BENCH_EMAIL_ORGS', 100, 4),
+  connections: int('BENCH_CONNECTIONS', 50),
+  batchConnections: int('BENCH_BATCH_CONNECTIONS', 4),
+  durationSeconds: int('BENCH_DURATION', 10),
+  warmupSeconds: int('BENCH_WARMUP', 3),
+  deliverCount: int('BENCH_DELIVER_COUNT', 2000),
+  /** A delivery run stops starting sweeps after this; the rate is then over what it delivered. */
+  deliverSeconds: int('BENCH_DELIVER_SECONDS', 30),
+  listRows: int('BENCH_LIST_ROWS', 1_000_000, 1_000),
+  listDurationSeconds: int('BENCH_LIST_DURATION', 5),
+  // Fewer than for the sends: the figure here is the latency of a page, not the most pages a second.
+  listConnections: int('BENCH_LIST_CONNECTIONS', 10),
+  listWarmupSeconds: 1,
+  batchSize: 100,
+  poolSize: 10,
+  rateLimit: 1_000_000,
+  profile: process.env.BENCH_PROFILE === '1',
+  parts: (() => {
+    const wanted = (process.env.BENCH_EMAIL_PARTS || PARTS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+    for (const part of wanted) if (!(PARTS as readonly string[]).includes(part)) throw new Error(`BENCH_EMAIL_PARTS: unknown part "${part}" (use ${PARTS.join(', ')})`);
+    return PARTS.filter((part) => wanted.includes(part));
+  })(),
+};
+
+const TARGETS = {
+  send: 1_000,
+  batch: 10_000,
+  deliver: 500,
+  listMs: 50,
+};
+
+export const emailsDeadlineMs = () => {
+  const load = (warmup: number, duration: number) => (warmup + duration + 25) * 1000;
+  const has = (part: Part) => settings.parts.includes(part);
+  return (
+    120_000 +
+    (has('send') ? 3 * load(settings.warmupSeconds, settings.durationSeconds) : 0) +
+    (has('batch') ? 3 * load(settings.warmupSeconds, settings.durationSeconds) : 0) +
+    (has('deliver') ? 10 * (90_000 + settings.deliverSeconds * 1000 + settings.deliverCount * 5) : 0) +
+    (has('list') ? 600_000 + settings.listRows * 0.3 + 12 * load(settings.listWarmupSeconds, settings.listDurationSeconds) : 0)
+  );
+};
+
+/* ------------------------------------------------------------------ the world ----------------- */
+
+const RECIPIENT_DOMAIN = 'rcpt.example.net';
+const RECIPIENT_MX = 'mx.rcpt.example.net';
+const MAIL_HOST = 'mx.eumail.bench';
+
+const HTML = `<!doctype html><html><body style="font-family:sans-serif">
+<h1>Thanks for your order</h1>
+<p>Hello Ada,</p>
+<p>We received your payment of <strong>EUR 42.00</strong> for order <a href="https://shop.example.com/orders/1234">#1234</a>.
+Your receipt is attached to your account; you can download it at any time.</p>
+<table><tr><td>Item</td><td>Qty</td><td>Price</td></tr><tr><td>Blue mug</td><td>2</td><td>EUR 18.00</td></tr>
+<tr><td>Tea, 250 g</td><td>1</td><td>EUR 6.00</td></tr><tr><td>Shipping</td><td>1</td><td>EUR 0.00</td></tr></table>
+<p>Questions? Reply to this email or visit <a href="https://shop.example.com/help">our help pages</a>.</p>
+<p style="color:#888">Shop Example GmbH, Musterstrasse 1, 10115 Berlin</p>
+</body></html>`;
+const TEXT = 'Thanks for your order. We received your payment of EUR 42.00 for order #1234. Questions? Reply to this email.';
+
+interface Org {
+  index: number;
+  organizationId: string;
+  apiKey: string;
+  principal: Principal;
+  domainId: string;
+  domain: string;
+  from: string;
+  dkimTxt: { name: string; parts: string[] };
+}
+
+const emailBody = (org: Org, variant: number) => ({
+  from: org.from,
+  to: `customer${variant}@${RECIPIENT_DOMAIN}`,
+  subject: `Your receipt #${1000 + variant}`,
+  html: HTML,
+  text: TEXT,
+  tags: [
+    { name: 'type', value: 'receipt' },
+    { name: 'campaign', value: `c${variant % 7}` },
+  ],
+});
+
+/* ------------------------------------------------------------------ setup --------------------- */
+
+interface World {
+  databaseUrl: string;
+  sql: postgres.Sql;
+  runtime: Runtime;
+  peer: Worker;
+  dns: string;
+  smtpPort: number;
+  orgs: Org[];
+  serviceEnv: Record<string, string>;
+}
+
+async function setUp(): Promise<World> {
+  const { url: databaseUrl } = await createDatabase();
+  const peer = forkWorker('peer', 'loopback-peer.ts', {});
+  const { dns, smtpPort } = await peer.receive<{ dns: string; smtpPort: number }>(30_000);
+  await peer.ask({ op: 'records', mx: [[RECIPIENT_DOMAIN, RECIPIENT_MX]], a: [[RECIPIENT_MX, '127.0.0.1']] });
+  log(`loopback DNS on ${dns}, SMTP sink on 127.0.0.1:${smtpPort}`);
+
+  const serviceEnv = {
+    DATABASE_URL: databaseUrl,
+    DNS_SERVERS: dns,
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    MAIL_HOST,
+    BENCH_POOL_SIZE: String(settings.poolSize),
+  };
+  const runtime = await createRuntime(
+    loadConfig({ ...serviceEnv, NODE_ENV: 'production', DATA_DIR: dataDir, ROLES: 'web', BETTER_AUTH_SECRET: randomBytes(32).toString('hex') }),
+    { runner: false },
+  );
+  onCleanup(() => stopRuntime(runtime));
+  const sql = postgres(databaseUrl, { max: 4, onnotice: () => {} });
+  onCleanup(() => sql.end({ timeout: 2 }));
+
+  const started = Date.now();
+  const deps = runtime.deps;
+  const orgs: Org[] = new Array<Org>(settings.organizations);
+  let next = 0;
+  // RSA key generation (registerDomain) runs on libuv's pool; 4 at a time keeps both cores busy.
+  const worker = async () => {
+    for (let i = next++; i < settings.organizations; i = next++) {
+      const { organizationId, apiKey } = await createOrganizationWithKey(deps, { name: `Bench org ${i}`, ownerEmail: `owner${i}@bench.example`, plan: '100k' });
+      await setRateLimit(deps, organizationId, settings.rateLimit);
+      const admission = await admitApiKey(deps, apiKey);
+      if (!admission) throw new Error('the seeded key does not authenticate');
+      const name = `sender${i}.example.com`;
+      const view = await registerDomain(deps, admission.principal, { name });
+      const dkim = view.records.find((record) => record.record === 'DKIM')!;
+      orgs[i] = {
+        index: i,
+        organizationId,
+        apiKey,
+        principal: admission.principal,
+        domainId: view.id,
+        domain: name,
+        from: `Shop ${i} <orders@${name}>`,
+        dkimTxt: { name: dkim.name, parts: dkim.parts ?? [dkim.value] },
+      };
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  // Verified as a DNS check would leave them, without the check (its chain is not measured here).
+  await sql`update domains set status = 'verified', verified_at = now(), chain_started_at = null, next_check_at = null, failure_reason = null,
+    record_statuses = '{"DKIM":"verified","MX":"verified","SPF":"verified","DMARC":"verified"}'::jsonb`;
+  await peer.ask({ op: 'records', txt: orgs.map((org) => [org.dkimTxt.name, org.dkimTxt.parts]) });
+  await sql`analyze`;
+  log(`seeded ${orgs.length} organizations with a live key and a verified domain (DKIM published) in ${Date.now() - started} ms`);
+  return { databaseUrl, sql, runtime, peer, dns, smtpPort, orgs, serviceEnv };
+}
+
+/* ------------------------------------------------------------------ HTTP loads ---------------- */
+
+interface LoadFigure {
+  target: string;
+  measure: string;
+  requestsPerSecond: number;
+  /** Emails accepted (or pages served) per second. */
+  itemsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  non2xx: number;
+  errors: number;
+  serverCpuMsPerItem: number | null;
+  postgresCpuMsPerItem: number | null;
+  otherCores: number | null;
+  /** Sending: rows the database gained over the whole run (warm-up included) against 2xx x items. */
+  rowsChecked?: string;
+  measured: LoadSummary;
+}
+
+async function measureLoad(
+  world: World,
+  target: { id: string; child: { pid?: number }; port: number },
+  measure: string,
+  requests: LoadRequest[],
+  options: { connections: number; warmupSeconds: number; durationSeconds: number; itemsPerRequest: number; countRows?: boolean },
+): Promise<LoadFigure> {
+  const rowsBefore = options.countRows ? await countEmails(world) : 0;
+  let window: ReturnType<typeof cpuWindow> | null = null;
+  log(`${target.id} ${measure}: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s`);
+  const load = await runLoad(
+    { url: `http://127.0.0.1:${target.port}/`, keys: [], requests, connections: options.connections, warmupSeconds: options.warmupSeconds, durationSeconds: options.durationSeconds },
+    () => (window = cpuWindow({ server: target.child.pid })),
+  );
+  const usage: CpuUsage | null = (window as ReturnType<typeof cpuWindow> | null)?.end(load.loadCpuMs ?? 0) ?? null;
+  const m = load.measured;
+  const ok = m.totalRequests - m.non2xx;
+  const items = Math.max(1, ok * options.itemsPerRequest);
+  const figure: LoadFigure = {
+    target: target.id,
+    measure,
+    requestsPerSecond: m.requestsPerSecond,
+    itemsPerSecond: (ok * options.itemsPerRequest) / m.durationSeconds,
+    latencyP50Ms: m.latencyP50Ms,
+    latencyP99Ms: m.latencyP99Ms,
+    non2xx: m.non2xx,
+    errors: m.errors + m.timeouts,
+    serverCpuMsPerItem: usage?.processes.server != null ? usage.processes.server / items : null,
+    postgresCpuMsPerItem: usage ? usage.postgresMs / items : null,
+    otherCores: usage?.otherCores ?? null,
+    measured: m,
+  };
+  if (options.countRows) {
+    // Every 2xx must have stored its emails (a batch answers 200 even when items fail). Requests
+    // still in flight when the warm-up and the measured run stop are stored but not counted.
+    const gained = (await countEmails(world)) - rowsBefore;
+    const answered = (load.warmup.totalRequests - load.warmup.non2xx + ok) * options.itemsPerRequest;
+    figure.rowsChecked = `${gained} rows for ${answered} accepted`;
+    if (gained < answered || gained > answered + 2 * options.connections * options.itemsPerRequest) {
+      throw new Error(`${target.id} ${measure}: the database gained ${gained} emails, but ${answered} were answered as accepted`);
+    }
+  }
+  log(`${target.id} ${measure}: ${m.requestsPerSecond.toFixed(0)} req/s = ${figure.itemsPerSecond.toFixed(0)}/s, p50 ${m.latencyP50Ms} ms, p99 ${m.latencyP99Ms} ms, non-2xx ${m.non2xx}`);
+  return figure;
+}
+
+async function countEmails(world: World): Promise<number> {
+  const [row] = await world.sql<Array<{ n: string }>>`select count(*)::text as n from emails`;
+  return Number(row!.n);
+}
+
+async function post(port: number, path: string, key: string, body: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  try {
+    return { status: response.status, body: JSON.parse(text) };
+  } catch {
+    return { status: response.status, body: text };
+  }
+}
+
+const SEND_TARGETS = [
+  { id: 'rest', script: 'rest-server.ts', description: 'the service: createRequestListener on createRuntime(config, { runner: false })' },
+  { id: 'services', script: 'services-emails-server.ts', description: 'node:http + admitApiKey + the zod schema + sendEmail/sendBatch/listEmails, no tRPC' },
+  { id: 'bare', script: 'bare-emails-server.ts', description: 'node:http + postgres-js: key lookup + one INSERT (batch: one multi-row INSERT)' },
+];
+
+async function sendingParts(world: World, parts: Part[]): Promise<LoadFigure[]> {
+  const single: LoadRequest[] = world.orgs.flatMap((org) =>
+    [0, 1, 2, 3].map((variant) => ({ method: 'POST' as const, path: '/api/emails', key: org.apiKey, body: JSON.stringify(emailBody(org, variant)) })),
+  );
+  const batch: LoadRequest[] = world.orgs.map((org) => ({
+    method: 'POST' as const,
+    path: '/api/emails/batch',
+    key: org.apiKey,
+    body: JSON.stringify(Array.from({ length: settings.batchSize }, (_, i) => emailBody(org, i))),
+  }));
+  const figures: LoadFigure[] = [];
+  for (const spec of SEND_TARGETS) {
+    log(`${spec.id}: starting (${spec.description})`);
+    const { child, port } = await startServer({ id: spec.id, script: spec.script, env: world.serviceEnv, profile: settings.profile });
+    try {
+      const target = { id: spec.id, child, port };
+      const org = world.orgs[0]!;
+      const one = await post(port, '/api/emails', org.apiKey, emailBody(org, 0));
+      if (one.status !== 200 || typeof one.body?.id !== 'string') throw new Error(`${spec.id}: POST /api/emails answered ${one.status}: ${JSON.stringify(one.body)}`);
+      const many = await post(port, '/api/emails/batch', org.apiKey, JSON.parse(batch[0]!.body!));
+      const outcomes = many.body?.data as Array<{ id?: string }> | undefined;
+      if (many.status !== 200 || outcomes?.length !== settings.batchSize || outcomes.some((o) => !o.id)) {
+        throw new Error(`${spec.id}: POST /api/emails/batch answered ${many.status}: ${JSON.stringify(many.body).slice(0, 500)}`);
+      }
+      if (parts.includes('send')) {
+        figures.push(
+          await measureLoad(world, target, 'single', single, {
+            connections: settings.connections,
+            warmupSeconds: settings.warmupSeconds,
+            durationSeconds: settings.durationSeconds,
+            itemsPerRequest: 1,
+            countRows: true,
+          }),
+        );
+      }
+      if (parts.includes('batch')) {
+        figures.push(
+          await measureLoad(world, target, 'batch', batch, {
+            connections: settings.batchConnections,
+            warmupSeconds: settings.warmupSeconds,
+            durationSeconds: settings.durationSeconds,
+            itemsPerRequest: settings.batchSize,
+            countRows: true,
+          }),
+        );
+      }
+    } finally {
+      await stopChild(child);
+    }
+  }
+  // The REST target runs without the embedded runner: nothing it accepted may have moved on.
+  const [moved] = await world.sql<Array<{ n: string }>>`select count(*)::text as n from emails where status <> 'queued'`;
+  if (Number(moved!.n) !== 0) throw new Error(`${moved!.n} accepted emails left 'queued' while sends were measured: something delivered`);
+  log('checked: every accepted email is still queued (no delivery ran during the send measures)');
+  return figures;
+}
+
+/* ------------------------------------------------------------------ delivery ------------------ */
+
+interface DeliveryFigure {
+  variant: string;
+  messages: number;
+  seconds: number;
+  messagesPerSecond: number;
+  workerCpuMsPerMessage: number | null;
+  postgresCpuMsPerMessage: number | null;
+  peerCpuMsPerMessage: number | null;
+  otherCores: number | null;
+  sinkConnections: number;
+  dnsQueries: number;
+  dkim: string;
+  note?: string;
+}
+
+async function seedQueued(world: World, count: number): Promise<void> {
+  await world.sql`truncate emails cascade`;
+  const started = Date.now();
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const org = world.orgs[i % world.orgs.length]!;
+      const { tags: _tags, ...body } = emailBody(org, i);
+      await sendEmail(world.runtime.deps, org.principal, { ...body, to: [body.to], tags: [{ name: 'type', value: 'receipt' }] });
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  log(`queued ${count} emails with the service's sendEmail in ${Date.now() - started} ms`);
+}
+
+async function checkDkim(world: World, samples: Sample[]): Promise<string> {
+  const sample = samples[0];
+  if (!sample) return 'no message';
+  const resolver = createResolver([world.dns]);
+  const result = await authenticate(sample.raw, {
+    resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<never>,
+    sender: sample.mailFrom,
+    ip: '127.0.0.1',
+    helo: MAIL_HOST,
+    mta: RECIPIENT_MX,
+    disableArc: true,
+    disableBimi: true,
+  });
+  const first = result.dkim.results[0];
+  const verdict = first ? `${first.status.result} (d=${first.signingDomain})` : 'unsigned';
+  if (first?.status.result !== 'pass') throw new Error(`a delivered message's DKIM signature does not verify: ${verdict}`);
+  return verdict;
+}
+
+async function serviceDelivery(world: World, path: 'relay' | 'mx', loops: number, whatIfNoDelay = false): Promise<DeliveryFigure> {
+  const variant = `${path}${whatIfNoDelay ? ' + TCP_NODELAY (what-if)' : ''}`;
+  const env: Record<string, string> =
+    path === 'relay' ? { SMTP_RELAY_URL: `smtp://127.0.0.1:${world.smtpPort}` } : { SMTP_MX_PORT: String(world.smtpPort), SMTP_MX_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8' };
+  if (whatIfNoDelay) env.WHATIF_SMTP_NODELAY = '1';
+  await seedQueued(world, settings.deliverCount);
+  const id = `dispatch-${path}${whatIfNoDelay ? '-nodelay' : ''}-x${loops}`;
+  const worker = forkWorker(id, 'dispatch-worker.ts', { ...world.serviceEnv, ...env }, { profile: settings.profile });
+  try {
+    await worker.receive<{ ready: true }>(60_000);
+    await world.peer.ask({ op: 'reset' });
+    log(`service ${variant}: sweepEmailDispatch x ${loops} loop(s) until ${settings.deliverCount} emails are delivered`);
+    const window = cpuWindow({ worker: worker.child.pid, peer: world.peer.child.pid });
+    const limitMs = settings.deliverSeconds * 1000;
+    // A sweep in progress finishes (up to 100 emails each loop) before the loop sees the limit.
+    const run = await worker.ask<DispatchRun>({ op: 'run', loops, limitMs }, limitMs + 90_000);
+    const usage = window.end();
+    const stats = await world.peer.ask<PeerStats>({ op: 'stats' });
+    const { samples } = await world.peer.ask<{ samples: Sample[] }>({ op: 'samples' });
+    const rows = await world.sql<Array<{ status: string; n: string }>>`select status, count(*)::text as n from emails group by status`;
+    const byStatus = Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+    const delivered = byStatus.delivered ?? 0;
+    // All of them, or (time-boxed) as many as the sweeps handled, each one delivered exactly once.
+    if ((!run.timedOut && delivered !== settings.deliverCount) || delivered !== run.handled || stats.messages !== delivered) {
+      throw new Error(`service ${variant}: ${delivered} delivered, ${stats.messages} reached the sink, of ${settings.deliverCount} (${JSON.stringify(byStatus)}, run ${JSON.stringify(run)})`);
+    }
+    const per = (ms: number | null | undefined) => (ms == null ? null : ms / delivered);
+    const figure: DeliveryFigure = {
+      variant: `service ${variant}${loops > 1 ? ` x${loops} sweeps` : ''}`,
+      messages: delivered,
+      seconds: run.ms / 1000,
+      messagesPerSecond: delivered / (run.ms / 1000),
+      workerCpuMsPerMessage: per(usage.processes.worker),
+      postgresCpuMsPerMessage: per(usage.postgresMs),
+      peerCpuMsPerMessage: per(usage.processes.peer),
+      otherCores: usage.otherCores,
+      sinkConnections: stats.connections,
+      dnsQueries: stats.dnsQueries,
+      dkim: await checkDkim(world, samples),
+      note:
+        `${run.sweeps} sweeps${run.idleSweeps ? `, ${run.idleSweeps} found only emails claimed by another loop` : ''}` +
+        (run.timedOut ? `; time-boxed at ${settings.deliverSeconds} s: ${delivered} of ${settings.deliverCount} delivered` : '; all delivered'),
+    };
+    log(`service ${variant}${loops > 1 ? ` x${loops}` : ''}: ${delivered} delivered in ${figure.seconds.toFixed(1)} s = ${figure.messagesPerSecond.toFixed(0)}/s`);
+    return figure;
+  } finally {
+    await worker.stop();
+  }
+}
+
+async function bareDelivery(world: World, pooled: boolean, noDelay: boolean): Promise<DeliveryFigure> {
+  const org = world.orgs[0]!;
+  const key = await signingKeyOf(world.runtime.deps, org.domainId);
+  if (!key) throw new Error('no signing key for the bare sender');
+  const worker = forkWorker(`bare-smtp${pooled ? '-pooled' : ''}${noDelay ? '-nodelay' : ''}`, 'bare-smtp.ts', {});
+  try {
+    await worker.receive<{ ready: true }>(30_000);
+    await world.peer.ask({ op: 'reset' });
+    const body = emailBody(org, 0);
+    const job: BareSmtpJob = {
+      op: 'run',
+      count: settings.deliverCount,
+      port: world.smtpPort,
+      pooled,
+      concurrency: 5,
+      noDelay,
+      dkim: { domainName: org.domain, keySelector: key.selector, privateKey: key.privateKeyPem },
+      message: { from: body.from, to: body.to, subject: body.subject, html: body.html, text: body.text },
+    };
+    const variant =
+      (pooled ? 'bare nodemailer, pooled (5 connections)' : 'bare nodemailer, a connection per message (5 at once)') + (noDelay ? ' + TCP_NODELAY' : '');
+    log(`${variant}: ${settings.deliverCount} DKIM-signed messages`);
+    const window = cpuWindow({ worker: worker.child.pid, peer: world.peer.child.pid });
+    const run = await worker.ask<BareSmtpRun>(job, 120_000);
+    const usage = window.end();
+    const stats = await world.peer.ask<PeerStats>({ op: 'stats' });
+    const { samples } = await world.peer.ask<{ samples: Sample[] }>({ op: 'samples' });
+    if (run.sent !== settings.deliverCount || stats.messages !== settings.deliverCount) {
+      throw new Error(`${variant}: ${run.sent} sent, ${stats.messages} reached the sink (${run.firstError ?? 'no error'})`);
+    }
+    const per = (ms: number | null | undefined) => (ms == null ? null : ms / run.sent);
+    const figure: DeliveryFigure = {
+      variant,
+      messages: run.sent,
+      seconds: run.ms / 1000,
+      messagesPerSecond: run.sent / (run.ms / 1000),
+      workerCpuMsPerMessage: per(usage.processes.worker),
+      postgresCpuMsPerMessage: per(usage.postgresMs),
+      peerCpuMsPerMessage: per(usage.processes.peer),
+      otherCores: usage.otherCores,
+      sinkConnections: stats.connections,
+      dnsQueries: stats.dnsQueries,
+      dkim: await checkDkim(world, samples),
+    };
+    log(`${variant}: ${run.sent} in ${figure.seconds.toFixed(1)} s = ${figure.messagesPerSecond.toFixed(0)}/s`);
+    return figure;
+  } finally {
+    await worker.stop();
+  }
+}
+
+async function deliveryPart(world: World): Promise<DeliveryFigure[]> {
+  const figures = [
+    // The service as it is: the runner's one sweep loop, then four side by side (four workers).
+    await serviceDelivery(world, 'relay', 1),
+    await serviceDelivery(world, 'relay', 4),
+    await serviceDelivery(world, 'mx', 1),
+    await serviceDelivery(world, 'mx', 4),
+    // What-if: the same with TCP_NODELAY on nodemailer's SMTP sockets.
+    await serviceDelivery(world, 'relay', 1, true),
+    await serviceDelivery(world, 'relay', 4, true),
+    await serviceDelivery(world, 'mx', 4, true),
+    // The floor, with nodemailer's defaults and with TCP_NODELAY.
+    await bareDelivery(world, true, false),
+    await bareDelivery(world, true, true),
+    await bareDelivery(world, false, true),
+  ];
+  await world.sql`truncate emails cascade`;
+  return figures;
+}
+
+/* ------------------------------------------------------------------ list ---------------------- */
+
+/** How the seeded emails spread; every share is of all rows. */
+const LIST_SHAPE = {
+  /** Organizations 0-3 hold 50, 25, 15 and 10 % of the rows. */
+  orgShares: [0.5, 0.25, 0.15, 0.1],
+  testModeShare: 0.05,
+  statuses: [
+    ['delivered', 0.855],
+    ['sent', 0.06],
+    ['bounced', 0.04],
+    ['failed', 0.01],
+    ['suppressed', 0.01],
+    ['queued', 0.005],
+    ['scheduled', 0.005],
+    ['canceled', 0.005],
+    ['complained', 0.003],
+    ['sending', 0.007],
+  ] as Array<[string, number]>,
+  senders: [
+    ['orders', 0.6],
+    ['billing', 0.2],
+    ['support', 0.12],
+    ['news', 0.075],
+    ['alerts', 0.005],
+  ] as Array<[string, number]>,
+  /** customer<k>@<one of 10 domains>, k = floor(200000 * random()^3): a few very frequent recipients, a long tail, shared by all organizations. */
+  recipients: 200_000,
+  types: [
+    ['receipt', 0.4],
+    ['invoice', 0.2],
+    ['welcome', 0.15],
+    ['newsletter', 0.15],
+    ['reset', 0.1],
+  ] as Array<[string, number]>,
+  /** 30 % carry campaign:c<n>, n = floor(1000 * random()^2). */
+  campaignShare: 0.3,
+};
+
+/** A CASE picking a value by cumulative share of a uniform random column. */
+function pick(column: string, shares: Array<[string, number]>): string {
+  let cumulative = 0;
+  const arms = shares.slice(0, -1).map(([value, share]) => {
+    cumulative += share;
+    return `when ${column} < ${cumulative.toFixed(4)} then '${value}'`;
+  });
+  return `case ${arms.join(' ')} else '${shares.at(-1)![0]}' end`;
+}
+
+function listSeedSql(orgs: Org[], rows: number): string {
+  const owners = orgs.slice(0, LIST_SHAPE.orgShares.length);
+  let cumulative = 0;
+  const orgArms = owners.slice(0, -1).map((org, i) => {
+    cumulative += LIST_SHAPE.orgShares[i]!;
+    return `when r_org < ${cumulative} then ${org.index}`;
+  });
+  const orgValues = owners.map((org) => `(${org.index}, '${org.organizationId}'::uuid, '${org.domainId}'::uuid, '${org.principal.keyId}'::uuid, '${org.domain}')`).join(', ');
+  const domains = Array.from({ length: 10 }, (_, i) => `'mail${i}.example.org'`).join(', ');
+  const spanMs = 30 * 24 * 3_600_000;
+  return `
+  insert into emails (id, organization_id, mode, domain_id, api_key_id, "from", from_address, "to", cc, bcc, reply_to,
+    recipient_addresses, subject, html, text, headers, tags, tag_keys, track_opens, track_clicks, status, scheduled_at,
+    next_attempt_at, attempts, message_id, message_date, recipient_states, sent_at, created_at, updated_at)
+  select
+    (lpad(to_hex(ms), 12, '0') || '7' || lpad(to_hex((i::bigint * 7919) % 4096), 3, '0') || '8' || lpad(to_hex(i), 15, '0'))::uuid,
+    o.org_id, mode, o.domain_id, o.key_id,
+    initcap(sender) || ' <' || sender || '@' || o.domain || '>', sender || '@' || o.domain,
+    rcpts, '{}', '{}', '{}', rcpts,
+    'Your ' || kind || ' #' || i, '<p>Hello, here is your ' || kind || ' #' || i || '.</p>', 'Hello, here is your ' || kind || ' #' || i || '.',
+    '{}'::jsonb,
+    case when campaign is null then jsonb_build_array(jsonb_build_object('name', 'type', 'value', kind))
+      else jsonb_build_array(jsonb_build_object('name', 'type', 'value', kind), jsonb_build_object('name', 'campaign', 'value', campaign)) end,
+    case when campaign is null then array['type', 'type:' || kind] else array['type', 'type:' || kind, 'campaign', 'campaign:' || campaign] end,
+    false, false, status,
+    case when status in ('scheduled', 'canceled') then created + interval '1 day' end,
+    case when status in ('queued', 'scheduled', 'sending') then created + interval '1 day' end,
+    case when status in ('queued', 'scheduled', 'canceled') then 0 else 1 end,
+    '<' || i || '@' || o.domain || '>', created,
+    (select jsonb_agg(jsonb_build_object('address', a, 'status', case status when 'sent' then 'pending' when 'queued' then 'pending' when 'scheduled' then 'pending'
+      when 'canceled' then 'pending' when 'sending' then 'pending' else status end, 'attempts', 1)) from unnest(rcpts) a),
+    case when status not in ('queued', 'scheduled', 'canceled', 'sending') then created + interval '2 seconds' end,
+    created, created + interval '3 seconds'
+  from (
+    select i, ms, to_timestamp(ms / 1000.0) as created,
+      case ${orgArms.join(' ')} else ${owners.at(-1)!.index} end as org_index,
+      case when r_mode < ${LIST_SHAPE.testModeShare} then 'test' else 'live' end as mode,
+      ${pick('r_status', LIST_SHAPE.statuses)} as status,
+      ${pick('r_sender', LIST_SHAPE.senders)} as sender,
+      ${pick('r_type', LIST_SHAPE.types)} as kind,
+      case when r_campaign < ${LIST_SHAPE.campaignShare} then 'c' || floor(1000 * power(r_campaign_n, 2))::int end as campaign,
+      case when r_second < 0.1
+        then array['customer' || k1 || '@' || (array[${domains}])[k1 % 10 + 1], 'customer' || k2 || '@' || (array[${domains}])[k2 % 10 + 1]]
+        else array['customer' || k1 || '@' || (array[${domains}])[k1 % 10 + 1]] end as rcpts
+    from (
+      select i, (extract(epoch from now()) * 1000)::bigint - ${spanMs}::bigint + (i::bigint * ${spanMs}) / ${rows} as ms,
+        random() as r_org, random() as r_mode, random() as r_status, random() as r_sender, random() as r_type,
+        random() as r_campaign, random() as r_campaign_n, random() as r_second,
+        floor(${LIST_SHAPE.recipients} * power(random(), 3))::int as k1, floor(${LIST_SHAPE.recipients} * random())::int as k2
+      from generate_series(1, ${rows}) i
+    ) r
+  ) s
+  join (values ${orgValues}) as o(idx, org_id, domain_id, key_id, domain) on o.idx = s.org_index`;
+}
+
+interface ExplainSummary {
+  org?: number;
+  filter: string;
+  value: string;
+  rows: number;
+  executionMs: number;
+  planningMs: number;
+  nodes: string;
+  sharedHit: number;
+  sharedRead: number;
+  seqScan: boolean;
+  plan: string;
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+  'Shared Hit Blocks'?: number;
+  'Shared Read Blocks'?: number;
+}
+
+function describePlan(node: PlanNode): string {
+  const self = `${node['Node Type']}${node['Index Name'] ? ` ${node['Index Name']}` : node['Relation Name'] ? ` ${node['Relation Name']}` : ''}` +
+    (node['Rows Removed by Filter'] ? ` (${node['Rows Removed by Filter']} removed by filter)` : '');
+  const children = (node.Plans ?? []).map(describePlan);
+  return children.length === 0 ? self : `${self} <- ${children.length === 1 ? children[0] : `[${children.join(' + ')}]`}`;
+}
+
+const hasSeqScan = (node: PlanNode): boolean => node['Node Type'] === 'Seq Scan' || (node.Plans ?? []).some(hasSeqScan);
+
+/** Runs the service's own listEmails on a drizzle instance that records its SQL, then EXPLAINs that SQL. */
+async function explainFilters(world: World, org: Org, cases: Array<{ filter: string; value: string; input: Partial<EmailFilter> }>): Promise<ExplainSummary[]> {
+  const client = postgres(world.databaseUrl, { max: 1, onnotice: () => {} });
+  const captured: Array<{ query: string; params: unknown[] }> = [];
+  const db = drizzle(client, { schema, logger: { logQuery: (query, params) => void captured.push({ query, params }) } }) as unknown as Db;
+  const out: ExplainSummary[] = [];
+  try {
+    for (const c of cases) {
+      captured.length = 0;
+      const page = await listEmails({ db }, org.principal, { limit: 10, ...c.input });
+      const statement = captured[0]!;
+      const run = async () => {
+        const [row] = await client.unsafe(`explain (analyze, buffers, format json) ${statement.query}`, statement.params as never[]);
+        return (row as unknown as { 'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number; 'Planning Time': number }> })['QUERY PLAN'][0]!;
+      };
+      await run(); // warm the cache: the load runs warm too
+      const result = await run();
+      const text = await client.unsafe(`explain (analyze, buffers, costs off, timing off) ${statement.query}`, statement.params as never[]);
+      out.push({
+        filter: c.filter,
+        value: c.value,
+        rows: page.data.length,
+        executionMs: result['Execution Time'],
+        planningMs: result['Planning Time'],
+        nodes: describePlan(result.Plan),
+        sharedHit: result.Plan['Shared Hit Blocks'] ?? 0,
+        sharedRead: result.Plan['Shared Read Blocks'] ?? 0,
+        seqScan: hasSeqScan(result.Plan),
+        plan: text.map((line) => (line as Record<string, string>)['QUERY PLAN']).join('\n'),
+      });
+    }
+  } finally {
+    await client.end({ timeout: 2 });
+  }
+  return out;
+}
+
+interface ListPartResult {
+  seedSeconds: number;
+  tableMb: number;
+  indexesMb: number;
+  rowsPerOrg: Array<{ org: number; rows: number }>;
+  explains: ExplainSummary[];
+  loads: LoadFigure[];
+  workload: Record<string, string[]>;
+}
+
+async function listPart(world: World): Promise<ListPartResult> {
+  await world.sql`truncate emails cascade`;
+  log(`list: seeding ${settings.listRows} emails with SQL (generate_series) over 4 organizations`);
+  const started = Date.now();
+  await world.sql.begin(async (tx) => {
+    await tx.unsafe(`set local maintenance_work_mem = '256MB'`);
+    await tx.unsafe(`set local synchronous_commit = off`);
+    await tx.unsafe(listSeedSql(world.orgs, settings.listRows));
+  });
+  log(`list: inserted in ${((Date.now() - started) / 1000).toFixed(1)} s; vacuum analyze`);
+  await world.sql.unsafe('vacuum (analyze) emails');
+  const seedSeconds = (Date.now() - started) / 1000;
+  const [size] = await world.sql<Array<{ table_mb: number; indexes_mb: number }>>`
+    select round(pg_table_size('emails') / 1048576.0)::int as table_mb, round(pg_indexes_size('emails') / 1048576.0)::int as indexes_mb`;
+  const perOrg = await world.sql<Array<{ organization_id: string; n: string }>>`select organization_id, count(*)::text as n from emails group by 1 order by 2 desc`;
+  const rowsPerOrg = perOrg.map((row) => ({ org: world.orgs.find((o) => o.organizationId === row.organization_id)!.index, rows: Number(row.n) }));
+  log(`list: ${settings.listRows} rows, table ${size!.table_mb} MB + indexes ${size!.indexes_mb} MB, ready in ${seedSeconds.toFixed(1)} s`);
+
+  // What the load asks for, per filter: frequent, middling, rare and absent values alike.
+  const workload: Record<string, string[]> = {
+    status: ['delivered', 'sent', 'bounced', 'failed', 'suppressed', 'queued', 'scheduled', 'canceled', 'complained', 'sending'],
+    to: ['customer0@mail0.example.org', 'customer1@mail1.example.org', 'customer30@mail0.example.org', 'customer500@mail0.example.org', 'customer20000@mail0.example.org', 'customer150001@mail1.example.org', 'nobody@mail0.example.org'],
+    tag: ['type:receipt', 'type:reset', 'campaign', 'campaign:c1', 'campaign:c300', 'campaign:c999', 'campaign:none'],
+    from: ['orders', 'billing', 'support', 'news', 'alerts', 'nobody'].map((local) => `${local}@{domain}`),
+  };
+  const big = world.orgs[0]!;
+  const owners = world.orgs.slice(0, LIST_SHAPE.orgShares.length);
+  // Every value the load asks for, for every organization: the slowest one is the one to fix.
+  log(`list: EXPLAIN (ANALYZE, BUFFERS) of the service's own SQL for every value of the workload and each of the ${owners.length} organizations`);
+  const explains: ExplainSummary[] = [];
+  for (const org of owners) {
+    const cases = Object.entries(workload).flatMap(([filter, values]) =>
+      values.map((template) => {
+        const value = template.replace('{domain}', org.domain);
+        return { filter, value, input: filter === 'tag' ? { tag: [value] } : { [filter]: value } };
+      }),
+    );
+    for (const summary of await explainFilters(world, org, [...cases, { filter: 'none', value: '(no filter)', input: {} }])) explains.push({ ...summary, org: org.index });
+  }
+  const requestsFor = (filter: string): LoadRequest[] =>
+    owners.flatMap((org) =>
+      workload[filter]!.map((value) => ({
+        method: 'GET' as const,
+        path: `/api/emails?limit=10&${filter}=${encodeURIComponent(value.replace('{domain}', org.domain))}`,
+        key: org.apiKey,
+      })),
+    );
+  const loads: LoadFigure[] = [];
+  for (const spec of SEND_TARGETS) {
+    log(`${spec.id}: starting for the list filters`);
+    const { child, port } = await startServer({ id: spec.id, script: spec.script, env: world.serviceEnv, profile: settings.profile });
+    try {
+      const check = await fetch(`http://127.0.0.1:${port}/api/emails?limit=10&status=bounced`, { headers: { authorization: `Bearer ${big.apiKey}` }, signal: AbortSignal.timeout(30_000) });
+      const body = (await check.json()) as { data?: Array<{ status: string }> };
+      if (check.status !== 200 || body.data?.length !== 10 || body.data.some((row) => row.status !== 'bounced')) {
+        throw new Error(`${spec.id}: GET /api/emails?status=bounced answered ${check.status}: ${JSON.stringify(body).slice(0, 300)}`);
+      }
+      for (const filter of Object.keys(workload)) {
+        loads.push(
+          await measureLoad(world, { id: spec.id, child, port }, `list ${filter}=`, requestsFor(filter), {
+            connections: settings.listConnections,
+            warmupSeconds: settings.listWarmupSeconds,
+            durationSeconds: settings.listDurationSeconds,
+            itemsPerRequest: 1,
+          }),
+        );
+      }
+    } finally {
+      await stopChild(child);
+    }
+  }
+  return { seedSeconds, tableMb: size!.table_mb, indexesMb: size!.indexes_mb, rowsPerOrg, explains, loads, workload };
+}
+
+/* ------------------------------------------------------------------ output -------------------- */
+
+function printSending(figures: LoadFigure[]): void {
+  printTable(
+    ['measure', 'target', 'req/s', 'emails/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'server CPU ms/email', 'pg CPU ms/email', 'other procs (cores)'],
+    figures.map((f) => [
+      f.measure,
+      f.target,
+      f.requestsPerSecond.toFixed(0),
+      f.itemsPerSecond.toFixed(0),
+      String(f.latencyP50Ms),
+      String(f.latencyP99Ms),
+      String(f.non2xx),
+      String(f.errors),
+      fixed(f.serverCpuMsPerItem, 3),
+      fixed(f.postgresCpuMsPerItem, 3),
+      fixed(f.otherCores, 2),
+    ]),
+  );
+  for (const [measure, target] of [
+    ['single', TARGETS.send],
+    ['batch', TARGETS.batch],
+  ] as const) {
+    const rest = figures.find((f) => f.target === 'rest' && f.measure === measure);
+    const bare = figures.find((f) => f.target === 'bare' && f.measure === measure);
+    if (!rest) continue;
+    console.log(
+      `${measure}: the service accepts ${rest.itemsPerSecond.toFixed(0)} emails/s (${rest.itemsPerSecond >= target ? 'meets' : 'BELOW'} the target of ${target}/s)` +
+        (bare ? `; bare ${bare.itemsPerSecond.toFixed(0)}/s, service = ${((rest.itemsPerSecond / bare.itemsPerSecond) * 100).toFixed(1)} % of bare` : ''),
+    );
+  }
+}
+
+function printDelivery(figures: DeliveryFigure[]): void {
+  printTable(
+    ['variant', 'messages', 's', 'messages/s', 'sender CPU ms/msg', 'pg CPU ms/msg', 'sink+DNS CPU ms/msg', 'connections', 'DNS queries', 'DKIM', 'other procs (cores)'],
+    figures.map((f) => [
+      f.variant,
+      String(f.messages),
+      f.seconds.toFixed(1),
+      f.messagesPerSecond.toFixed(0),
+      fixed(f.workerCpuMsPerMessage, 3),
+      fixed(f.postgresCpuMsPerMessage, 3),
+      fixed(f.peerCpuMsPerMessage, 3),
+      String(f.sinkConnections),
+      String(f.dnsQueries),
+      f.dkim,
+      fixed(f.otherCores, 2),
+    ]),
+  );
+  for (const f of figures.filter((f) => f.variant.startsWith('service'))) {
+    console.log(`${f.variant}: ${f.messagesPerSecond.toFixed(0)} delivered/s (${f.messagesPerSecond >= TARGETS.deliver ? 'meets' : 'BELOW'} the target of ${TARGETS.deliver}/s); ${f.note ?? ''}`);
+  }
+}
+
+function printList(result: ListPartResult): void {
+  const rows = result.rowsPerOrg.map((r) => `organization ${r.org}: ${r.rows}`).join(', ');
+  console.log(`\n${settings.listRows} emails (${rows}); table ${result.tableMb} MB, indexes ${result.indexesMb} MB; seeded in ${result.seedSeconds.toFixed(0)} s`);
+  console.log('EXPLAIN (ANALYZE, BUFFERS) of GET /api/emails?<filter>=<value>&limit=10 as the service sends it; per value, the slowest of the organizations:');
+  const worst = new Map<string, ExplainSummary>();
+  for (const e of result.explains) {
+    const key = `${e.filter} ${e.value.replace(/@sender\d+\.example\.com$/, '@<own domain>')}`;
+    if (!worst.has(key) || worst.get(key)!.executionMs < e.executionMs) worst.set(key, e);
+  }
+  printTable(
+    ['filter', 'value', 'org', 'rows', 'exec ms', 'plan ms', 'buffers hit/read', 'plan'],
+    [...worst.values()].map((e) => [e.filter, e.value, String(e.org ?? 0), String(e.rows), e.executionMs.toFixed(2), e.planningMs.toFixed(2), `${e.sharedHit}/${e.sharedRead}`, e.nodes]),
+  );
+  const slow = result.explains.filter((e) => e.seqScan || e.executionMs > TARGETS.listMs);
+  for (const e of slow) console.log(`SLOW: organization ${e.org} ${e.filter}=${e.value}: ${e.executionMs.toFixed(1)} ms${e.seqScan ? ' (sequential scan)' : ''}: ${e.nodes}`);
+  if (slow.length === 0) console.log(`no filter needs a sequential scan or more than ${TARGETS.listMs} ms`);
+  printTable(
+    ['filter', 'target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'server CPU ms/req', 'pg CPU ms/req', 'other procs (cores)'],
+    result.loads.map((f) => [
+      f.measure,
+      f.target,
+      f.requestsPerSecond.toFixed(0),
+      String(f.latencyP50Ms),
+      String(f.latencyP99Ms),
+      String(f.non2xx),
+      String(f.errors),
+      fixed(f.serverCpuMsPerItem, 3),
+      fixed(f.postgresCpuMsPerItem, 3),
+      fixed(f.otherCores, 2),
+    ]),
+  );
+}
+
+/* ------------------------------------------------------------------ main ---------------------- */
+
+export async function runEmailsSuite(): Promise<void> {
+  const started = Date.now();
+  noteLoadAverage();
+  const world = await setUp();
+  const report: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    machine: machineInfo(),
+    settings: { ...settings, targets: TARGETS },
+  };
+
+  if (settings.parts.includes('send') || settings.parts.includes('batch')) {
+    const figures = await sendingParts(world, settings.parts);
+    printSending(figures);
+    report.sending = figures;
+  }
+  if (settings.parts.includes('deliver')) {
+    const figures = await deliveryPart(world);
+    printDelivery(figures);
+    report.delivery = figures;
+  }
+  if (settings.parts.includes('list')) {
+    const result = await listPart(world);
+    printList(result);
+    report.list = result;
+  }
+  const busiest = Math.max(
+    0,
+    ...[...((report.sending as LoadFigure[] | undefined) ?? []), ...((report.list as ListPartResult | undefined)?.loads ?? [])].map((f) => f.otherCores ?? 0),
+    ...((report.delivery as DeliveryFigure[] | undefined) ?? []).map((f) => f.otherCores ?? 0),
+  );
+  if (busiest > 0.2) {
+    console.log(
+      `WARNING: other processes used up to ${busiest.toFixed(2)} of ${os.cpus().length} cores during a measured run; ` +
+        'rates are then low and not comparable between targets (CPU ms per email holds up better). Re-run on a quiet machine.',
+    );
+  }
+  report.wallSeconds = Math.round((Date.now() - started) / 100) / 10;
+  writeResult('emails-latest.json', report);
+  log(`wrote bench/results/emails-latest.json (${report.wallSeconds} s)`);
+}
