@@ -41,6 +41,20 @@ beforeEach(async () => {
   app.dns.a('mx.example.net', '127.0.0.1');
 });
 
+/** mailauth's verdict on a received message, reading DNS from the loopback server only. */
+const verifyReceived = (received: { raw: string; from: string }) => {
+  const resolver = createResolver([app.dns.address]);
+  return authenticate(received.raw, {
+    resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<never>,
+    sender: received.from,
+    ip: '127.0.0.1',
+    helo: 'mx.eumail.example',
+    mta: 'mx.example.net',
+    disableArc: true,
+    disableBimi: true,
+  });
+};
+
 const send = async (body: Record<string, unknown>, key = org.apiKey) => {
   const response = await app.request('POST', '/api/emails', {
     key,
@@ -59,16 +73,7 @@ describe('live delivery', () => {
     expect(mx.messages).toHaveLength(1);
     const received = mx.messages[0]!;
     expect(parseVerpAddress(verpKeyFrom(app.runtime.deps.encryptionKey), received.from)).toMatchObject({ emailId: id, recipientIndex: 0 });
-    const resolver = createResolver([app.dns.address]);
-    const auth = await authenticate(received.raw, {
-      resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<never>,
-      sender: received.from,
-      ip: '127.0.0.1',
-      helo: 'mx.eumail.example',
-      mta: 'mx.example.net',
-      disableArc: true,
-      disableBimi: true,
-    });
+    const auth = await verifyReceived(received);
     expect(auth.dkim.results[0]?.status.result).toBe('pass');
     expect(auth.dkim.results[0]?.signingDomain).toBe('acme.example.com');
     expect(await detail(id)).toMatchObject({ status: 'delivered' });
@@ -136,16 +141,7 @@ describe('sandbox domain', () => {
     await sweepEmailDispatch(app.runtime.deps);
     expect((await detail(id, owner.apiKey)).status).toBe('delivered');
     const received = mx.messages[0]!;
-    const resolver = createResolver([app.dns.address]);
-    const auth = await authenticate(received.raw, {
-      resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<never>,
-      sender: received.from,
-      ip: '127.0.0.1',
-      helo: 'mx.eumail.example',
-      mta: 'mx.example.net',
-      disableArc: true,
-      disableBimi: true,
-    });
+    const auth = await verifyReceived(received);
     expect(auth.dkim.results[0]).toMatchObject({ signingDomain: 'sandbox.eumail.eu', status: { result: 'pass' } });
   });
 });
