@@ -156,7 +156,21 @@ export interface EmailSummary {
   createdAt: string;
 }
 
-const summary = (row: EmailRow): EmailSummary => ({
+/** The columns a summary needs: a list page never reads the bodies. */
+const SUMMARY_COLUMNS = {
+  id: emails.id,
+  from: emails.from,
+  to: emails.to,
+  subject: emails.subject,
+  status: emails.status,
+  tags: emails.tags,
+  scheduledAt: emails.scheduledAt,
+  createdAt: emails.createdAt,
+};
+
+type SummaryRow = Pick<EmailRow, keyof typeof SUMMARY_COLUMNS>;
+
+const summary = (row: SummaryRow): EmailSummary => ({
   id: row.id,
   from: row.from,
   to: row.to,
@@ -171,7 +185,7 @@ const summary = (row: EmailRow): EmailSummary => ({
 export async function listEmails(deps: Pick<Deps, 'db'>, principal: Principal, filter: EmailFilter): Promise<Page<EmailSummary>> {
   const page = await fetchPage(emails.id, filter, ({ where, orderBy, limit }) =>
     deps.db
-      .select()
+      .select(SUMMARY_COLUMNS)
       .from(emails)
       .where(
         and(
