@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { domains, emails, organizations } from '@/db/schema';
+import { domains, emailEvents, emails, events, organizations } from '@/db/schema';
 import { suppressAddress } from '@/server/services/suppressions';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
@@ -197,6 +197,39 @@ describe('POST /emails/batch', () => {
       { id: expect.any(String) },
     ]);
     expect(await stored()).toHaveLength(2);
+  });
+
+  it('stores a full batch in order, each email with its history and event-log rows; suppression, brand and DNS refusals stay per item', async () => {
+    const db = app.runtime.deps.db;
+    await suppressAddress(db, app.runtime.deps, { organizationId: org.organizationId, email: 'gone@example.net', reason: 'manual' });
+    const body = Array.from({ length: 100 }, (_, n) => message({ subject: `item ${n}`, to: `user${n}@example.net` }));
+    body[10] = message({ subject: 'item 10', to: 'GONE@example.net' });
+    body[11] = message({ subject: 'item 11', to: ['gone@example.net', 'kept@example.net'] });
+    body[12] = message({ subject: 'item 12', from: 'PayPal Support <hello@acme.example.com>' });
+    body[13] = message({ subject: 'item 13', to: 'someone@nowhere.example.org' });
+    const response = await app.request('POST', '/api/emails/batch', { key: org.apiKey, body });
+    expect(response.status, response.text).toBe(200);
+    const data = response.body.data as Array<{ id?: string; code?: string }>;
+    expect(data).toHaveLength(100);
+    expect(data[10]).toEqual({ error: expect.any(String), code: 'ALL_SUPPRESSED' });
+    expect(data[12]).toEqual({ error: expect.any(String), code: 'SENDER_NOT_PERMITTED' });
+    expect(data[13]).toEqual({ error: expect.any(String), code: 'RECIPIENT_DOMAIN_UNDELIVERABLE' });
+    const accepted = data.flatMap((outcome, n) => (outcome.id ? [{ id: outcome.id, n }] : []));
+    expect(accepted).toHaveLength(97);
+
+    const rows = new Map((await stored()).map((row) => [row.id, row]));
+    expect(rows.size).toBe(97);
+    for (const { id, n } of accepted) expect(rows.get(id)).toMatchObject({ subject: `item ${n}`, status: 'queued', organizationId: org.organizationId, mode: 'live' });
+    expect(rows.get(data[11]!.id!)!.recipientStates).toEqual([
+      { address: 'gone@example.net', status: 'suppressed', attempts: 0 },
+      { address: 'kept@example.net', status: 'pending', attempts: 0 },
+    ]);
+    const history = await db.select().from(emailEvents);
+    expect(history.filter((event) => event.type === 'email.queued').map((event) => event.emailId).sort()).toEqual(accepted.map(({ id }) => id).sort());
+    expect(history.filter((event) => event.type === 'email.suppressed')).toEqual([expect.objectContaining({ emailId: data[11]!.id, recipient: 'gone@example.net' })]);
+    const logged = (await db.select().from(events).where(eq(events.organizationId, org.organizationId))).filter((event) => event.type.startsWith('email.'));
+    expect(logged).toHaveLength(98);
+    expect(logged.find((event) => event.data.emailId === data[0]!.id)).toMatchObject({ type: 'email.queued', data: { subject: 'item 0', to: ['user0@example.net'], mode: 'live' } });
   });
 
   it.each([

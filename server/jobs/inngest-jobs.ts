@@ -6,8 +6,10 @@ import type { Jobs } from './jobs';
 export function inngestJobs(client: Inngest.Any, log: (line: string) => void = (line) => console.error(line)): Jobs {
   return {
     wake(kind, id) {
-      client.send({ name: dueEvent(kind), data: { id } }).catch((error: unknown) => {
-        log(`[jobs] could not send ${kind} event for ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      const ids = Array.isArray(id) ? id : [id];
+      if (ids.length === 0) return;
+      client.send(ids.map((one) => ({ name: dueEvent(kind), data: { id: one } }))).catch((error: unknown) => {
+        log(`[jobs] could not send ${kind} events for ${ids.join(', ')}: ${error instanceof Error ? error.message : String(error)}`);
       });
     },
   };

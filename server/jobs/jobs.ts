@@ -6,7 +6,8 @@ export type JobKind = 'system-mail' | 'domain-check' | 'email-dispatch' | 'reten
  * a lost wake-up only delays the work until the next sweep.
  */
 export interface Jobs {
-  wake(kind: JobKind, id: string): void;
+  /** One row or many (a batch of emails wakes once). */
+  wake(kind: JobKind, id: string | string[]): void;
 }
 
 export const noJobs: Jobs = { wake: () => {} };

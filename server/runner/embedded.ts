@@ -31,7 +31,7 @@ export class EmbeddedRunner implements Jobs {
     for (const loop of this.loops.values()) this.run(loop);
   }
 
-  wake(kind: JobKind, _id?: string): void {
+  wake(kind: JobKind, _id?: string | string[]): void {
     const loop = this.loops.get(kind);
     if (!loop || this.stopped) return;
     if (loop.running) {
@@ -55,7 +55,8 @@ export class EmbeddedRunner implements Jobs {
       do {
         loop.again = false;
         try {
-          await loop.sweep.run(this.getDeps());
+          const result = await loop.sweep.run(this.getDeps());
+          if (loop.sweep.again?.(result)) loop.again = true;
         } catch (error) {
           this.log(`[runner] ${loop.sweep.kind} sweep failed: ${error instanceof Error ? error.message : String(error)}`);
         }

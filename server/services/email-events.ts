@@ -14,37 +14,37 @@ export interface EmailEventSubject {
   tags?: Array<{ name: string; value: string }>;
 }
 
+export type EmailEventInput = { type: string; recipient?: string | null; data?: Record<string, unknown> };
+
+/** The rows one list of events adds: to the email's history, and to the organization's event log. */
+export function emailEventRows(at: Date, email: EmailEventSubject, list: EmailEventInput[]) {
+  const history = list.map((event) => ({
+    id: newId(),
+    emailId: email.id,
+    organizationId: email.organizationId,
+    type: event.type,
+    recipient: event.recipient ?? null,
+    data: event.data ?? {},
+    createdAt: at,
+  }));
+  const about = { emailId: email.id, mode: email.mode, from: email.from, to: email.to, subject: email.subject, tags: email.tags };
+  const log = list.map((event) => ({
+    id: newId(),
+    organizationId: email.organizationId,
+    type: event.type,
+    data: JSON.parse(JSON.stringify({ ...about, ...(event.recipient ? { recipient: event.recipient } : {}), ...event.data })) as Record<string, unknown>,
+    createdAt: at,
+  }));
+  return { history, log };
+}
+
 /**
  * Appends to an email's history and, in the same transaction, to the organization's event log
  * that webhooks deliver from: one call, so the two can never disagree.
  */
-export async function recordEmailEvents(
-  tx: Db,
-  deps: Pick<Deps, 'clock'>,
-  email: EmailEventSubject,
-  list: Array<{ type: string; recipient?: string | null; data?: Record<string, unknown> }>,
-): Promise<void> {
+export async function recordEmailEvents(tx: Db, deps: Pick<Deps, 'clock'>, email: EmailEventSubject, list: EmailEventInput[]): Promise<void> {
   if (list.length === 0) return;
-  const at = deps.clock.now();
-  await tx.insert(emailEvents).values(
-    list.map((event) => ({
-      id: newId(),
-      emailId: email.id,
-      organizationId: email.organizationId,
-      type: event.type,
-      recipient: event.recipient ?? null,
-      data: event.data ?? {},
-      createdAt: at,
-    })),
-  );
-  const about = { emailId: email.id, mode: email.mode, from: email.from, to: email.to, subject: email.subject, tags: email.tags };
-  await tx.insert(events).values(
-    list.map((event) => ({
-      id: newId(),
-      organizationId: email.organizationId,
-      type: event.type,
-      data: JSON.parse(JSON.stringify({ ...about, ...(event.recipient ? { recipient: event.recipient } : {}), ...event.data })) as Record<string, unknown>,
-      createdAt: at,
-    })),
-  );
+  const { history, log } = emailEventRows(deps.clock.now(), email, list);
+  await tx.insert(emailEvents).values(history);
+  await tx.insert(events).values(log);
 }

@@ -3,15 +3,14 @@ import { emailAttachments, emailEvents, emails } from '@/db/schema';
 import type { Deps } from '../deps';
 import { conflict, notFound, validationError } from '../errors';
 import { newId } from '../ids';
-import { envelopeRecipients } from '../mail/message';
-import { normalizeAddress, parseMailbox } from './addresses';
 import { recordEmailEvents } from './email-events';
+import { draftEmail, recipientsOf } from './email-draft';
+import { storeEmails } from './email-store';
 import { EMAIL_LIMITS, type BatchEmailRequest, type EmailRequest } from './email-request';
 import { fetchPage, type Page } from './pagination';
 import type { Principal } from './principal';
 import { permitSend } from './send-checks';
 
-const IDEMPOTENCY_MS = 24 * 3_600_000;
 const DAY_MS = 24 * 3_600_000;
 export const ATTACHMENT_RETENTION_MS = 30 * DAY_MS;
 
@@ -32,9 +31,9 @@ function scheduleTime(deps: Pick<Deps, 'clock'>, scheduledAt: string | undefined
 }
 
 /**
- * Accepts one email: every refusal first, then the email, its history and attachments in one
- * transaction, then a wake-up for the pipeline. With an idempotency key, a repeat within 24 hours
- * (even a concurrent one) answers with the first email and stores nothing.
+ * Accepts one email: every refusal first, then the email and its history in one statement (with
+ * its attachments, in one transaction), then a wake-up for the pipeline. With an idempotency key,
+ * a repeat within 24 hours (even a concurrent one) answers with the first email and stores nothing.
  */
 export async function sendEmail(deps: Deps, principal: Principal, input: EmailRequest | BatchEmailRequest, options: { idempotencyKey?: string } = {}): Promise<{ id: string }> {
   const key = options.idempotencyKey;
@@ -45,82 +44,40 @@ export async function sendEmail(deps: Deps, principal: Principal, input: EmailRe
   }
   const full = input as EmailRequest;
   const scheduledAt = scheduleTime(deps, full.scheduled_at);
-  const cc = input.cc ?? [];
-  const bcc = input.bcc ?? [];
-  const recipients = [...input.to, ...cc, ...bcc];
-  const permit = await permitSend(deps, principal, { from: input.from, recipients });
+  const permit = await permitSend(deps, principal, { from: input.from, recipients: recipientsOf(input) });
   const now = deps.clock.now();
-  const id = newId();
-  const tags = input.tags ?? [];
-  const suppressed = new Set(permit.suppressed.map(normalizeAddress));
-  // Envelope order is the VERP recipient index: a bounce names its recipient by position.
-  const recipientStates = envelopeRecipients(input.to, cc, bcc).map((address) => ({
-    address,
-    status: suppressed.has(address.toLowerCase()) ? 'suppressed' : 'pending',
-    attempts: 0,
-  }));
-  const row: typeof emails.$inferInsert = {
-    id,
-    organizationId: principal.organizationId,
-    mode: principal.mode,
-    domainId: permit.domain?.id ?? null,
-    apiKeyId: principal.keyId,
-    from: input.from,
-    fromAddress: permit.sender.address.toLowerCase(),
-    to: input.to,
-    cc,
-    bcc,
-    replyTo: input.reply_to ?? [],
-    recipientAddresses: [...new Set(recipients.map((r) => parseMailbox(r).address.toLowerCase()))],
-    subject: input.subject,
-    html: input.html ?? null,
-    text: input.text ?? null,
-    headers: input.headers ?? {},
-    tags,
-    tagKeys: [...new Set(tags.flatMap((tag) => [tag.name, `${tag.name}:${tag.value}`]))],
-    trackOpens: input.tracking?.opens ?? permit.domain?.openTracking ?? false,
-    trackClicks: input.tracking?.clicks ?? permit.domain?.clickTracking ?? false,
-    status: scheduledAt ? 'scheduled' : 'queued',
-    scheduledAt,
-    nextAttemptAt: scheduledAt ?? now,
-    recipientStates,
-    idempotencyKey: key ?? null,
-    idempotencyExpiresAt: key ? new Date(now.getTime() + IDEMPOTENCY_MS) : null,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const inserted = await deps.db.transaction(async (tx) => {
-    if (key) {
-      // A key past its 24 hours is free again: release it so the new email can take it.
-      await tx
-        .update(emails)
-        .set({ idempotencyKey: null })
-        .where(and(eq(emails.organizationId, principal.organizationId), eq(emails.mode, principal.mode), eq(emails.idempotencyKey, key), lt(emails.idempotencyExpiresAt, now)));
-    }
-    const [created] = await tx.insert(emails).values(row).onConflictDoNothing().returning({ id: emails.id });
-    if (!created) return null;
-    await recordEmailEvents(tx, deps, { id, organizationId: principal.organizationId, mode: principal.mode, from: input.from, to: input.to, subject: input.subject, tags }, [
-      { type: scheduledAt ? 'email.scheduled' : 'email.queued', data: scheduledAt ? { scheduledAt: scheduledAt.toISOString() } : {} },
-      ...permit.suppressed.map((recipient) => ({ type: 'email.suppressed', recipient, data: { reason: 'on the suppression list' } })),
-    ]);
-    const attachments = (full.attachments ?? []).map((attachment) => {
-      const content = Buffer.from(attachment.content, 'base64');
-      return {
-        id: newId(),
-        emailId: id,
-        filename: attachment.filename,
-        contentType: attachment.content_type ?? 'application/octet-stream',
-        size: content.length,
-        content,
-        expiresAt: new Date(now.getTime() + ATTACHMENT_RETENTION_MS),
-      };
-    });
-    if (attachments.length > 0) await tx.insert(emailAttachments).values(attachments);
-    return created.id;
+  const draft = draftEmail(principal, input, permit, { now, scheduledAt, idempotencyKey: key });
+  const id = draft.row.id!;
+  const attachments = (full.attachments ?? []).map((attachment) => {
+    const content = Buffer.from(attachment.content, 'base64');
+    return {
+      id: newId(),
+      emailId: id,
+      filename: attachment.filename,
+      contentType: attachment.content_type ?? 'application/octet-stream',
+      size: content.length,
+      content,
+      expiresAt: new Date(now.getTime() + ATTACHMENT_RETENTION_MS),
+    };
   });
-  if (inserted) {
-    deps.jobs.wake('email-dispatch', inserted);
-    return { id: inserted };
+  const stored =
+    !key && attachments.length === 0
+      ? await storeEmails(deps.db, now, [draft])
+      : await deps.db.transaction(async (tx) => {
+          if (key) {
+            // A key past its 24 hours is free again: release it so the new email can take it.
+            await tx
+              .update(emails)
+              .set({ idempotencyKey: null })
+              .where(and(eq(emails.organizationId, principal.organizationId), eq(emails.mode, principal.mode), eq(emails.idempotencyKey, key), lt(emails.idempotencyExpiresAt, now)));
+          }
+          const ids = await storeEmails(tx, now, [draft]);
+          if (ids.has(id) && attachments.length > 0) await tx.insert(emailAttachments).values(attachments);
+          return ids;
+        });
+  if (stored.has(id)) {
+    deps.jobs.wake('email-dispatch', id);
+    return { id };
   }
   // A concurrent request with the same key won the race: answer with its email.
   const winner = await findByIdempotencyKey(deps, principal, key!);
