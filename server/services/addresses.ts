@@ -49,6 +49,20 @@ function unquoteName(raw: string): string | null {
  * UTF-8 of RFC 6532 and IDN domains. Refuses what a receiving server would refuse, with a reason.
  */
 export function parseMailbox(input: string): Mailbox {
+  const known = parsed.get(input);
+  if (known) return known;
+  const mailbox = Object.freeze(parseUncached(input));
+  if (parsed.size >= PARSED_CACHE_SIZE) parsed.clear();
+  parsed.set(input, mailbox);
+  return mailbox;
+}
+
+// A send parses each address several times (validation, checks, the row, the envelope) and a
+// batch often repeats senders: parsing is pure, so answers are kept (refusals are not).
+const PARSED_CACHE_SIZE = 10_000;
+const parsed = new Map<string, Readonly<Mailbox>>();
+
+function parseUncached(input: string): Mailbox {
   const text = input.trim();
   if (!text) throw new AddressError('an email address must not be empty');
   if (CONTROL.test(text)) throw new AddressError('an email address must not contain line breaks or control characters');

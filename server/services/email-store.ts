@@ -14,14 +14,30 @@ export interface EmailDraft {
   events: EmailEventInput[];
 }
 
-/** A row as Postgres' own record type spells it (column names, JSON values), for `jsonb_populate_recordset`. */
+/** A row as Postgres' own record type spells it (column names, JSON values), for `json_populate_recordset`. */
 function asRecord(table: PgTable, row: Record<string, unknown>): Record<string, unknown> {
   const record: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table)) as Array<[string, Column]>) {
+  for (const { key, name, fallback } of columnsOf(table)) {
     const value = row[key];
-    record[column.name] = value !== undefined ? value : column.hasDefault && !(column.default instanceof Object && 'queryChunks' in column.default) ? column.default : null;
+    record[name] = value !== undefined ? value : fallback;
   }
   return record;
+}
+
+const columnCache = new Map<PgTable, Array<{ key: string; name: string; fallback: unknown }>>();
+
+/** Each column's property, SQL name and the value an unset property stores (its plain default, else null). */
+function columnsOf(table: PgTable) {
+  let columns = columnCache.get(table);
+  if (!columns) {
+    columns = (Object.entries(getTableColumns(table)) as Array<[string, Column]>).map(([key, column]) => ({
+      key,
+      name: column.name,
+      fallback: column.hasDefault && !(column.default instanceof Object && 'queryChunks' in column.default) ? column.default : null,
+    }));
+    columnCache.set(table, columns);
+  }
+  return columns;
 }
 
 const columnList = (table: PgTable) => sql.raw(Object.values(getTableColumns(table) as Record<string, Column>).map((column) => `"${column.name}"`).join(', '));
@@ -35,17 +51,17 @@ const storeOn = perDatabase((db: Db) =>
     'store_emails',
     sql`with stored as (
         insert into emails (${columnList(emails)})
-        select ${columnList(emails)} from jsonb_populate_recordset(null::emails, ${sql.placeholder('emails')}::jsonb)
+        select ${columnList(emails)} from json_populate_recordset(null::emails, ${sql.placeholder('emails')}::text::json)
         on conflict do nothing
         returning id
       ), history as (
         insert into email_events (${columnList(emailEvents)})
-        select ${columnList(emailEvents)} from jsonb_populate_recordset(null::email_events, ${sql.placeholder('history')}::jsonb)
+        select ${columnList(emailEvents)} from json_populate_recordset(null::email_events, ${sql.placeholder('history')}::text::json)
         where email_id in (select id from stored)
       ), logged as (
         insert into events (${columnList(events)})
-        select ${columnList(events)} from jsonb_array_elements(${sql.placeholder('log')}::jsonb) entry
-          cross join lateral jsonb_populate_record(null::events, entry) r
+        select ${columnList(events)} from json_array_elements(${sql.placeholder('log')}::text::json) entry
+          cross join lateral json_populate_record(null::events, entry) r
         where (entry ->> 'email_id')::uuid in (select id from stored)
       )
       select id from stored`,
