@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { publishRecords } from '../test/support/domains';
@@ -262,6 +263,15 @@ test('live emails are listed, filtered through the URL, and open with their time
   await expect(attachment).toContainText('23 bytes');
   await expect(attachment).toContainText('application/pdf');
   await expect(attachment).not.toHaveAttribute('data-expired');
+
+  // The file downloads with the session (no API key), byte for byte; without a session it is refused.
+  const [download] = await Promise.all([page.waitForEvent('download'), attachment.getByRole('link', { name: 'Download invoice-1042.pdf' }).click()]);
+  expect(download.suggestedFilename()).toBe('invoice-1042.pdf');
+  expect((await fs.readFile((await download.path())!)).toString()).toBe('%PDF-1.4 a tiny invoice');
+  const href = (await attachment.getByRole('link', { name: 'Download invoice-1042.pdf' }).getAttribute('href'))!;
+  const anonymous = await request.get(href);
+  expect(anonymous.status()).toBe(401);
+  expect(await anonymous.json()).toEqual({ error: expect.any(String), code: 'UNAUTHORIZED' });
 
   // While it is on its way the page refetches it every few seconds.
   const status = await detail.getByTestId('email-status').first().getAttribute('data-status');

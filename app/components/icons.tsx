@@ -248,3 +248,9 @@ export const FilterIcon = (props: IconProps) => (
     <path d="M4 5h16l-6 7.5V19l-4-2v-4.5L4 5Z" />
   </Icon>
 );
+
+export const DownloadIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M12 4v11m0 0-4.5-4.5M12 15l4.5-4.5M5 19h14" />
+  </Icon>
+);

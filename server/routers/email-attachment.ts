@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { apiContext } from '../http/api-context';
+import { attachmentHeaders } from '../http/attachment-headers';
 import type { PlainRoute } from '../http/routes';
 import { isUuid } from '../ids';
 import { validationError } from '../errors';
 import { attachmentContent } from '../services/email-retention';
 import { authorize } from '../trpc/procedures';
-
-const asciiFilename = (name: string) => name.replace(/[^\x20-\x7e]|["\\]/g, '_');
 
 /** Attachments answer with their own bytes and content type, which trpc-to-openapi cannot: a plain route. */
 export const emailAttachmentRoute: PlainRoute = {
@@ -25,11 +24,7 @@ export const emailAttachmentRoute: PlainRoute = {
     const attachmentId = decodeURIComponent(params.attachmentId ?? '');
     if (!isUuid(emailId) || !isUuid(attachmentId)) throw validationError('id and attachmentId must be UUIDs');
     const file = await attachmentContent(deps, principal, emailId, attachmentId);
-    res.statusCode = 200;
-    res.setHeader('Content-Type', file.contentType);
-    res.setHeader('Content-Length', String(file.content.length));
-    res.setHeader('Content-Disposition', `attachment; filename="${asciiFilename(file.filename)}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.writeHead(200, attachmentHeaders(file));
     res.end(file.content);
   },
 };

@@ -13,11 +13,14 @@ export interface Sweep {
   kind: JobKind;
   intervalMs: number;
   run(deps: Deps): Promise<unknown>;
+  /** Whether to run again at once instead of after intervalMs: the sweep stopped with work left. */
+  again?(result: unknown): boolean;
 }
 
 export const SWEEPS: Sweep[] = [
   { kind: 'system-mail', intervalMs: 5_000, run: sweepSystemEmails },
   { kind: 'domain-check', intervalMs: 15_000, run: sweepDomainChecks },
-  { kind: 'email-dispatch', intervalMs: 1_000, run: sweepEmailDispatch },
+  // A sweep that handled emails may have stopped at its time budget with more due.
+  { kind: 'email-dispatch', intervalMs: 1_000, run: sweepEmailDispatch, again: (handled) => Number(handled) > 0 },
   { kind: 'retention', intervalMs: 3_600_000, run: applyRetention },
 ];

@@ -1,11 +1,11 @@
 import { Badge } from '../../../components/badge';
 import { cx } from '../../../components/cx';
-import { PaperclipIcon } from '../../../components/icons';
+import { DownloadIcon, PaperclipIcon } from '../../../components/icons';
 import { formatBytes } from '../../../lib/format';
 import type { EmailAttachment } from '../types';
 
 /** The files sent with the email; their content is kept for 30 days, then they show as expired. */
-export function AttachmentsList({ attachments }: { attachments: EmailAttachment[] }) {
+export function AttachmentsList({ emailId, attachments }: { emailId: string; attachments: EmailAttachment[] }) {
   return (
     <section aria-labelledby="attachments-heading" className="space-y-3" data-testid="attachments">
       <h2 id="attachments-heading" className="text-base font-semibold text-slate-900">
@@ -31,10 +31,20 @@ export function AttachmentsList({ attachments }: { attachments: EmailAttachment[
                   <span className={cx('font-mono', attachment.expired ? undefined : 'text-slate-500')}>{attachment.contentType}</span>
                 </p>
               </div>
-              {attachment.expired && (
+              {attachment.expired ? (
                 <Badge tone="muted">
                   <span title="Attachments are kept for 30 days">Expired</span>
                 </Badge>
+              ) : (
+                <a
+                  href={`/emails/${emailId}/attachments/${attachment.id}`}
+                  download={attachment.filename}
+                  aria-label={`Download ${attachment.filename}`}
+                  className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-slate-200 bg-white px-2.5 py-1.5 text-xs font-medium text-slate-700 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+                >
+                  <DownloadIcon className="size-3.5" />
+                  Download
+                </a>
               )}
             </li>
           ))}

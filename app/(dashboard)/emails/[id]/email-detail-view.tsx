@@ -49,7 +49,7 @@ export function EmailDetailView({ id }: { id: string }) {
           <EmailContent email={email} />
           <KeyValueSection title="Tags" testId="tags" rows={email.tags.map((tag) => [tag.name, tag.value])} empty="No tags." />
           <KeyValueSection title="Custom headers" testId="headers" rows={Object.entries(email.headers)} empty="No custom headers." />
-          <AttachmentsList attachments={email.attachments} />
+          <AttachmentsList emailId={email.id} attachments={email.attachments} />
         </div>
         <div className="order-first lg:sticky lg:top-6 lg:order-none">
           <Timeline email={email} />
