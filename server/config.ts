@@ -81,6 +81,7 @@ const envSchema = z.object({
   SANDBOX_DKIM_SELECTOR: z.string().regex(/^[a-z0-9-]{1,63}$/i, 'must be one DNS label').default('eusandbox'),
   WEBHOOK_ALLOW_PRIVATE_CIDRS: cidrList,
   SMTP_MX_ALLOW_PRIVATE_CIDRS: cidrList,
+  TRUSTED_PROXY_CIDRS: cidrList,
   WEBHOOK_RETRY_BASE_MS: positiveMs(30_000),
   TEST_MODE_STEP_MS: positiveMs(2_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
@@ -133,6 +134,8 @@ export type Config = {
   webhookAllowPrivateCidrs: string[];
   /** Test-only: private ranges an MX may resolve to (the loopback SMTP server of the tests). */
   smtpMxAllowPrivateCidrs: string[];
+  /** Reverse proxies whose X-Forwarded-For is believed (the tracking endpoints record the client's address). */
+  trustedProxyCidrs: string[];
   webhookRetryBaseMs: number;
   testModeStepMs: number;
   bodyLimitBytes: number;
@@ -198,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     systemMailFrom: e.SYSTEM_MAIL_FROM ?? `EU Mail <no-reply@${bounceDomain}>`,
     webhookAllowPrivateCidrs: splitList(e.WEBHOOK_ALLOW_PRIVATE_CIDRS),
     smtpMxAllowPrivateCidrs: splitList(e.SMTP_MX_ALLOW_PRIVATE_CIDRS),
+    trustedProxyCidrs: splitList(e.TRUSTED_PROXY_CIDRS),
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     testModeStepMs: e.TEST_MODE_STEP_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

@@ -262,6 +262,37 @@ describe('over HTTP', () => {
     expect((await history(id)).filter((e) => e.type === 'email.opened')).toHaveLength(2);
   });
 
+  it("records the client behind a trusted proxy from X-Forwarded-For, and ignores the header from anyone else", async () => {
+    const { id, pixel } = await sendTracked();
+    const opensIps = async () => (await history(id)).filter((e) => e.type === 'email.opened').map((e) => e.data.ip);
+    // Not configured: the header is the client's own claim and is ignored.
+    await (await get(pixel!, { headers: { 'x-forwarded-for': '198.51.100.9' } })).arrayBuffer();
+    expect(await opensIps()).toEqual(['127.0.0.0']);
+
+    const behindProxy = createServer((req, res) => {
+      const deps = { ...app.runtime.deps, config: { ...app.runtime.config, trustedProxyCidrs: ['127.0.0.0/8'] } };
+      handleTracking(req, res, deps).catch((error: unknown) => {
+        res.statusCode = 500;
+        res.end(String(error));
+      });
+    });
+    await new Promise<void>((resolve) => behindProxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxied = (forwardedFor: string) =>
+        fetch(`http://127.0.0.1:${(behindProxy.address() as AddressInfo).port}${pixel}`, { headers: { 'user-agent': 'TestMail/1.0', 'x-forwarded-for': forwardedFor } });
+      // The client forged a first entry; the proxy appended what it saw, then a second proxy hop.
+      app.clock.advance(61_000);
+      await (await proxied('10.9.9.9, 203.0.113.77, 127.0.0.5')).arrayBuffer();
+      // Garbage where an address should be: fall back to the peer.
+      app.clock.advance(61_000);
+      await (await proxied('not-an-address')).arrayBuffer();
+      expect(await opensIps()).toEqual(['127.0.0.0', '203.0.113.0', '127.0.0.0']);
+    } finally {
+      behindProxy.closeAllConnections();
+      await new Promise<void>((resolve) => behindProxy.close(() => resolve()));
+    }
+  });
+
   it('answers a forged or unknown pixel with the same GIF and records nothing', async () => {
     const { id, pixel } = await sendTracked();
     const token = pixel!.slice('/t/o/'.length);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../deps';
+import { clientAddress } from './client-address';
 import { recordOpen, resolveClick, type TrackingClient } from '../services/tracking';
 
 /** The classic 43-byte GIF89a: 1×1, its one pixel palette entry 0, which the graphic control extension makes transparent. */
@@ -51,10 +52,9 @@ export function locationFor(url: string): string | null {
   }
 }
 
-function clientOf(req: IncomingMessage): TrackingClient {
+function clientOf(req: IncomingMessage, trustedProxies: string[]): TrackingClient {
   const userAgent = req.headers['user-agent'];
-  // The socket's peer: behind a reverse proxy this is the proxy (no forwarded header is trusted).
-  return { userAgent: typeof userAgent === 'string' ? userAgent : null, ip: req.socket.remoteAddress ?? null };
+  return { userAgent: typeof userAgent === 'string' ? userAgent : null, ip: clientAddress(req, trustedProxies) };
 }
 
 /**
@@ -63,7 +63,7 @@ function clientOf(req: IncomingMessage): TrackingClient {
  * `GET|HEAD /t/c/<token>`: 302 to the URL stored for that token's email and link, never one taken
  * from the request; a bad token gets a small 404 page. A HEAD resolves without recording.
  */
-export async function handleTracking(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey'>): Promise<void> {
+export async function handleTracking(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey' | 'config'>): Promise<void> {
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
   const match = TRACKING_PATH.exec(queryAt === -1 ? url : url.slice(0, queryAt));
@@ -79,7 +79,7 @@ export async function handleTracking(req: IncomingMessage, res: ServerResponse, 
   if (kind === 'o') {
     if (!head) {
       try {
-        await recordOpen(deps, token, clientOf(req));
+        await recordOpen(deps, token, clientOf(req, deps.config.trustedProxyCidrs));
       } catch (error) {
         console.error('[tracking] recording an open failed', error);
       }
@@ -89,7 +89,7 @@ export async function handleTracking(req: IncomingMessage, res: ServerResponse, 
 
   let target: string | null;
   try {
-    target = await resolveClick(deps, token, { ...clientOf(req), record: !head });
+    target = await resolveClick(deps, token, { ...clientOf(req, deps.config.trustedProxyCidrs), record: !head });
   } catch (error) {
     console.error('[tracking] resolving a click failed', error);
     return page(res, 503, UNAVAILABLE_PAGE, head, { 'Retry-After': '5' });
