@@ -1,9 +1,10 @@
 import net, { type AddressInfo } from 'node:net';
 import { authenticate } from 'mailauth';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateDkimKeyPair, type DkimKeyPair } from '@/server/crypto/dkim-keys';
 import { closeRelayPools, deliver, type DeliveryOptions } from '@/server/mail/delivery';
 import { buildMessage, envelopeRecipients, type MessageInput } from '@/server/mail/message';
+import { clearMxDns } from '@/server/mail/mx-dns';
 import { parseVerpAddress, verpAddress, verpKeyFrom } from '@/server/mail/verp';
 import { createResolver } from '@/server/net/dns';
 import { dkimValue, splitTxt } from '@/server/services/domain-records';
@@ -264,6 +265,75 @@ describe('through SMTP_RELAY_URL', () => {
     refusals.set('nobody@example.test', { code: 550, message: '5.1.1 No such user' });
     const outcomes = await deliver(buildMessage(input({ to: ['nobody@example.test', 'ann@example.test'] })), { ...options, relayUrl: `smtp://127.0.0.1:${relay.port}` });
     expect(outcomes.map((o) => [o.outcome, o.smtpCode])).toEqual([['bounced', 550], ['delivered', 250]]);
+  });
+});
+
+describe('connection reuse', () => {
+  beforeEach(() => {
+    closeRelayPools();
+    clearMxDns();
+  });
+
+  // How fast they go (TCP_NODELAY, no Nagle wait per message) is the delivery benchmark's to show
+  // (docs/benchmarks.md); here: that message after message shares one connection.
+  const inARow = async (deliverOptions: DeliveryOptions) => {
+    for (let i = 0; i < 40; i += 1) {
+      const [outcome] = await deliver(buildMessage(input({ emailId: `01920000-0000-7000-8000-${String(i).padStart(12, '0')}` })), deliverOptions);
+      expect(outcome!.outcome).toBe('delivered');
+    }
+  };
+
+  it('sends message after message on one relay connection', async () => {
+    const before = relay.connections();
+    await inARow({ ...options, relayUrl: `smtp://127.0.0.1:${relay.port}` });
+    expect(relay.connections() - before).toBe(1);
+  });
+
+  it('keeps MX sessions and DNS answers between emails', async () => {
+    const queries = dns.queries.length;
+    const before = mx.connections();
+    await inARow(options);
+    expect(mx.connections() - before).toBe(1);
+    expect(mx.messages.every((m) => m.secure)).toBe(true);
+    // MX, A and AAAA once, for the 40 emails.
+    expect(dns.queries.slice(queries).filter((q) => q.endsWith('example.test'))).toHaveLength(3);
+  });
+
+  it('delivers to several domains at once through one pool per MX address', async () => {
+    const before = mx.connections();
+    const domains = ['one.test', 'two.test', 'three.test'];
+    for (const domain of domains) dns.mx(domain, 'mx.example.test');
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => deliver(buildMessage(input({ emailId: `01920000-0000-7000-8000-1000000000${String(i).padStart(2, '0')}`, to: domains.map((d) => `ann@${d}`) })), options)),
+    );
+    expect(outcomes.flat().every((o) => o.outcome === 'delivered')).toBe(true);
+    expect(mx.messages).toHaveLength(36);
+    expect(mx.connections() - before).toBeLessThanOrEqual(5);
+  });
+
+  it('replaces a pooled MX session the server closed', async () => {
+    await deliver(buildMessage(input()), options);
+    const before = mx.connections();
+    // Dropped while idle, as a server's idle timeout would: the next email gets a new connection.
+    await mx.dropClients();
+    const [outcome] = await deliver(buildMessage(input()), options);
+    expect(outcome!.outcome).toBe('delivered');
+    expect(mx.connections() - before).toBe(1);
+  });
+
+  it('relays over smtps: on one TLS connection', async () => {
+    const certificate = await selfSignedCertificate(['relay.example.test']);
+    const secure = await startMxServer({ tls: certificate, implicitTls: true });
+    try {
+      const relayUrl = `smtps://127.0.0.1:${secure.port}?tls.rejectUnauthorized=false`;
+      await inARow({ ...options, relayUrl });
+      expect(secure.messages).toHaveLength(40);
+      expect(secure.messages[0]!.secure).toBe(true);
+      expect(secure.connections()).toBe(1);
+    } finally {
+      closeRelayPools();
+      await secure.close();
+    }
   });
 });
 

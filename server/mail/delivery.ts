@@ -1,15 +1,21 @@
 import { domainToASCII } from 'node:url';
 import nodemailer from 'nodemailer';
-import { createResolver } from '../net/dns';
 import type { EnvelopeRecipient, OutgoingMessage } from './message';
+import { signMessage, type DkimSigning } from './dkim';
 import { deliverToDomain } from './mx';
+import { closeMxSessions } from './mx-sessions';
 import type { DeliveryOutcome } from './outcomes';
-import { deliverViaRelay } from './relay';
+import { closeRelayPools as closeRelay, deliverViaRelay } from './relay';
 import { DEFAULT_TIMEOUTS, type DeliveryTimeouts } from './smtp-session';
 
 export type { DeliveryOutcome } from './outcomes';
 export type { DeliveryTimeouts } from './smtp-session';
-export { closeRelayPools } from './relay';
+
+/** Closes every pooled SMTP connection, the relay's and the MX hosts' (on shutdown, and between tests). */
+export function closeRelayPools(): void {
+  closeRelay();
+  closeMxSessions();
+}
 
 export interface DeliveryOptions {
   /** SMTP_RELAY_URL: every message goes through this smarthost (pooled); unset = straight to each domain's MX. */
@@ -25,20 +31,27 @@ export interface DeliveryOptions {
   timeouts?: Partial<DeliveryTimeouts>;
 }
 
-// Renders and signs without sending: CRLF, the form it goes on the wire and is stored in.
+// Renders without sending: CRLF, the form it goes on the wire in.
 const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
-/** The message as it goes on the wire, DKIM-signed. Throws when the key could not sign (nodemailer would send it unsigned). */
+/**
+ * The message as it goes on the wire, DKIM-signed. Signed here rather than by nodemailer, whose
+ * signer streams the message through several passes and signs on the event loop; throws when the
+ * key cannot sign (an unsigned message must not go out).
+ */
 export async function compileMessage(message: OutgoingMessage): Promise<Buffer> {
+  const { dkim, ...mail } = message.mail;
   // The envelope only satisfies the composer (a Bcc-only email has no header recipients); it is not sent.
   const envelope = { from: message.recipients[0]?.mailFrom ?? '', to: message.recipients.map((r) => r.address) };
-  const info = await composer.sendMail({ ...message.mail, envelope });
+  const info = await composer.sendMail({ ...mail, envelope });
   const raw = info.message as Buffer;
-  const headerEnd = raw.indexOf('\r\n\r\n');
-  if (message.mail.dkim && !/^DKIM-Signature:/im.test(raw.subarray(0, headerEnd < 0 ? raw.length : headerEnd).toString('latin1'))) {
-    throw new Error(`DKIM signing failed for ${message.messageId}: the private key was not usable`);
+  if (!dkim) return raw;
+  const { domainName, keySelector, privateKey, headerFieldNames } = dkim as DkimSigning;
+  try {
+    return await signMessage(raw, { domainName, keySelector, privateKey, headerFieldNames });
+  } catch (error) {
+    throw new Error(`DKIM signing failed for ${message.messageId}: the private key was not usable`, { cause: error });
   }
-  return raw;
 }
 
 const domainOf = (address: string) => domainToASCII(address.slice(address.lastIndexOf('@') + 1).toLowerCase());
@@ -64,8 +77,7 @@ export async function deliver(message: OutgoingMessage, options: DeliveryOptions
     if (!domain) invalid.push({ recipient: recipient.address, outcome: 'bounced', response: `${recipient.address} is not a deliverable address` });
     else byDomain.set(domain, [...(byDomain.get(domain) ?? []), recipient]);
   }
-  const resolver = createResolver(options.dnsServers);
-  const mx = { resolver, port: options.mxPort, heloName: options.heloName, timeouts, allowPrivateCidrs: options.allowPrivateCidrs ?? [] };
+  const mx = { dnsServers: options.dnsServers, port: options.mxPort, heloName: options.heloName, timeouts, allowPrivateCidrs: options.allowPrivateCidrs ?? [] };
   const perDomain = await Promise.all([...byDomain].map(([domain, recipients]) => deliverToDomain(domain, recipients, raw, mx)));
   const found = new Map([...invalid, ...perDomain.flat()].map((outcome) => [outcome.recipient, outcome]));
   return message.recipients.map((recipient) => ({ ...found.get(recipient.address)!, via: 'mx' as const }));

@@ -1,12 +1,13 @@
-import type { Resolver } from 'node:dns/promises';
-import { lookup } from '../net/dns';
 import { classifyAddress, isPublicAddress } from '../net/ip-policy';
 import type { EnvelopeRecipient } from './message';
+import { cachedLookup } from './mx-dns';
+import { leaseSession } from './mx-sessions';
 import { codeOf, isLocalEnvelopeError, isTransactionAnswer, oneLine, outcomeOfError, outcomeOfInfo, type DeliveryOutcome, type SmtpError } from './outcomes';
-import { SmtpSession, type DeliveryTimeouts, type SessionTarget } from './smtp-session';
+import type { DeliveryTimeouts, SessionTarget } from './smtp-session';
 
 export interface MxOptions {
-  resolver: Resolver;
+  /** DNS_SERVERS, for MX and MX host lookups. */
+  dnsServers: string[];
   port: number;
   heloName: string;
   timeouts: DeliveryTimeouts;
@@ -30,8 +31,8 @@ const MAX_ADDRESSES_PER_HOST = 3;
 type Route = { hosts: string[]; implicit: boolean } | { failure: Failure };
 
 /** MX hosts in priority order; with no MX the domain itself is the host (RFC 5321 §5.1 implicit MX). */
-async function routeOf(resolver: Resolver, domain: string): Promise<Route> {
-  const mx = await lookup(() => resolver.resolveMx(domain));
+async function routeOf(dnsServers: string[], domain: string): Promise<Route> {
+  const mx = await cachedLookup(dnsServers, 'MX', domain, (resolver) => resolver.resolveMx(domain));
   if (mx.kind === 'transient') return { failure: { permanent: false, response: `DNS lookup of the MX of ${domain} failed (${mx.code})` } };
   if (mx.kind === 'absent' || mx.value.length === 0) return { hosts: [domain], implicit: true };
   if (mx.value.some((record) => record.exchange === '' || record.exchange === '.')) {
@@ -43,7 +44,10 @@ async function routeOf(resolver: Resolver, domain: string): Promise<Route> {
 
 /** The host's addresses through DNS_SERVERS, IPv4 first, without private ones unless allowed. */
 async function addressesOf(options: MxOptions, host: string, domain: string, implicit: boolean): Promise<{ ips: string[] } | { failure: Failure }> {
-  const [v4, v6] = await Promise.all([lookup(() => options.resolver.resolve4(host)), lookup(() => options.resolver.resolve6(host))]);
+  const [v4, v6] = await Promise.all([
+    cachedLookup(options.dnsServers, 'A', host, (resolver) => resolver.resolve4(host)),
+    cachedLookup(options.dnsServers, 'AAAA', host, (resolver) => resolver.resolve6(host)),
+  ]);
   const found = [...(v4.kind === 'found' ? v4.value : []), ...(v6.kind === 'found' ? v6.value : [])];
   if (found.length === 0) {
     const transient = [v4, v6].find((answer) => answer.kind === 'transient');
@@ -75,18 +79,32 @@ interface SessionResult {
   done: DeliveryOutcome[];
   pending: EnvelopeRecipient[];
   failure?: Failure;
+  /** A reused connection broke before the server answered anything on it this time. */
+  stale?: boolean;
 }
 
-/** One connection, one transaction per recipient (each has its own VERP MAIL FROM), RSET after a refusal. */
+/**
+ * One pooled connection, one transaction per recipient (each has its own VERP MAIL FROM), RSET
+ * after a refusal so the connection goes back to the pool clean.
+ */
 async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[], raw: Buffer): Promise<SessionResult> {
-  const session = new SmtpSession(target);
+  const lease = await leaseSession(target);
+  const { session } = lease;
   const done: DeliveryOutcome[] = [];
-  const stop = (error: unknown, from: number): SessionResult => ({ done, pending: recipients.slice(from), failure: failureOf(error as SmtpError, target) });
+  let reusable = false;
+  const stop = (error: unknown, from: number): SessionResult => ({
+    done,
+    pending: recipients.slice(from),
+    failure: failureOf(error as SmtpError, target),
+    stale: !lease.fresh && done.length === 0 && (error as SmtpError).responseCode === undefined,
+  });
   try {
-    try {
-      await session.connect();
-    } catch (error) {
-      return stop(error, 0);
+    if (lease.fresh) {
+      try {
+        await session.connect();
+      } catch (error) {
+        return stop(error, 0);
+      }
     }
     const where = { host: target.host, label: `${target.host} [${target.ip}]${session.secure ? ' (TLS)' : ''}` };
     for (const [i, recipient] of recipients.entries()) {
@@ -97,7 +115,6 @@ async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[
         // Anything but the server's answer to this transaction means the connection is gone.
         if (!isTransactionAnswer(smtpError) && !isLocalEnvelopeError(smtpError)) return stop(error, i);
         done.push(outcomeOfError(recipient.address, smtpError, where));
-        if (i === recipients.length - 1) continue;
         try {
           await session.reset();
         } catch (resetError) {
@@ -105,15 +122,16 @@ async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[
         }
       }
     }
+    reusable = true;
     return { done, pending: [] };
   } finally {
-    session.close();
+    lease.release(reusable);
   }
 }
 
 /** Delivers to every recipient of one domain through its MX hosts, in priority order. */
 export async function deliverToDomain(domain: string, recipients: EnvelopeRecipient[], raw: Buffer, options: MxOptions): Promise<DeliveryOutcome[]> {
-  const route = await routeOf(options.resolver, domain);
+  const route = await routeOf(options.dnsServers, domain);
   const failures: Failure[] = [];
   const outcomes: DeliveryOutcome[] = [];
   let pending = recipients;
@@ -128,6 +146,8 @@ export async function deliverToDomain(domain: string, recipients: EnvelopeRecipi
     for (const ip of resolved.ips) {
       const target: SessionTarget = { host, ip, port: options.port, heloName: options.heloName, timeouts: options.timeouts };
       let result = await sendThrough(target, pending, raw);
+      // A pooled connection the server had dropped: the retry the deferral would make, without the wait.
+      if (result.stale) result = await sendThrough(target, pending, raw);
       // A broken STARTTLS handshake: opportunistic TLS means trying again in plaintext, as MTAs do.
       if (result.failure?.errorCode === 'ETLS' && result.done.length === 0) {
         result = await sendThrough({ ...target, plaintext: true }, pending, raw);

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
 import type { SmtpError } from './outcomes';
 
@@ -33,13 +34,16 @@ const failure = (code: string, message: string): SmtpError => Object.assign(new 
 /**
  * One SMTP connection to an MX, promisified. nodemailer reports a dead connection through the
  * 'error'/'end' events and then never calls the pending callback, so every step races them; the
- * session timer closes the socket so a server that never finishes cannot hold us.
+ * session timer closes the socket so a server that never finishes cannot hold us. A pooled session
+ * is only timed while in use (`watch`/`unwatch`): idle, the pool's own timer closes it.
  */
 export class SmtpSession {
   private readonly connection: SMTPConnection;
   private fail!: (error: SmtpError) => void;
   private readonly failed: Promise<never>;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | null = null;
+  /** The connection failed, timed out or was closed: it must not be used again. */
+  broken = false;
 
   constructor(readonly target: SessionTarget) {
     this.connection = new SMTPConnection({
@@ -57,15 +61,28 @@ export class SmtpSession {
       logger: false,
     });
     this.failed = new Promise<never>((_, reject) => (this.fail = reject));
-    this.failed.catch(() => undefined);
+    this.failed.catch(() => {
+      this.broken = true;
+    });
     // Kept for the connection's whole life: a later 'error' with no listener would crash the process.
     // Only the first failure counts; the promise ignores the rest.
     this.connection.on('error', (error) => this.fail(error));
     this.connection.on('end', () => this.fail(failure('ECONNECTION', 'Connection closed unexpectedly')));
+    this.watch();
+  }
+
+  /** (Re)starts the session timer: one use of the session must end within sessionMs. */
+  watch(): void {
+    this.unwatch();
     this.timer = setTimeout(() => {
-      this.fail(failure('ETIMEDOUT', `SMTP session exceeded ${target.timeouts.sessionMs} ms`));
+      this.fail(failure('ETIMEDOUT', `SMTP session exceeded ${this.target.timeouts.sessionMs} ms`));
       this.connection.close();
-    }, target.timeouts.sessionMs);
+    }, this.target.timeouts.sessionMs);
+  }
+
+  unwatch(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   /** Whether STARTTLS was negotiated. */
@@ -78,8 +95,11 @@ export class SmtpSession {
     return Promise.race([answered, this.failed]);
   }
 
-  connect(): Promise<void> {
-    return this.step<void>((done) => this.connection.connect((error) => done(error)));
+  async connect(): Promise<void> {
+    await this.step<void>((done) => this.connection.connect((error) => done(error)));
+    // nodemailer leaves Nagle's algorithm on: the end of each message would wait for the server's
+    // delayed ACK (40 ms on Linux). After STARTTLS the TLS socket passes this on to the TCP one.
+    (this.connection as unknown as { _socket?: Socket })._socket?.setNoDelay(true);
   }
 
   send(envelope: { from: string; to: string[] }, raw: Buffer): Promise<SMTPConnection.SentMessageInfo> {
@@ -92,7 +112,8 @@ export class SmtpSession {
   }
 
   close(): void {
-    clearTimeout(this.timer);
+    this.unwatch();
+    this.broken = true;
     // QUIT is a courtesy; close() right behind it frees the socket even if the server never answers.
     try {
       this.connection.quit();

@@ -1,16 +1,22 @@
 import { asc, eq } from 'drizzle-orm';
-import { domains, emailAttachments, emails } from '@/db/schema';
+import { emailAttachments, emails } from '@/db/schema';
 import { deliver } from '../mail/delivery';
-import { buildMessage, type SendingDomain } from '../mail/message';
+import { buildMessage } from '../mail/message';
 import { verpKeyFrom } from '../mail/verp';
 import type { Deps } from '../deps';
 import type { DispatchResult } from './email-dispatch';
 import { finishDispatch, type EmailEventInput } from './email-finish';
 import type { RecipientState } from './email-status';
-import { signingKeyOf } from './domains';
+import { sendingDomainOf } from './sending-domains';
 import { rewriteForTracking } from './tracking';
 
 type EmailRow = typeof emails.$inferSelect;
+/** An email as the dispatcher's claim returns it. */
+export type ClaimedEmail = EmailRow & {
+  /** The domain's active DKIM key when claimed; null when the domain has none (deleted). */
+  signingKeyId: string | null;
+  hasAttachments: boolean;
+};
 
 const MINUTE = 60_000;
 /** Deferred recipients are retried for this long, then failed. */
@@ -20,17 +26,7 @@ const RETRY_DELAYS_MS = [MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, 60 * MINU
 export const retryDelayMs = (attempt: number) => RETRY_DELAYS_MS[Math.min(attempt - 1, RETRY_DELAYS_MS.length - 1)]!;
 
 /** Builds, signs and hands the message to the receiving servers; records each recipient's outcome. */
-/** The domain to sign for: the email's own verified domain, or the shared sandbox; null once the domain is gone. */
-async function sendingDomainOf(deps: Deps, row: EmailRow): Promise<SendingDomain | null> {
-  if (!row.domainId) {
-    return deps.sandbox ? { name: deps.sandbox.name, returnPath: deps.sandbox.returnPath, dkim: { selector: deps.sandbox.selector, privateKeyPem: deps.sandbox.privateKeyPem } } : null;
-  }
-  const key = await signingKeyOf(deps, row.domainId);
-  const [domain] = await deps.db.select().from(domains).where(eq(domains.id, row.domainId));
-  return key && domain ? { name: domain.name, returnPath: domain.returnPath, dkim: key } : null;
-}
-
-export async function deliverLive(deps: Deps, row: EmailRow): Promise<DispatchResult> {
+export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<DispatchResult> {
   const now = deps.clock.now();
   const states: RecipientState[] = row.recipientStates.map((state) => ({ ...state }));
   const open = states.map((state, index) => ({ state, index })).filter(({ state }) => state.status === 'pending' || state.status === 'deferred');
@@ -40,7 +36,7 @@ export async function deliverLive(deps: Deps, row: EmailRow): Promise<DispatchRe
     for (const { state } of open) Object.assign(state, { status: 'failed', response: reason });
     return finishDispatch(deps, row, states, open.map(({ state }) => ({ type: 'email.failed', recipient: state.address, data: { reason } })), null);
   }
-  const attachments = await deps.db.select().from(emailAttachments).where(eq(emailAttachments.emailId, row.id)).orderBy(asc(emailAttachments.id));
+  const attachments = row.hasAttachments ? await deps.db.select().from(emailAttachments).where(eq(emailAttachments.emailId, row.id)).orderBy(asc(emailAttachments.id)) : [];
   const messageDate = row.messageDate ?? now;
   // Deterministic: a retry rewrites to the same bytes, so every copy carries the same signature and links.
   const tracked =

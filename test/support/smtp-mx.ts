@@ -18,6 +18,8 @@ export interface MxServerOptions {
   data?: (recipients: string[]) => Refusal;
   /** Offer STARTTLS with this certificate (self-signed is fine: MX delivery does not verify). */
   tls?: { key: string; cert: string };
+  /** Speak TLS from the first byte (a smarthost on smtps:, port 465) with the `tls` certificate. */
+  implicitTls?: boolean;
 }
 
 const refusal = (answer: { code: number; message: string }) => Object.assign(new Error(answer.message), { responseCode: answer.code });
@@ -34,8 +36,8 @@ export async function startMxServer(options: MxServerOptions = {}) {
     disableReverseLookup: true,
     authOptional: true,
     logger: false,
-    disabledCommands: options.tls ? [] : ['STARTTLS'],
-    ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
+    disabledCommands: options.tls && !options.implicitTls ? [] : ['STARTTLS'],
+    ...(options.tls ? { key: options.tls.key, cert: options.tls.cert, secure: options.implicitTls ?? false } : {}),
     closeTimeout: 1_000,
     onConnect(_session, callback) {
       connections++;
@@ -62,6 +64,12 @@ export async function startMxServer(options: MxServerOptions = {}) {
     port: (server.server.address() as AddressInfo).port,
     messages,
     connections: () => connections,
+    /** Ends every client connection, as a server's idle timeout would; resolves once they are gone. */
+    dropClients: async () => {
+      const open = [...(server as unknown as { connections: Set<{ close(): void }> }).connections];
+      for (const connection of open) connection.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
