@@ -3,8 +3,7 @@
  * own runtime (createRuntime with runner: false, so nothing else sweeps), called again and again
  * until no email is due. Configured through the ordinary environment: DATABASE_URL,
  * ENCRYPTION_KEY, DNS_SERVERS, and SMTP_RELAY_URL (pooled relay) or SMTP_MX_PORT +
- * SMTP_MX_ALLOW_PRIVATE_CIDRS (direct to each domain's MX). WHATIF_SMTP_NODELAY=1 turns on
- * TCP_NODELAY on nodemailer's SMTP sockets first (bench/whatif-nodelay.ts; not the service as is).
+ * SMTP_MX_ALLOW_PRIVATE_CIDRS (direct to each domain's MX).
  *
  * Forked by bench/suite-emails.ts: sends { ready: true } once its runtime is up, then answers
  * { op: 'run', loops, limitMs } with DispatchRun. `loops` > 1 runs that many sweeps side by side
@@ -24,7 +23,6 @@ export interface DispatchRun {
 }
 
 async function main(): Promise<void> {
-  if (process.env.WHATIF_SMTP_NODELAY === '1') await import('./whatif-nodelay');
   const runtime = await createRuntime(loadConfig(process.env), { runner: false });
   const { deps } = runtime;
   await dueEmailIds(deps, 1);

@@ -423,13 +423,12 @@ async function checkDkim(world: World, samples: Sample[]): Promise<string> {
   return verdict;
 }
 
-async function serviceDelivery(world: World, path: 'relay' | 'mx', loops: number, whatIfNoDelay = false): Promise<DeliveryFigure> {
-  const variant = `${path}${whatIfNoDelay ? ' + TCP_NODELAY (what-if)' : ''}`;
+async function serviceDelivery(world: World, path: 'relay' | 'mx', loops: number): Promise<DeliveryFigure> {
+  const variant = path;
   const env: Record<string, string> =
     path === 'relay' ? { SMTP_RELAY_URL: `smtp://127.0.0.1:${world.smtpPort}` } : { SMTP_MX_PORT: String(world.smtpPort), SMTP_MX_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8' };
-  if (whatIfNoDelay) env.WHATIF_SMTP_NODELAY = '1';
   await seedQueued(world, settings.deliverCount);
-  const id = `dispatch-${path}${whatIfNoDelay ? '-nodelay' : ''}-x${loops}`;
+  const id = `dispatch-${path}-x${loops}`;
   const worker = forkWorker(id, 'dispatch-worker.ts', { ...world.serviceEnv, ...env }, { profile: settings.profile });
   try {
     await worker.receive<{ ready: true }>(60_000);
@@ -531,11 +530,7 @@ async function deliveryPart(world: World): Promise<DeliveryFigure[]> {
     await serviceDelivery(world, 'relay', 4),
     await serviceDelivery(world, 'mx', 1),
     await serviceDelivery(world, 'mx', 4),
-    // What-if: the same with TCP_NODELAY on nodemailer's SMTP sockets.
-    await serviceDelivery(world, 'relay', 1, true),
-    await serviceDelivery(world, 'relay', 4, true),
-    await serviceDelivery(world, 'mx', 4, true),
-    // The floor, with nodemailer's defaults and with TCP_NODELAY.
+    // The floor: nodemailer alone, with its defaults (Nagle on) and with TCP_NODELAY as the service sets it.
     await bareDelivery(world, true, false),
     await bareDelivery(world, true, true),
     await bareDelivery(world, false, true),

@@ -229,7 +229,16 @@ describe('POST /emails/batch', () => {
     expect(history.filter((event) => event.type === 'email.suppressed')).toEqual([expect.objectContaining({ emailId: data[11]!.id, recipient: 'gone@example.net' })]);
     const logged = (await db.select().from(events).where(eq(events.organizationId, org.organizationId))).filter((event) => event.type.startsWith('email.'));
     expect(logged).toHaveLength(98);
-    expect(logged.find((event) => event.data.emailId === data[0]!.id)).toMatchObject({ type: 'email.queued', data: { subject: 'item 0', to: ['user0@example.net'], mode: 'live' } });
+    const about = (n: number, to: string[]) => ({ emailId: data[n]!.id, mode: 'live', from: 'Acme <hello@acme.example.com>', to, subject: `item ${n}`, tags: [] });
+    expect(logged.find((event) => event.data.emailId === data[0]!.id)).toMatchObject({ type: 'email.queued', data: about(0, ['user0@example.net']) });
+    expect(logged.filter((event) => event.data.emailId === data[11]!.id).map(({ type, data: eventData }) => ({ type, data: eventData }))).toEqual(
+      expect.arrayContaining([
+        { type: 'email.queued', data: about(11, ['gone@example.net', 'kept@example.net']) },
+        { type: 'email.suppressed', data: { ...about(11, ['gone@example.net', 'kept@example.net']), recipient: 'gone@example.net', reason: 'on the suppression list' } },
+      ]),
+    );
+    const stamped = rows.get(data[0]!.id!)!.createdAt.getTime();
+    expect(history.filter((event) => event.emailId === data[0]!.id).map((event) => [event.organizationId, event.createdAt.getTime()])).toEqual([[org.organizationId, stamped]]);
   });
 
   it.each([

@@ -60,7 +60,7 @@ export async function sendBatch(deps: Deps, principal: Principal, body: unknown,
           failed(index, error);
         }
       }
-      await storeEmails(deps.db, now, drafts.map(({ draft }) => draft));
+      await storeEmails(deps.db, drafts.map(({ draft }) => draft));
     } catch (error) {
       // Nothing of the batch was stored (one statement): every item still without an outcome failed.
       for (const { index } of valid) if (!outcomes[index]) failed(index, error);

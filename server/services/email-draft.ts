@@ -2,7 +2,7 @@ import { newId } from '../ids';
 import { envelopeRecipients } from '../mail/message';
 import { parseMailbox } from './addresses';
 import type { BatchEmailRequest, EmailRequest } from './email-request';
-import type { EmailDraft, EmailInsert } from './email-store';
+import type { EmailDraft } from './email-store';
 import type { Principal } from './principal';
 import type { SendPermit } from './send-checks';
 
@@ -29,7 +29,7 @@ export function draftEmail(
     status: suppressed.has(address.toLowerCase()) ? 'suppressed' : 'pending',
     attempts: 0,
   }));
-  const row: EmailInsert = {
+  const row: EmailDraft['row'] = {
     id: newId(),
     organizationId: principal.organizationId,
     mode: principal.mode,
@@ -61,7 +61,6 @@ export function draftEmail(
   };
   return {
     row,
-    subject: { id: row.id!, organizationId: principal.organizationId, mode: principal.mode, from: input.from, to: input.to, subject: input.subject, tags },
     events: [
       { type: scheduledAt ? 'email.scheduled' : 'email.queued', data: scheduledAt ? { scheduledAt: scheduledAt.toISOString() } : {} },
       ...permit.suppressed.map((recipient) => ({ type: 'email.suppressed', recipient, data: { reason: 'on the suppression list' } })),

@@ -62,7 +62,7 @@ export async function sendEmail(deps: Deps, principal: Principal, input: EmailRe
   });
   const stored =
     !key && attachments.length === 0
-      ? await storeEmails(deps.db, now, [draft])
+      ? await storeEmails(deps.db, [draft])
       : await deps.db.transaction(async (tx) => {
           if (key) {
             // A key past its 24 hours is free again: release it so the new email can take it.
@@ -71,7 +71,7 @@ export async function sendEmail(deps: Deps, principal: Principal, input: EmailRe
               .set({ idempotencyKey: null })
               .where(and(eq(emails.organizationId, principal.organizationId), eq(emails.mode, principal.mode), eq(emails.idempotencyKey, key), lt(emails.idempotencyExpiresAt, now)));
           }
-          const ids = await storeEmails(tx, now, [draft]);
+          const ids = await storeEmails(tx, [draft]);
           if (ids.has(id) && attachments.length > 0) await tx.insert(emailAttachments).values(attachments);
           return ids;
         });
