@@ -9,6 +9,7 @@ import { dispatchEmail, sweepEmailDispatch } from '@/server/services/email-dispa
 import { sweepDomainChecks } from '@/server/services/domains';
 import { startTestApp, type TestApp } from './support/app';
 import { publishRecords } from './support/domains';
+import { sendingOrg } from './support/sending-org';
 import { startMxServer, type MxServer, type Refusal } from './support/smtp-mx';
 
 // The sweep's batch claim, its concurrency and the one-statement outcome writes, against a real
@@ -32,12 +33,7 @@ beforeEach(async () => {
   await app.reset();
   mx.messages.length = 0;
   refuse = () => null;
-  org = await app.createOrg();
-  const domain = await app.request('POST', '/api/domains', { key: org.apiKey, body: { name: 'acme.example.com' } });
-  domainId = domain.body.id;
-  publishRecords(app.dns, domain.body.records);
-  await sweepDomainChecks(app.runtime.deps);
-  app.dns.mx('example.net', 'mx.example.net');
+  ({ domainId, ...org } = await sendingOrg(app));
   app.dns.a('mx.example.net', '127.0.0.1');
 });
 

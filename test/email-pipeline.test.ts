@@ -7,11 +7,11 @@ import { emailDispatchFunctions } from '@/inngest/functions/email-dispatch';
 import { runAdminCommand } from '@/server/admin/commands';
 import { parseVerpAddress, verpKeyFrom } from '@/server/mail/verp';
 import { createResolver } from '@/server/net/dns';
-import { sweepDomainChecks } from '@/server/services/domains';
 import { dispatchEmail, sweepEmailDispatch } from '@/server/services/email-dispatch';
 import { startTestApp, type TestApp } from './support/app';
 import { publishRecords } from './support/domains';
 import { keyFor } from './support/keys';
+import { sendingOrg } from './support/sending-org';
 import { startMxServer, type MxServer, type Refusal } from './support/smtp-mx';
 
 let app: TestApp;
@@ -33,11 +33,7 @@ beforeEach(async () => {
   await app.reset();
   mx.messages.length = 0;
   refuse = () => null;
-  org = await app.createOrg();
-  const domain = await app.request('POST', '/api/domains', { key: org.apiKey, body: { name: 'acme.example.com' } });
-  publishRecords(app.dns, domain.body.records);
-  await sweepDomainChecks(app.runtime.deps);
-  app.dns.mx('example.net', 'mx.example.net');
+  org = await sendingOrg(app);
   app.dns.a('mx.example.net', '127.0.0.1');
 });
 

@@ -1,0 +1,17 @@
+import { sweepDomainChecks } from '@/server/services/domains';
+import type { TestApp } from './app';
+import { publishRecords } from './domains';
+
+/**
+ * A fresh organization that can send live mail, set up as a customer would: acme.example.com
+ * registered, its records published on the test DNS and verified by the real check, and
+ * example.net (the recipients' domain) with an MX.
+ */
+export async function sendingOrg(app: TestApp): Promise<{ organizationId: string; apiKey: string; domainId: string }> {
+  const org = await app.createOrg();
+  const domain = await app.request('POST', '/api/domains', { key: org.apiKey, body: { name: 'acme.example.com' } });
+  publishRecords(app.dns, domain.body.records);
+  await sweepDomainChecks(app.runtime.deps);
+  app.dns.mx('example.net', 'mx.example.net');
+  return { ...org, domainId: domain.body.id };
+}
