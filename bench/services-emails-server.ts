@@ -10,6 +10,7 @@
 import type http from 'node:http';
 import { readJsonBody } from '../server/http/body';
 import { loadConfig } from '../server/config';
+import { sendJson } from '../server/http/respond';
 import { AppError } from '../server/errors';
 import { createRuntime, stopRuntime } from '../server/runtime';
 import { admitApiKey, parseBearer } from '../server/services/api-access';
@@ -18,12 +19,6 @@ import { emailRequest } from '../server/services/email-request';
 import { listEmails, sendEmail } from '../server/services/emails';
 import { serveTarget } from './serve-target';
 
-const send = (res: http.ServerResponse, status: number, body: unknown) => {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
-  res.end(JSON.stringify(body));
-};
-
 async function main(): Promise<void> {
   const runtime = await createRuntime(loadConfig(process.env), { runner: false });
   const { deps } = runtime;
@@ -31,11 +26,11 @@ async function main(): Promise<void> {
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const route = `${req.method} ${url.pathname}`;
-    if (route !== 'POST /api/emails' && route !== 'POST /api/emails/batch' && route !== 'GET /api/emails') return send(res, 404, { error: 'Not found', code: 'NOT_FOUND' });
+    if (route !== 'POST /api/emails' && route !== 'POST /api/emails/batch' && route !== 'GET /api/emails') return sendJson(res, 404, { error: 'Not found', code: 'NOT_FOUND' });
     const secret = parseBearer(req.headers.authorization);
     const admission = secret ? await admitApiKey(deps, secret) : null;
-    if (!admission) return send(res, 401, { error: 'Missing, malformed or revoked API key', code: 'UNAUTHORIZED' });
-    if (admission.rateLimit && !admission.rateLimit.allowed) return send(res, 429, { error: 'Rate limited', code: 'RATE_LIMITED' });
+    if (!admission) return sendJson(res, 401, { error: 'Missing, malformed or revoked API key', code: 'UNAUTHORIZED' });
+    if (admission.rateLimit && !admission.rateLimit.allowed) return sendJson(res, 429, { error: 'Rate limited', code: 'RATE_LIMITED' });
     const principal = admission.principal;
     try {
       if (route === 'GET /api/emails') {
@@ -48,15 +43,15 @@ async function main(): Promise<void> {
           to: q.get('to') ?? undefined,
           tag: q.getAll('tag'),
         });
-        return send(res, 200, { data: page.data, next_cursor: page.nextCursor });
+        return sendJson(res, 200, { data: page.data, next_cursor: page.nextCursor });
       }
       const body = await readJsonBody(req, 16 * 1024 * 1024);
-      if (route === 'POST /api/emails/batch') return send(res, 200, { data: await sendBatch(deps, principal, body, (error) => console.error(error)) });
+      if (route === 'POST /api/emails/batch') return sendJson(res, 200, { data: await sendBatch(deps, principal, body, (error) => console.error(error)) });
       const input = emailRequest.safeParse(body);
-      if (!input.success) return send(res, 422, { error: input.error.message, code: 'VALIDATION_ERROR' });
-      send(res, 200, await sendEmail(deps, principal, input.data));
+      if (!input.success) return sendJson(res, 422, { error: input.error.message, code: 'VALIDATION_ERROR' });
+      sendJson(res, 200, await sendEmail(deps, principal, input.data));
     } catch (error) {
-      if (error instanceof AppError) return send(res, 422, { error: error.message, code: error.appCode });
+      if (error instanceof AppError) return sendJson(res, 422, { error: error.message, code: error.appCode });
       // autocannon closing its connections mid-request at the end of a run
       if ((error as NodeJS.ErrnoException).code === 'ECONNRESET') return void res.destroy();
       throw error;

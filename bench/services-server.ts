@@ -8,28 +8,23 @@
  */
 import type http from 'node:http';
 import { loadConfig } from '../server/config';
+import { sendJson } from '../server/http/respond';
 import { createRuntime, stopRuntime } from '../server/runtime';
 import { admitApiKey, parseBearer } from '../server/services/api-access';
 import { listApiKeys } from '../server/services/api-keys';
 import { serveTarget } from './serve-target';
-
-const send = (res: http.ServerResponse, status: number, body: unknown) => {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
-  res.end(JSON.stringify(body));
-};
 
 async function main(): Promise<void> {
   const runtime = await createRuntime(loadConfig(process.env), { runner: false });
   const { deps } = runtime;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/api/api-keys') return send(res, 404, { error: 'Not found', code: 'NOT_FOUND' });
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/api/api-keys') return sendJson(res, 404, { error: 'Not found', code: 'NOT_FOUND' });
     const secret = parseBearer(req.headers.authorization);
     const admission = secret ? await admitApiKey(deps, secret) : null;
-    if (!admission) return send(res, 401, { error: 'Missing, malformed or revoked API key', code: 'UNAUTHORIZED' });
-    if (admission.rateLimit && !admission.rateLimit.allowed) return send(res, 429, { error: 'Rate limited', code: 'RATE_LIMITED' });
-    send(res, 200, { data: await listApiKeys(deps, admission.principal) });
+    if (!admission) return sendJson(res, 401, { error: 'Missing, malformed or revoked API key', code: 'UNAUTHORIZED' });
+    if (admission.rateLimit && !admission.rateLimit.allowed) return sendJson(res, 429, { error: 'Rate limited', code: 'RATE_LIMITED' });
+    sendJson(res, 200, { data: await listApiKeys(deps, admission.principal) });
   };
 
   await serveTarget('services', handle, () => stopRuntime(runtime));

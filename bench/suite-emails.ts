@@ -811,14 +811,16 @@ async function listPart(world: World): Promise<ListPartResult> {
 
 /* ------------------------------------------------------------------ output -------------------- */
 
-function printSending(figures: LoadFigure[]): void {
+/** One row per load run; per email for sends (with emails/s), per request for list pages (filter first). */
+function printLoadTable(figures: LoadFigure[], per: 'email' | 'req'): void {
+  const perEmail = per === 'email';
   printTable(
-    ['measure', 'target', 'req/s', 'emails/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'server CPU ms/email', 'pg CPU ms/email', 'other procs (cores)'],
+    [perEmail ? 'measure' : 'filter', 'target', 'req/s', ...(perEmail ? ['emails/s'] : []), 'p50 ms', 'p99 ms', 'non-2xx', 'errors', `server CPU ms/${per}`, `pg CPU ms/${per}`, 'other procs (cores)'],
     figures.map((f) => [
       f.measure,
       f.target,
       f.requestsPerSecond.toFixed(0),
-      f.itemsPerSecond.toFixed(0),
+      ...(perEmail ? [f.itemsPerSecond.toFixed(0)] : []),
       String(f.latencyP50Ms),
       String(f.latencyP99Ms),
       String(f.non2xx),
@@ -828,6 +830,10 @@ function printSending(figures: LoadFigure[]): void {
       fixed(f.otherCores, 2),
     ]),
   );
+}
+
+function printSending(figures: LoadFigure[]): void {
+  printLoadTable(figures, 'email');
   for (const [measure, target] of [
     ['single', TARGETS.send],
     ['batch', TARGETS.batch],
@@ -880,21 +886,7 @@ function printList(result: ListPartResult): void {
   const slow = result.explains.filter((e) => e.seqScan || e.executionMs > TARGETS.listMs);
   for (const e of slow) console.log(`SLOW: organization ${e.org} ${e.filter}=${e.value}: ${e.executionMs.toFixed(1)} ms${e.seqScan ? ' (sequential scan)' : ''}: ${e.nodes}`);
   if (slow.length === 0) console.log(`no filter needs a sequential scan or more than ${TARGETS.listMs} ms`);
-  printTable(
-    ['filter', 'target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'server CPU ms/req', 'pg CPU ms/req', 'other procs (cores)'],
-    result.loads.map((f) => [
-      f.measure,
-      f.target,
-      f.requestsPerSecond.toFixed(0),
-      String(f.latencyP50Ms),
-      String(f.latencyP99Ms),
-      String(f.non2xx),
-      String(f.errors),
-      fixed(f.serverCpuMsPerItem, 3),
-      fixed(f.postgresCpuMsPerItem, 3),
-      fixed(f.otherCores, 2),
-    ]),
-  );
+  printLoadTable(result.loads, 'req');
 }
 
 /* ------------------------------------------------------------------ main ---------------------- */

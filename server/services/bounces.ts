@@ -64,8 +64,6 @@ function nextRecipientStatus(kind: DeliveryReportKind, current: string): string 
   }
 }
 
-const withoutUndefined = (data: Record<string, unknown>) => Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined));
-
 /**
  * Records one bounce, delay or complaint for the recipient at `recipientIndex` of the email, of any
  * organization (the VERP tag already proved the address is ours):
@@ -128,8 +126,8 @@ export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock'>, rep
     const eventType = EVENT_OF[report.kind];
     const eventData =
       report.kind === 'complaint'
-        ? withoutUndefined({ feedbackType: report.feedbackType, source, reportId: report.reportId })
-        : withoutUndefined({ diagnostic: report.diagnostic, status: report.status, source, reportId: report.reportId, reportedRecipient: report.reportedRecipient });
+        ? { feedbackType: report.feedbackType, source, reportId: report.reportId }
+        : { diagnostic: report.diagnostic, status: report.status, source, reportId: report.reportId, reportedRecipient: report.reportedRecipient };
     const nextStates = states.map((state, index) =>
       index === report.recipientIndex && nextStatus !== state.status
         ? { ...state, status: nextStatus, ...(report.diagnostic ? { response: report.diagnostic } : {}) }

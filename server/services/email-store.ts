@@ -6,7 +6,7 @@ import { emails } from '@/db/schema';
 import { newId } from '../ids';
 import type { EmailEventInput } from './email-events';
 
-export type EmailInsert = typeof emails.$inferInsert;
+type EmailInsert = typeof emails.$inferInsert;
 
 /** An accepted email as it will be stored, with the events that record its acceptance. */
 export interface EmailDraft {
