@@ -11,7 +11,7 @@
  */
 import { loadConfig } from '../server/config';
 import { createRuntime, stopRuntime } from '../server/runtime';
-import { dueEmailIds, sweepEmailDispatch } from '../server/services/email-dispatch';
+import { dueEmailIds, sweepEmailDispatch } from '../server/services/emails/pipeline/dispatch';
 
 export interface DispatchRun {
   handled: number;

@@ -13,10 +13,11 @@ import { loadConfig } from '../server/config';
 import { sendJson } from '../server/http/respond';
 import { AppError } from '../server/errors';
 import { createRuntime, stopRuntime } from '../server/runtime';
-import { admitApiKey, parseBearer } from '../server/services/api-access';
-import { sendBatch } from '../server/services/email-batch';
-import { emailRequest } from '../server/services/email-request';
-import { listEmails, sendEmail } from '../server/services/emails';
+import { admitApiKey, parseBearer } from '../server/services/api-keys/admission';
+import { sendBatch } from '../server/services/emails/accept/batch';
+import { emailRequest } from '../server/services/emails/accept/request';
+import { sendEmail } from '../server/services/emails/accept/send';
+import { listEmails } from '../server/services/emails/read';
 import { serveTarget } from './serve-target';
 
 async function main(): Promise<void> {

@@ -22,8 +22,8 @@ import { isDeepStrictEqual } from 'node:util';
 import postgres from 'postgres';
 import { migrate, openDatabase, type Database } from '../db/client';
 import { systemClock } from '../server/clock';
-import { issueApiKey } from '../server/services/api-keys';
-import { createOrganizationWithKey, setRateLimit } from '../server/services/organizations';
+import { issueApiKey } from '../server/services/api-keys/keys';
+import { createOrganizationWithKey, setRateLimit } from '../server/services/organizations/organizations';
 import { adminUrl, cpuWindow, createDatabase, fixed, int, log, machineInfo, noteLoadAverage, onCleanup, printTable, runLoad, startServer, stopChild, writeResult } from './harness';
 import type { LoadSummary } from './load';
 

@@ -35,11 +35,13 @@ import type { Db } from '../db/client';
 import { loadConfig } from '../server/config';
 import { createRuntime, stopRuntime, type Runtime } from '../server/runtime';
 import { createResolver } from '../server/net/dns';
-import { admitApiKey } from '../server/services/api-access';
-import { registerDomain, signingKeyOf } from '../server/services/domains';
-import { sendEmail, listEmails, type EmailFilter } from '../server/services/emails';
-import { createOrganizationWithKey, setRateLimit } from '../server/services/organizations';
-import type { Principal } from '../server/services/principal';
+import { admitApiKey } from '../server/services/api-keys/admission';
+import { registerDomain } from '../server/services/domains/crud';
+import { signingKeyOf } from '../server/services/domains/signing';
+import { sendEmail } from '../server/services/emails/accept/send';
+import { listEmails, type EmailFilter } from '../server/services/emails/read';
+import { createOrganizationWithKey, setRateLimit } from '../server/services/organizations/organizations';
+import type { Principal } from '../server/services/shared/principal';
 import type { BareSmtpJob, BareSmtpRun } from './bare-smtp';
 import type { DispatchRun } from './dispatch-worker';
 import {

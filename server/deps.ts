@@ -3,7 +3,7 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Jobs } from './jobs/jobs';
 import type { SystemMailer } from './mail/system-mailer';
-import type { SandboxDomain } from './services/sandbox';
+import type { SandboxDomain } from './services/domains/sandbox';
 
 /** What services are handed: the real database, and time, mail and job wake-ups that tests can swap. */
 export interface Deps {

@@ -5,7 +5,8 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { DataDirLockedError, dataDirSecret, lockDataDir, writeAdminEndpoint } from './data-dir';
 import { createHttpServer, createRequestListener, type NextHandler } from './http/server';
 import { startBounceServer } from './mail/bounce-server';
-import { createRuntime, setRuntime, stopRuntime } from './runtime';
+import { createRuntime, stopRuntime } from './runtime';
+import { setRuntime } from './runtime-registry';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -10,9 +10,8 @@ import { closeRelayPools } from './mail/delivery';
 import { createSystemMailer, type SystemMailer } from './mail/system-mailer';
 import { EmbeddedRunner } from './runner/embedded';
 import { SWEEPS } from './runner/sweeps';
-import { loadSandboxDomain } from './services/sandbox';
+import { loadSandboxDomain } from './services/domains/sandbox';
 
-export { getRuntime, setRuntime } from './runtime-registry';
 
 export interface Runtime {
   config: Config;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeAddress, parseMailbox } from '@/server/services/addresses';
+import { normalizeAddress, parseMailbox } from '@/server/services/shared/addresses';
 
 describe('parseMailbox', () => {
   it.each([

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys, domains, systemEmails } from '@/db/schema';
 import { newId } from '@/server/ids';
-import { hashKey } from '@/server/services/api-access';
-import { sweepSystemEmails } from '@/server/services/system-mail';
+import { hashKey } from '@/server/services/api-keys/admission';
+import { sweepSystemEmails } from '@/server/services/system-mail/queue';
 import { createSystemMailer } from '@/server/mail/system-mailer';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
@@ -125,7 +125,7 @@ describe('POST /api-keys', () => {
     // Free up the single slot, then race five creations for it from a key that stays valid.
     const defaultId = list.body.data[0].id;
     await app.request('DELETE', `/api/api-keys/${defaultId}`, { key: fresh.apiKey });
-    const { createApiKey } = await import('@/server/services/api-keys');
+    const { createApiKey } = await import('@/server/services/api-keys/keys');
     const principal = { organizationId: fresh.organizationId, permission: 'full_access' as const, mode: 'live' as const, keyId: null, domainId: null, userId: null, plan: 'free', rateLimitOverride: null };
     const results = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => createApiKey(app.runtime.deps, principal, { name: `race ${i}` })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);

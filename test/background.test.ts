@@ -6,7 +6,7 @@ import { systemMailFunctions } from '@/inngest/functions/system-mail';
 import { createSystemMailer } from '@/server/mail/system-mailer';
 import { EmbeddedRunner } from '@/server/runner/embedded';
 import { SWEEPS } from '@/server/runner/sweeps';
-import { deliverSystemEmail, enqueueSystemEmail, sweepSystemEmails } from '@/server/services/system-mail';
+import { deliverSystemEmail, enqueueSystemEmail, sweepSystemEmails } from '@/server/services/system-mail/queue';
 import { startTestApp, type TestApp } from './support/app';
 import { startSmtpSink } from './support/smtp';
 

@@ -6,8 +6,8 @@ import { domains, emailEvents, emails, events, suppressions } from '@/db/schema'
 import { parseReport } from '@/server/mail/bounce-parser';
 import { startBounceServer, type BounceServer } from '@/server/mail/bounce-server';
 import { verpAddress, verpKeyFrom } from '@/server/mail/verp';
-import { recordDeliveryReport } from '@/server/services/bounces';
-import { aggregateEmailStatus } from '@/server/services/email-status';
+import { recordDeliveryReport } from '@/server/services/bounces/reports';
+import { aggregateEmailStatus } from '@/server/services/emails/aggregate-status';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 

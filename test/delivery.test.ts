@@ -7,7 +7,7 @@ import { buildMessage, envelopeRecipients, type MessageInput } from '@/server/ma
 import { clearMxDns } from '@/server/mail/mx-dns';
 import { parseVerpAddress, verpAddress, verpKeyFrom } from '@/server/mail/verp';
 import { createResolver } from '@/server/net/dns';
-import { dkimValue, splitTxt } from '@/server/services/domain-records';
+import { dkimValue, splitTxt } from '@/server/services/domains/records';
 import { guardConnections, type ConnectGuard } from './support/connect-guard';
 import { startDnsServer, type DnsServer } from './support/dns';
 import { selfSignedCertificate } from './support/loopback-https';

@@ -8,7 +8,7 @@ import { relaxedBody, signMessage } from '@/server/mail/dkim';
 import { buildMessage, SIGNED_HEADERS, type MessageInput } from '@/server/mail/message';
 import { verpKeyFrom } from '@/server/mail/verp';
 import { createResolver } from '@/server/net/dns';
-import { dkimValue, splitTxt } from '@/server/services/domain-records';
+import { dkimValue, splitTxt } from '@/server/services/domains/records';
 import { startDnsServer, type DnsServer } from './support/dns';
 
 // The service signs messages itself (off the event loop); mailauth and nodemailer's own signer

@@ -7,7 +7,7 @@ import { emailDispatchFunctions } from '@/inngest/functions/email-dispatch';
 import { runAdminCommand } from '@/server/admin/commands';
 import { parseVerpAddress, verpKeyFrom } from '@/server/mail/verp';
 import { createResolver } from '@/server/net/dns';
-import { dispatchEmail, sweepEmailDispatch } from '@/server/services/email-dispatch';
+import { dispatchEmail, sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { startTestApp, type TestApp } from './support/app';
 import { publishRecords } from './support/domains';
 import { keyFor } from './support/keys';

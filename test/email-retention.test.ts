@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { domains, emailAttachments, emails } from '@/db/schema';
-import { applyRetention } from '@/server/services/email-retention';
+import { applyRetention } from '@/server/services/emails/retention';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 

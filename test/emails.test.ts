@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { domains, emailEvents, emails, events, organizations } from '@/db/schema';
-import { suppressAddress } from '@/server/services/suppressions';
+import { suppressAddress } from '@/server/services/suppressions/suppressions';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { apiKeys } from '@/db/schema';
 import { pageQuery } from '@/server/routers/shared';
-import { fetchPage } from '@/server/services/pagination';
+import { fetchPage } from '@/server/services/shared/pagination';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 

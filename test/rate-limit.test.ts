@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setRateLimit } from '@/server/services/organizations';
+import { setRateLimit } from '@/server/services/organizations/organizations';
 import { startTestApp, type TestApp } from './support/app';
 
 let app: TestApp;

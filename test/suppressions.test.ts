@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { suppressions } from '@/db/schema';
-import { suppressAddress, suppressedAmong } from '@/server/services/suppressions';
+import { suppressAddress, suppressedAmong } from '@/server/services/suppressions/suppressions';
 import { startTestApp, type TestApp } from './support/app';
 
 let app: TestApp;

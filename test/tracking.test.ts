@@ -4,7 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { domains, emails, events } from '@/db/schema';
 import { handleTracking, locationFor, TRANSPARENT_GIF } from '@/server/http/tracking';
-import { clickToken, openToken, rewriteForTracking, truncateIp, verifyToken } from '@/server/services/tracking';
+import { truncateIp } from '@/server/services/tracking/records';
+import { rewriteForTracking } from '@/server/services/tracking/rewrite';
+import { clickToken, openToken, verifyToken } from '@/server/services/tracking/tokens';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 

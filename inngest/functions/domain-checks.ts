@@ -1,5 +1,5 @@
 import type { Deps } from '@/server/deps';
-import { checkDomain, sweepDomainChecks } from '@/server/services/domains';
+import { checkDomain, sweepDomainChecks } from '@/server/services/domains/verification';
 import { dueEvent, inngest } from '../client';
 
 /** "Verify now" and registration wake a check at once; the minute cron runs the polling schedule the rows hold. */

@@ -1,5 +1,5 @@
 import type { Deps } from '@/server/deps';
-import { dispatchEmail, nextAttemptAtOf, sweepEmailDispatch } from '@/server/services/email-dispatch';
+import { dispatchEmail, nextAttemptAtOf, sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { dueEvent, inngest } from '../client';
 
 const MAX_STEPS = 40;

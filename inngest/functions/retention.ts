@@ -1,5 +1,5 @@
 import type { Deps } from '@/server/deps';
-import { applyRetention } from '@/server/services/email-retention';
+import { applyRetention } from '@/server/services/emails/retention';
 import { inngest } from '../client';
 
 /** Hourly: emails past their plan's log retention, and attachment contents past 30 days, are deleted. */

@@ -1,5 +1,5 @@
 import type { Deps } from '@/server/deps';
-import { deliverSystemEmail, sweepSystemEmails } from '@/server/services/system-mail';
+import { deliverSystemEmail, sweepSystemEmails } from '@/server/services/system-mail/queue';
 import { dueEvent, inngest } from '../client';
 
 export function systemMailFunctions(getDeps: () => Deps) {

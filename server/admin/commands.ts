@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
 import { isUuid } from '../ids';
-import { sandboxRecords } from '../services/sandbox';
+import { sandboxRecords } from '../services/domains/sandbox';
 import { AppError, validationError } from '../errors';
 import {
   createOrganizationWithKey,
@@ -11,7 +11,7 @@ import {
   setReviewed,
   setStatus,
   type Organization,
-} from '../services/organizations';
+} from '../services/organizations/organizations';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (prints JSON)
   org:create     --name N --owner-email E --plan P [--created-at ISO]

@@ -3,7 +3,7 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { accounts, sessions, users, verifications } from '@/db/schema';
 import type { Deps } from '../deps';
 import { newId } from '../ids';
-import { ensureOrganizationOfUser } from '../services/organizations';
+import { ensureOrganizationOfUser } from '../services/organizations/organizations';
 
 /** Email and password sign-in for people; signing up creates an organization on the Free plan owned by the new user. */
 export function createAuth(deps: Deps, secret: string) {

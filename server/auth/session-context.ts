@@ -1,8 +1,8 @@
 import type { Auth } from './better-auth';
 import type { Deps } from '../deps';
-import { ensureOrganizationOfUser } from '../services/organizations';
-import type { Admission } from '../services/api-access';
-import type { Mode, Principal } from '../services/principal';
+import { ensureOrganizationOfUser } from '../services/organizations/organizations';
+import type { Admission } from '../services/api-keys/admission';
+import type { Mode, Principal } from '../services/shared/principal';
 import type { Context } from '../trpc/context';
 
 /** The dashboard's view switch: the `eumail_mode` cookie, live unless it says test. */

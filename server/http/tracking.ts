@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../deps';
 import { clientAddress } from './client-address';
-import { recordOpen, resolveClick, type TrackingClient } from '../services/tracking';
+import { recordOpen, resolveClick, type TrackingClient } from '../services/tracking/records';
 
 /** The classic 43-byte GIF89a: 1×1, its one pixel palette entry 0, which the graphic control extension makes transparent. */
 export const TRANSPARENT_GIF = Buffer.from('47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b', 'hex');

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { Deps } from '../deps';
-import { recordDeliveryReport } from '../services/bounces';
+import { recordDeliveryReport } from '../services/bounces/reports';
 import { parseReport } from './bounce-parser';
 import { parseVerpAddress, verpKeyFrom } from './verp';
 

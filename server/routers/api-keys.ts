@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys';
+import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys/keys';
 import { orgProcedure } from '../trpc/procedures';
 import { router } from '../trpc/init';
 import { idParam, isoDate, messageResponse } from './shared';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deleteDomain, domainConnectFor, getDomain, listDomains, registerDomain, requestVerification } from '../services/domains';
+import { deleteDomain, domainConnectFor, getDomain, listDomains, registerDomain, requestVerification } from '../services/domains/crud';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, messageResponse } from './shared';

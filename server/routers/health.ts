@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkReadiness } from '../services/health';
+import { checkReadiness } from '../services/health/readiness';
 import { publicProcedure, router } from '../trpc/init';
 
 export const healthRouter = router({

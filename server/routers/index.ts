@@ -1,9 +1,9 @@
 import { router } from '../trpc/init';
 import { apiKeysRouter } from './api-keys';
 import { domainsRouter } from './domains';
-import { emailsRouter } from './emails';
+import { emailsRouter } from './emails/router';
 import { healthRouter } from './health';
-import { organizationRouter } from './organization';
+import { organizationRouter } from './organizations';
 
 /** One router for REST (through trpc-to-openapi) and for the dashboard's typed client. */
 export const appRouter = router({

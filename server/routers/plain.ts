@@ -1,6 +1,6 @@
 import type { PlainRoute } from '../http/routes';
-import { emailAttachmentRoute } from './email-attachment';
-import { emailBatchRoute } from './email-batch';
+import { emailAttachmentRoute } from './emails/attachment';
+import { emailBatchRoute } from './emails/batch';
 
 /** REST operations served outside trpc-to-openapi (top-level array bodies, CSV); each says why where it is defined. */
 export const PLAIN_ROUTES: PlainRoute[] = [emailBatchRoute, emailAttachmentRoute];

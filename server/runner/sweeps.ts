@@ -1,9 +1,9 @@
 import type { Deps } from '../deps';
 import type { JobKind } from '../jobs/jobs';
-import { sweepDomainChecks } from '../services/domains';
-import { sweepEmailDispatch } from '../services/email-dispatch';
-import { applyRetention } from '../services/email-retention';
-import { sweepSystemEmails } from '../services/system-mail';
+import { sweepDomainChecks } from '../services/domains/verification';
+import { sweepEmailDispatch } from '../services/emails/pipeline/dispatch';
+import { applyRetention } from '../services/emails/retention';
+import { sweepSystemEmails } from '../services/system-mail/queue';
 
 /**
  * A sweep finds due rows of one kind and hands each to its service. The embedded runner polls

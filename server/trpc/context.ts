@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import type { Admission } from '../services/api-access';
+import type { Admission } from '../services/api-keys/admission';
 
 /** What every procedure sees. Authentication is lazy so that public procedures cost nothing. */
 export interface Context {

@@ -1,7 +1,7 @@
 import { AppError, forbidden } from '../errors';
-import type { RateLimitResult } from '../services/rate-limits';
-import { RATE_LIMIT_WINDOW_MS } from '../services/plans';
-import type { Principal } from '../services/principal';
+import type { RateLimitResult } from '../services/plans/rate-limits';
+import { RATE_LIMIT_WINDOW_MS } from '../services/plans/plans';
+import type { Principal } from '../services/shared/principal';
 import type { Context } from './context';
 import { middleware, publicProcedure, type AccessMeta } from './init';
 

@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '@/server/config';
 import { createHttpServer, createRequestListener } from '@/server/http/server';
 import type { SystemMailer } from '@/server/mail/system-mailer';
 import { createRuntime, type Runtime } from '@/server/runtime';
-import { createOrganizationWithKey } from '@/server/services/organizations';
+import { createOrganizationWithKey } from '@/server/services/organizations/organizations';
 import { openDatabase } from '@/db/client';
 import { openTestDatabase, resetDatabase } from './database';
 import { startDnsServer, type DnsServer } from './dns';

@@ -1,5 +1,5 @@
-import { createApiKey } from '@/server/services/api-keys';
-import type { Permission, Mode } from '@/server/services/principal';
+import { createApiKey } from '@/server/services/api-keys/keys';
+import type { Permission, Mode } from '@/server/services/shared/principal';
 import type { TestApp } from './app';
 
 /** A key of the given permission and mode for an organization, made through the service. */

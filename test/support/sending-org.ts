@@ -1,4 +1,4 @@
-import { sweepDomainChecks } from '@/server/services/domains';
+import { sweepDomainChecks } from '@/server/services/domains/verification';
 import type { TestApp } from './app';
 import { publishRecords } from './domains';
 

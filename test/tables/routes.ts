@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createApiKey } from '@/server/services/api-keys';
+import { createApiKey } from '@/server/services/api-keys/keys';
 import { eq } from 'drizzle-orm';
 import { domains } from '@/db/schema';
-import { registerDomain } from '@/server/services/domains';
-import { getEmail, sendEmail } from '@/server/services/emails';
-import type { Principal } from '@/server/services/principal';
+import { registerDomain } from '@/server/services/domains/crud';
+import { sendEmail } from '@/server/services/emails/accept/send';
+import { getEmail } from '@/server/services/emails/read';
+import type { Principal } from '@/server/services/shared/principal';
 import type { TestApp } from '../support/app';
 
 /**

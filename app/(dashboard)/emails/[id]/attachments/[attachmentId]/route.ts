@@ -3,7 +3,7 @@ import { AppError } from '@/server/errors';
 import { attachmentHeaders } from '@/server/http/attachment-headers';
 import { isUuid } from '@/server/ids';
 import { getRuntime } from '@/server/runtime-registry';
-import { attachmentContent } from '@/server/services/email-retention';
+import { attachmentContent } from '@/server/services/emails/attachments';
 
 export const dynamic = 'force-dynamic';
 

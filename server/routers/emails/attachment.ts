@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { apiContext } from '../../http/api-context';
+import { attachmentHeaders } from '../../http/attachment-headers';
+import type { PlainRoute } from '../../http/routes';
+import { isUuid } from '../../ids';
+import { validationError } from '../../errors';
+import { attachmentContent } from '../../services/emails/attachments';
+import { authorize } from '../../trpc/procedures';
+
+/** Attachments answer with their own bytes and content type, which trpc-to-openapi cannot: a plain route. */
+export const emailAttachmentRoute: PlainRoute = {
+  method: 'GET',
+  path: '/emails/{id}/attachments/{attachmentId}',
+  operation: {
+    operationId: 'getEmailAttachment',
+    tags: ['Emails'],
+    summary: 'Download an attachment (kept for 30 days; 410 ATTACHMENT_EXPIRED afterwards)',
+    requestParams: { path: z.object({ id: z.uuid(), attachmentId: z.uuid() }) },
+    responses: { 200: { description: 'The file, with its content type', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } },
+  },
+  async handle({ req, res, deps, requestId, params }) {
+    const principal = await authorize(apiContext(deps, req, res, requestId), {});
+    const emailId = decodeURIComponent(params.id ?? '');
+    const attachmentId = decodeURIComponent(params.attachmentId ?? '');
+    if (!isUuid(emailId) || !isUuid(attachmentId)) throw validationError('id and attachmentId must be UUIDs');
+    const file = await attachmentContent(deps, principal, emailId, attachmentId);
+    res.writeHead(200, attachmentHeaders(file));
+    res.end(file.content);
+  },
+};

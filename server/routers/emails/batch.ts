@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { apiContext } from '../../http/api-context';
+import { sendJson } from '../../http/respond';
+import type { PlainRoute } from '../../http/routes';
+import { batchEmailRequest } from '../../services/emails/accept/request';
+import { BATCH_LIMIT, sendBatch } from '../../services/emails/accept/batch';
+import { authorize } from '../../trpc/procedures';
+
+const outcome = z.union([z.object({ id: z.uuid() }), z.object({ error: z.string(), code: z.string() })]);
+
+/** `POST /emails/batch` takes a top-level JSON array, which trpc-to-openapi cannot: a plain route. */
+export const emailBatchRoute: PlainRoute = {
+  method: 'POST',
+  path: '/emails/batch',
+  access: 'sending',
+  operation: {
+    operationId: 'sendEmailBatch',
+    tags: ['Emails'],
+    summary: 'Send up to 100 emails; one outcome per item, in request order',
+    requestBody: { required: true, content: { 'application/json': { schema: z.array(batchEmailRequest).min(1).max(BATCH_LIMIT) } } },
+    responses: {
+      200: { description: 'One outcome per item: { id } or { error, code }', content: { 'application/json': { schema: z.object({ data: z.array(outcome) }).meta({ id: 'BatchResponse' }) } } },
+    },
+  },
+  async handle({ req, res, deps, requestId, body }) {
+    const ctx = apiContext(deps, req, res, requestId);
+    const principal = await authorize(ctx, { access: 'sending' });
+    const data = await sendBatch(deps, principal, body, (error) => console.error(`[rest] request ${requestId}: batch item failed`, error));
+    sendJson(res, 200, { data });
+  },
+};

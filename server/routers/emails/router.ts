@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { emailRequest } from '../../services/emails/accept/request';
+import { sendEmail } from '../../services/emails/accept/send';
+import { getEmail, listEmails } from '../../services/emails/read';
+import { cancelEmail, rescheduleEmail } from '../../services/emails/schedule';
+import { EMAIL_STATUSES } from '../../services/emails/statuses';
+import { router } from '../../trpc/init';
+import { orgProcedure } from '../../trpc/procedures';
+import { idParam, isoDate, pageQuery } from '../shared';
+
+const tag = z.object({ name: z.string(), value: z.string() });
+
+const emailSummary = z
+  .object({
+    id: z.uuid(),
+    from: z.string(),
+    to: z.array(z.string()),
+    subject: z.string(),
+    status: z.enum(EMAIL_STATUSES),
+    tags: z.array(tag),
+    scheduledAt: isoDate.nullable(),
+    createdAt: isoDate,
+  })
+  .meta({ id: 'EmailSummary' });
+
+const email = emailSummary
+  .extend({
+    cc: z.array(z.string()),
+    bcc: z.array(z.string()),
+    replyTo: z.array(z.string()),
+    html: z.string().nullable(),
+    text: z.string().nullable(),
+    headers: z.record(z.string(), z.string()),
+    tracking: z.object({ opens: z.boolean(), clicks: z.boolean() }),
+    attachments: z.array(z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: z.number().int(), expired: z.boolean() })),
+    events: z.array(z.object({ type: z.string(), recipient: z.string().nullable(), data: z.record(z.string(), z.unknown()), createdAt: isoDate })).describe('Oldest first'),
+  })
+  .meta({ id: 'Email' });
+
+const sendResponse = z.object({ id: z.uuid() }).meta({ id: 'SendResponse' });
+const tags = ['Emails'];
+const sendHeaders = z.object({ 'Idempotency-Key': z.string().max(255).optional().describe('A repeat within 24 hours returns the first email instead of sending again') });
+
+export const emailsRouter = router({
+  send: orgProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/emails', operationId: 'sendEmail', tags, summary: 'Send an email (or schedule it with scheduled_at)', requestHeaders: sendHeaders },
+      access: 'sending',
+      bodyLimitBytes: 16 * 1024 * 1024,
+    })
+    .input(emailRequest)
+    .output(sendResponse)
+    .mutation(({ ctx, input }) => sendEmail(ctx.deps, ctx.principal, input, { idempotencyKey: ctx.header('idempotency-key') })),
+
+  list: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/emails', operationId: 'listEmails', tags, summary: 'List emails, newest first, with filters' } })
+    .input(
+      z.object({
+        ...pageQuery({ max: 100, default: 10 }),
+        status: z.enum(EMAIL_STATUSES).optional(),
+        from: z.string().max(320).optional().describe('Exact sender address'),
+        to: z.string().max(320).optional().describe('Any recipient, case-insensitive'),
+        tag: z.array(z.string().max(513)).max(10).optional().describe('name:value for that pair, or a bare name; repeat to AND'),
+      }),
+    )
+    .output(z.object({ data: z.array(emailSummary), next_cursor: z.uuid().nullable() }))
+    .query(async ({ ctx, input }) => {
+      const page = await listEmails(ctx.deps, ctx.principal, input);
+      return { data: page.data, next_cursor: page.nextCursor };
+    }),
+
+  get: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/emails/{id}', operationId: 'getEmail', tags, summary: 'Get an email with its event history, oldest first' } })
+    .input(z.object({ id: idParam }))
+    .output(email)
+    .query(({ ctx, input }) => getEmail(ctx.deps, ctx.principal, input.id)),
+
+  reschedule: orgProcedure
+    .meta({ openapi: { method: 'PATCH', path: '/emails/{id}', operationId: 'updateEmail', tags, summary: 'Change the send time of a scheduled email' }, access: 'sending' })
+    .input(z.strictObject({ id: idParam, scheduled_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }) }))
+    .output(z.object({ id: z.uuid(), scheduledAt: isoDate }))
+    .mutation(({ ctx, input }) => rescheduleEmail(ctx.deps, ctx.principal, input.id, input.scheduled_at)),
+
+  cancel: orgProcedure
+    .meta({ openapi: { method: 'POST', path: '/emails/{id}/cancel', operationId: 'cancelEmail', tags, summary: 'Cancel a scheduled email' }, access: 'sending' })
+    .input(z.object({ id: idParam }))
+    .output(z.object({ id: z.uuid(), status: z.literal('canceled') }))
+    .mutation(({ ctx, input }) => cancelEmail(ctx.deps, ctx.principal, input.id)),
+});

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { perDatabase, prepareSql } from '@/db/prepared';
+import type { Deps } from '../../deps';
+import { PLANS, RATE_LIMIT_WINDOW_MS } from '../plans/plans';
+import type { Mode, Permission, Principal } from '../shared/principal';
+import { slidingWindowUpsert, toRateLimitResult, type RateLimitResult } from '../plans/rate-limits';
+
+/** What a request with an API key is let in as, and how it stands against its organization's rate limit. */
+export interface Admission {
+  principal: Principal;
+  rateLimit: RateLimitResult | null;
+}
+
+const KEY_PATTERN = /^eu_(live|test)_[A-Za-z0-9_-]{43}$/;
+
+export const hashKey = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+const PLAN_LIMITS = JSON.stringify(Object.fromEntries(Object.values(PLANS).map((plan) => [plan.id, plan.requestsPerWindow])));
+
+interface AdmissionRow {
+  key_id: string;
+  organization_id: string;
+  permission: string;
+  mode: string;
+  domain_id: string | null;
+  plan: string;
+  rate_limit_override: number | null;
+  window_limit: number;
+  last_allowed: boolean;
+  hits: Array<string | number>;
+}
+
+// One round trip on the hot path: find the key (revoked keys never match: revocation is
+// immediate everywhere) and count the request against its organization's window.
+const admit = perDatabase((db) =>
+  prepareSql<AdmissionRow>(
+    db,
+    'admit_api_key',
+    sql`with key as (
+        select k.id as key_id, k.organization_id, k.permission, k.mode, k.domain_id, o.plan, o.rate_limit_override,
+          coalesce(o.rate_limit_override, (${sql.placeholder('planLimits')}::jsonb ->> o.plan)::int) as window_limit
+        from api_keys k join organizations o on o.id = k.organization_id
+        where k.key_hash = ${sql.placeholder('hash')} and k.revoked_at is null
+      ), counted as (
+        insert into rate_limit_buckets as bucket (key, hits, last_allowed)
+        select 'org:' || key.organization_id, array[${sql.placeholder('now')}::bigint], true from key
+        ${slidingWindowUpsert(sql`(select window_limit from key)`)}
+      )
+      select key.*, counted.last_allowed, counted.hits from key left join counted on true`,
+  ),
+);
+
+/** The caller behind a bearer secret with its rate-limit standing, or null for a malformed, unknown or revoked key. */
+export async function admitApiKey(deps: Pick<Deps, 'db' | 'clock'>, secret: string): Promise<Admission | null> {
+  if (!KEY_PATTERN.test(secret)) return null;
+  const nowMs = deps.clock.now().getTime();
+  const [row] = await admit(deps.db).execute({
+    hash: hashKey(secret),
+    planLimits: PLAN_LIMITS,
+    now: nowMs,
+    since: nowMs - RATE_LIMIT_WINDOW_MS,
+  });
+  if (!row) return null;
+  return {
+    principal: {
+      organizationId: row.organization_id,
+      permission: row.permission as Permission,
+      mode: row.mode as Mode,
+      keyId: row.key_id,
+      domainId: row.domain_id,
+      userId: null,
+      plan: row.plan,
+      rateLimitOverride: row.rate_limit_override,
+    },
+    rateLimit: toRateLimitResult(row, Number(row.window_limit), RATE_LIMIT_WINDOW_MS, nowMs),
+  };
+}
+
+export function parseBearer(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}

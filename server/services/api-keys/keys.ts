@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { apiKeys, organizations } from '@/db/schema';
+import type { Db } from '@/db/client';
+import { perDatabase } from '@/db/prepared';
+import { apiKeyRevokedEmail } from '@/emails/api-key-revoked';
+import type { Deps } from '../../deps';
+import { AppError, forbidden, notFound, validationError } from '../../errors';
+import { newId } from '../../ids';
+import { hashKey } from './admission';
+import { findOwnDomain } from '../domains/repo';
+import { planOf } from '../plans/plans';
+import type { Mode, Permission, Principal } from '../shared/principal';
+import { enqueueSystemEmail } from '../system-mail/queue';
+
+export type ApiKeyRecord = typeof apiKeys.$inferSelect;
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  tokenStart: string;
+  permission: Permission;
+  mode: Mode;
+  domainId: string | null;
+  createdAt: string;
+}
+
+export const toApiKeyView = (row: ApiKeyRecord): ApiKeyView => ({
+  id: row.id,
+  name: row.name,
+  tokenStart: row.tokenStart,
+  permission: row.permission as Permission,
+  mode: row.mode as Mode,
+  domainId: row.domainId,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** Mints a secret of 256 random bits and stores only its hash. */
+export async function issueApiKey(
+  tx: Db,
+  deps: Pick<Deps, 'clock'>,
+  input: { organizationId: string; name: string; permission: Permission; mode: Mode; domainId: string | null },
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  const key = `eu_${input.mode}_${randomBytes(32).toString('base64url')}`;
+  const [record] = await tx
+    .insert(apiKeys)
+    .values({
+      id: newId(),
+      organizationId: input.organizationId,
+      name: input.name,
+      tokenStart: key.slice(0, 12),
+      keyHash: hashKey(key),
+      permission: input.permission,
+      mode: input.mode,
+      domainId: input.domainId,
+      createdAt: deps.clock.now(),
+    })
+    .returning();
+  return { key, record: record! };
+}
+
+export interface CreateApiKeyInput {
+  name: string;
+  permission?: Permission;
+  domainId?: string | null;
+  mode?: Mode;
+}
+
+export async function createApiKey(deps: Deps, principal: Principal, input: CreateApiKeyInput): Promise<ApiKeyView & { key: string }> {
+  const permission = input.permission ?? 'full_access';
+  const mode = input.mode ?? principal.mode;
+  if (input.domainId && permission !== 'sending_access') {
+    throw validationError('domain_id can only be set on a sending_access key');
+  }
+  if (principal.mode === 'test' && mode === 'live') {
+    throw forbidden('A test key may only create test keys');
+  }
+  return deps.db.transaction(async (tx) => {
+    // The row lock serialises concurrent creations, so the plan's key cap cannot be overrun.
+    const [organization] = await tx
+      .select()
+      .from(organizations)
+      .where(eq(organizations.id, principal.organizationId))
+      .for('update');
+    if (!organization) throw notFound('Organization');
+    if (input.domainId && !(await findOwnDomain(tx, principal.organizationId, input.domainId))) {
+      throw notFound('Domain');
+    }
+    const cap = planOf(organization.plan).apiKeys;
+    if (mode === 'live' && cap !== null) {
+      const [{ count } = { count: 0 }] = await tx
+        .select({ count: sql<number>`count(*)::int` })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.organizationId, principal.organizationId), eq(apiKeys.mode, 'live'), isNull(apiKeys.revokedAt)));
+      if (count >= cap) {
+        throw new AppError('PLAN_LIMIT_EXCEEDED', `The ${planOf(organization.plan).label} plan allows ${cap} live API key${cap === 1 ? '' : 's'}; revoke one or upgrade`);
+      }
+    }
+    const { key, record } = await issueApiKey(tx, deps, {
+      organizationId: principal.organizationId,
+      name: input.name,
+      permission,
+      mode,
+      domainId: input.domainId ?? null,
+    });
+    return { ...toApiKeyView(record), key };
+  });
+}
+
+const listKeys = perDatabase((db) => {
+  const query = (testOnly: boolean, name: string) =>
+    db
+      .select()
+      .from(apiKeys)
+      .where(
+        and(
+          eq(apiKeys.organizationId, sql.placeholder('organizationId')),
+          isNull(apiKeys.revokedAt),
+          testOnly ? eq(apiKeys.mode, 'test') : undefined,
+        ),
+      )
+      .orderBy(desc(apiKeys.id))
+      .prepare(name);
+  return { live: query(false, 'list_api_keys'), test: query(true, 'list_test_api_keys') };
+});
+
+/** A test key sees test keys only; a live principal sees every key of its organization. */
+export async function listApiKeys(deps: Pick<Deps, 'db'>, principal: Principal): Promise<ApiKeyView[]> {
+  const rows = await listKeys(deps.db)[principal.mode].execute({ organizationId: principal.organizationId });
+  return rows.map(toApiKeyView);
+}
+
+export async function revokeApiKey(deps: Deps, principal: Principal, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const [key] = await tx
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, principal.organizationId), isNull(apiKeys.revokedAt)));
+    if (!key) throw notFound('API key');
+    if (principal.mode === 'test' && key.mode === 'live') throw forbidden('A test key cannot revoke a live key');
+    const now = deps.clock.now();
+    const revoked = await tx
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id });
+    if (revoked.length === 0) throw notFound('API key');
+    if (key.mode === 'live') {
+      const [organization] = await tx.select().from(organizations).where(eq(organizations.id, principal.organizationId));
+      const emailId = await enqueueSystemEmail(tx, deps, {
+        organizationId: principal.organizationId,
+        kind: 'api_key_revoked',
+        to: organization!.ownerEmail,
+        email: apiKeyRevokedEmail({ organizationName: organization!.name, keyName: key.name, tokenStart: key.tokenStart, revokedAt: now }),
+      });
+      deps.jobs.wake('system-mail', emailId);
+    }
+  });
+}
+
+/** Revokes every key pinned to a domain, inside the caller's transaction (domain deletion). */
+export async function revokeKeysPinnedTo(tx: Db, deps: Pick<Deps, 'clock'>, organizationId: string, domainId: string): Promise<number> {
+  const rows = await tx
+    .update(apiKeys)
+    .set({ revokedAt: deps.clock.now() })
+    .where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.domainId, domainId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return rows.length;
+}

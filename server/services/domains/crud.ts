@@ -1,0 +1,128 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { dkimKeys, domains, organizations } from '@/db/schema';
+import { generateDkimKeyPair } from '../../crypto/dkim-keys';
+import { seal } from '../../crypto/secret-box';
+import type { Deps } from '../../deps';
+import { AppError, conflict, notFound } from '../../errors';
+import { newId } from '../../ids';
+import { revokeKeysPinnedTo } from '../api-keys/keys';
+import { planOf } from '../plans/plans';
+import { recordEvent } from '../shared/events';
+import type { Principal } from '../shared/principal';
+import { checkDomainConnect, type DomainConnectAnswer } from './connect';
+import { normalizeDomainName, normalizeReturnPath } from './names';
+import { activeKey, ownDomain } from './repo';
+import { summary, view, type DomainSummary, type DomainView } from './view';
+
+export interface RegisterDomainInput {
+  name: string;
+  returnPath?: string;
+  openTracking?: boolean;
+  clickTracking?: boolean;
+}
+
+/** Registers a domain with a fresh DKIM key and starts polling DNS for its records at once. */
+export async function registerDomain(deps: Deps, principal: Principal, input: RegisterDomainInput): Promise<DomainView> {
+  const sandbox = deps.config.sandboxDomain;
+  const asGiven = input.name.trim().toLowerCase().replace(/\.$/, '');
+  if (sandbox && (asGiven === sandbox || asGiven.endsWith(`.${sandbox}`))) {
+    throw conflict(`${asGiven} is the shared sandbox domain; register a domain of your own`);
+  }
+  const name = normalizeDomainName(input.name);
+  const returnPath = normalizeReturnPath(input.returnPath ?? 'send');
+  const pair = await generateDkimKeyPair();
+  const now = deps.clock.now();
+  const created = await deps.db.transaction(async (tx) => {
+    // The organization's row lock serialises registrations, so the plan's domain cap holds.
+    const [organization] = await tx.select().from(organizations).where(eq(organizations.id, principal.organizationId)).for('update');
+    if (!organization) throw notFound('Organization');
+    const plan = planOf(organization.plan);
+    const [{ value: existing } = { value: 0 }] = await tx.select({ value: count() }).from(domains).where(eq(domains.organizationId, principal.organizationId));
+    if (plan.domains !== null && existing >= plan.domains) {
+      throw new AppError('PLAN_LIMIT_EXCEEDED', `The ${plan.label} plan allows ${plan.domains} domain${plan.domains === 1 ? '' : 's'}; delete one or upgrade`);
+    }
+    const [taken] = await tx
+      .select({ organizationId: domains.organizationId })
+      .from(domains)
+      .where(and(eq(domains.name, name), sql`(${domains.organizationId} = ${principal.organizationId} or ${domains.verifiedAt} is not null)`))
+      .limit(1);
+    if (taken?.organizationId === principal.organizationId) throw conflict(`${name} is already registered on this account`);
+    if (taken) throw conflict(`${name} is already verified on another account`);
+    const [row] = await tx
+      .insert(domains)
+      .values({
+        id: newId(),
+        organizationId: principal.organizationId,
+        name,
+        status: 'pending',
+        returnPath,
+        openTracking: input.openTracking ?? false,
+        clickTracking: input.clickTracking ?? false,
+        recordStatuses: { DKIM: 'pending', MX: 'pending', SPF: 'pending', DMARC: 'pending' },
+        chainStartedAt: now,
+        nextCheckAt: now,
+        createdAt: now,
+      })
+      .returning();
+    const [key] = await tx
+      .insert(dkimKeys)
+      .values({
+        id: newId(),
+        domainId: row!.id,
+        selector: pair.selector,
+        publicKey: pair.publicKey,
+        privateKeyEncrypted: seal(pair.privateKeyPem, deps.encryptionKey),
+        createdAt: now,
+      })
+      .returning();
+    await recordEvent(tx, deps, { organizationId: principal.organizationId, type: 'domain.created', data: { domainId: row!.id, name, status: 'pending' } });
+    return view(deps, row!, key!);
+  });
+  deps.jobs.wake('domain-check', created.id);
+  return created;
+}
+
+export async function listDomains(deps: Pick<Deps, 'db'>, principal: Principal): Promise<DomainSummary[]> {
+  const rows = await deps.db.select().from(domains).where(eq(domains.organizationId, principal.organizationId)).orderBy(desc(domains.id));
+  return rows.map(summary);
+}
+
+export async function getDomain(deps: Pick<Deps, 'db' | 'config'>, principal: Principal, id: string): Promise<DomainView> {
+  const row = await ownDomain(deps.db, principal, id);
+  return view(deps, row, await activeKey(deps.db, row.id));
+}
+
+/** Whether the customer's DNS provider can apply this domain's records with Domain Connect, evaluated now. */
+export async function domainConnectFor(deps: Pick<Deps, 'db' | 'config'>, principal: Principal, id: string): Promise<DomainConnectAnswer> {
+  const domain = await getDomain(deps, principal, id);
+  return checkDomainConnect(deps, { name: domain.name, records: domain.records });
+}
+
+/** Deletes the domain, retires its DKIM key (the private key is wiped) and revokes the keys pinned to it, all at once. */
+export async function deleteDomain(deps: Deps, principal: Principal, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const row = await ownDomain(tx, principal, id);
+    const now = deps.clock.now();
+    await tx.update(dkimKeys).set({ retiredAt: now, privateKeyEncrypted: null }).where(eq(dkimKeys.domainId, row.id));
+    await revokeKeysPinnedTo(tx, deps, principal.organizationId, row.id);
+    await tx.delete(domains).where(eq(domains.id, row.id));
+    await recordEvent(tx, deps, { organizationId: principal.organizationId, type: 'domain.deleted', data: { domainId: row.id, name: row.name } });
+  });
+}
+
+/** "Verify now": a check chain starts at once instead of at the next scheduled poll. */
+export async function requestVerification(deps: Deps, principal: Principal, id: string): Promise<void> {
+  const row = await ownDomain(deps.db, principal, id);
+  const now = deps.clock.now();
+  const restart = row.status === 'failed' || row.status === 'not_started';
+  await deps.db
+    .update(domains)
+    .set({
+      nextCheckAt: now,
+      checkAttempts: 0,
+      ...(row.status === 'verified' ? {} : { chainStartedAt: restart || !row.chainStartedAt ? now : row.chainStartedAt }),
+      ...(restart ? { status: 'pending', failureReason: null } : {}),
+    })
+    .where(eq(domains.id, row.id));
+  deps.jobs.wake('domain-check', row.id);
+}

@@ -1,0 +1,112 @@
+import { and, asc, eq, isNotNull, lte, ne, sql } from 'drizzle-orm';
+import { domains } from '@/db/schema';
+import type { Db } from '@/db/client';
+import type { Deps } from '../../deps';
+import { recordEvent } from '../shared/events';
+import { checkDomainRecords, type RecordStatuses } from './dns-check';
+import type { DnsRecord } from './records';
+import { activeKey } from './repo';
+import { CHAIN_LIMIT_MS, CHECK_LEASE_MS, chainDelayMs, RECHECK_VERIFIED_MS, TRANSIENT_RETRY_MS } from './schedule';
+import { recordsOf, type DomainRow, type DomainStatus } from './view';
+
+const REQUIRED: Array<DnsRecord['record']> = ['DKIM', 'MX', 'SPF'];
+
+type Outcome = Pick<DomainRow, 'status' | 'chainStartedAt' | 'nextCheckAt' | 'verifiedAt' | 'failureReason'> & { recordStatuses: RecordStatuses };
+
+const listed = (records: string[]) => (records.length === 1 ? `the ${records[0]} record` : `the ${records.join(', ')} records`);
+
+/** Why a domain is not verified, telling apart records not published yet from ones published with another value. */
+function describeUnverified(statuses: RecordStatuses): string {
+  const wrong = REQUIRED.filter((record) => statuses[record] === 'failed');
+  const absent = REQUIRED.filter((record) => statuses[record] === 'pending');
+  const parts = [];
+  if (wrong.length > 0) parts.push(`${listed(wrong)} ${wrong.length === 1 ? 'is' : 'are'} published with another value than the one we asked for`);
+  if (absent.length > 0) parts.push(`${listed(absent)} ${absent.length === 1 ? 'is' : 'are'} not published yet`);
+  const text = parts.join('; ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** What a check's findings mean for the domain: the state machine of verification. */
+function decide(row: DomainRow, statuses: RecordStatuses, now: Date): Outcome {
+  const at = (ms: number) => new Date(now.getTime() + ms);
+  const required = REQUIRED.map((record) => statuses[record]);
+  if (required.every((status) => status === 'verified')) {
+    return { status: 'verified', recordStatuses: statuses, chainStartedAt: null, nextCheckAt: at(RECHECK_VERIFIED_MS), verifiedAt: row.verifiedAt ?? now, failureReason: null };
+  }
+  if (required.includes('temporary_failure')) {
+    // The DNS did not answer: nothing is concluded, the domain keeps its state and is read again soon.
+    return {
+      status: row.status,
+      recordStatuses: statuses,
+      chainStartedAt: row.chainStartedAt,
+      nextCheckAt: at(TRANSIENT_RETRY_MS),
+      verifiedAt: row.verifiedAt,
+      failureReason: 'The DNS servers did not answer; checking again in 5 minutes',
+    };
+  }
+  const reason = describeUnverified(statuses);
+  if (row.status === 'verified') {
+    return { status: 'temporary_failure', recordStatuses: statuses, chainStartedAt: now, nextCheckAt: at(chainDelayMs(0)), verifiedAt: row.verifiedAt, failureReason: reason };
+  }
+  const chainStartedAt = row.chainStartedAt ?? now;
+  const elapsed = now.getTime() - chainStartedAt.getTime();
+  if (elapsed >= CHAIN_LIMIT_MS) {
+    const failed = Object.fromEntries(Object.entries(statuses).map(([record, status]) => [record, status === 'pending' ? 'failed' : status])) as RecordStatuses;
+    return { status: 'failed', recordStatuses: failed, chainStartedAt: null, nextCheckAt: null, verifiedAt: null, failureReason: `Not verified after 72 hours: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}` };
+  }
+  const status = row.status === 'temporary_failure' ? 'temporary_failure' : required.includes('verified') ? 'partially_verified' : 'pending';
+  return { status, recordStatuses: statuses, chainStartedAt, nextCheckAt: at(chainDelayMs(elapsed)), verifiedAt: row.verifiedAt, failureReason: reason };
+}
+
+/**
+ * Reads one due domain's records and moves it along. The row is claimed by pushing its due time
+ * out by a lease, so two workers never check it at once and a crash only delays the check.
+ */
+export async function checkDomain(deps: Deps, id: string): Promise<DomainStatus | 'skipped'> {
+  const now = deps.clock.now();
+  const [row] = await deps.db
+    .update(domains)
+    .set({ nextCheckAt: new Date(now.getTime() + CHECK_LEASE_MS), checkAttempts: sql`${domains.checkAttempts} + 1` })
+    .where(and(eq(domains.id, id), lte(domains.nextCheckAt, now)))
+    .returning();
+  if (!row) return 'skipped';
+  const key = await activeKey(deps.db, row.id);
+  const statuses = await checkDomainRecords(deps.config.dnsServers, recordsOf(deps, row, key), { publicKey: key.publicKey, mailHost: deps.config.mailHost });
+  let outcome = decide(row, statuses, deps.clock.now());
+  if (outcome.status === 'verified' && !row.verifiedAt && (await verifiedElsewhere(deps.db, row))) {
+    outcome = { ...outcome, status: 'failed', chainStartedAt: null, nextCheckAt: null, verifiedAt: null, failureReason: `${row.name} is verified on another account` };
+  }
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(domains)
+      .set({ ...outcome, lastCheckedAt: deps.clock.now() })
+      .where(eq(domains.id, row.id));
+    if (outcome.status !== row.status) {
+      await recordEvent(tx, deps, {
+        organizationId: row.organizationId,
+        type: 'domain.updated',
+        data: { domainId: row.id, name: row.name, status: outcome.status, previousStatus: row.status },
+      });
+    }
+  });
+  return outcome.status as DomainStatus;
+}
+
+const verifiedElsewhere = async (db: Db, row: DomainRow) =>
+  (await db.select({ id: domains.id }).from(domains).where(and(eq(domains.name, row.name), ne(domains.id, row.id), isNotNull(domains.verifiedAt))).limit(1)).length > 0;
+
+export async function dueDomainIds(deps: Pick<Deps, 'db' | 'clock'>, limit = 50): Promise<string[]> {
+  const rows = await deps.db
+    .select({ id: domains.id })
+    .from(domains)
+    .where(lte(domains.nextCheckAt, deps.clock.now()))
+    .orderBy(asc(domains.nextCheckAt))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+export async function sweepDomainChecks(deps: Deps): Promise<number> {
+  let checked = 0;
+  for (const id of await dueDomainIds(deps)) if ((await checkDomain(deps, id)) !== 'skipped') checked += 1;
+  return checked;
+}

@@ -1,0 +1,81 @@
+import type { Deps } from '../../../deps';
+import { AppError, forbidden, notFound } from '../../../errors';
+import { normalizeAddress, parseMailbox, type Mailbox } from '../../shared/addresses';
+import type { Principal } from '../../shared/principal';
+import { isDeliverableDomain } from './recipient-domains';
+import { loadSendContext, type SendContext } from './context';
+import { impersonatedBrand } from './sender-brands';
+
+export interface SendPermit {
+  sender: Mailbox;
+  /** The organization's verified domain; null when sending from the shared sandbox domain. */
+  domain: { id: string; name: string; openTracking: boolean; clickTracking: boolean } | null;
+  /** Recipients to send to, and the ones on the suppression list (recorded, not sent). */
+  deliverable: string[];
+  suppressed: string[];
+}
+
+const ACCOUNT_REFUSALS = {
+  restricted: ['ACCOUNT_RESTRICTED', 'This account is on hold; contact support'],
+  suspended: ['SENDING_SUSPENDED', 'Sending is suspended for this account'],
+  paused: ['SERVICE_PAUSED', 'Sending is paused for this account'],
+} as const;
+
+export interface SendAttempt {
+  from: string;
+  recipients: string[];
+}
+
+/**
+ * Every refusal that happens before an email is queued, in the spec's order. Nothing is stored
+ * when one applies.
+ */
+export async function permitSend(deps: Pick<Deps, 'db' | 'config' | 'clock'>, principal: Principal, input: SendAttempt): Promise<SendPermit> {
+  const sender = parseMailbox(input.from);
+  const context = await loadSendContext(deps.db, principal.organizationId, [sender.domain], input.recipients.map(normalizeAddress));
+  return permitWithin(deps, principal, context, input);
+}
+
+/**
+ * The same checks against a context already read for a whole batch: one database round trip for
+ * a hundred emails. Only the recipient-domain check may wait (on DNS, cached per domain).
+ */
+export async function permitWithin(deps: Pick<Deps, 'db' | 'config' | 'clock'>, principal: Principal, context: SendContext, input: SendAttempt): Promise<SendPermit> {
+  const sender = parseMailbox(input.from);
+  const sandbox = deps.config.sandboxDomain !== undefined && sender.domain === deps.config.sandboxDomain;
+  const { organization } = context;
+  if (!organization) throw notFound('Organization');
+  const domain = sandbox ? undefined : context.domains.get(sender.domain);
+
+  if (principal.domainId && domain?.id !== principal.domainId) {
+    throw forbidden(`This key may only send from its own domain, not from ${sender.domain}`);
+  }
+  const refusal = ACCOUNT_REFUSALS[organization.status as keyof typeof ACCOUNT_REFUSALS];
+  if (refusal && principal.mode === 'live') throw new AppError(refusal[0], refusal[1]);
+  const recipients = input.recipients.map((recipient) => ({ given: recipient, mailbox: parseMailbox(recipient) }));
+  if (sandbox) {
+    const owner = organization.ownerEmail.toLowerCase();
+    const others = recipients.filter((recipient) => recipient.mailbox.address.toLowerCase() !== owner);
+    if (others.length > 0) throw forbidden(`The sandbox domain sends only to the account owner (${owner}); verify a domain to send to others`);
+  } else if (!domain || domain.status !== 'verified') {
+    throw new AppError('DOMAIN_NOT_VERIFIED', `${sender.domain} is not a verified domain of this account; register and verify it first`);
+  }
+  const brand = impersonatedBrand(sender.name, sender.domain);
+  if (brand) throw new AppError('SENDER_NOT_PERMITTED', `The display name claims "${brand}", which ${sender.domain} has no relation to`);
+
+  const isSuppressed = (recipient: { mailbox: Mailbox }) => context.suppressed.has(recipient.mailbox.address.toLowerCase());
+  const deliverable = recipients.filter((recipient) => !isSuppressed(recipient));
+  if (deliverable.length === 0) throw new AppError('ALL_SUPPRESSED', 'Every recipient is on the suppression list');
+  // A test email is never delivered, so its recipients' domains are not looked up.
+  if (principal.mode === 'live') {
+    const domainsOf = [...new Set(deliverable.map((recipient) => recipient.mailbox.domain))];
+    const answers = await Promise.all(domainsOf.map((name) => isDeliverableDomain(name, deps.config.dnsServers, deps.clock.now().getTime())));
+    if (!answers.some(Boolean)) throw new AppError('RECIPIENT_DOMAIN_UNDELIVERABLE', `No recipient domain accepts mail (${domainsOf.join(', ')})`);
+  }
+  return {
+    sender,
+    domain: domain ? { id: domain.id, name: domain.name, openTracking: domain.openTracking, clickTracking: domain.clickTracking } : null,
+    deliverable: deliverable.map((recipient) => recipient.given),
+    suppressed: recipients.filter(isSuppressed).map((recipient) => recipient.given),
+  };
+}

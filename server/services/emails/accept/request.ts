@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { AddressError, parseMailbox } from '../../shared/addresses';
+
+/** Bounds the spec leaves open; docs/emails.md explains each. */
+export const EMAIL_LIMITS = {
+  recipients: 50,
+  subjectChars: 998,
+  bodyBytes: 5 * 1024 * 1024,
+  attachments: 20,
+  attachmentBytes: 10 * 1024 * 1024,
+  tags: 20,
+  tagChars: 256,
+  headers: 30,
+  headerValueChars: 2000,
+  scheduleAheadDays: 30,
+} as const;
+
+/** Custom headers a sender may set; everything else is ours to write (From, DKIM, Return-Path, ...). */
+export const ALLOWED_HEADER = /^(X-[A-Za-z0-9-]+|List-Unsubscribe|List-Unsubscribe-Post|List-Id|In-Reply-To|References|Auto-Submitted|Precedence|Keywords|Comments)$/i;
+
+const mailbox = (field: string) =>
+  z.string().superRefine((value, ctx) => {
+    try {
+      parseMailbox(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: error instanceof AddressError ? error.message : `${field} is not a valid email address` });
+    }
+  });
+
+const oneOrMany = (field: string) => z.union([mailbox(field), z.array(mailbox(field))]).transform((value) => (Array.isArray(value) ? value : [value]));
+
+const TAG_PART = /^[A-Za-z0-9_-]+$/;
+const tag = z.strictObject({
+  name: z.string().min(1).max(EMAIL_LIMITS.tagChars).regex(TAG_PART, 'may contain only ASCII letters, digits, _ and -'),
+  value: z.string().min(1).max(EMAIL_LIMITS.tagChars).regex(TAG_PART, 'may contain only ASCII letters, digits, _ and -'),
+});
+
+const NO_BREAKS = /^[^\r\n\0]*$/;
+
+const headers = z
+  .record(z.string(), z.string().max(EMAIL_LIMITS.headerValueChars).regex(NO_BREAKS, 'must not contain CR, LF or NUL'))
+  .superRefine((value, ctx) => {
+    const names = Object.keys(value);
+    if (names.length > EMAIL_LIMITS.headers) ctx.addIssue({ code: 'custom', message: `at most ${EMAIL_LIMITS.headers} headers` });
+    for (const name of names) {
+      if (!ALLOWED_HEADER.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a header you can set (X-* and list headers are)' });
+    }
+  });
+
+const attachment = z.strictObject({
+  filename: z.string().min(1).max(255).regex(NO_BREAKS, 'must not contain CR, LF or NUL'),
+  content: z.base64({ message: 'must be base64' }),
+  content_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as application/pdf').optional(),
+});
+
+const fields = {
+  from: mailbox('from'),
+  to: oneOrMany('to'),
+  cc: oneOrMany('cc').optional(),
+  bcc: oneOrMany('bcc').optional(),
+  reply_to: oneOrMany('reply_to').optional(),
+  subject: z.string().min(1, 'must not be empty').max(EMAIL_LIMITS.subjectChars).regex(NO_BREAKS, 'must not contain CR, LF or NUL'),
+  html: z.string().optional(),
+  text: z.string().optional(),
+  headers: headers.optional(),
+  tags: z.array(tag).max(EMAIL_LIMITS.tags).optional(),
+  tracking: z.strictObject({ opens: z.boolean().optional(), clicks: z.boolean().optional() }).optional(),
+};
+
+function bodyRules<T extends { to: string[]; cc?: string[]; bcc?: string[]; html?: string; text?: string }>(value: T, ctx: z.RefinementCtx) {
+  const count = value.to.length + (value.cc?.length ?? 0) + (value.bcc?.length ?? 0);
+  if (value.to.length === 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'needs at least one recipient' });
+  if (count > EMAIL_LIMITS.recipients) ctx.addIssue({ code: 'custom', path: ['to'], message: `at most ${EMAIL_LIMITS.recipients} recipients in to, cc and bcc together` });
+  if (value.html === undefined && value.text === undefined) ctx.addIssue({ code: 'custom', path: ['html'], message: 'give html, text or both' });
+  const size = Buffer.byteLength(value.html ?? '') + Buffer.byteLength(value.text ?? '');
+  if (size > EMAIL_LIMITS.bodyBytes) ctx.addIssue({ code: 'custom', path: ['html'], message: `html and text together may be at most ${EMAIL_LIMITS.bodyBytes} bytes` });
+}
+
+/** A message of a batch: no attachments, no scheduled_at (spec). */
+export const batchEmailRequest = z.strictObject(fields).superRefine(bodyRules);
+
+/** `POST /emails`. */
+export const emailRequest = z
+  .strictObject({
+    ...fields,
+    attachments: z.array(attachment).max(EMAIL_LIMITS.attachments).optional(),
+    scheduled_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2026-11-21T10:00:00Z' }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    bodyRules(value, ctx);
+    const total = (value.attachments ?? []).reduce((sum, a) => sum + Buffer.from(a.content, 'base64').length, 0);
+    if (total > EMAIL_LIMITS.attachmentBytes) ctx.addIssue({ code: 'custom', path: ['attachments'], message: `attachments may be at most ${EMAIL_LIMITS.attachmentBytes} bytes together` });
+  });
+
+export type EmailRequest = z.infer<typeof emailRequest>;
+export type BatchEmailRequest = z.infer<typeof batchEmailRequest>;

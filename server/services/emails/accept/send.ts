@@ -1,0 +1,75 @@
+import { and, eq, lt } from 'drizzle-orm';
+import { emailAttachments, emails } from '@/db/schema';
+import type { Deps } from '../../../deps';
+import { conflict, validationError } from '../../../errors';
+import { newId } from '../../../ids';
+import type { Principal } from '../../shared/principal';
+import { ATTACHMENT_RETENTION_MS } from '../attachments';
+import { scheduleTime } from '../schedule-time';
+import { permitSend } from './checks';
+import { draftEmail, recipientsOf } from './draft';
+import type { BatchEmailRequest, EmailRequest } from './request';
+import { storeEmails } from './store';
+
+/**
+ * Accepts one email: every refusal first, then the email and its history in one statement (with
+ * its attachments, in one transaction), then a wake-up for the pipeline. With an idempotency key,
+ * a repeat within 24 hours (even a concurrent one) answers with the first email and stores nothing.
+ */
+export async function sendEmail(deps: Deps, principal: Principal, input: EmailRequest | BatchEmailRequest, options: { idempotencyKey?: string } = {}): Promise<{ id: string }> {
+  const key = options.idempotencyKey;
+  if (key !== undefined && (key.length === 0 || key.length > 255)) throw validationError('Idempotency-Key: must be 1 to 255 characters');
+  if (key) {
+    const existing = await findByIdempotencyKey(deps, principal, key);
+    if (existing) return { id: existing };
+  }
+  const full = input as EmailRequest;
+  const scheduledAt = scheduleTime(deps, full.scheduled_at);
+  const permit = await permitSend(deps, principal, { from: input.from, recipients: recipientsOf(input) });
+  const now = deps.clock.now();
+  const draft = draftEmail(principal, input, permit, { now, scheduledAt, idempotencyKey: key });
+  const id = draft.row.id!;
+  const attachments = (full.attachments ?? []).map((attachment) => {
+    const content = Buffer.from(attachment.content, 'base64');
+    return {
+      id: newId(),
+      emailId: id,
+      filename: attachment.filename,
+      contentType: attachment.content_type ?? 'application/octet-stream',
+      size: content.length,
+      content,
+      expiresAt: new Date(now.getTime() + ATTACHMENT_RETENTION_MS),
+    };
+  });
+  const stored =
+    !key && attachments.length === 0
+      ? await storeEmails(deps.db, [draft])
+      : await deps.db.transaction(async (tx) => {
+          if (key) {
+            // A key past its 24 hours is free again: release it so the new email can take it.
+            await tx
+              .update(emails)
+              .set({ idempotencyKey: null })
+              .where(and(eq(emails.organizationId, principal.organizationId), eq(emails.mode, principal.mode), eq(emails.idempotencyKey, key), lt(emails.idempotencyExpiresAt, now)));
+          }
+          const ids = await storeEmails(tx, [draft]);
+          if (ids.has(id) && attachments.length > 0) await tx.insert(emailAttachments).values(attachments);
+          return ids;
+        });
+  if (stored.has(id)) {
+    deps.jobs.wake('email-dispatch', id);
+    return { id };
+  }
+  // A concurrent request with the same key won the race: answer with its email.
+  const winner = await findByIdempotencyKey(deps, principal, key!);
+  if (!winner) throw conflict('A request with this Idempotency-Key is in progress; retry');
+  return { id: winner };
+}
+
+async function findByIdempotencyKey(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, key: string): Promise<string | null> {
+  const [row] = await deps.db
+    .select({ id: emails.id, expiresAt: emails.idempotencyExpiresAt })
+    .from(emails)
+    .where(and(eq(emails.organizationId, principal.organizationId), eq(emails.mode, principal.mode), eq(emails.idempotencyKey, key)));
+  return row && row.expiresAt && row.expiresAt > deps.clock.now() ? row.id : null;
+}

@@ -1,0 +1,105 @@
+import { asc, eq } from 'drizzle-orm';
+import { emailAttachments, emails } from '@/db/schema';
+import { deliver } from '../../../mail/delivery';
+import { buildMessage } from '../../../mail/message';
+import { verpKeyFrom } from '../../../mail/verp';
+import type { Deps } from '../../../deps';
+import { finishDispatch, type EmailEventInput } from './finish';
+import type { RecipientState } from '../aggregate-status';
+import { sendingDomainOf } from '../../domains/signing';
+import { rewriteForTracking } from '../../tracking/rewrite';
+import { MINUTE_MS } from '../../shared/time';
+import type { ClaimedEmail, DispatchResult } from './types';
+
+/** Deferred recipients are retried for this long, then failed. */
+export const RETRY_WINDOW_MS = 72 * 60 * MINUTE_MS;
+const RETRY_DELAYS_MS = [MINUTE_MS, 5 * MINUTE_MS, 15 * MINUTE_MS, 30 * MINUTE_MS, 60 * MINUTE_MS, 2 * 60 * MINUTE_MS, 4 * 60 * MINUTE_MS];
+
+export const retryDelayMs = (attempt: number) => RETRY_DELAYS_MS[Math.min(attempt - 1, RETRY_DELAYS_MS.length - 1)]!;
+
+/** Builds, signs and hands the message to the receiving servers; records each recipient's outcome. */
+export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<DispatchResult> {
+  const now = deps.clock.now();
+  const states: RecipientState[] = row.recipientStates.map((state) => ({ ...state }));
+  const open = states.map((state, index) => ({ state, index })).filter(({ state }) => state.status === 'pending' || state.status === 'deferred');
+  const sending = await sendingDomainOf(deps, row);
+  if (!sending) {
+    const reason = 'the sending domain was deleted';
+    for (const { state } of open) Object.assign(state, { status: 'failed', response: reason });
+    return finishDispatch(deps, row, states, open.map(({ state }) => ({ type: 'email.failed', recipient: state.address, data: { reason } })), null);
+  }
+  const attachments = row.hasAttachments ? await deps.db.select().from(emailAttachments).where(eq(emailAttachments.emailId, row.id)).orderBy(asc(emailAttachments.id)) : [];
+  const messageDate = row.messageDate ?? now;
+  // Deterministic: a retry rewrites to the same bytes, so every copy carries the same signature and links.
+  const tracked =
+    row.html && (row.trackOpens || row.trackClicks)
+      ? await rewriteForTracking(row.html, { emailId: row.id, appUrl: deps.config.appUrl, key: deps.encryptionKey, opens: row.trackOpens, clicks: row.trackClicks })
+      : null;
+  if (tracked && tracked.links.join('\n') !== row.trackedLinks.join('\n')) {
+    await deps.db.update(emails).set({ trackedLinks: tracked.links }).where(eq(emails.id, row.id));
+  }
+  const message = buildMessage({
+    emailId: row.id,
+    domain: sending,
+    from: row.from,
+    to: row.to,
+    cc: row.cc,
+    bcc: row.bcc,
+    replyTo: row.replyTo,
+    subject: row.subject,
+    html: tracked?.html ?? row.html ?? undefined,
+    text: row.text ?? undefined,
+    headers: row.headers,
+    attachments: attachments.filter((a) => a.content).map((a) => ({ filename: a.filename, content: a.content!, contentType: a.contentType })),
+    feedback: { organizationId: row.organizationId, stream: 'transactional' },
+    date: messageDate,
+    verpKey: verpKeyFrom(deps.encryptionKey),
+  });
+  const wanted = new Set(open.map(({ index }) => index));
+  const outcomes = await deliver(
+    { ...message, recipients: message.recipients.filter((recipient) => wanted.has(recipient.index)) },
+    {
+      relayUrl: deps.config.smtpRelayUrl,
+      dnsServers: deps.config.dnsServers,
+      mxPort: deps.config.smtpMxPort,
+      heloName: deps.config.mailHost,
+      allowPrivateCidrs: deps.config.smtpMxAllowPrivateCidrs,
+    },
+  );
+  const events: EmailEventInput[] = [];
+  const firstAttempt = !row.sentAt;
+  let reachedServer = false;
+  const expired = now.getTime() - (row.scheduledAt ?? row.createdAt).getTime() >= RETRY_WINDOW_MS;
+  for (const outcome of outcomes) {
+    const target = open.find(({ state }) => state.address.toLowerCase() === outcome.recipient.toLowerCase());
+    if (!target) continue;
+    const state = target.state;
+    state.attempts += 1;
+    state.response = outcome.response;
+    const data = { response: outcome.response, smtpCode: outcome.smtpCode ?? null, host: outcome.host ?? null };
+    if (outcome.outcome === 'delivered') {
+      reachedServer = true;
+      state.status = 'delivered';
+      events.push({ type: 'email.delivered', recipient: state.address, data });
+    } else if (outcome.outcome === 'bounced') {
+      reachedServer = true;
+      state.status = 'bounced';
+      events.push({ type: 'email.bounced', recipient: state.address, data: { ...data, source: 'smtp' } });
+    } else if (expired) {
+      state.status = 'failed';
+      events.push({ type: 'email.failed', recipient: state.address, data: { ...data, reason: 'not accepted within 72 hours' } });
+    } else {
+      state.status = 'deferred';
+      events.push({ type: 'email.delivery_delayed', recipient: state.address, data });
+    }
+  }
+  if (firstAttempt && reachedServer) events.unshift({ type: 'email.sent', data: { messageId: message.messageId } });
+  const deferred = states.some((state) => state.status === 'deferred');
+  const next = deferred ? new Date(now.getTime() + retryDelayMs(row.attempts + 1)) : null;
+  return finishDispatch(deps, row, states, events, next, {
+    messageId: message.messageId,
+    messageDate,
+    ...(firstAttempt && reachedServer ? { sentAt: now } : {}),
+  });
+}
+

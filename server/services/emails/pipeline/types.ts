@@ -1,0 +1,19 @@
+import type { emails } from '@/db/schema';
+import type { EmailStatus } from '../statuses';
+
+/** An email's row as stored. */
+export type EmailRow = typeof emails.$inferSelect;
+
+/** An email as the dispatcher's claim returns it. */
+export type ClaimedEmail = EmailRow & {
+  /** The domain's active DKIM key when claimed; null when the domain has none (deleted). */
+  signingKeyId: string | null;
+  hasAttachments: boolean;
+};
+
+/** What one dispatch step did to an email. */
+export interface DispatchResult {
+  outcome: 'skipped' | EmailStatus;
+  /** When the email is due again (a retry, a test-mode step), or null when it is done. */
+  nextAttemptAt: string | null;
+}

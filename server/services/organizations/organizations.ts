@@ -1,0 +1,121 @@
+import { eq } from 'drizzle-orm';
+import { members, organizations } from '@/db/schema';
+import type { Db } from '@/db/client';
+import type { Deps } from '../../deps';
+import { notFound, validationError } from '../../errors';
+import { newId } from '../../ids';
+import { planOf, type PlanId } from '../plans/plans';
+import { issueApiKey } from '../api-keys/keys';
+
+export const ORGANIZATION_STATUSES = ['active', 'restricted', 'suspended', 'paused'] as const;
+export type OrganizationStatus = (typeof ORGANIZATION_STATUSES)[number];
+
+export type Organization = typeof organizations.$inferSelect;
+
+export async function createOrganization(
+  tx: Db,
+  deps: Pick<Deps, 'clock'>,
+  input: { name: string; ownerEmail: string; plan?: string; createdAt?: Date; ownerUserId?: string },
+): Promise<Organization> {
+  const plan = planOf(input.plan ?? 'free');
+  const name = input.name.trim();
+  if (!name) throw validationError('name must not be empty');
+  const now = deps.clock.now();
+  const [organization] = await tx
+    .insert(organizations)
+    .values({ id: newId(), name, plan: plan.id, ownerEmail: input.ownerEmail.trim().toLowerCase(), createdAt: input.createdAt ?? now })
+    .returning();
+  if (input.ownerUserId) {
+    await tx.insert(members).values({ id: newId(), organizationId: organization!.id, userId: input.ownerUserId, role: 'owner', createdAt: now });
+  }
+  return organization!;
+}
+
+/** The operator's org:create: an organization and its first full_access live key. */
+export async function createOrganizationWithKey(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  input: { name: string; ownerEmail: string; plan?: string; createdAt?: Date },
+): Promise<{ organizationId: string; apiKey: string }> {
+  return deps.db.transaction(async (tx) => {
+    const organization = await createOrganization(tx, deps, input);
+    const issued = await issueApiKey(tx, deps, {
+      organizationId: organization.id,
+      name: 'Default key',
+      permission: 'full_access',
+      mode: 'live',
+      domainId: null,
+    });
+    return { organizationId: organization.id, apiKey: issued.key };
+  });
+}
+
+export async function getOrganization(deps: Pick<Deps, 'db'>, id: string): Promise<Organization> {
+  const [organization] = await deps.db.select().from(organizations).where(eq(organizations.id, id));
+  if (!organization) throw notFound('Organization');
+  return organization;
+}
+
+export async function organizationOfUser(deps: Pick<Deps, 'db'>, userId: string): Promise<Organization | null> {
+  const [row] = await deps.db
+    .select({ organization: organizations })
+    .from(members)
+    .innerJoin(organizations, eq(members.organizationId, organizations.id))
+    .where(eq(members.userId, userId));
+  return row?.organization ?? null;
+}
+
+/**
+ * The organization a person acts for. Sign-up creates it in an auth hook outside the user's
+ * own transaction; if that ever failed, the person gets one here instead of being locked out.
+ * The unique membership per user keeps two concurrent first requests from making two.
+ */
+export async function ensureOrganizationOfUser(deps: Pick<Deps, 'db' | 'clock'>, user: { id: string; name: string; email: string }): Promise<Organization> {
+  const existing = await organizationOfUser(deps, user.id);
+  if (existing) return existing;
+  try {
+    return await deps.db.transaction((tx) =>
+      createOrganization(tx, deps, { name: user.name ? `${user.name}'s organization` : user.email, ownerEmail: user.email, plan: 'free', ownerUserId: user.id }),
+    );
+  } catch (error) {
+    const again = await organizationOfUser(deps, user.id);
+    if (again) return again;
+    throw error;
+  }
+}
+
+/** What the dashboard shows of an organization: its name, plan and the plan's limits. */
+export async function describeOrganization(deps: Pick<Deps, 'db'>, id: string) {
+  const organization = await getOrganization(deps, id);
+  const plan = planOf(organization.plan);
+  return {
+    id: organization.id,
+    name: organization.name,
+    status: organization.status,
+    plan: { id: plan.id, label: plan.label, monthlyEmails: plan.monthlyEmails, apiKeys: plan.apiKeys, domains: plan.domains },
+  };
+}
+
+async function update(deps: Pick<Deps, 'db'>, id: string, values: Partial<Organization>): Promise<Organization> {
+  const [organization] = await deps.db.update(organizations).set(values).where(eq(organizations.id, id)).returning();
+  if (!organization) throw notFound('Organization');
+  return organization;
+}
+
+export const setPlan = (deps: Pick<Deps, 'db'>, id: string, plan: PlanId | string) => update(deps, id, { plan: planOf(plan).id });
+
+export function setStatus(deps: Pick<Deps, 'db'>, id: string, status: string) {
+  if (!(ORGANIZATION_STATUSES as readonly string[]).includes(status)) {
+    throw validationError(`status must be one of ${ORGANIZATION_STATUSES.join(', ')}`);
+  }
+  return update(deps, id, { status });
+}
+
+export const setReviewed = (deps: Pick<Deps, 'db'>, id: string, reviewed: boolean) => update(deps, id, { reviewed });
+export const setOverage = (deps: Pick<Deps, 'db'>, id: string, enabled: boolean) => update(deps, id, { overageEnabled: enabled });
+
+export function setRateLimit(deps: Pick<Deps, 'db'>, id: string, requestsPerWindow: number | null) {
+  if (requestsPerWindow !== null && (!Number.isInteger(requestsPerWindow) || requestsPerWindow < 1)) {
+    throw validationError('the rate limit must be a whole number of requests, at least 1');
+  }
+  return update(deps, id, { rateLimitOverride: requestsPerWindow });
+}

@@ -1,0 +1,13 @@
+import { events } from '@/db/schema';
+import type { Db } from '@/db/client';
+import type { Deps } from '../../deps';
+import { newId } from '../../ids';
+
+/** Records what happened, in the caller's transaction; webhooks deliver from this log. */
+export async function recordEvent(
+  tx: Db,
+  deps: Pick<Deps, 'clock'>,
+  input: { organizationId: string; type: string; data: Record<string, unknown> },
+): Promise<void> {
+  await tx.insert(events).values({ id: newId(), organizationId: input.organizationId, type: input.type, data: input.data, createdAt: deps.clock.now() });
+}

@@ -1,0 +1,44 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { suppressions } from '@/db/schema';
+import type { Db } from '@/db/client';
+import type { Deps } from '../../deps';
+import { newId } from '../../ids';
+import { normalizeAddress } from '../shared/addresses';
+
+export const SUPPRESSION_REASONS = ['bounce', 'complaint', 'unsubscribe', 'manual'] as const;
+export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+
+/**
+ * Puts an address on the organization's list, in the caller's transaction. The first entry
+ * stands: a later bounce of an address already there changes nothing. Returns whether it was new.
+ */
+export async function suppressAddress(
+  tx: Db,
+  deps: Pick<Deps, 'clock'>,
+  input: { organizationId: string; email: string; reason: SuppressionReason; emailId?: string | null },
+): Promise<boolean> {
+  const rows = await tx
+    .insert(suppressions)
+    .values({
+      id: newId(),
+      organizationId: input.organizationId,
+      email: normalizeAddress(input.email),
+      reason: input.reason,
+      emailId: input.emailId ?? null,
+      createdAt: deps.clock.now(),
+    })
+    .onConflictDoNothing({ target: [suppressions.organizationId, suppressions.email] })
+    .returning({ id: suppressions.id });
+  return rows.length > 0;
+}
+
+/** Which of these addresses the organization has suppressed, as given (so callers can split recipients). */
+export async function suppressedAmong(db: Db, organizationId: string, addresses: string[]): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const byNormal = new Map(addresses.map((address) => [normalizeAddress(address), address]));
+  const rows = await db
+    .select({ email: suppressions.email })
+    .from(suppressions)
+    .where(and(eq(suppressions.organizationId, organizationId), inArray(suppressions.email, [...byNormal.keys()])));
+  return new Set(rows.map((row) => byNormal.get(row.email)!));
+}
