@@ -13,12 +13,19 @@ import { loadConfig } from '../server/config';
 import { sendJson } from '../server/http/respond';
 import { AppError } from '../server/errors';
 import { createRuntime, stopRuntime } from '../server/runtime';
-import { admitApiKey, parseBearer } from '../server/services/api-keys/admission';
-import { sendBatch } from '../server/services/emails/accept/batch';
-import { emailRequest } from '../server/services/emails/accept/request';
+import { parseBearer } from '../server/http/bearer';
+import { admitApiKey } from '../server/services/api-keys/admission';
+import { sendBatch, type BatchItem } from '../server/services/emails/accept/batch';
+import { batchEmailBody, emailBody, toEmailInput, toSendEmailInput } from '../server/routers/emails/wire';
 import { sendEmail } from '../server/services/emails/accept/send';
 import { listEmails } from '../server/services/emails/read';
 import { serveTarget } from './serve-target';
+
+const batchItems = (body: unknown): BatchItem[] =>
+  (body as unknown[]).map((item) => {
+    const parsed = batchEmailBody.safeParse(item);
+    return parsed.success ? { input: toEmailInput(parsed.data) } : { invalid: parsed.error.message };
+  });
 
 async function main(): Promise<void> {
   const runtime = await createRuntime(loadConfig(process.env), { runner: false });
@@ -47,10 +54,10 @@ async function main(): Promise<void> {
         return sendJson(res, 200, { data: page.data, next_cursor: page.nextCursor });
       }
       const body = await readJsonBody(req, 16 * 1024 * 1024);
-      if (route === 'POST /api/emails/batch') return sendJson(res, 200, { data: await sendBatch(deps, principal, body, (error) => console.error(error)) });
-      const input = emailRequest.safeParse(body);
+      if (route === 'POST /api/emails/batch') return sendJson(res, 200, { data: await sendBatch(deps, principal, batchItems(body), (error) => console.error(error)) });
+      const input = emailBody.safeParse(body);
       if (!input.success) return sendJson(res, 422, { error: input.error.message, code: 'VALIDATION_ERROR' });
-      sendJson(res, 200, await sendEmail(deps, principal, input.data));
+      sendJson(res, 200, await sendEmail(deps, principal, toSendEmailInput(input.data, undefined)));
     } catch (error) {
       if (error instanceof AppError) return sendJson(res, 422, { error: error.message, code: error.appCode });
       // autocannon closing its connections mid-request at the end of a run

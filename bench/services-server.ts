@@ -10,7 +10,8 @@ import type http from 'node:http';
 import { loadConfig } from '../server/config';
 import { sendJson } from '../server/http/respond';
 import { createRuntime, stopRuntime } from '../server/runtime';
-import { admitApiKey, parseBearer } from '../server/services/api-keys/admission';
+import { parseBearer } from '../server/http/bearer';
+import { admitApiKey } from '../server/services/api-keys/admission';
 import { listApiKeys } from '../server/services/api-keys/keys';
 import { serveTarget } from './serve-target';
 

@@ -38,6 +38,7 @@ import { createResolver } from '../server/net/dns';
 import { admitApiKey } from '../server/services/api-keys/admission';
 import { registerDomain } from '../server/services/domains/crud';
 import { signingKeyOf } from '../server/services/domains/signing';
+import { toSendEmailInput } from '../server/routers/emails/wire';
 import { sendEmail } from '../server/services/emails/accept/send';
 import { listEmails, type EmailFilter } from '../server/services/emails/read';
 import { createOrganizationWithKey, setRateLimit } from '../server/services/organizations/organizations';
@@ -410,7 +411,7 @@ async function seedQueued(world: World, count: number): Promise<void> {
     for (let i = next++; i < count; i = next++) {
       const org = world.orgs[i % world.orgs.length]!;
       const { tags: _tags, ...body } = emailBody(org, i);
-      await sendEmail(world.runtime.deps, org.principal, { ...body, to: [body.to], tags: [{ name: 'type', value: 'receipt' }] });
+      await sendEmail(world.runtime.deps, org.principal, toSendEmailInput({ ...body, to: [body.to], tags: [{ name: 'type', value: 'receipt' }] }, undefined));
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));

@@ -72,7 +72,6 @@ const envSchema = z.object({
   DNS_SERVERS: hostPortList,
   SMTP_RELAY_URL: urlOf(['smtp:', 'smtps:']),
   SMTP_MX_PORT: port(25),
-  SMTP_GATEWAY_PORT: port(2587),
   BOUNCE_SMTP_PORT: port(2525),
   BOUNCE_DOMAIN: z.string().optional(),
   SANDBOX_DOMAIN: z.string().optional(),
@@ -82,7 +81,6 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_CIDRS: cidrList,
   SMTP_MX_ALLOW_PRIVATE_CIDRS: cidrList,
   TRUSTED_PROXY_CIDRS: cidrList,
-  WEBHOOK_RETRY_BASE_MS: positiveMs(30_000),
   TEST_MODE_STEP_MS: positiveMs(2_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -124,9 +122,7 @@ export type Config = {
   dnsServers: string[];
   smtpRelayUrl: string | undefined;
   smtpMxPort: number;
-  smtpGatewayPort: number;
   bounceSmtpPort: number;
-  bounceDomain: string;
   sandboxDomain: string | undefined;
   /** The sandbox domain's DKIM key: PEM or a file path; unset = generated into DATA_DIR. */
   sandboxDkim: { selector: string; privateKey: string | undefined };
@@ -136,7 +132,6 @@ export type Config = {
   smtpMxAllowPrivateCidrs: string[];
   /** Reverse proxies whose X-Forwarded-For is believed (the tracking endpoints record the client's address). */
   trustedProxyCidrs: string[];
-  webhookRetryBaseMs: number;
   testModeStepMs: number;
   bodyLimitBytes: number;
   authSecret: string | undefined;
@@ -193,16 +188,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dnsServers: e.DNS_SERVERS,
     smtpRelayUrl: e.SMTP_RELAY_URL,
     smtpMxPort: e.SMTP_MX_PORT,
-    smtpGatewayPort: e.SMTP_GATEWAY_PORT,
     bounceSmtpPort: e.BOUNCE_SMTP_PORT,
-    bounceDomain,
     sandboxDomain: e.SANDBOX_DOMAIN?.toLowerCase(),
     sandboxDkim: { selector: e.SANDBOX_DKIM_SELECTOR, privateKey: e.SANDBOX_DKIM_PRIVATE_KEY },
     systemMailFrom: e.SYSTEM_MAIL_FROM ?? `EU Mail <no-reply@${bounceDomain}>`,
     webhookAllowPrivateCidrs: splitList(e.WEBHOOK_ALLOW_PRIVATE_CIDRS),
     smtpMxAllowPrivateCidrs: splitList(e.SMTP_MX_ALLOW_PRIVATE_CIDRS),
     trustedProxyCidrs: splitList(e.TRUSTED_PROXY_CIDRS),
-    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     testModeStepMs: e.TEST_MODE_STEP_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     authSecret: e.BETTER_AUTH_SECRET,

@@ -10,10 +10,7 @@ describe('configuration', () => {
       appUrl: 'http://localhost:3000',
       databaseUrl: undefined,
       smtpMxPort: 25,
-      smtpGatewayPort: 2587,
       bounceSmtpPort: 2525,
-      bounceDomain: 'localhost',
-      webhookRetryBaseMs: 30_000,
       testModeStepMs: 2_000,
       dnsServers: [],
       roles: ['web', 'smtp', 'worker'],
@@ -33,7 +30,7 @@ describe('configuration', () => {
     [{ DNS_SERVERS: 'dns.example.com' }, /^Invalid configuration: DNS_SERVERS "dns.example.com" is not an IP address/],
     [{ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8,10.0.0.0/33' }, /^Invalid configuration: WEBHOOK_ALLOW_PRIVATE_CIDRS "10.0.0.0\/33"/],
     [{ ROLES: 'web,mailer' }, /^Invalid configuration: ROLES unknown role "mailer"/],
-    [{ WEBHOOK_RETRY_BASE_MS: '-5' }, /^Invalid configuration: WEBHOOK_RETRY_BASE_MS/],
+    [{ TEST_MODE_STEP_MS: '-5' }, /^Invalid configuration: TEST_MODE_STEP_MS/],
     [{ BETTER_AUTH_SECRET: 'short' }, /^Invalid configuration: BETTER_AUTH_SECRET must be at least 32 characters/],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);

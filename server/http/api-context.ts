@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../deps';
-import { admitApiKey, parseBearer } from '../services/api-keys/admission';
+import { admitApiKey } from '../services/api-keys/admission';
+import { parseBearer } from './bearer';
 import type { Context } from '../trpc/context';
 
 /** The context of a request made with an API key, for procedures and plain routes alike. */

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
+import { errorBody } from './error-body';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.statusCode = status;
@@ -9,7 +10,5 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 export function sendError(res: ServerResponse, code: ErrorCode, error: string, headers: Record<string, string> = {}): void {
-  const requestId = res.getHeader('X-Request-Id');
-  const body = ERROR_STATUS[code] >= 500 ? { error, code, request_id: String(requestId) } : { error, code };
-  sendJson(res, ERROR_STATUS[code], body, headers);
+  sendJson(res, ERROR_STATUS[code], errorBody(code, error, String(res.getHeader('X-Request-Id') ?? '')), headers);
 }

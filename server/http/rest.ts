@@ -3,11 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { Deps } from '../deps';
-import { AppError } from '../errors';
+import { AppError, type ErrorCode } from '../errors';
 import type { AppRouter } from '../routers';
 import { toEnvelope } from '../trpc/envelope';
 import { apiContext } from './api-context';
 import { readJsonBody } from './body';
+import { decodePathParams } from './path-params';
+import { errorBody } from './error-body';
 import { sendError } from './respond';
 import { buildRouteTable, matchRoute, type PlainRoute } from './routes';
 
@@ -20,16 +22,15 @@ function rewriteErrorBodies(res: ServerResponse, requestId: string): void {
   const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
   res.end = ((chunk?: unknown) => {
     if (res.statusCode >= 400 && typeof chunk === 'string') {
-      let code = 'INTERNAL_ERROR';
+      let code: ErrorCode = 'INTERNAL_ERROR';
       let error = 'Internal server error';
       try {
-        const parsed = JSON.parse(chunk) as { data?: { envelope?: { code: string; error: string } } };
+        const parsed = JSON.parse(chunk) as { data?: { envelope?: { code: ErrorCode; error: string } } };
         if (parsed.data?.envelope) ({ code, error } = parsed.data.envelope);
       } catch {
         // keep the generic 500 body
       }
-      const body = res.statusCode >= 500 ? { error, code, request_id: requestId } : { error, code };
-      return end(JSON.stringify(body));
+      return end(JSON.stringify(errorBody(code, error, requestId)));
     }
     return end(chunk);
   }) as ServerResponse['end'];
@@ -81,12 +82,14 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
       if (match.kind === 'method') {
         return sendError(res, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, { Allow: match.allow.join(', ') });
       }
+      // Checked for every route, so trpc-to-openapi never meets a malformed escape either.
+      const params = decodePathParams(match.params);
       let body: unknown = undefined;
       if (BODY_METHODS.has(method)) {
         body = await readJsonBody(req, match.entry.meta?.bodyLimitBytes ?? deps.config.bodyLimitBytes);
       }
       if (match.entry.plain) {
-        await match.entry.plain.handle({ req, res, deps, requestId, body, params: match.params });
+        await match.entry.plain.handle({ req, res, deps, requestId, body, params });
         return;
       }
       if (BODY_METHODS.has(method)) {

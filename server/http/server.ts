@@ -6,6 +6,7 @@ import { PLAIN_ROUTES } from '../routers/plain';
 import { buildOpenApiDocument } from '../openapi/document';
 import type { Runtime } from '../runtime';
 import { handleAdmin } from './admin';
+import { stampRequestId } from './request-id';
 import { createRestHandler, type RestRequest } from './rest';
 import { sendError, sendJson } from './respond';
 import { handleTracking } from './tracking';
@@ -30,6 +31,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const requestId = randomUUID();
     (req as RestRequest).requestId = requestId;
+    stampRequestId(req, requestId);
     res.setHeader('X-Request-Id', requestId);
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');

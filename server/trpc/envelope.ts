@@ -15,7 +15,8 @@ interface ZodLikeIssue {
   keys?: string[];
 }
 
-function describeIssues(issues: ZodLikeIssue[]): string {
+/** The first few problems zod found, each with the path of the field it is about. */
+export function describeIssues(issues: ZodLikeIssue[]): string {
   return issues
     .slice(0, 5)
     .map((issue) => {

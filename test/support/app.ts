@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { TestClock } from '@/server/clock';
 import { loadConfig, type Config } from '@/server/config';
-import { createHttpServer, createRequestListener } from '@/server/http/server';
+import { createHttpServer, createRequestListener, type NextHandler } from '@/server/http/server';
 import type { SystemMailer } from '@/server/mail/system-mailer';
 import { createRuntime, type Runtime } from '@/server/runtime';
 import { createOrganizationWithKey } from '@/server/services/organizations/organizations';
@@ -48,6 +48,8 @@ export interface TestAppOptions {
    * app resets and drops the database.
    */
   shareDatabaseWith?: TestApp;
+  /** Stands in for Next (the dashboard and its route handlers) behind the listener. */
+  next?: NextHandler;
 }
 
 /** The real HTTP server on a loopback port, over a real database, with a test clock. */
@@ -71,7 +73,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const runtime = await createRuntime(config, { database, clock, systemMailer: options.systemMailer, runner: options.runner ?? false });
-  const server: Server = createHttpServer(createRequestListener(runtime, {}));
+  const server: Server = createHttpServer(createRequestListener(runtime, { next: options.next }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const start = clock.now();

@@ -3,6 +3,7 @@ import { createApiKey } from '@/server/services/api-keys/keys';
 import { eq } from 'drizzle-orm';
 import { domains } from '@/db/schema';
 import { registerDomain } from '@/server/services/domains/crud';
+import { toSendEmailInput } from '@/server/routers/emails/wire';
 import { sendEmail } from '@/server/services/emails/accept/send';
 import { getEmail } from '@/server/services/emails/read';
 import type { Principal } from '@/server/services/shared/principal';
@@ -59,12 +60,12 @@ async function sendable(ctx: PrepareContext) {
 
 const scheduledEmail = async (ctx: PrepareContext) => {
   const at = new Date(ctx.app.clock.now().getTime() + 3_600_000).toISOString();
-  return (await sendEmail(ctx.app.runtime.deps, principalFor(ctx), { ...(await sendable(ctx)), scheduled_at: at })).id;
+  return (await sendEmail(ctx.app.runtime.deps, principalFor(ctx), toSendEmailInput({ ...(await sendable(ctx)), scheduled_at: at }, undefined))).id;
 };
 
 async function emailWithAttachment(ctx: PrepareContext) {
   const attachments = [{ filename: 'a.txt', content: Buffer.from('hello').toString('base64') }];
-  const { id } = await sendEmail(ctx.app.runtime.deps, principalFor(ctx), { ...(await sendable(ctx)), attachments });
+  const { id } = await sendEmail(ctx.app.runtime.deps, principalFor(ctx), toSendEmailInput({ ...(await sendable(ctx)), attachments }, undefined));
   const email = await getEmail(ctx.app.runtime.deps, principalFor(ctx), id);
   return { id, attachmentId: email.attachments[0]!.id };
 }

@@ -1,6 +1,8 @@
 import { serve } from 'inngest/next';
 import { inngest } from '@/inngest/client';
 import { createFunctions } from '@/inngest/functions';
+import { errorResponse } from '@/server/http/error-body';
+import { requestIdOf } from '@/server/http/request-id';
 import { getRuntime } from '@/server/runtime-registry';
 
 export const dynamic = 'force-dynamic';
@@ -15,10 +17,7 @@ const whenConfigured =
   async (request, context) =>
     getRuntime().config.inngestEnabled
       ? handler(request, context)
-      : Response.json(
-          { error: 'Inngest is not configured here: the embedded runner drives background work (set INNGEST_* to use Inngest)', code: 'NOT_FOUND' },
-          { status: 404 },
-        );
+      : errorResponse('NOT_FOUND', 'Inngest is not configured here: the embedded runner drives background work (set INNGEST_* to use Inngest)', requestIdOf(request.headers));
 
 export const GET = whenConfigured(handlers.GET as Handler);
 export const POST = whenConfigured(handlers.POST as Handler);

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { apiContext } from '../../http/api-context';
-import { attachmentHeaders } from '../../http/attachment-headers';
+import { attachmentDownload } from '../../http/attachment-download';
 import type { PlainRoute } from '../../http/routes';
-import { isUuid } from '../../ids';
-import { validationError } from '../../errors';
-import { attachmentContent } from '../../services/emails/attachments';
 import { authorize } from '../../trpc/procedures';
 
 /** Attachments answer with their own bytes and content type, which trpc-to-openapi cannot: a plain route. */
@@ -20,11 +17,8 @@ export const emailAttachmentRoute: PlainRoute = {
   },
   async handle({ req, res, deps, requestId, params }) {
     const principal = await authorize(apiContext(deps, req, res, requestId), {});
-    const emailId = decodeURIComponent(params.id ?? '');
-    const attachmentId = decodeURIComponent(params.attachmentId ?? '');
-    if (!isUuid(emailId) || !isUuid(attachmentId)) throw validationError('id and attachmentId must be UUIDs');
-    const file = await attachmentContent(deps, principal, emailId, attachmentId);
-    res.writeHead(200, attachmentHeaders(file));
+    const file = await attachmentDownload(deps, principal, params.id ?? '', params.attachmentId ?? '');
+    res.writeHead(200, file.headers);
     res.end(file.content);
   },
 };

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { apiContext } from '../../http/api-context';
 import { sendJson } from '../../http/respond';
 import type { PlainRoute } from '../../http/routes';
-import { batchEmailRequest } from '../../services/emails/accept/request';
-import { BATCH_LIMIT, sendBatch } from '../../services/emails/accept/batch';
+import { BATCH_LIMIT, sendBatch, type BatchItem } from '../../services/emails/accept/batch';
+import { validationError } from '../../errors';
+import { describeIssues } from '../../trpc/envelope';
 import { authorize } from '../../trpc/procedures';
+import { batchEmailBody, toEmailInput } from './wire';
 
 const outcome = z.union([z.object({ id: z.uuid() }), z.object({ error: z.string(), code: z.string() })]);
 
@@ -17,7 +19,7 @@ export const emailBatchRoute: PlainRoute = {
     operationId: 'sendEmailBatch',
     tags: ['Emails'],
     summary: 'Send up to 100 emails; one outcome per item, in request order',
-    requestBody: { required: true, content: { 'application/json': { schema: z.array(batchEmailRequest).min(1).max(BATCH_LIMIT) } } },
+    requestBody: { required: true, content: { 'application/json': { schema: z.array(batchEmailBody).min(1).max(BATCH_LIMIT) } } },
     responses: {
       200: { description: 'One outcome per item: { id } or { error, code }', content: { 'application/json': { schema: z.object({ data: z.array(outcome) }).meta({ id: 'BatchResponse' }) } } },
     },
@@ -25,7 +27,12 @@ export const emailBatchRoute: PlainRoute = {
   async handle({ req, res, deps, requestId, body }) {
     const ctx = apiContext(deps, req, res, requestId);
     const principal = await authorize(ctx, { access: 'sending' });
-    const data = await sendBatch(deps, principal, body, (error) => console.error(`[rest] request ${requestId}: batch item failed`, error));
+    if (!Array.isArray(body)) throw validationError('The body must be a JSON array of emails');
+    const items = body.map((item): BatchItem => {
+      const parsed = batchEmailBody.safeParse(item);
+      return parsed.success ? { input: toEmailInput(parsed.data) } : { invalid: describeIssues(parsed.error.issues) };
+    });
+    const data = await sendBatch(deps, principal, items, (error) => console.error(`[rest] request ${requestId}: batch item failed`, error));
     sendJson(res, 200, { data });
   },
 };

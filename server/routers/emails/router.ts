@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { emailRequest } from '../../services/emails/accept/request';
 import { sendEmail } from '../../services/emails/accept/send';
 import { getEmail, listEmails } from '../../services/emails/read';
 import { cancelEmail, rescheduleEmail } from '../../services/emails/schedule';
@@ -7,6 +6,7 @@ import { EMAIL_STATUSES } from '../../services/emails/statuses';
 import { router } from '../../trpc/init';
 import { orgProcedure } from '../../trpc/procedures';
 import { idParam, isoDate, pageQuery } from '../shared';
+import { emailBody, idempotencyKeyFrom, toSendEmailInput } from './wire';
 
 const tag = z.object({ name: z.string(), value: z.string() });
 
@@ -48,9 +48,9 @@ export const emailsRouter = router({
       access: 'sending',
       bodyLimitBytes: 16 * 1024 * 1024,
     })
-    .input(emailRequest)
+    .input(emailBody)
     .output(sendResponse)
-    .mutation(({ ctx, input }) => sendEmail(ctx.deps, ctx.principal, input, { idempotencyKey: ctx.header('idempotency-key') })),
+    .mutation(({ ctx, input }) => sendEmail(ctx.deps, ctx.principal, toSendEmailInput(input, idempotencyKeyFrom(ctx.header('idempotency-key'))))),
 
   list: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/emails', operationId: 'listEmails', tags, summary: 'List emails, newest first, with filters' } })
@@ -79,7 +79,7 @@ export const emailsRouter = router({
     .meta({ openapi: { method: 'PATCH', path: '/emails/{id}', operationId: 'updateEmail', tags, summary: 'Change the send time of a scheduled email' }, access: 'sending' })
     .input(z.strictObject({ id: idParam, scheduled_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }) }))
     .output(z.object({ id: z.uuid(), scheduledAt: isoDate }))
-    .mutation(({ ctx, input }) => rescheduleEmail(ctx.deps, ctx.principal, input.id, input.scheduled_at)),
+    .mutation(({ ctx, input }) => rescheduleEmail(ctx.deps, ctx.principal, input.id, new Date(input.scheduled_at))),
 
   cancel: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/emails/{id}/cancel', operationId: 'cancelEmail', tags, summary: 'Cancel a scheduled email' }, access: 'sending' })

@@ -76,9 +76,3 @@ export async function admitApiKey(deps: Pick<Deps, 'db' | 'clock'>, secret: stri
     rateLimit: toRateLimitResult(row, Number(row.window_limit), RATE_LIMIT_WINDOW_MS, nowMs),
   };
 }
-
-export function parseBearer(header: string | undefined): string | null {
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1]! : null;
-}

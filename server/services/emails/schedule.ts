@@ -11,8 +11,8 @@ import { scheduleTime } from './schedule-time';
  * Changes a scheduled email's send time. The update only matches while the email is still
  * scheduled, so it cannot race the dispatcher: either it moves the time, or it is a 409.
  */
-export async function rescheduleEmail(deps: Deps, principal: Principal, id: string, scheduledAtInput: string) {
-  const scheduledAt = scheduleTime(deps, scheduledAtInput)!;
+export async function rescheduleEmail(deps: Deps, principal: Principal, id: string, requestedAt: Date) {
+  const scheduledAt = scheduleTime(deps, requestedAt)!;
   const row = await ownEmail(deps, principal, id);
   const updated = await deps.db.transaction(async (tx) => {
     const [changed] = await tx

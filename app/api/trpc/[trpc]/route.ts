@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { appRouter } from '@/server/routers';
 import { dashboardContext } from '@/server/auth/session-context';
+import { requestIdOf } from '@/server/http/request-id';
 import { getRuntime } from '@/server/runtime-registry';
 
 export const dynamic = 'force-dynamic';
 
 function handler(req: Request): Promise<Response> {
   const runtime = getRuntime();
-  const requestId = req.headers.get('x-request-id') ?? randomUUID();
+  const requestId = requestIdOf(req.headers);
   return fetchRequestHandler({
     endpoint: '/api/trpc',
     req,

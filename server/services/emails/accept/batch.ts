@@ -1,8 +1,8 @@
 import type { Deps } from '../../../deps';
 import { AppError, type ErrorCode } from '../../../errors';
 import { normalizeAddress, parseMailbox } from '../../shared/addresses';
-import { draftEmail, recipientsOf } from './draft';
-import { batchEmailRequest, type BatchEmailRequest } from './request';
+import { draftEmail } from './draft';
+import { recipientsOf, type EmailInput } from './input';
 import { storeEmails, type EmailDraft } from './store';
 import type { Principal } from '../../shared/principal';
 import { permitWithin } from './checks';
@@ -12,27 +12,22 @@ export const BATCH_LIMIT = 100;
 
 export type BatchOutcome = { id: string } | { error: string; code: ErrorCode };
 
-const describe = (issues: Array<{ path: PropertyKey[]; message: string }>) =>
-  issues
-    .slice(0, 5)
-    .map((issue) => (issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
+/** One item of a batch as the edge parsed it: an email, or why its body was refused. */
+export type BatchItem = { input: EmailInput } | { invalid: string };
 
 /**
  * Checks each item as `POST /emails` would, in request order, then stores every accepted one in a
  * single statement: one read of the organization, its sender domains and suppressions for the
  * whole batch, and one commit. An item's refusal is its outcome and never fails the batch; only
- * a body that is not an array of 1 to 100 items is refused whole.
+ * a batch of no items or more than BATCH_LIMIT is refused whole.
  */
-export async function sendBatch(deps: Deps, principal: Principal, body: unknown, log: (error: unknown) => void): Promise<BatchOutcome[]> {
-  if (!Array.isArray(body)) throw new AppError('VALIDATION_ERROR', 'The body must be a JSON array of emails');
-  if (body.length === 0 || body.length > BATCH_LIMIT) throw new AppError('VALIDATION_ERROR', `A batch holds 1 to ${BATCH_LIMIT} emails (got ${body.length})`);
-  const outcomes: BatchOutcome[] = new Array(body.length);
-  const valid: Array<{ index: number; input: BatchEmailRequest }> = [];
-  body.forEach((item, index) => {
-    const parsed = batchEmailRequest.safeParse(item);
-    if (parsed.success) valid.push({ index, input: parsed.data });
-    else outcomes[index] = { error: describe(parsed.error.issues), code: 'VALIDATION_ERROR' };
+export async function sendBatch(deps: Deps, principal: Principal, items: BatchItem[], log: (error: unknown) => void): Promise<BatchOutcome[]> {
+  if (items.length === 0 || items.length > BATCH_LIMIT) throw new AppError('VALIDATION_ERROR', `A batch holds 1 to ${BATCH_LIMIT} emails (got ${items.length})`);
+  const outcomes: BatchOutcome[] = new Array(items.length);
+  const valid: Array<{ index: number; input: EmailInput }> = [];
+  items.forEach((item, index) => {
+    if ('input' in item) valid.push({ index, input: item.input });
+    else outcomes[index] = { error: item.invalid, code: 'VALIDATION_ERROR' };
   });
   const failed = (index: number, error: unknown) => {
     if (error instanceof AppError) outcomes[index] = { error: error.message, code: error.appCode };

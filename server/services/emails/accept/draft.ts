@@ -1,27 +1,23 @@
 import { newId } from '../../../ids';
 import { envelopeRecipients } from '../../../mail/message';
 import { parseMailbox } from '../../shared/addresses';
-import type { BatchEmailRequest, EmailRequest } from './request';
+import { recipientsOf, type EmailInput } from './input';
 import type { EmailDraft } from './store';
 import type { Principal } from '../../shared/principal';
 import type { SendPermit } from './checks';
 
 const IDEMPOTENCY_MS = 24 * 3_600_000;
 
-export const recipientsOf = (input: BatchEmailRequest): string[] => [...input.to, ...(input.cc ?? []), ...(input.bcc ?? [])];
-
 /** The row and acceptance events of an email that passed every check. */
 export function draftEmail(
   principal: Principal,
-  input: EmailRequest | BatchEmailRequest,
+  input: EmailInput,
   permit: SendPermit,
   options: { now: Date; scheduledAt: Date | null; idempotencyKey?: string },
 ): EmailDraft {
   const { now, scheduledAt } = options;
   const key = options.idempotencyKey;
-  const cc = input.cc ?? [];
-  const bcc = input.bcc ?? [];
-  const tags = input.tags ?? [];
+  const { cc, bcc, tags } = input;
   const suppressed = new Set(permit.suppressed.map((recipient) => parseMailbox(recipient).address.toLowerCase()));
   // Envelope order is the VERP recipient index: a bounce names its recipient by position.
   const recipientStates = envelopeRecipients(input.to, cc, bcc).map((address) => ({
@@ -40,16 +36,16 @@ export function draftEmail(
     to: input.to,
     cc,
     bcc,
-    replyTo: input.reply_to ?? [],
+    replyTo: input.replyTo,
     recipientAddresses: [...new Set(recipientsOf(input).map((r) => parseMailbox(r).address.toLowerCase()))],
     subject: input.subject,
     html: input.html ?? null,
     text: input.text ?? null,
-    headers: input.headers ?? {},
+    headers: input.headers,
     tags,
     tagKeys: [...new Set(tags.flatMap((tag) => [tag.name, `${tag.name}:${tag.value}`]))],
-    trackOpens: input.tracking?.opens ?? permit.domain?.openTracking ?? false,
-    trackClicks: input.tracking?.clicks ?? permit.domain?.clickTracking ?? false,
+    trackOpens: input.tracking.opens ?? permit.domain?.openTracking ?? false,
+    trackClicks: input.tracking.clicks ?? permit.domain?.clickTracking ?? false,
     status: scheduledAt ? 'scheduled' : 'queued',
     scheduledAt,
     nextAttemptAt: scheduledAt ?? now,

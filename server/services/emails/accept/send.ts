@@ -1,14 +1,14 @@
 import { and, eq, lt } from 'drizzle-orm';
 import { emailAttachments, emails } from '@/db/schema';
 import type { Deps } from '../../../deps';
-import { conflict, validationError } from '../../../errors';
+import { conflict } from '../../../errors';
 import { newId } from '../../../ids';
 import type { Principal } from '../../shared/principal';
 import { ATTACHMENT_RETENTION_MS } from '../attachments';
 import { scheduleTime } from '../schedule-time';
 import { permitSend } from './checks';
-import { draftEmail, recipientsOf } from './draft';
-import type { BatchEmailRequest, EmailRequest } from './request';
+import { draftEmail } from './draft';
+import { recipientsOf, type SendEmailInput } from './input';
 import { storeEmails } from './store';
 
 /**
@@ -16,31 +16,26 @@ import { storeEmails } from './store';
  * its attachments, in one transaction), then a wake-up for the pipeline. With an idempotency key,
  * a repeat within 24 hours (even a concurrent one) answers with the first email and stores nothing.
  */
-export async function sendEmail(deps: Deps, principal: Principal, input: EmailRequest | BatchEmailRequest, options: { idempotencyKey?: string } = {}): Promise<{ id: string }> {
-  const key = options.idempotencyKey;
-  if (key !== undefined && (key.length === 0 || key.length > 255)) throw validationError('Idempotency-Key: must be 1 to 255 characters');
+export async function sendEmail(deps: Deps, principal: Principal, input: SendEmailInput): Promise<{ id: string }> {
+  const key = input.idempotencyKey;
   if (key) {
     const existing = await findByIdempotencyKey(deps, principal, key);
     if (existing) return { id: existing };
   }
-  const full = input as EmailRequest;
-  const scheduledAt = scheduleTime(deps, full.scheduled_at);
+  const scheduledAt = scheduleTime(deps, input.scheduledAt);
   const permit = await permitSend(deps, principal, { from: input.from, recipients: recipientsOf(input) });
   const now = deps.clock.now();
   const draft = draftEmail(principal, input, permit, { now, scheduledAt, idempotencyKey: key });
   const id = draft.row.id!;
-  const attachments = (full.attachments ?? []).map((attachment) => {
-    const content = Buffer.from(attachment.content, 'base64');
-    return {
-      id: newId(),
-      emailId: id,
-      filename: attachment.filename,
-      contentType: attachment.content_type ?? 'application/octet-stream',
-      size: content.length,
-      content,
-      expiresAt: new Date(now.getTime() + ATTACHMENT_RETENTION_MS),
-    };
-  });
+  const attachments = input.attachments.map((attachment) => ({
+    id: newId(),
+    emailId: id,
+    filename: attachment.filename,
+    contentType: attachment.contentType,
+    size: attachment.content.length,
+    content: attachment.content,
+    expiresAt: new Date(now.getTime() + ATTACHMENT_RETENTION_MS),
+  }));
   const stored =
     !key && attachments.length === 0
       ? await storeEmails(deps.db, [draft])

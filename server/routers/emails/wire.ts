@@ -1,22 +1,11 @@
 import { z } from 'zod';
-import { AddressError, parseMailbox } from '../../shared/addresses';
+import { validationError } from '../../errors';
+import type { AttachmentInput, EmailInput, SendEmailInput } from '../../services/emails/accept/input';
+import { ALLOWED_HEADER, EMAIL_LIMITS } from '../../services/emails/accept/limits';
+import { AddressError, parseMailbox } from '../../services/shared/addresses';
 
-/** Bounds the spec leaves open; docs/emails.md explains each. */
-export const EMAIL_LIMITS = {
-  recipients: 50,
-  subjectChars: 998,
-  bodyBytes: 5 * 1024 * 1024,
-  attachments: 20,
-  attachmentBytes: 10 * 1024 * 1024,
-  tags: 20,
-  tagChars: 256,
-  headers: 30,
-  headerValueChars: 2000,
-  scheduleAheadDays: 30,
-} as const;
-
-/** Custom headers a sender may set; everything else is ours to write (From, DKIM, Return-Path, ...). */
-export const ALLOWED_HEADER = /^(X-[A-Za-z0-9-]+|List-Unsubscribe|List-Unsubscribe-Post|List-Id|In-Reply-To|References|Auto-Submitted|Precedence|Keywords|Comments)$/i;
+// The wire format of an email (snake_case, strict, base64 attachments), parsed here and handed to
+// the accept path as its typed input: the services never see the request body.
 
 const mailbox = (field: string) =>
   z.string().superRefine((value, ctx) => {
@@ -77,10 +66,10 @@ function bodyRules<T extends { to: string[]; cc?: string[]; bcc?: string[]; html
 }
 
 /** A message of a batch: no attachments, no scheduled_at (spec). */
-export const batchEmailRequest = z.strictObject(fields).superRefine(bodyRules);
+export const batchEmailBody = z.strictObject(fields).superRefine(bodyRules);
 
 /** `POST /emails`. */
-export const emailRequest = z
+export const emailBody = z
   .strictObject({
     ...fields,
     attachments: z.array(attachment).max(EMAIL_LIMITS.attachments).optional(),
@@ -92,5 +81,45 @@ export const emailRequest = z
     if (total > EMAIL_LIMITS.attachmentBytes) ctx.addIssue({ code: 'custom', path: ['attachments'], message: `attachments may be at most ${EMAIL_LIMITS.attachmentBytes} bytes together` });
   });
 
-export type EmailRequest = z.infer<typeof emailRequest>;
-export type BatchEmailRequest = z.infer<typeof batchEmailRequest>;
+type EmailBody = z.infer<typeof batchEmailBody>;
+type SendEmailBody = z.infer<typeof emailBody>;
+
+/** A parsed batch item (or the common part of `POST /emails`) as the accept path takes it. */
+export function toEmailInput(body: EmailBody): EmailInput {
+  return {
+    from: body.from,
+    to: body.to,
+    cc: body.cc ?? [],
+    bcc: body.bcc ?? [],
+    replyTo: body.reply_to ?? [],
+    subject: body.subject,
+    html: body.html,
+    text: body.text,
+    headers: body.headers ?? {},
+    tags: body.tags ?? [],
+    tracking: body.tracking ?? {},
+  };
+}
+
+const toAttachment = (attachment: NonNullable<SendEmailBody['attachments']>[number]): AttachmentInput => ({
+  filename: attachment.filename,
+  content: Buffer.from(attachment.content, 'base64'),
+  contentType: attachment.content_type ?? 'application/octet-stream',
+});
+
+/** A parsed `POST /emails` body and its Idempotency-Key header. */
+export function toSendEmailInput(body: SendEmailBody, idempotencyKey: string | undefined): SendEmailInput {
+  return {
+    ...toEmailInput(body),
+    attachments: (body.attachments ?? []).map(toAttachment),
+    scheduledAt: body.scheduled_at === undefined ? undefined : new Date(body.scheduled_at),
+    idempotencyKey,
+  };
+}
+
+/** The Idempotency-Key header: 1 to 255 characters when given. */
+export function idempotencyKeyFrom(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (header.length === 0 || header.length > 255) throw validationError('Idempotency-Key: must be 1 to 255 characters');
+  return header;
+}

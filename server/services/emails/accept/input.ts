@@ -1,0 +1,41 @@
+/** A tag as stored and answered: ASCII letters, digits, `_` and `-` (checked at the edge). */
+export interface EmailTag {
+  name: string;
+  value: string;
+}
+
+/** An attachment as the service takes it: decoded, with its content type settled. */
+export interface AttachmentInput {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
+/**
+ * One email as the accept path takes it, whatever the channel (REST, batch, tRPC, later SMTP):
+ * addresses already parsed as valid mailboxes, lists already lists.
+ */
+export interface EmailInput {
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  subject: string;
+  html?: string;
+  text?: string;
+  headers: Record<string, string>;
+  tags: EmailTag[];
+  tracking: { opens?: boolean; clicks?: boolean };
+}
+
+/** `POST /emails` adds what a batch item cannot carry. */
+export interface SendEmailInput extends EmailInput {
+  attachments: AttachmentInput[];
+  scheduledAt?: Date;
+  /** A repeat with the same key within 24 hours answers with the first email. */
+  idempotencyKey?: string;
+}
+
+/** Every address the email goes to, in to, cc, bcc order. */
+export const recipientsOf = (input: EmailInput): string[] => [...input.to, ...input.cc, ...input.bcc];
