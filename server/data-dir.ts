@@ -54,7 +54,7 @@ export function dataDirSecret(dataDir: string, name: string): string {
   }
 }
 
-export interface AdminEndpoint {
+interface AdminEndpoint {
   url: string;
   token: string;
   pid: number;

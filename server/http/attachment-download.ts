@@ -7,7 +7,7 @@ import type { Principal } from '../services/shared/principal';
 /** A filename a quoted header parameter can carry: printable ASCII, no quote or backslash. */
 const asciiFilename = (name: string) => name.replace(/[^\x20-\x7e]|["\\]/g, '_');
 
-export interface AttachmentDownload {
+interface AttachmentDownload {
   headers: Record<string, string>;
   content: Buffer;
 }

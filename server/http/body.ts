@@ -30,7 +30,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   }
 }
 
-export function isJsonContentType(header: string | undefined): boolean {
+function isJsonContentType(header: string | undefined): boolean {
   if (!header) return true;
   const type = header.split(';')[0]!.trim().toLowerCase();
   return type === 'application/json' || type.endsWith('+json');

@@ -1,7 +1,7 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors';
 
 /** The spec's error body; a 5xx also names the request, so a report can be traced in the logs. */
-export interface ErrorBody {
+interface ErrorBody {
   error: string;
   code: ErrorCode;
   request_id?: string;

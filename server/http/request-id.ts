@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
  * overwrites whatever a client sent under this name, so a handler reading it gets the id the
  * server put on the response, never one the client chose.
  */
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
 export function stampRequestId(req: IncomingMessage, requestId: string): void {
   req.headers[REQUEST_ID_HEADER] = requestId;

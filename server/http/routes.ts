@@ -21,7 +21,7 @@ export interface PlainRoute {
   handle(input: { req: IncomingMessage; res: ServerResponse; deps: Deps; requestId: string; body: unknown; params: Record<string, string> }): Promise<void>;
 }
 
-export interface RouteEntry {
+interface RouteEntry {
   method: HttpMethod;
   path: string;
   pattern: RegExp;
@@ -46,7 +46,7 @@ export function buildRouteTable(router: AnyTRPCRouter, plainRoutes: PlainRoute[]
   return entries.sort((a, b) => b.path.replace(/\{.+?\}/g, '').length - a.path.replace(/\{.+?\}/g, '').length);
 }
 
-export type RouteMatch = { kind: 'found'; entry: RouteEntry; params: Record<string, string> } | { kind: 'method'; allow: string[] } | { kind: 'none' };
+type RouteMatch = { kind: 'found'; entry: RouteEntry; params: Record<string, string> } | { kind: 'method'; allow: string[] } | { kind: 'none' };
 
 export function matchRoute(table: RouteEntry[], method: string, path: string): RouteMatch {
   const allow = new Set<string>();

@@ -10,4 +10,3 @@ export interface Jobs {
   wake(kind: JobKind, id: string | string[]): void;
 }
 
-export const noJobs: Jobs = { wake: () => {} };

@@ -10,9 +10,9 @@ import { simpleParser, type Attachment, type SimpleParserOptions } from 'mailpar
  * report itself names (`reportedRecipient`) is kept for the record only.
  */
 
-export type ReportKind = 'hard' | 'soft' | 'complaint';
+type ReportKind = 'hard' | 'soft' | 'complaint';
 
-export interface ParsedReport {
+interface ParsedReport {
   /** hard: permanent failure (5.x.x); soft: delayed or failed temporarily (4.x.x); complaint: an ARF abuse report. */
   kind: ReportKind;
   /** The remote server's words: the DSN's Diagnostic-Code without its type (`smtp;`), unfolded. */
@@ -51,7 +51,7 @@ type Fields = Map<string, string>;
  * lines into groups, continuation lines unfolded, names lowercased. The first occurrence of a field
  * in a block wins.
  */
-export function reportBlocks(body: string): Fields[] {
+function reportBlocks(body: string): Fields[] {
   const blocks: Fields[] = [];
   let current: Fields | null = null;
   let lastName: string | null = null;

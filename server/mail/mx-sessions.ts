@@ -22,7 +22,7 @@ interface HostPool {
   closed: boolean;
 }
 
-export interface SessionLease {
+interface SessionLease {
   session: SmtpSession;
   /** Not connected yet: the caller connects it. */
   fresh: boolean;

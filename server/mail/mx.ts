@@ -5,7 +5,7 @@ import { leaseSession } from './mx-sessions';
 import { codeOf, isLocalEnvelopeError, isTransactionAnswer, oneLine, outcomeOfError, outcomeOfInfo, type DeliveryOutcome, type SmtpError } from './outcomes';
 import type { DeliveryTimeouts, SessionTarget } from './smtp-session';
 
-export interface MxOptions {
+interface MxOptions {
   /** DNS_SERVERS, for MX and MX host lookups. */
   dnsServers: string[];
   port: number;

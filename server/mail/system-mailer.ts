@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import { createResolver } from '../net/dns';
 
-export interface OutgoingSystemMessage {
+interface OutgoingSystemMessage {
   from: string;
   to: string;
   subject: string;

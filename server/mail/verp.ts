@@ -11,7 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * the tag any of them could forge bounces that suppress the other recipients.
  */
 
-export const VERP_LOCAL_PREFIX = 'bounces';
+const VERP_LOCAL_PREFIX = 'bounces';
 const TAG_HEX_CHARS = 10;
 const PATTERN = /^bounces\+([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(\d{1,4})\.([0-9a-f]{10})@(.+)$/;
 

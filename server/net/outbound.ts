@@ -26,7 +26,7 @@ export interface OutboundPolicy {
   ca?: string | Buffer;
 }
 
-export interface OutboundRequestOptions {
+interface OutboundRequestOptions {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
@@ -42,7 +42,7 @@ export interface OutboundResponse {
   body: Buffer;
 }
 
-export type UrlCheck = { ok: true; url: URL; host: string; isIpLiteral: boolean } | { ok: false; reason: string };
+type UrlCheck = { ok: true; url: URL; host: string; isIpLiteral: boolean } | { ok: false; reason: string };
 
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 

@@ -8,7 +8,7 @@ import { createResolver } from './dns';
  * changes cannot slip past the check. The caller's deadline cancels the queries in flight.
  */
 
-export interface LookupOptions {
+interface LookupOptions {
   /** Cancels the queries in flight (the caller's overall deadline). */
   signal?: AbortSignal;
 }

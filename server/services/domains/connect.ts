@@ -24,12 +24,12 @@ export type DomainConnectAnswer =
   | { supported: true; providerId: string; providerName: string; applyUrl: string }
   | { supported: false; reason: string };
 
-export interface DomainConnectOptions {
+interface DomainConnectOptions {
   /** Extra trusted CA for the provider's HTTPS (tests with a self-signed certificate). */
   ca?: string | Buffer;
 }
 
-export interface DomainConnectDomain {
+interface DomainConnectDomain {
   name: string;
   records: DnsRecord[];
 }
@@ -39,7 +39,7 @@ const HTTP_LIMITS = { timeoutMs: 5_000, maxBytes: 64 * 1024 };
 const BY_HAND = 'add the records by hand';
 
 /** The template's variables, in the order they are put on the apply URL (docs/domain-connect-template.json). */
-export function templateVariables(domain: DomainConnectDomain): Record<string, string> {
+function templateVariables(domain: DomainConnectDomain): Record<string, string> {
   const find = (kind: DnsRecord['record']) => {
     const record = domain.records.find((r) => r.record === kind);
     if (!record) throw new Error(`Domain Connect: the ${kind} record of ${domain.name} is missing`);
@@ -66,7 +66,7 @@ export function templateVariables(domain: DomainConnectDomain): Record<string, s
 /** RFC 3986 percent-encoding: what the DNS provider re-encodes before checking the signature. */
 const encode = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-export interface ApplyUrlInput {
+interface ApplyUrlInput {
   urlSyncUX: string;
   providerId: string;
   serviceId: string;
@@ -82,7 +82,7 @@ export interface ApplyUrlInput {
  * sent up to "&sig=", and key names the TXT host of our public key under the template's
  * syncPubKeyDomain.
  */
-export function signedApplyUrl(input: ApplyUrlInput): string {
+function signedApplyUrl(input: ApplyUrlInput): string {
   const params: Array<[string, string]> = [['domain', input.domain]];
   if (input.host) params.push(['host', input.host]);
   params.push(...Object.entries(input.variables));

@@ -14,7 +14,7 @@ import { normalizeDomainName, normalizeReturnPath } from './names';
 import { activeKey, ownDomain } from './repo';
 import { summary, view, type DomainSummary, type DomainView } from './view';
 
-export interface RegisterDomainInput {
+interface RegisterDomainInput {
   name: string;
   returnPath?: string;
   openTracking?: boolean;

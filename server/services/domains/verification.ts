@@ -95,7 +95,7 @@ export async function checkDomain(deps: Deps, id: string): Promise<DomainStatus 
 const verifiedElsewhere = async (db: Db, row: DomainRow) =>
   (await db.select({ id: domains.id }).from(domains).where(and(eq(domains.name, row.name), ne(domains.id, row.id), isNotNull(domains.verifiedAt))).limit(1)).length > 0;
 
-export async function dueDomainIds(deps: Pick<Deps, 'db' | 'clock'>, limit = 50): Promise<string[]> {
+async function dueDomainIds(deps: Pick<Deps, 'db' | 'clock'>, limit = 50): Promise<string[]> {
   const rows = await deps.db
     .select({ id: domains.id })
     .from(domains)

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 
 /** What an event of an email tells a webhook receiver about it, so no callback is needed. */
-export interface EmailEventSubject {
+interface EmailEventSubject {
   id: string;
   organizationId: string;
   mode?: string;

@@ -6,7 +6,7 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-export interface PageRequest {
+interface PageRequest {
   limit: number;
   cursor?: string;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import { systemEmails } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { RenderedEmail } from '@/emails/layout';
@@ -86,12 +86,4 @@ export async function sweepSystemEmails(deps: Deps): Promise<number> {
   let sent = 0;
   for (const id of ids) if ((await deliverSystemEmail(deps, id)) === 'sent') sent += 1;
   return sent;
-}
-
-export async function listSystemEmails(deps: Pick<Deps, 'db'>, kinds?: string[]) {
-  return deps.db
-    .select()
-    .from(systemEmails)
-    .where(kinds ? inArray(systemEmails.kind, kinds) : undefined)
-    .orderBy(asc(systemEmails.id));
 }

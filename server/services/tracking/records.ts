@@ -6,8 +6,8 @@ import { recordEmailEvents } from '../emails/events';
 import { verifyToken } from './tokens';
 
 /** A repeat open of one email, or click of one link, within this window is not recorded again. */
-export const OPEN_DEDUPE_MS = 60_000;
-export const CLICK_DEDUPE_MS = 60_000;
+const OPEN_DEDUPE_MS = 60_000;
+const CLICK_DEDUPE_MS = 60_000;
 const USER_AGENT_MAX = 512;
 
 /**

@@ -1,7 +1,7 @@
 import { RewritingStream } from 'parse5-html-rewriting-stream';
 import { MAX_TRACKED_LINKS, sealedClickToken, sealedOpenToken, trackingKeyFrom, uuidBytes } from './tokens';
 
-export interface RewriteOptions {
+interface RewriteOptions {
   emailId: string;
   /** The public origin (`APP_URL`); tracking URLs are `${appUrl}/t/o/...` and `${appUrl}/t/c/...`. */
   appUrl: string;

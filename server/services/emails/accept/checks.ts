@@ -21,7 +21,7 @@ const ACCOUNT_REFUSALS = {
   paused: ['SERVICE_PAUSED', 'Sending is paused for this account'],
 } as const;
 
-export interface SendAttempt {
+interface SendAttempt {
   from: string;
   recipients: string[];
 }

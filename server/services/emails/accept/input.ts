@@ -1,5 +1,5 @@
 /** A tag as stored and answered: ASCII letters, digits, `_` and `-` (checked at the edge). */
-export interface EmailTag {
+interface EmailTag {
   name: string;
   value: string;
 }

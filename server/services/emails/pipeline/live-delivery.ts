@@ -12,10 +12,10 @@ import { MINUTE_MS } from '../../shared/time';
 import type { ClaimedEmail, DispatchResult } from './types';
 
 /** Deferred recipients are retried for this long, then failed. */
-export const RETRY_WINDOW_MS = 72 * 60 * MINUTE_MS;
+const RETRY_WINDOW_MS = 72 * 60 * MINUTE_MS;
 const RETRY_DELAYS_MS = [MINUTE_MS, 5 * MINUTE_MS, 15 * MINUTE_MS, 30 * MINUTE_MS, 60 * MINUTE_MS, 2 * 60 * MINUTE_MS, 4 * 60 * MINUTE_MS];
 
-export const retryDelayMs = (attempt: number) => RETRY_DELAYS_MS[Math.min(attempt - 1, RETRY_DELAYS_MS.length - 1)]!;
+const retryDelayMs = (attempt: number) => RETRY_DELAYS_MS[Math.min(attempt - 1, RETRY_DELAYS_MS.length - 1)]!;
 
 /** Builds, signs and hands the message to the receiving servers; records each recipient's outcome. */
 export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<DispatchResult> {
