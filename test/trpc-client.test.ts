@@ -45,6 +45,12 @@ async function trpcQuery(path: string, headers: Record<string, string>) {
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
 }
 
+describe('the types entry for clients', () => {
+  it('exports nothing at run time, so a client importing it loads no server code', async () => {
+    expect(Object.keys(await import('@/server/routers/types'))).toEqual([]);
+  });
+});
+
 describe('the documented tRPC client program', () => {
   it('with a full_access key sends an email that REST then finds, and lists the domains', async () => {
     const run = await runDocumentedProgram(org.apiKey);
