@@ -3,7 +3,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, httpLink, splitLink } from '@trpc/client';
 import { useState, type ReactNode } from 'react';
-import type { AppRouter } from '@/server/routers';
+import type { AppRouter } from '@/server/routers/types';
 import { TRPCProvider } from './lib/trpc';
 
 function makeQueryClient() {

@@ -4,23 +4,35 @@ import { admitApiKey } from '../services/api-keys/admission';
 import { parseBearer } from './bearer';
 import type { Context } from '../trpc/context';
 
-/** The context of a request made with an API key, for procedures and plain routes alike. */
-export function apiContext(deps: Deps, req: IncomingMessage, res: ServerResponse, requestId: string): Context {
+/** A request header by lowercase name; the first value when it was sent twice. */
+export function nodeHeader(req: IncomingMessage): Context['header'] {
+  return (name) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+}
+
+/**
+ * The context of a request made with an API key, whichever door it came through (REST, a plain
+ * route or `/api/trpc`), so the key's admission, rate limit and reach are the same on all of them.
+ */
+export function apiKeyContext(deps: Deps, header: Context['header'], requestId: string, setHeader: Context['setHeader']): Context {
   let admission: ReturnType<typeof admitApiKey> | undefined;
   return {
     deps,
     requestId,
     channel: 'api',
     authenticate: () => {
-      const secret = parseBearer(req.headers.authorization);
+      const secret = parseBearer(header('authorization'));
       admission ??= secret ? admitApiKey(deps, secret) : Promise.resolve(null);
       return admission;
     },
-    setHeader: (name, value) => res.setHeader(name, value),
-    header: (name) => {
-      const value = req.headers[name];
-      return Array.isArray(value) ? value[0] : value;
-    },
+    setHeader,
+    header,
   };
 }
 
+/** The API-key context of a REST request, whose headers go straight onto the response. */
+export function apiContext(deps: Deps, req: IncomingMessage, res: ServerResponse, requestId: string): Context {
+  return apiKeyContext(deps, nodeHeader(req), requestId, (name, value) => res.setHeader(name, value));
+}

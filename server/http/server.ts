@@ -10,21 +10,23 @@ import { stampRequestId } from './request-id';
 import { createRestHandler, type RestRequest } from './rest';
 import { sendError, sendJson } from './respond';
 import { handleTracking } from './tracking';
+import { createTrpcHandler, TRPC_PATH } from './trpc';
 
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** Paths under /api that belong to Next's route handlers rather than to the REST API. */
-const NEXT_API_PREFIXES = ['/api/trpc', '/api/inngest'];
+const NEXT_API_PREFIXES = ['/api/inngest'];
 
 const startsWithSegment = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 
 /**
- * The process entry's request listener: REST paths go straight to the REST handler (Next's
+ * The process entry's request listener: REST paths and tRPC go straight to their handlers (Next's
  * per-request cost kept off the hot path), auth to better-auth, everything else to Next.
  */
 export function createRequestListener(runtime: Runtime, options: { next?: NextHandler; adminToken?: string }) {
   const rest = createRestHandler(runtime.deps, appRouter, PLAIN_ROUTES);
   const auth = toNodeHandler(runtime.auth);
+  const trpc = createTrpcHandler(runtime, appRouter);
   let openApiJson: string | null = null;
   const openApi = () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(appRouter, PLAIN_ROUTES, { appUrl: runtime.config.appUrl })));
 
@@ -36,6 +38,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    if (startsWithSegment(path, TRPC_PATH)) return trpc(req, res, path.slice(TRPC_PATH.length), requestId);
     if (startsWithSegment(path, '/api') && !NEXT_API_PREFIXES.some((prefix) => startsWithSegment(path, prefix))) {
       if (startsWithSegment(path, '/api/auth')) return auth(req, res);
       return rest(req, res, path.slice('/api'.length) || '/');

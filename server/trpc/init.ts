@@ -22,10 +22,14 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    errorFormatter({ shape, error }) {
+    errorFormatter({ shape, error, ctx }) {
       const envelope = toEnvelope(error);
-      // The envelope is what REST answers with; the stack never leaves the process.
-      return { ...shape, message: envelope.error, data: { code: shape.data.code, httpStatus: envelope.status, path: shape.data.path, envelope } };
+      // The envelope is what REST answers with (its headers go on the response, not into the
+      // body); the stack never leaves the process. A failure of ours names the request, as REST's
+      // 5xx bodies do, so the operator can find it in the log.
+      const { status, code, error: message } = envelope;
+      const requestId = status >= 500 ? ctx?.requestId : undefined;
+      return { ...shape, message, data: { code: shape.data.code, httpStatus: status, path: shape.data.path, envelope: { status, code, error: message }, requestId } };
     },
   });
 

@@ -1,8 +1,7 @@
-import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@/server/routers';
+import type { RouterInputs, RouterOutputs } from '@/server/routers/types';
 
-export type ApiKey = inferRouterOutputs<AppRouter>['apiKeys']['list']['data'][number];
-export type CreatedApiKey = inferRouterOutputs<AppRouter>['apiKeys']['create'];
-export type CreateApiKeyInput = inferRouterInputs<AppRouter>['apiKeys']['create'];
+export type ApiKey = RouterOutputs['apiKeys']['list']['data'][number];
+export type CreatedApiKey = RouterOutputs['apiKeys']['create'];
+export type CreateApiKeyInput = RouterInputs['apiKeys']['create'];
 export type Permission = ApiKey['permission'];
 export type Mode = ApiKey['mode'];

@@ -1,11 +1,10 @@
-import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@/server/routers';
+import type { RouterInputs, RouterOutputs } from '@/server/routers/types';
 
-type DomainsOutputs = inferRouterOutputs<AppRouter>['domains'];
+type DomainsOutputs = RouterOutputs['domains'];
 
 export type DomainSummary = DomainsOutputs['list']['data'][number];
 export type Domain = DomainsOutputs['get'];
 export type DnsRecord = Domain['records'][number];
 export type DomainStatus = DomainSummary['status'];
 export type RecordStatus = DnsRecord['status'];
-export type CreateDomainInput = inferRouterInputs<AppRouter>['domains']['create'];
+export type CreateDomainInput = RouterInputs['domains']['create'];
