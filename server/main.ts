@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from '@/db/project-root';
 import { ConfigError, loadConfig, type Config } from './config';
 import { DataDirLockedError, dataDirSecret, lockDataDir, writeAdminEndpoint } from './data-dir';
 import { createHttpServer, createRequestListener, type NextHandler } from './http/server';
@@ -8,7 +7,6 @@ import { startBounceServer } from './mail/bounce-server';
 import { createRuntime, stopRuntime } from './runtime';
 import { setRuntime } from './runtime-registry';
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 async function startNext(config: Config): Promise<NextHandler> {
   const { default: next } = await import('next');

@@ -1,0 +1,25 @@
+// The server and the operator CLI as plain JavaScript (dist/server/main.mjs, dist/server/cli.mjs),
+// so production starts with node, not a TypeScript loader. Dependencies stay in node_modules.
+import { rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+export async function buildServer(outdir = 'dist/server') {
+  // Chunk names change with their content: a folder kept from an earlier build would fill up.
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: { main: 'server/main.ts', cli: 'server/admin/cli.ts' },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    tsconfig: 'tsconfig.json',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await buildServer(process.argv[2]);
