@@ -21,6 +21,11 @@ export default tseslint.config(
     },
   },
   {
+    // The server logs through its one logger (server/log.ts), never straight to the console.
+    files: ['server/**/*.ts', 'inngest/**/*.ts'],
+    rules: { 'no-console': 'error' },
+  },
+  {
     files: ['server/services/**/*.ts'],
     rules: {
       // Business rules stay free of HTTP, tRPC and Next, whichever way the path is spelled.

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
             result.timedOut = true;
             return;
           }
-          const handled = await sweepEmailDispatch(deps);
+          const { handled } = await sweepEmailDispatch(deps);
           result.sweeps++;
           result.handled += handled;
           if (handled === 0) {

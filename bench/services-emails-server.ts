@@ -17,6 +17,7 @@ import { parseBearer } from '../server/http/bearer';
 import { admitApiKey } from '../server/services/api-keys/admission';
 import { sendBatch, type BatchItem } from '../server/services/emails/accept/batch';
 import { batchEmailBody, emailBody, toEmailInput, toSendEmailInput } from '../server/routers/emails/wire';
+import { EMAIL_STATUSES } from '../server/services/emails/statuses';
 import { sendEmail } from '../server/services/emails/accept/send';
 import { listEmails } from '../server/services/emails/read';
 import { serveTarget } from './serve-target';
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
         const page = await listEmails(deps, principal, {
           limit: Number(q.get('limit') ?? 10),
           cursor: q.get('cursor') ?? undefined,
-          status: q.get('status') ?? undefined,
+          status: EMAIL_STATUSES.find((status) => status === q.get('status')),
           from: q.get('from') ?? undefined,
           to: q.get('to') ?? undefined,
           tag: q.getAll('tag'),

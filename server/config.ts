@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCidr } from './net/ip-policy';
+import { LOG_LEVELS, type LogLevel } from './log';
 
 const port = (fallback: number) =>
   z.coerce
@@ -64,6 +65,7 @@ const roles = ['web', 'smtp', 'worker'] as const;
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   PORT: port(3000),
   HOST: z.string().default('0.0.0.0'),
   APP_URL: urlOf(['http:', 'https:']),
@@ -114,6 +116,7 @@ const envSchema = z.object({
 
 export type Config = {
   nodeEnv: 'development' | 'production' | 'test';
+  logLevel: LogLevel;
   port: number;
   host: string;
   appUrl: string;
@@ -180,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const bounceDomain = e.BOUNCE_DOMAIN ?? appHost;
   return {
     nodeEnv: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
     port: e.PORT,
     host: e.HOST,
     appUrl,

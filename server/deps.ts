@@ -2,6 +2,7 @@ import type { Db } from '@/db/client';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Jobs } from './jobs/jobs';
+import type { Log } from './log';
 import type { SystemMailer } from './mail/system-mailer';
 import type { SandboxDomain } from './services/domains/sandbox';
 
@@ -16,4 +17,6 @@ export interface Deps {
   encryptionKey: Buffer;
   /** The shared onboarding domain and its signing key, when SANDBOX_DOMAIN is set. */
   sandbox: SandboxDomain | null;
+  /** For what the edges and the runner report; services answer with results and errors instead. */
+  log: Log;
 }

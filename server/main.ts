@@ -22,6 +22,8 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
+      // Before the logger exists, and promised as one plain line naming the variable.
+      // eslint-disable-next-line no-console
       console.error(error.message);
       process.exit(1);
     }
@@ -35,6 +37,8 @@ async function main(): Promise<void> {
       releaseLock = lockDataDir(config.dataDir);
     } catch (error) {
       if (error instanceof DataDirLockedError) {
+        // One plain line, like a configuration mistake: the process has not started.
+        // eslint-disable-next-line no-console
         console.error(error.message);
         process.exit(1);
       }
@@ -44,42 +48,46 @@ async function main(): Promise<void> {
 
   const runtime = await createRuntime(config);
   setRuntime(runtime);
-  for (const cidr of config.webhookAllowPrivateCidrs) console.warn(`[config] WEBHOOK_ALLOW_PRIVATE_CIDRS lets webhooks reach ${cidr}: for tests only`);
+  const log = runtime.deps.log;
+  for (const cidr of config.webhookAllowPrivateCidrs) log.warn({ cidr }, `WEBHOOK_ALLOW_PRIVATE_CIDRS lets webhooks reach ${cidr}: for tests only`);
 
   let server: ReturnType<typeof createHttpServer> | null = null;
   if (config.roles.includes('web')) {
     const adminToken = dataDirSecret(config.dataDir, 'admin-token');
     const nextHandler = config.dashboard ? await startNext(config) : undefined;
-    server = createHttpServer(createRequestListener(runtime, { next: nextHandler, adminToken }));
+    server = createHttpServer(createRequestListener(runtime, { next: nextHandler, adminToken }), log);
     await new Promise<void>((resolve) => server!.listen(config.port, config.host, resolve));
     const port = (server.address() as AddressInfo).port;
     writeAdminEndpoint(config.dataDir, { url: `http://127.0.0.1:${port}/admin/command`, token: adminToken, pid: process.pid });
-    console.log(`EU Mail listening on port ${port}: ${config.appUrl} (API ${config.appUrl}/api, docs ${config.appUrl}/docs) on ${runtime.database.kind}`);
+    log.info({ port, appUrl: config.appUrl, database: runtime.database.kind }, `EU Mail listening on port ${port}: ${config.appUrl} (API ${config.appUrl}/api, docs ${config.appUrl}/docs) on ${runtime.database.kind}`);
   }
-  if (runtime.runner && config.roles.includes('worker')) console.log('Embedded runner started (no Inngest configured)');
+  if (runtime.runner && config.roles.includes('worker')) log.info('Embedded runner started (no Inngest configured)');
   const bounces =
     config.roles.includes('smtp') && config.bounceSmtpPort !== 0
       ? await startBounceServer({ port: config.bounceSmtpPort, host: config.host, deps: runtime.deps, name: config.mailHost })
       : null;
-  if (bounces) console.log(`Bounce receiver listening on port ${bounces.port}`);
+  if (bounces) log.info({ port: bounces.port }, `Bounce receiver listening on port ${bounces.port}`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping`);
+    log.info({ signal }, `${signal}: stopping`);
     const closing = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
     server?.closeIdleConnections();
     await Promise.race([Promise.all([closing, bounces?.close()]), new Promise((resolve) => setTimeout(resolve, 10_000))]);
     await stopRuntime(runtime);
     releaseLock();
-    process.exit(0);
+    // Lines are written asynchronously: the last ones go out before the process does.
+    log.flush(() => process.exit(0));
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {
+  // A failure to start may come before the logger: stderr, plainly.
+  // eslint-disable-next-line no-console
   console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   process.exit(1);
 });

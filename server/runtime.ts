@@ -5,6 +5,7 @@ import type { Config } from './config';
 import { dataDirSecret } from './data-dir';
 import type { Deps } from './deps';
 import { inngestJobs } from './jobs/inngest-jobs';
+import { createLog, type Log } from './log';
 import type { Jobs } from './jobs/jobs';
 import { closeRelayPools } from './mail/delivery';
 import { createSystemMailer, type SystemMailer } from './mail/system-mailer';
@@ -28,19 +29,22 @@ export interface RuntimeOptions {
   database?: Database;
   /** Start the embedded runner when no Inngest is configured (default: when the worker role is on). */
   runner?: boolean;
+  /** Where log lines go (default: stdout at LOG_LEVEL). */
+  log?: Log;
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const database =
     options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? null : `${config.dataDir}/pglite` }));
   if (!options.database) await migrate(database);
+  const log = options.log ?? createLog(config.logLevel);
   let runner: EmbeddedRunner | null = null;
   let jobs: Jobs;
   if (config.inngestEnabled) {
     const { inngest } = await import('@/inngest/client');
-    jobs = inngestJobs(inngest);
+    jobs = inngestJobs(inngest, log);
   } else {
-    runner = new EmbeddedRunner(() => deps, SWEEPS);
+    runner = new EmbeddedRunner(() => deps, SWEEPS, log);
     jobs = runner;
   }
   const deps: Deps = {
@@ -52,6 +56,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       options.systemMailer ?? createSystemMailer({ relayUrl: config.smtpRelayUrl, dnsServers: config.dnsServers, mxPort: config.smtpMxPort }),
     encryptionKey: config.encryptionKey ?? Buffer.from(dataDirSecret(config.dataDir, 'encryption-key'), 'base64url'),
     sandbox: loadSandboxDomain(config),
+    log,
   };
   const auth = createAuth(deps, config.authSecret ?? dataDirSecret(config.dataDir, 'auth-secret'));
   if (runner && (options.runner ?? config.roles.includes('worker'))) runner.start();

@@ -8,6 +8,7 @@ import { startBounceServer, type BounceServer } from '@/server/mail/bounce-serve
 import { verpAddress, verpKeyFrom } from '@/server/mail/verp';
 import { recordDeliveryReport } from '@/server/services/bounces/reports';
 import { aggregateEmailStatus } from '@/server/services/emails/aggregate-status';
+import { captureLog } from './support/log-capture';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 
@@ -247,7 +248,8 @@ describe('parseReport', () => {
 
 let app: TestApp;
 let server: BounceServer;
-const logs: string[] = [];
+const captured = captureLog();
+const messages = () => captured.lines.map((line) => String(line.msg));
 let org: { organizationId: string; apiKey: string };
 
 const RECIPIENTS = ['ada@example.net', 'bob@example.net'];
@@ -301,7 +303,7 @@ const bounceEventsOf = async (id: string) =>
 describe('bounce receiver', () => {
   beforeAll(async () => {
     app = await startTestApp();
-    server = await startBounceServer({ port: 0, host: '127.0.0.1', deps: app.runtime.deps, log: (line) => logs.push(line), name: 'mail.eumail.test' });
+    server = await startBounceServer({ port: 0, host: '127.0.0.1', deps: app.runtime.deps, log: captured.log, name: 'mail.eumail.test' });
   });
   afterAll(async () => {
     await server?.close();
@@ -310,7 +312,7 @@ describe('bounce receiver', () => {
 
   beforeEach(async () => {
     await app.reset();
-    logs.length = 0;
+    captured.lines.length = 0;
     org = await app.createOrg({ ownerEmail: 'owner@acme.example.com' });
     const domain = await app.request('POST', '/api/domains', { key: org.apiKey, body: { name: 'acme.example.com' } });
     await app.runtime.deps.db.update(domains).set({ status: 'verified', verifiedAt: app.clock.now() }).where(eq(domains.id, domain.body.id));
@@ -469,7 +471,7 @@ describe('bounce receiver', () => {
     await deliver(verp(id, 0), arf({ feedbackType: 'not-spam' }));
     expect(await bounceEventsOf(id)).toEqual([]);
     expect((await stored(id)).recipientStates.map((s) => s.status)).toEqual(['delivered', 'delivered']);
-    expect(logs.filter((line) => line.includes('not a DSN or ARF report'))).toHaveLength(2);
+    expect(messages().filter((line) => line.includes('not a DSN or ARF report'))).toHaveLength(2);
   });
 
   it('does not record reports for recipients never sent to, scheduled emails or deleted emails', async () => {
@@ -480,7 +482,7 @@ describe('bounce receiver', () => {
       .where(eq(emails.id, id));
     await deliver(verp(id, 0), dsn());
     expect(await bounceEventsOf(id)).toEqual([]);
-    expect(logs.at(-1)).toMatch(/not recorded: not_sent/);
+    expect(messages().at(-1)).toMatch(/not recorded: not_sent/);
 
     const scheduled = await sendEmail();
     await app.runtime.deps.db.update(emails).set({ status: 'scheduled' }).where(eq(emails.id, scheduled));
@@ -491,7 +493,7 @@ describe('bounce receiver', () => {
     expect(await recordDeliveryReport(app.runtime.deps, { emailId: gone, recipientIndex: 0, kind: 'hard' })).toEqual({ recorded: false, reason: 'unknown_email' });
     // A valid VERP address of an email that no longer exists is still accepted (250) and logged.
     await deliver(verp(gone, 0), dsn());
-    expect(logs.at(-1)).toMatch(/not recorded: unknown_email/);
+    expect(messages().at(-1)).toMatch(/not recorded: unknown_email/);
     expect(await suppressed()).toEqual([]);
   });
 

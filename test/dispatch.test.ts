@@ -49,7 +49,7 @@ describe('sweeping many due emails', () => {
   it('delivers each exactly once, even with three sweeps side by side, with the same history as one at a time', async () => {
     const ids = await Promise.all(Array.from({ length: 60 }, (_, i) => send(`reader${i}@example.net`)));
     const handled = await Promise.all([sweepEmailDispatch(app.runtime.deps), sweepEmailDispatch(app.runtime.deps), sweepEmailDispatch(app.runtime.deps)]);
-    expect(handled.reduce((a, b) => a + b, 0)).toBe(60);
+    expect(handled.reduce((sum, report) => sum + report.handled, 0)).toBe(60);
     expect(mx.messages.map((m) => m.to[0]).sort()).toEqual(Array.from({ length: 60 }, (_, i) => `reader${i}@example.net`).sort());
     // The MX sessions were pooled, not one per email.
     expect(mx.connections()).toBeLessThanOrEqual(5);
@@ -68,13 +68,13 @@ describe('sweeping many due emails', () => {
       expect(logged.map((e) => e.type)).toEqual(['email.queued', 'email.sent', 'email.delivered']);
       expect(logged[2]!.data).toMatchObject({ emailId: id, mode: 'live', subject: 'Receipt', recipient: history[2]!.recipient, smtpCode: 250 });
     }
-    expect(await sweepEmailDispatch(app.runtime.deps)).toBe(0);
+    expect((await sweepEmailDispatch(app.runtime.deps)).handled).toBe(0);
   });
 
   it('suppresses a bounced address once when several emails bounce it in one sweep', async () => {
     refuse = (address) => (address === 'gone@example.net' ? { code: 550, message: '5.1.1 no such user' } : null);
     const ids = await Promise.all(Array.from({ length: 4 }, () => send(['gone@example.net', 'ada@example.net'])));
-    expect(await sweepEmailDispatch(app.runtime.deps)).toBe(4);
+    expect((await sweepEmailDispatch(app.runtime.deps)).handled).toBe(4);
     const entries = await app.runtime.deps.db.select().from(suppressions);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ email: 'gone@example.net', reason: 'bounce' });
@@ -117,7 +117,7 @@ describe('the signing key', () => {
 
     const third = await send();
     expect((await app.request('DELETE', `/api/domains/${domainId}`, { key: org.apiKey })).status).toBeLessThan(300);
-    expect(await sweepEmailDispatch(app.runtime.deps)).toBe(1);
+    expect((await sweepEmailDispatch(app.runtime.deps)).handled).toBe(1);
     expect(mx.messages).toHaveLength(2);
     expect(await statusOf(third)).toBe('failed');
   });
@@ -137,7 +137,7 @@ describe('many sending domains', () => {
       const response = await app.request('POST', '/api/emails', { key: sender.key, body: { from: `orders@${sender.name}`, to: `r${i}@example.net`, subject: 'Hi', text: 'Hi' } });
       expect(response.status, response.text).toBe(200);
     }
-    expect(await sweepEmailDispatch(app.runtime.deps)).toBe(12);
+    expect((await sweepEmailDispatch(app.runtime.deps)).handled).toBe(12);
     for (const message of mx.messages) expect(/\bd=([^;\s]+)/.exec(message.raw.slice(message.raw.indexOf('DKIM-Signature:')))?.[1]).toBe(message.raw.match(/^From: .*@([^>\s]+)/m)?.[1]);
   });
 });

@@ -65,7 +65,7 @@ const history = async (id: string, key = org.apiKey) => (await detail(id, key)).
 describe('live delivery', () => {
   it('delivers to the recipient MX, DKIM-signed with the domain key and a VERP return path', async () => {
     const id = await send({});
-    expect(await sweepEmailDispatch(app.runtime.deps)).toBe(1);
+    expect((await sweepEmailDispatch(app.runtime.deps)).handled).toBe(1);
     expect(mx.messages).toHaveLength(1);
     const received = mx.messages[0]!;
     expect(parseVerpAddress(verpKeyFrom(app.runtime.deps.encryptionKey), received.from)).toMatchObject({ emailId: id, recipientIndex: 0 });
@@ -79,7 +79,7 @@ describe('live delivery', () => {
   it('sends once when two workers reach the same email together', async () => {
     const id = await send({});
     const [first, second, swept] = await Promise.all([dispatchEmail(app.runtime.deps, id), dispatchEmail(app.runtime.deps, id), sweepEmailDispatch(app.runtime.deps)]);
-    expect([first, second].filter((r) => r.outcome === 'skipped').length + (swept === 0 ? 1 : 0)).toBe(2);
+    expect([first, second].filter((r) => r.outcome === 'skipped').length + (swept.handled === 0 ? 1 : 0)).toBe(2);
     expect(mx.messages).toHaveLength(1);
   });
 
@@ -101,7 +101,7 @@ describe('live delivery', () => {
     const delayed = await app.runtime.deps.db.select().from(emails).where(eq(emails.id, id));
     expect(delayed[0]!.status).toBe('sending');
     expect(delayed[0]!.nextAttemptAt!.getTime() - app.clock.now().getTime()).toBe(60_000);
-    expect(await sweepEmailDispatch(app.runtime.deps)).toBe(0);
+    expect((await sweepEmailDispatch(app.runtime.deps)).handled).toBe(0);
     app.clock.advance(60_000);
     await sweepEmailDispatch(app.runtime.deps);
     expect((await detail(id)).status).toBe('delivered');
@@ -166,9 +166,9 @@ describe('scheduled sends', () => {
     const kept = await send({ scheduled_at: at });
     const canceled = await send({ scheduled_at: at });
     await app.request('POST', `/api/emails/${canceled}/cancel`, { key: org.apiKey });
-    expect(await sweepEmailDispatch(app.runtime.deps)).toBe(0);
+    expect((await sweepEmailDispatch(app.runtime.deps)).handled).toBe(0);
     app.clock.set(at);
-    expect(await sweepEmailDispatch(app.runtime.deps)).toBe(1);
+    expect((await sweepEmailDispatch(app.runtime.deps)).handled).toBe(1);
     expect((await detail(kept)).status).toBe('delivered');
     expect((await detail(canceled)).status).toBe('canceled');
     expect(mx.messages).toHaveLength(1);

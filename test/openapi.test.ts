@@ -5,6 +5,10 @@ import { PLAIN_ROUTES } from '@/server/routers/plain';
 import { buildRouteTable } from '@/server/http/routes';
 import { startTestApp, type TestApp } from './support/app';
 import { EXTRA_OPERATIONS, SPEC_OPERATIONS } from './tables/spec-paths';
+import { API_KEY_PERMISSIONS } from '@/server/services/api-keys/vocabulary';
+import { DOMAIN_STATUSES } from '@/server/services/domains/statuses';
+import { EMAIL_STATUSES } from '@/server/services/emails/statuses';
+import { EMAIL_EVENT_TYPES, EVENT_DESCRIPTIONS, EVENT_TYPES } from '@/server/services/shared/event-types';
 
 let app: TestApp;
 let document: any;
@@ -66,5 +70,16 @@ describe('GET /docs/openapi.json', () => {
   it('answers 201 where the spec says so', () => {
     expect(Object.keys(document.paths['/api-keys'].post.responses)).toContain('201');
     expect(Object.keys(document.paths['/api-keys'].post.responses)).not.toContain('200');
+  });
+
+  it('speaks the one vocabulary: the event catalogue and every status set come from the services', () => {
+    const schemas = document.components.schemas;
+    expect(schemas.EventType.enum).toEqual(EVENT_TYPES);
+    for (const type of EVENT_TYPES) expect(schemas.EventType.description).toContain(`\`${type}\`: ${EVENT_DESCRIPTIONS[type]}`);
+    expect(schemas.EmailSummary.properties.status.enum).toEqual([...EMAIL_STATUSES]);
+    expect(schemas.Email.properties.events.items.properties.type.enum).toEqual(EMAIL_EVENT_TYPES);
+    const domain = JSON.stringify(schemas);
+    for (const status of DOMAIN_STATUSES) expect(domain).toContain(`"${status}"`);
+    expect(document.paths['/api-keys'].post.requestBody.content['application/json'].schema.properties.permission.enum).toEqual([...API_KEY_PERMISSIONS]);
   });
 });

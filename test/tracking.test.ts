@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { EventType } from '@/server/services/shared/event-types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { domains, emails, events } from '@/db/schema';
@@ -238,7 +239,7 @@ describe('over HTTP', () => {
 
   const get = (path: string, init: RequestInit = {}) => fetch(`${trackerUrl}${path}`, { redirect: 'manual', ...init, headers: { 'user-agent': 'TestMail/1.0', ...(init.headers as object) } });
   const history = async (id: string, key = org.apiKey) => (await app.request('GET', `/api/emails/${id}`, { key })).body.events as Array<{ type: string; data: Record<string, unknown> }>;
-  const orgEvents = (type: string) => app.runtime.deps.db.select().from(events).where(and(eq(events.organizationId, org.organizationId), eq(events.type, type)));
+  const orgEvents = (type: EventType) => app.runtime.deps.db.select().from(events).where(and(eq(events.organizationId, org.organizationId), eq(events.type, type)));
 
   it('answers the pixel with the transparent GIF and records one open per minute', async () => {
     const { id, pixel } = await sendTracked();

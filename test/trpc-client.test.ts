@@ -4,6 +4,9 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import type { AppRouter } from '@/server/routers/types';
 import { setRateLimit } from '@/server/services/organizations/organizations';
 import { startTestApp, type TestApp } from './support/app';
+import { captureLog } from './support/log-capture';
+
+const captured = captureLog();
 import { keyFor } from './support/keys';
 import { runEntry } from './support/process';
 import { sendingOrg } from './support/sending-org';
@@ -11,7 +14,7 @@ import { sendingOrg } from './support/sending-org';
 let app: TestApp;
 let org: Awaited<ReturnType<typeof sendingOrg>>;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ log: captured.log });
 });
 afterAll(() => app.close());
 beforeEach(async () => {
@@ -150,9 +153,7 @@ describe('a bearer key on /api/trpc', () => {
 
 describe('the request id of a tRPC call', () => {
   it('is the one the server put on the response, never the one the client sent, in the 500 body and the log alike', async () => {
-    const logged: string[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => void logged.push(args.map(String).join(' '));
+    captured.lines.length = 0;
     await app.runtime.deps.db.execute(sql`alter table api_keys rename column permission to permission_gone`);
     try {
       const failed = await trpcQuery('domains.list', { authorization: `Bearer ${org.apiKey}`, 'x-request-id': 'chosen-by-the-client' });
@@ -161,10 +162,9 @@ describe('the request id of a tRPC call', () => {
       expect(requestId).toMatch(UUID);
       expect(failed.body.error.data).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', requestId, envelope: { code: 'INTERNAL_ERROR', error: 'Internal server error' } });
       expect(JSON.stringify(failed.body)).not.toMatch(/chosen-by-the-client|permission|select/);
-      expect(logged.filter((line) => line.includes(`[trpc] request ${requestId} failed`))).toHaveLength(1);
-      expect(logged.join('\n')).not.toContain('chosen-by-the-client');
+      expect(captured.lines.filter((line) => line.msg === 'request failed' && line.requestId === requestId)).toHaveLength(1);
+      expect(JSON.stringify(captured.lines)).not.toContain('chosen-by-the-client');
     } finally {
-      console.error = original;
       await app.runtime.deps.db.execute(sql`alter table api_keys rename column permission_gone to permission`);
     }
   });

@@ -1,5 +1,6 @@
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
+import { API_KEY_MODES, API_KEY_PERMISSIONS } from '@/server/services/api-keys/vocabulary';
 
 export const apiKeys = pgTable(
   'api_keys',
@@ -14,9 +15,9 @@ export const apiKeys = pgTable(
     /** SHA-256 of the secret; the secret itself is never stored. */
     keyHash: text('key_hash').notNull().unique(),
     /** full_access | sending_access */
-    permission: text('permission').notNull(),
+    permission: text('permission', { enum: API_KEY_PERMISSIONS }).notNull(),
     /** live | test */
-    mode: text('mode').notNull(),
+    mode: text('mode', { enum: API_KEY_MODES }).notNull(),
     /** Pins a sending_access key to one sending domain. */
     domainId: uuid('domain_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
+import { DOMAIN_STATUSES, type DnsRecordKind, type DnsRecordStatus } from '@/server/services/domains/statuses';
 
 export const domains = pgTable(
   'domains',
@@ -12,12 +13,12 @@ export const domains = pgTable(
     /** Lowercase, punycode (IDN converted). */
     name: text('name').notNull(),
     /** not_started | pending | verified | partially_verified | failed | temporary_failure */
-    status: text('status').notNull().default('not_started'),
+    status: text('status', { enum: DOMAIN_STATUSES }).notNull().default('not_started'),
     returnPath: text('return_path').notNull().default('send'),
     openTracking: boolean('open_tracking').notNull().default(false),
     clickTracking: boolean('click_tracking').notNull().default(false),
     /** Per-record verification status, keyed by record (DKIM, MX, SPF, DMARC). */
-    recordStatuses: jsonb('record_statuses').$type<Record<string, string>>().notNull().default({}),
+    recordStatuses: jsonb('record_statuses').$type<Partial<Record<DnsRecordKind, DnsRecordStatus>>>().notNull().default({}),
     /** Set while a verification chain polls DNS (registration, verify now, lost records). */
     chainStartedAt: timestamp('chain_started_at', { withTimezone: true, mode: 'date' }),
     /** When the next DNS check is due; a row with a due time is pending work for the runner. */

@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
+import { API_KEY_MODES } from '@/server/services/api-keys/vocabulary';
+import { EMAIL_STATUSES, type RecipientStatus } from '@/server/services/emails/statuses';
+import type { EmailEventType } from '@/server/services/shared/event-types';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -13,7 +16,7 @@ export const emails = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     /** live | test */
-    mode: text('mode').notNull(),
+    mode: text('mode', { enum: API_KEY_MODES }).notNull(),
     /** The verified sending domain; null for the shared sandbox domain. */
     domainId: uuid('domain_id'),
     apiKeyId: uuid('api_key_id'),
@@ -37,7 +40,7 @@ export const emails = pgTable(
     trackOpens: boolean('track_opens').notNull(),
     trackClicks: boolean('track_clicks').notNull(),
     /** queued | scheduled | canceled | sending | sent | delivered | bounced | complained | suppressed | failed */
-    status: text('status').notNull(),
+    status: text('status', { enum: EMAIL_STATUSES }).notNull(),
     scheduledAt: timestamp('scheduled_at', { withTimezone: true, mode: 'date' }),
     /** When the pipeline should next act on it; null when nothing is pending. */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
@@ -51,7 +54,7 @@ export const emails = pgTable(
      * Per recipient, in envelope order (to, cc, bcc; the VERP recipient index): where its delivery
      * stands. pending | deferred | delivered | bounced | complained | suppressed | failed
      */
-    recipientStates: jsonb('recipient_states').$type<Array<{ address: string; status: string; attempts: number; response?: string }>>().notNull().default([]),
+    recipientStates: jsonb('recipient_states').$type<Array<{ address: string; status: RecipientStatus; attempts: number; response?: string }>>().notNull().default([]),
     /** The original URLs of rewritten links, by index: a click token can only ever lead to one of these. */
     trackedLinks: text('tracked_links').array().notNull().default([]),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
@@ -78,7 +81,7 @@ export const emailEvents = pgTable(
       .notNull()
       .references(() => emails.id, { onDelete: 'cascade' }),
     organizationId: uuid('organization_id').notNull(),
-    type: text('type').notNull(),
+    type: text('type').$type<EmailEventType>().notNull(),
     recipient: text('recipient'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),

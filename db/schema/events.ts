@@ -1,5 +1,6 @@
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
+import type { EventType } from '@/server/services/shared/event-types';
 
 /** Everything that happened to an organization's resources, in order: the source of webhook deliveries. */
 export const events = pgTable(
@@ -9,7 +10,7 @@ export const events = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    type: text('type').notNull(),
+    type: text('type').$type<EventType>().notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },

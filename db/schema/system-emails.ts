@@ -1,5 +1,6 @@
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
+import { SYSTEM_EMAIL_STATUSES } from '@/server/services/system-mail/statuses';
 
 /** The service's own messages to its customers (key revoked, overage entered, ...): an outbox. */
 export const systemEmails = pgTable(
@@ -13,7 +14,7 @@ export const systemEmails = pgTable(
     html: text('html').notNull(),
     text: text('text').notNull(),
     /** pending | sending | sent | failed */
-    status: text('status').notNull().default('pending'),
+    status: text('status', { enum: SYSTEM_EMAIL_STATUSES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull(),
     lastError: text('last_error'),

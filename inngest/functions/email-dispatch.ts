@@ -26,7 +26,7 @@ export function emailDispatchFunctions(getDeps: () => Deps) {
   );
   const sweep = inngest.createFunction(
     { id: 'email-dispatch-sweep', triggers: { cron: '* * * * *' } },
-    async ({ step }) => ({ handled: await step.run('sweep', () => sweepEmailDispatch(getDeps())) }),
+    async ({ step }) => step.run('sweep', () => sweepEmailDispatch(getDeps())),
   );
   return [dispatch, sweep];
 }

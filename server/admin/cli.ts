@@ -1,6 +1,8 @@
 import { loadConfig, ConfigError } from '../config';
 import { lockDataDir, lockHolder, readAdminEndpoint } from '../data-dir';
+import pino from 'pino';
 import { AppError } from '../errors';
+import { createLog } from '../log';
 import { createRuntime, stopRuntime } from '../runtime';
 import { ADMIN_USAGE, parseAdminArgs, runAdminCommand } from './commands';
 
@@ -11,7 +13,7 @@ import { ADMIN_USAGE, parseAdminArgs, runAdminCommand } from './commands';
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv.length === 0 || argv[0] === '--help') {
-    console.log(ADMIN_USAGE);
+    process.stdout.write(`${ADMIN_USAGE}\n`);
     return argv.length === 0 ? 1 : 0;
   }
   const config = loadConfig();
@@ -31,9 +33,10 @@ async function main(): Promise<number> {
   }
 
   const release = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
-  const runtime = await createRuntime({ ...config, roles: [] }, { runner: false });
+  // Stdout is the command's answer, JSON only: anything worth logging goes to stderr.
+  const runtime = await createRuntime({ ...config, roles: [] }, { runner: false, log: createLog('warn', pino.destination({ dest: 2, sync: true })) });
   try {
-    console.log(JSON.stringify(await runAdminCommand(runtime.deps, command, args)));
+    process.stdout.write(`${JSON.stringify(await runAdminCommand(runtime.deps, command, args))}\n`);
     return 0;
   } finally {
     await stopRuntime(runtime);
@@ -45,10 +48,10 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof AppError || error instanceof ConfigError) {
-      console.error(JSON.stringify({ error: error.message, code: error instanceof AppError ? error.appCode : 'CONFIG_ERROR' }));
+      process.stderr.write(`${JSON.stringify({ error: error.message, code: error instanceof AppError ? error.appCode : 'CONFIG_ERROR' })}\n`);
       process.exit(2);
     }
-    console.error(error instanceof Error ? error.message : error);
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },
 );

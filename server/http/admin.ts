@@ -28,7 +28,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, dep
     sendJson(res, 200, await runAdminCommand(deps, String(body.command ?? ''), body.args ?? {}));
   } catch (error) {
     if (error instanceof AppError) return sendError(res, error.appCode, error.message);
-    console.error('[admin] command failed', error);
+    deps.log.error({ err: error, command: 'admin' }, 'admin command failed');
     sendError(res, 'INTERNAL_ERROR', 'Internal server error');
   }
 }

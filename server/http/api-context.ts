@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../deps';
 import { admitApiKey } from '../services/api-keys/admission';
 import { parseBearer } from './bearer';
+import { notingCaller } from './request-log';
 import type { Context } from '../trpc/context';
 
 /** A request header by lowercase name; the first value when it was sent twice. */
@@ -34,5 +35,5 @@ export function apiKeyContext(deps: Deps, header: Context['header'], requestId: 
 
 /** The API-key context of a REST request, whose headers go straight onto the response. */
 export function apiContext(deps: Deps, req: IncomingMessage, res: ServerResponse, requestId: string): Context {
-  return apiKeyContext(deps, nodeHeader(req), requestId, (name, value) => res.setHeader(name, value));
+  return notingCaller(req, apiKeyContext(deps, nodeHeader(req), requestId, (name, value) => res.setHeader(name, value)));
 }

@@ -40,17 +40,13 @@ function rewriteErrorBodies(res: ServerResponse, requestId: string): void {
  * The REST entry for every spec path under the base URL: request id, routing (404/405), body
  * size and JSON parsing, then trpc-to-openapi or a plain route, with errors in {error, code}.
  */
-export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: PlainRoute[] = [], options: { log?: (line: string) => void } = {}) {
-  const log = options.log ?? ((line: string) => console.error(line));
+export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: PlainRoute[] = []) {
   const table = buildRouteTable(router, plainRoutes);
   const successStatus = new Map<string, number>();
   for (const [name, procedure] of Object.entries(router._def.procedures) as unknown as Array<[string, { _def: { meta?: { successStatus?: number } } }]>) {
     if (procedure._def.meta?.successStatus) successStatus.set(name, procedure._def.meta.successStatus);
   }
-  const logFailure = (requestId: string, error: unknown) => {
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    log(`[rest] request ${requestId} failed: ${detail}`);
-  };
+  const logFailure = (requestId: string, error: unknown) => deps.log.error({ requestId, err: error }, 'request failed');
 
   // The node adapter, not the standalone one: that one turns the request into a fetch Request and
   // would read the body stream again after we have read and size-checked it.

@@ -6,7 +6,9 @@ import { PLAIN_ROUTES } from '../routers/plain';
 import { buildOpenApiDocument } from '../openapi/document';
 import type { Runtime } from '../runtime';
 import { handleAdmin } from './admin';
+import type { Log } from '../log';
 import { stampRequestId } from './request-id';
+import { logWhenDone } from './request-log';
 import { createRestHandler, type RestRequest } from './rest';
 import { sendError, sendJson } from './respond';
 import { handleTracking } from './tracking';
@@ -38,6 +40,10 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    // The service's own paths get an access line; Next's pages and assets are the dashboard's business.
+    if (startsWithSegment(path, '/api') || startsWithSegment(path, '/t') || path === '/docs/openapi.json' || path === '/admin/command') {
+      logWhenDone(runtime.deps.log, req, res, requestId, path);
+    }
     if (startsWithSegment(path, TRPC_PATH)) return trpc(req, res, path.slice(TRPC_PATH.length), requestId);
     if (startsWithSegment(path, '/api') && !NEXT_API_PREFIXES.some((prefix) => startsWithSegment(path, prefix))) {
       if (startsWithSegment(path, '/api/auth')) return auth(req, res);
@@ -54,10 +60,10 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
   };
 }
 
-export function createHttpServer(listener: ReturnType<typeof createRequestListener>): http.Server {
+export function createHttpServer(listener: ReturnType<typeof createRequestListener>, log: Log): http.Server {
   const server = http.createServer((req, res) => {
     listener(req, res).catch((error: unknown) => {
-      console.error('[http] unhandled error', error);
+      log.error({ requestId: (req as RestRequest).requestId, err: error }, 'unhandled error');
       if (!res.headersSent) sendError(res, 'INTERNAL_ERROR', 'Internal server error');
       else res.destroy();
     });

@@ -63,7 +63,7 @@ function clientOf(req: IncomingMessage, trustedProxies: string[]): TrackingClien
  * `GET|HEAD /t/c/<token>`: 302 to the URL stored for that token's email and link, never one taken
  * from the request; a bad token gets a small 404 page. A HEAD resolves without recording.
  */
-export async function handleTracking(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey' | 'config'>): Promise<void> {
+export async function handleTracking(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey' | 'config' | 'log'>): Promise<void> {
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
   const match = TRACKING_PATH.exec(queryAt === -1 ? url : url.slice(0, queryAt));
@@ -81,7 +81,7 @@ export async function handleTracking(req: IncomingMessage, res: ServerResponse, 
       try {
         await recordOpen(deps, token, clientOf(req, deps.config.trustedProxyCidrs));
       } catch (error) {
-        console.error('[tracking] recording an open failed', error);
+        deps.log.error({ err: error }, 'recording an open failed');
       }
     }
     return gif(res, head);
@@ -91,7 +91,7 @@ export async function handleTracking(req: IncomingMessage, res: ServerResponse, 
   try {
     target = await resolveClick(deps, token, { ...clientOf(req, deps.config.trustedProxyCidrs), record: !head });
   } catch (error) {
-    console.error('[tracking] resolving a click failed', error);
+    deps.log.error({ err: error }, 'resolving a click failed');
     return page(res, 503, UNAVAILABLE_PAGE, head, { 'Retry-After': '5' });
   }
   const location = target === null ? null : locationFor(target);

@@ -4,6 +4,7 @@ import { dashboardContext } from '../auth/session-context';
 import type { Runtime } from '../runtime';
 import type { Context } from '../trpc/context';
 import { apiKeyContext, nodeHeader } from './api-context';
+import { notingCaller } from './request-log';
 
 /**
  * Who calls `/api/trpc`: with an Authorization header, an API key admitted exactly as REST admits
@@ -13,6 +14,6 @@ import { apiKeyContext, nodeHeader } from './api-context';
  */
 export function trpcContext(runtime: Pick<Runtime, 'deps' | 'auth'>, req: IncomingMessage, requestId: string, setHeader: Context['setHeader']): Context {
   const header = nodeHeader(req);
-  if (header('authorization') !== undefined) return apiKeyContext(runtime.deps, header, requestId, setHeader);
-  return dashboardContext(runtime.deps, runtime.auth, fromNodeHeaders(req.headers), requestId, setHeader);
+  if (header('authorization') !== undefined) return notingCaller(req, apiKeyContext(runtime.deps, header, requestId, setHeader));
+  return notingCaller(req, dashboardContext(runtime.deps, runtime.auth, fromNodeHeaders(req.headers), requestId, setHeader));
 }

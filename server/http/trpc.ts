@@ -19,8 +19,7 @@ function largestBodyLimit(router: AppRouter, fallback: number): number {
  * with an API key alike: no Next build on an API client's path, and the request id is the one the
  * listener put on the response.
  */
-export function createTrpcHandler(runtime: Pick<Runtime, 'deps' | 'auth'>, router: AppRouter, options: { log?: (line: string) => void } = {}) {
-  const log = options.log ?? ((line: string) => console.error(line));
+export function createTrpcHandler(runtime: Pick<Runtime, 'deps' | 'auth'>, router: AppRouter) {
   const maxBodySize = largestBodyLimit(router, runtime.deps.config.bodyLimitBytes);
 
   return function handleTrpc(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<void> {
@@ -41,8 +40,7 @@ export function createTrpcHandler(runtime: Pick<Runtime, 'deps' | 'auth'>, route
       },
       onError: ({ error }) => {
         if (toEnvelope(error).status < 500) return;
-        const cause = error.cause ?? error;
-        log(`[trpc] request ${requestId} failed: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`);
+        runtime.deps.log.error({ requestId, err: error.cause ?? error }, 'request failed');
       },
     });
   };

@@ -1,15 +1,16 @@
 import type { Inngest } from 'inngest';
 import { dueEvent } from '@/inngest/client';
+import type { Log } from '../log';
 import type { Jobs } from './jobs';
 
 /** Production wake-ups: an Inngest event per due row. A failed send is only a delay: the cron sweep finds the row. */
-export function inngestJobs(client: Inngest.Any, log: (line: string) => void = (line) => console.error(line)): Jobs {
+export function inngestJobs(client: Inngest.Any, log: Log): Jobs {
   return {
     wake(kind, id) {
       const ids = Array.isArray(id) ? id : [id];
       if (ids.length === 0) return;
       client.send(ids.map((one) => ({ name: dueEvent(kind), data: { id: one } }))).catch((error: unknown) => {
-        log(`[jobs] could not send ${kind} events for ${ids.join(', ')}: ${error instanceof Error ? error.message : String(error)}`);
+        log.warn({ kind, ids, err: error }, 'could not send the due events; the cron sweep will find the rows');
       });
     },
   };

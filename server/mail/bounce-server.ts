@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
+import type { Log } from '../log';
 import type { Deps } from '../deps';
 import { recordDeliveryReport } from '../services/bounces/reports';
 import { parseReport } from './bounce-parser';
@@ -19,9 +20,9 @@ import { parseVerpAddress, verpKeyFrom } from './verp';
 export interface BounceServerOptions {
   port: number;
   host?: string;
-  deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey'>;
+  deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey' | 'log'>;
   /** One line per notable thing (refused recipients are not logged: that is scanners' noise). */
-  log?: (line: string) => void;
+  log?: Log;
   /** Name in the greeting and EHLO answer (MAIL_HOST). */
   name?: string;
   /** Largest message accepted; reports are small, the original message inside them is often cut. */
@@ -42,7 +43,7 @@ const MAX_RECIPIENTS = 10;
 const smtpError = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
 
 export async function startBounceServer(options: BounceServerOptions): Promise<BounceServer> {
-  const log = options.log ?? ((line: string) => console.error(line));
+  const log = (options.log ?? options.deps.log).child({ part: 'bounce-receiver' });
   const key = verpKeyFrom(options.deps.encryptionKey);
   const maxBytes = options.maxBytes ?? BOUNCE_MAX_BYTES;
 
@@ -84,7 +85,7 @@ export async function startBounceServer(options: BounceServerOptions): Promise<B
         handleMessage(Buffer.concat(chunks), session).then(
           () => callback(),
           (error: unknown) => {
-            log(`[bounce] recording a report failed: ${error instanceof Error ? error.message : String(error)}`);
+            log.error({ err: error }, 'recording a report failed');
             // The sender keeps the report and tries again later.
             callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
           },
@@ -98,16 +99,17 @@ export async function startBounceServer(options: BounceServerOptions): Promise<B
     const report = await parseReport(raw);
     const from = session.envelope.mailFrom ? session.envelope.mailFrom.address || '<>' : '<>';
     if (!report) {
-      log(`[bounce] not a DSN or ARF report (from ${from}, ${raw.length} bytes, for ${targets.map((t) => t.emailId).join(', ')}): dropped`);
+      log.info({ from, bytes: raw.length, emailIds: targets.map((t) => t.emailId) }, 'not a DSN or ARF report: dropped');
       return;
     }
     for (const target of targets) {
       const result = await recordDeliveryReport(options.deps, { emailId: target.emailId, recipientIndex: target.recipientIndex, ...report });
-      if (!result.recorded) log(`[bounce] ${report.kind} report for email ${target.emailId} recipient ${target.recipientIndex} not recorded: ${result.reason}`);
+      if (result.recorded) log.info({ kind: report.kind, emailId: target.emailId, recipientIndex: target.recipientIndex }, 'report recorded');
+      else log.info({ kind: report.kind, emailId: target.emailId, recipientIndex: target.recipientIndex, reason: result.reason }, `report not recorded: ${result.reason}`);
     }
   }
 
-  server.on('error', (error) => log(`[bounce] ${error.message}`));
+  server.on('error', (error) => log.warn({ err: error }, 'SMTP error'));
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -5,6 +5,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import { ERROR_STATUS } from '../errors';
 import type { PlainRoute } from '../http/routes';
 import type { Meta } from '../trpc/init';
+import { EVENT_DESCRIPTIONS, EVENT_TYPES } from '../services/shared/event-types';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'VALIDATION_ERROR: the body or query failed validation',
@@ -38,11 +39,6 @@ const errorResponse = (status: number) => ({
 });
 
 /** Webhook event types, listed in the document so receivers can see them. Grows with each resource. */
-export const EVENT_TYPES = [
-  'email.queued', 'email.scheduled', 'email.canceled', 'email.sent', 'email.delivered', 'email.delivery_delayed',
-  'email.bounced', 'email.complained', 'email.suppressed', 'email.failed', 'email.opened', 'email.clicked',
-  'domain.created', 'domain.updated', 'domain.deleted',
-] as const;
 
 type Operation = { operationId?: string; security?: unknown; responses?: Record<string, unknown>; requestBody?: unknown; 'x-plain-route'?: boolean };
 
@@ -107,7 +103,11 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, plainRoutes: PlainRo
     schemas: {
       ...document.components?.schemas,
       Error: errorSchema,
-      EventType: { type: 'string' as const, enum: [...EVENT_TYPES], description: 'Webhook event types' },
+      EventType: {
+        type: 'string' as const,
+        enum: [...EVENT_TYPES],
+        description: `What happened, as the event log records it and webhooks deliver it:\n\n${EVENT_TYPES.map((type) => `- \`${type}\`: ${EVENT_DESCRIPTIONS[type]}`).join('\n')}`,
+      },
     },
   };
   return document;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { API_KEY_MODES, API_KEY_PERMISSIONS } from '../services/api-keys/vocabulary';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys/keys';
 import { orgProcedure } from '../trpc/procedures';
 import { router } from '../trpc/init';
 import { idParam, isoDate, messageResponse } from './shared';
 
-const permission = z.enum(['full_access', 'sending_access']);
-const mode = z.enum(['live', 'test']);
+const permission = z.enum(API_KEY_PERMISSIONS);
+const mode = z.enum(API_KEY_MODES);
 
 const apiKey = z
   .object({

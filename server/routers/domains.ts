@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { DNS_RECORD_KINDS, DNS_RECORD_STATUSES, DOMAIN_STATUSES } from '../services/domains/statuses';
 import { deleteDomain, domainConnectFor, getDomain, listDomains, registerDomain, requestVerification } from '../services/domains/crud';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, messageResponse } from './shared';
 
-const domainStatus = z.enum(['not_started', 'pending', 'verified', 'partially_verified', 'failed', 'temporary_failure']);
-const recordStatus = z.enum(['pending', 'verified', 'failed', 'temporary_failure']);
+const domainStatus = z.enum(DOMAIN_STATUSES);
+const recordStatus = z.enum(DNS_RECORD_STATUSES);
 
 const dnsRecord = z
   .object({
-    record: z.enum(['DKIM', 'MX', 'SPF', 'DMARC']),
+    record: z.enum(DNS_RECORD_KINDS),
     type: z.enum(['TXT', 'MX']),
     host: z.string().describe('The host relative to the domain, as DNS providers ask for it'),
     name: z.string().describe('The fully qualified name'),

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps';
 import type { JobKind, Jobs } from '../jobs/jobs';
+import { silentLog, type Log } from '../log';
 import type { Sweep } from './sweeps';
 
 interface Loop {
@@ -20,7 +21,7 @@ export class EmbeddedRunner implements Jobs {
   constructor(
     private readonly getDeps: () => Deps,
     sweeps: Sweep[],
-    private readonly log: (line: string) => void = (line) => console.error(line),
+    private readonly log: Log = silentLog,
   ) {
     for (const sweep of sweeps) this.loops.set(sweep.kind, { sweep, timer: null, running: null, again: false });
   }
@@ -54,11 +55,15 @@ export class EmbeddedRunner implements Jobs {
     loop.running = (async () => {
       do {
         loop.again = false;
+        const started = performance.now();
         try {
           const result = await loop.sweep.run(this.getDeps());
           if (loop.sweep.again?.(result)) loop.again = true;
+          // A sweep that found nothing says nothing: an idle poll every second is not news.
+          const summary = loop.sweep.summary(result);
+          if (summary) this.log.info({ sweep: loop.sweep.kind, ...summary, durationMs: Math.round(performance.now() - started) }, 'sweep done');
         } catch (error) {
-          this.log(`[runner] ${loop.sweep.kind} sweep failed: ${error instanceof Error ? error.message : String(error)}`);
+          this.log.error({ sweep: loop.sweep.kind, err: error, durationMs: Math.round(performance.now() - started) }, 'sweep failed');
         }
       } while (loop.again && !this.stopped);
     })().finally(() => {

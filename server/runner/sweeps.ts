@@ -15,12 +15,32 @@ export interface Sweep {
   run(deps: Deps): Promise<unknown>;
   /** Whether to run again at once instead of after intervalMs: the sweep stopped with work left. */
   again?(result: unknown): boolean;
+  /** What the run did, for the log; null when it found nothing to do. */
+  summary(result: unknown): Record<string, unknown> | null;
 }
 
+function sweep<T>(definition: {
+  kind: JobKind;
+  intervalMs: number;
+  run(deps: Deps): Promise<T>;
+  again?(result: T): boolean;
+  summary(result: T): Record<string, unknown> | null;
+}): Sweep {
+  return definition as Sweep;
+}
+
+const counted = (name: string) => (count: number) => (count > 0 ? { [name]: count } : null);
+
 export const SWEEPS: Sweep[] = [
-  { kind: 'system-mail', intervalMs: 5_000, run: sweepSystemEmails },
-  { kind: 'domain-check', intervalMs: 15_000, run: sweepDomainChecks },
+  sweep({ kind: 'system-mail', intervalMs: 5_000, run: sweepSystemEmails, summary: counted('handled') }),
+  sweep({ kind: 'domain-check', intervalMs: 15_000, run: sweepDomainChecks, summary: counted('checked') }),
   // A sweep that handled emails may have stopped at its time budget with more due.
-  { kind: 'email-dispatch', intervalMs: 1_000, run: sweepEmailDispatch, again: (handled) => Number(handled) > 0 },
-  { kind: 'retention', intervalMs: 3_600_000, run: applyRetention },
+  sweep({
+    kind: 'email-dispatch',
+    intervalMs: 1_000,
+    run: sweepEmailDispatch,
+    again: (report) => report.handled > 0,
+    summary: (report) => (report.handled > 0 ? { handled: report.handled, outcomes: report.outcomes } : null),
+  }),
+  sweep({ kind: 'retention', intervalMs: 3_600_000, run: applyRetention, summary: (result) => (result.emailsDeleted + result.attachmentsExpired > 0 ? result : null) }),
 ];

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { TestClock } from '@/server/clock';
 import { loadConfig, type Config } from '@/server/config';
 import { createHttpServer, createRequestListener, type NextHandler } from '@/server/http/server';
+import { silentLog, type Log } from '@/server/log';
 import type { SystemMailer } from '@/server/mail/system-mailer';
 import { createRuntime, type Runtime } from '@/server/runtime';
 import { createOrganizationWithKey } from '@/server/services/organizations/organizations';
@@ -50,6 +51,8 @@ export interface TestAppOptions {
   shareDatabaseWith?: TestApp;
   /** Stands in for Next (the dashboard and its route handlers) behind the listener. */
   next?: NextHandler;
+  /** Where the app's log lines go (default: nowhere). */
+  log?: Log;
 }
 
 /** The real HTTP server on a loopback port, over a real database, with a test clock. */
@@ -72,8 +75,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     BETTER_AUTH_SECRET: 'test-secret-test-secret-test-secret-00',
     ...options.env,
   });
-  const runtime = await createRuntime(config, { database, clock, systemMailer: options.systemMailer, runner: options.runner ?? false });
-  const server: Server = createHttpServer(createRequestListener(runtime, { next: options.next }));
+  const runtime = await createRuntime(config, { database, clock, systemMailer: options.systemMailer, runner: options.runner ?? false, log: options.log ?? silentLog });
+  const server: Server = createHttpServer(createRequestListener(runtime, { next: options.next }), runtime.deps.log);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const start = clock.now();

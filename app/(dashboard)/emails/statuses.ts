@@ -1,8 +1,7 @@
 import type { BadgeTone } from '../../components/badge';
-import type { EmailStatus } from './types';
+import { EMAIL_STATUSES, isEmailStatus, type EmailStatus } from '@/server/services/emails/statuses';
 
-/** Every status, in the order an email usually moves through them (the filter's order). */
-export const EMAIL_STATUSES: EmailStatus[] = ['queued', 'scheduled', 'sending', 'sent', 'delivered', 'canceled', 'bounced', 'complained', 'suppressed', 'failed'];
+export { EMAIL_STATUSES, isEmailStatus };
 
 export const STATUS_STYLE: Record<EmailStatus, { label: string; tone: BadgeTone }> = {
   queued: { label: 'Queued', tone: 'neutral' },
@@ -21,4 +20,3 @@ export const STATUS_STYLE: Record<EmailStatus, { label: string; tone: BadgeTone 
 const IN_FLIGHT = new Set<EmailStatus>(['queued', 'scheduled', 'sending', 'sent']);
 export const isInFlight = (status: EmailStatus) => IN_FLIGHT.has(status);
 
-export const isEmailStatus = (value: string | null | undefined): value is EmailStatus => EMAIL_STATUSES.includes(value as EmailStatus);

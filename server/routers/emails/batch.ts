@@ -32,7 +32,7 @@ export const emailBatchRoute: PlainRoute = {
       const parsed = batchEmailBody.safeParse(item);
       return parsed.success ? { input: toEmailInput(parsed.data) } : { invalid: describeIssues(parsed.error.issues) };
     });
-    const data = await sendBatch(deps, principal, items, (error) => console.error(`[rest] request ${requestId}: batch item failed`, error));
+    const data = await sendBatch(deps, principal, items, (error) => deps.log.error({ requestId, err: error }, 'batch item failed'));
     sendJson(res, 200, { data });
   },
 };

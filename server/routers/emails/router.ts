@@ -3,6 +3,7 @@ import { sendEmail } from '../../services/emails/accept/send';
 import { getEmail, listEmails } from '../../services/emails/read';
 import { cancelEmail, rescheduleEmail } from '../../services/emails/schedule';
 import { EMAIL_STATUSES } from '../../services/emails/statuses';
+import { EMAIL_EVENT_TYPES } from '../../services/shared/event-types';
 import { router } from '../../trpc/init';
 import { orgProcedure } from '../../trpc/procedures';
 import { idParam, isoDate, pageQuery } from '../shared';
@@ -33,7 +34,7 @@ const email = emailSummary
     headers: z.record(z.string(), z.string()),
     tracking: z.object({ opens: z.boolean(), clicks: z.boolean() }),
     attachments: z.array(z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: z.number().int(), expired: z.boolean() })),
-    events: z.array(z.object({ type: z.string(), recipient: z.string().nullable(), data: z.record(z.string(), z.unknown()), createdAt: isoDate })).describe('Oldest first'),
+    events: z.array(z.object({ type: z.enum(EMAIL_EVENT_TYPES), recipient: z.string().nullable(), data: z.record(z.string(), z.unknown()), createdAt: isoDate })).describe('Oldest first'),
   })
   .meta({ id: 'Email' });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { perDatabase, prepareSql } from '@/db/prepared';
+import { perDatabase, prepareSql } from '@/db/raw-sql';
 import type { Deps } from '../../deps';
 import { PLANS, RATE_LIMIT_WINDOW_MS } from '../plans/plans';
 import type { Mode, Permission, Principal } from '../shared/principal';
@@ -21,8 +21,8 @@ const PLAN_LIMITS = JSON.stringify(Object.fromEntries(Object.values(PLANS).map((
 interface AdmissionRow {
   key_id: string;
   organization_id: string;
-  permission: string;
-  mode: string;
+  permission: Permission;
+  mode: Mode;
   domain_id: string | null;
   plan: string;
   rate_limit_override: number | null;
@@ -65,8 +65,8 @@ export async function admitApiKey(deps: Pick<Deps, 'db' | 'clock'>, secret: stri
   return {
     principal: {
       organizationId: row.organization_id,
-      permission: row.permission as Permission,
-      mode: row.mode as Mode,
+      permission: row.permission,
+      mode: row.mode,
       keyId: row.key_id,
       domainId: row.domain_id,
       userId: null,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeys, organizations } from '@/db/schema';
 import type { Db } from '@/db/client';
-import { perDatabase } from '@/db/prepared';
+import { perDatabase } from '@/db/raw-sql';
 import { apiKeyRevokedEmail } from '@/emails/api-key-revoked';
 import type { Deps } from '../../deps';
 import { AppError, forbidden, notFound, validationError } from '../../errors';
@@ -29,8 +29,8 @@ export const toApiKeyView = (row: ApiKeyRecord): ApiKeyView => ({
   id: row.id,
   name: row.name,
   tokenStart: row.tokenStart,
-  permission: row.permission as Permission,
-  mode: row.mode as Mode,
+  permission: row.permission,
+  mode: row.mode,
   domainId: row.domainId,
   createdAt: row.createdAt.toISOString(),
 });

@@ -3,7 +3,8 @@ import { emailEvents, emails } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { recordEmailEvents } from '../emails/events';
 import { aggregateEmailStatus, IN_FLIGHT, type RecipientState } from '../emails/aggregate-status';
-import type { EmailStatus } from '../emails/statuses';
+import type { EmailStatus, RecipientStatus } from '../emails/statuses';
+import type { EmailEventType } from '../shared/event-types';
 import { suppressAddress } from '../suppressions/suppressions';
 
 /**
@@ -38,7 +39,7 @@ export type DeliveryReportResult =
   | { recorded: true; recipient: string; recipientStatus: string; emailStatus: EmailStatus; suppressed: boolean }
   | { recorded: false; reason: 'unknown_email' | 'unknown_recipient' | 'not_sent' | 'duplicate' };
 
-const EVENT_OF: Record<DeliveryReportKind, string> = {
+const EVENT_OF: Record<DeliveryReportKind, EmailEventType> = {
   hard: 'email.bounced',
   soft: 'email.delivery_delayed',
   complaint: 'email.complained',
@@ -48,7 +49,7 @@ const EVENT_OF: Record<DeliveryReportKind, string> = {
  * What a report does to one recipient's state: the new status (or the same one when the report
  * changes nothing about it), or null when the report must not be recorded at all.
  */
-function nextRecipientStatus(kind: DeliveryReportKind, current: string): string | null {
+function nextRecipientStatus(kind: DeliveryReportKind, current: RecipientStatus): RecipientStatus | null {
   // Never sent to: a report cannot be about a message that did not leave.
   if (current === 'suppressed') return null;
   switch (kind) {
@@ -134,7 +135,7 @@ export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock'>, rep
         : state,
     );
     // Still in flight: the pipeline's status stands, and its schedule (nextAttemptAt) is its own.
-    const emailStatus = (aggregateEmailStatus(nextStates) ?? email.status) as EmailStatus;
+    const emailStatus = aggregateEmailStatus(nextStates) ?? email.status;
     await tx.update(emails).set({ recipientStates: nextStates, status: emailStatus, updatedAt: deps.clock.now() }).where(eq(emails.id, email.id));
     await recordEmailEvents(tx, deps, email, [{ type: eventType, recipient: current.address, data: eventData }]);
 

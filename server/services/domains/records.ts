@@ -1,10 +1,12 @@
 /** The DNS records a customer publishes for a sending domain, and how each is judged. */
 
-export type RecordStatus = 'pending' | 'verified' | 'failed' | 'temporary_failure';
+import type { DnsRecordKind, DnsRecordStatus } from './statuses';
+
+export type RecordStatus = DnsRecordStatus;
 
 export interface DnsRecord {
   /** What the record is for. */
-  record: 'DKIM' | 'MX' | 'SPF' | 'DMARC';
+  record: DnsRecordKind;
   type: 'TXT' | 'MX';
   /** The host relative to the domain, as most DNS providers ask for it ("@" for the apex). */
   host: string;

@@ -1,6 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import { perDatabase } from '@/db/prepared';
+import { perDatabase } from '@/db/raw-sql';
 import { dkimKeys, domains } from '@/db/schema';
 import { open } from '../../crypto/secret-box';
 import type { Deps } from '../../deps';

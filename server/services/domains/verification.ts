@@ -7,7 +7,8 @@ import { checkDomainRecords, type RecordStatuses } from './dns-check';
 import type { DnsRecord } from './records';
 import { activeKey } from './repo';
 import { CHAIN_LIMIT_MS, CHECK_LEASE_MS, chainDelayMs, RECHECK_VERIFIED_MS, TRANSIENT_RETRY_MS } from './schedule';
-import { recordsOf, type DomainRow, type DomainStatus } from './view';
+import { DNS_RECORD_KINDS, type DomainStatus } from './statuses';
+import { recordsOf, type DomainRow } from './view';
 
 const REQUIRED: Array<DnsRecord['record']> = ['DKIM', 'MX', 'SPF'];
 
@@ -51,7 +52,8 @@ function decide(row: DomainRow, statuses: RecordStatuses, now: Date): Outcome {
   const chainStartedAt = row.chainStartedAt ?? now;
   const elapsed = now.getTime() - chainStartedAt.getTime();
   if (elapsed >= CHAIN_LIMIT_MS) {
-    const failed = Object.fromEntries(Object.entries(statuses).map(([record, status]) => [record, status === 'pending' ? 'failed' : status])) as RecordStatuses;
+    const failed: RecordStatuses = { ...statuses };
+    for (const record of DNS_RECORD_KINDS) if (failed[record] === 'pending') failed[record] = 'failed';
     return { status: 'failed', recordStatuses: failed, chainStartedAt: null, nextCheckAt: null, verifiedAt: null, failureReason: `Not verified after 72 hours: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}` };
   }
   const status = row.status === 'temporary_failure' ? 'temporary_failure' : required.includes('verified') ? 'partially_verified' : 'pending';
@@ -89,7 +91,7 @@ export async function checkDomain(deps: Deps, id: string): Promise<DomainStatus 
       });
     }
   });
-  return outcome.status as DomainStatus;
+  return outcome.status;
 }
 
 const verifiedElsewhere = async (db: Db, row: DomainRow) =>

@@ -1,9 +1,10 @@
 import type { dkimKeys, domains } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { buildDomainRecords, type DnsRecord } from './records';
-import type { RecordStatuses } from './dns-check';
+import type { DomainStatus } from './statuses';
 
-export type DomainStatus = 'not_started' | 'pending' | 'verified' | 'partially_verified' | 'failed' | 'temporary_failure';
+export type { DomainStatus };
+
 export type DomainRow = typeof domains.$inferSelect;
 export type DkimKeyRow = typeof dkimKeys.$inferSelect;
 
@@ -31,7 +32,7 @@ export interface DomainView extends DomainSummary {
 export const summary = (row: DomainRow): DomainSummary => ({
   id: row.id,
   name: row.name,
-  status: row.status as DomainStatus,
+  status: row.status,
   isPolling: row.chainStartedAt !== null,
   createdAt: row.createdAt.toISOString(),
 });
@@ -39,7 +40,7 @@ export const summary = (row: DomainRow): DomainSummary => ({
 export function recordsOf(deps: Pick<Deps, 'config'>, row: DomainRow, key: Pick<DkimKeyRow, 'selector' | 'publicKey'>): DnsRecord[] {
   return buildDomainRecords(
     { name: row.name, selector: key.selector, publicKey: key.publicKey, returnPath: row.returnPath, mailHost: deps.config.mailHost },
-    row.recordStatuses as Partial<RecordStatuses>,
+    row.recordStatuses,
   );
 }
 

@@ -1,16 +1,15 @@
-import type { EmailStatus } from './statuses';
+import { RECIPIENT_STATUSES, type EmailStatus, type RecipientStatus } from './statuses';
 
 export interface RecipientState {
   address: string;
-  /** pending | deferred | delivered | bounced | complained | suppressed | failed */
-  status: string;
+  status: RecipientStatus;
   attempts: number;
   response?: string;
 }
 
 /** Recipient states the pipeline still works on. */
-export const IN_FLIGHT = new Set(['pending', 'deferred']);
-const KNOWN = new Set(['pending', 'deferred', 'delivered', 'bounced', 'complained', 'suppressed', 'failed']);
+export const IN_FLIGHT: ReadonlySet<string> = new Set<RecipientStatus>(['pending', 'deferred']);
+const KNOWN: ReadonlySet<string> = new Set<RecipientStatus>(RECIPIENT_STATUSES);
 
 /**
  * The email's status from its recipients' states (envelope order, as in `recipientStates`):

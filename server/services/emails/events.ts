@@ -2,6 +2,7 @@ import { emailEvents, events } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
+import type { EmailEventType } from '../shared/event-types';
 
 /** What an event of an email tells a webhook receiver about it, so no callback is needed. */
 interface EmailEventSubject {
@@ -14,7 +15,7 @@ interface EmailEventSubject {
   tags?: Array<{ name: string; value: string }>;
 }
 
-export type EmailEventInput = { type: string; recipient?: string | null; data?: Record<string, unknown> };
+export type EmailEventInput = { type: EmailEventType; recipient?: string | null; data?: Record<string, unknown> };
 
 /** The rows one list of events adds: to the email's history, and to the organization's event log. */
 export function emailEventRows(at: Date, email: EmailEventSubject, list: EmailEventInput[]) {

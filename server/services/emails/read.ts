@@ -11,7 +11,7 @@ type EmailRow = typeof emails.$inferSelect;
 export interface EmailFilter {
   limit: number;
   cursor?: string;
-  status?: string;
+  status?: EmailStatus;
   from?: string;
   to?: string;
   tag?: string[];
@@ -47,7 +47,7 @@ const summary = (row: SummaryRow): EmailSummary => ({
   from: row.from,
   to: row.to,
   subject: row.subject,
-  status: row.status as EmailStatus,
+  status: row.status,
   tags: row.tags,
   scheduledAt: row.scheduledAt?.toISOString() ?? null,
   createdAt: row.createdAt.toISOString(),

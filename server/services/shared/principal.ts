@@ -1,5 +1,6 @@
-export type Permission = 'full_access' | 'sending_access';
-export type Mode = 'live' | 'test';
+import type { Mode, Permission } from '../api-keys/vocabulary';
+
+export type { Mode, Permission };
 
 /** Who is calling: an API key, or a person signed in to the dashboard (acting with full access). */
 export interface Principal {

@@ -1,4 +1,5 @@
 import type { ComponentType, SVGProps } from 'react';
+import type { EmailEventType } from '@/server/services/shared/event-types';
 import {
   BanIcon,
   CalendarIcon,
@@ -23,7 +24,7 @@ export interface EventKind {
 
 const slate = 'bg-slate-100 text-slate-600';
 
-const KINDS: Record<string, EventKind> = {
+const KINDS: Record<EmailEventType, EventKind> = {
   'email.queued': { label: 'Queued', icon: InboxIcon, tone: slate },
   'email.scheduled': { label: 'Scheduled', icon: CalendarIcon, tone: 'bg-violet-100 text-violet-700' },
   'email.canceled': { label: 'Canceled', icon: XCircleIcon, tone: slate },
@@ -38,7 +39,7 @@ const KINDS: Record<string, EventKind> = {
   'email.clicked': { label: 'Clicked', icon: CursorClickIcon, tone: 'bg-indigo-100 text-indigo-700' },
 };
 
-/** How the timeline draws an event; a type it does not know yet gets its own name and a plain dot. */
-export function eventKind(type: string): EventKind {
-  return KINDS[type] ?? { label: type.replace(/^email\./, '').replace(/_/g, ' '), icon: ClockIcon, tone: slate };
+/** How the timeline draws an event: every email event type has its own look (a new one is a type error until drawn). */
+export function eventKind(type: EmailEventType): EventKind {
+  return KINDS[type];
 }

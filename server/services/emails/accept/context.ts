@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { perDatabase, prepareSql } from '@/db/prepared';
+import { perDatabase, prepareSql } from '@/db/raw-sql';
 
 export interface SenderDomain {
   id: string;

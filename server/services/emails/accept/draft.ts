@@ -22,7 +22,7 @@ export function draftEmail(
   // Envelope order is the VERP recipient index: a bounce names its recipient by position.
   const recipientStates = envelopeRecipients(input.to, cc, bcc).map((address) => ({
     address,
-    status: suppressed.has(address.toLowerCase()) ? 'suppressed' : 'pending',
+    status: suppressed.has(address.toLowerCase()) ? ('suppressed' as const) : ('pending' as const),
     attempts: 0,
   }));
   const row: EmailDraft['row'] = {
@@ -59,7 +59,7 @@ export function draftEmail(
     row,
     events: [
       { type: scheduledAt ? 'email.scheduled' : 'email.queued', data: scheduledAt ? { scheduledAt: scheduledAt.toISOString() } : {} },
-      ...permit.suppressed.map((recipient) => ({ type: 'email.suppressed', recipient, data: { reason: 'on the suppression list' } })),
+      ...permit.suppressed.map((recipient) => ({ type: 'email.suppressed' as const, recipient, data: { reason: 'on the suppression list' } })),
     ],
   };
 }

@@ -1,8 +1,7 @@
-import { getTableColumns, sql, type Column } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { perDatabase, prepareSql } from '@/db/prepared';
-import { emails } from '@/db/schema';
+import { column, columnNames, jsonRecordset, perDatabase, populateRecordset, prepareSql, rowRecord, tableName } from '@/db/raw-sql';
+import { emailEvents, emails, events } from '@/db/schema';
 import { newId } from '../../../ids';
 import type { EmailEventInput } from '../events';
 
@@ -14,61 +13,36 @@ export interface EmailDraft {
   events: EmailEventInput[];
 }
 
-/** A row as Postgres' own record type spells it (column names, JSON values), for `json_populate_recordset`. */
-function asRecord(table: PgTable, row: Record<string, unknown>): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  // A missing key reads as NULL: leaving nulls out keeps the JSON (and its parsing) smaller.
-  for (const { key, name, fallback } of columnsOf(table)) {
-    const value = row[key] ?? fallback;
-    if (value !== null) record[name] = value;
-  }
-  return record;
-}
-
-const columnCache = new Map<PgTable, Array<{ key: string; name: string; fallback: unknown }>>();
-
-/** Each column's property, SQL name and the value an unset property stores (its plain default, else null). */
-function columnsOf(table: PgTable) {
-  let columns = columnCache.get(table);
-  if (!columns) {
-    columns = (Object.entries(getTableColumns(table)) as Array<[string, Column]>).map(([key, column]) => ({
-      key,
-      name: column.name,
-      fallback: column.hasDefault && !(column.default instanceof Object && 'queryChunks' in column.default) ? column.default : null,
-    }));
-    columnCache.set(table, columns);
-  }
-  return columns;
-}
-
-const columnList = (table: PgTable) => sql.raw(Object.values(getTableColumns(table) as Record<string, Column>).map((column) => `"${column.name}"`).join(', '));
-
 // The emails, their history and their event-log rows in one statement: a data-modifying CTE is
 // atomic by itself, so accepting costs one round trip and one commit, for one email or a hundred.
 // An email that hits a unique index (its idempotency key) is skipped, and so are its events. What
 // an event repeats of its email (organization, time, and for the log what a webhook receiver is
 // told: id, mode, sender, recipients, subject, tags) is taken from the stored row, not sent again.
+const STORED = ['id', 'organizationId', 'mode', 'from', 'to', 'subject', 'tags', 'createdAt'] as const;
+const HISTORY = ['id', 'emailId', 'organizationId', 'type', 'recipient', 'data', 'createdAt'] as const;
+const LOGGED = ['id', 'organizationId', 'type', 'data', 'createdAt'] as const;
 const storeOn = perDatabase((db: Db) =>
   prepareSql<{ id: string }>(
     db,
     'store_emails',
     sql`with stored as (
-        insert into emails (${columnList(emails)})
-        select ${columnList(emails)} from json_populate_recordset(null::emails, ${sql.placeholder('emails')}::text::json)
+        insert into ${tableName(emails)} (${columnNames(emails)})
+        select ${columnNames(emails)} from ${populateRecordset(emails, 'emails')}
         on conflict do nothing
-        returning id, organization_id, mode, "from", "to", subject, tags, created_at
+        returning ${columnNames(emails, STORED)}
       ), history as (
-        insert into email_events (id, email_id, organization_id, type, recipient, data, created_at)
-        select h.id, h.email_id, s.organization_id, h.type, h.recipient, h.data, s.created_at
-        from json_to_recordset(${sql.placeholder('history')}::text::json) as h(id uuid, email_id uuid, type text, recipient text, data jsonb)
-          join stored s on s.id = h.email_id
+        insert into ${tableName(emailEvents)} (${columnNames(emailEvents, HISTORY)})
+        select ${sql.join([column(emailEvents, 'id', 'h'), column(emailEvents, 'emailId', 'h'), column(emails, 'organizationId', 's'), column(emailEvents, 'type', 'h'), column(emailEvents, 'recipient', 'h'), column(emailEvents, 'data', 'h'), column(emails, 'createdAt', 's')], sql.raw(', '))}
+        from ${jsonRecordset('history', 'h', emailEvents, ['id', 'emailId', 'type', 'recipient', 'data'])}
+          join stored s on ${column(emails, 'id', 's')} = ${column(emailEvents, 'emailId', 'h')}
       ), logged as (
-        insert into events (id, organization_id, type, data, created_at)
-        select l.id, s.organization_id, l.type,
-          jsonb_build_object('emailId', s.id, 'mode', s.mode, 'from', s."from", 'to', to_jsonb(s."to"), 'subject', s.subject, 'tags', s.tags) || l.data,
-          s.created_at
-        from json_to_recordset(${sql.placeholder('log')}::text::json) as l(id uuid, email_id uuid, type text, data jsonb)
-          join stored s on s.id = l.email_id
+        insert into ${tableName(events)} (${columnNames(events, LOGGED)})
+        select ${column(events, 'id', 'l')}, ${column(emails, 'organizationId', 's')}, ${column(events, 'type', 'l')},
+          jsonb_build_object('emailId', ${column(emails, 'id', 's')}, 'mode', ${column(emails, 'mode', 's')}, 'from', ${column(emails, 'from', 's')},
+            'to', to_jsonb(${column(emails, 'to', 's')}), 'subject', ${column(emails, 'subject', 's')}, 'tags', ${column(emails, 'tags', 's')}) || ${column(events, 'data', 'l')},
+          ${column(emails, 'createdAt', 's')}
+        from ${jsonRecordset('log', 'l', events, ['id', 'type', 'data'], [['email_id', 'uuid']])}
+          join stored s on ${column(emails, 'id', 's')} = l.email_id
       )
       select id from stored`,
   ),
@@ -91,7 +65,7 @@ export async function storeEmails(db: Db, drafts: EmailDraft[]): Promise<Set<str
     }
   }
   const stored = await storeOn(db).execute({
-    emails: JSON.stringify(drafts.map((draft) => asRecord(emails, draft.row))),
+    emails: JSON.stringify(drafts.map((draft) => rowRecord(emails, draft.row))),
     history: JSON.stringify(history),
     log: JSON.stringify(log),
   });

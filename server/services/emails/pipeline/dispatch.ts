@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { perDatabase } from '@/db/prepared';
+import { perDatabase } from '@/db/raw-sql';
 import { emails } from '@/db/schema';
 import type { Deps } from '../../../deps';
 import { MINUTE_MS } from '../../shared/time';
@@ -103,16 +103,23 @@ export async function dueEmailIds(deps: Pick<Deps, 'db' | 'clock'>, limit = 100)
 
 /**
  * Dispatches due emails, DISPATCH_CONCURRENCY at a time, claiming more as slots free up, until
- * none is due (or the budget is spent). Answers how many it handled. A failure stops the claiming;
- * the emails in flight finish, then it is thrown.
+ * none is due (or the budget is spent). Answers how many it handled and how each ended. A failure
+ * stops the claiming; the emails in flight finish, then it is thrown.
  */
-export async function sweepEmailDispatch(deps: Deps): Promise<number> {
+/** What one sweep did: how many emails it handled, and the status each was left in. */
+export interface DispatchSweepReport {
+  handled: number;
+  outcomes: Partial<Record<DispatchResult['outcome'], number>>;
+}
+
+export async function sweepEmailDispatch(deps: Deps): Promise<DispatchSweepReport> {
   const started = performance.now();
   const ready: ClaimedEmail[] = [];
   let claiming: Promise<void> | null = null;
   let exhausted = false;
   let failure: { error: unknown } | null = null;
   let handled = 0;
+  const outcomes: DispatchSweepReport['outcomes'] = {};
 
   const claimMore = async () => {
     const rows = await claimDue(deps.db).execute({ limit: CLAIM_BATCH, ...leaseOf(deps) });
@@ -132,7 +139,11 @@ export async function sweepEmailDispatch(deps: Deps): Promise<number> {
   const lane = async () => {
     for (let row = await next(); row; row = await next()) {
       try {
-        if ((await dispatchClaimed(deps, row)).outcome !== 'skipped') handled += 1;
+        const { outcome } = await dispatchClaimed(deps, row);
+        if (outcome !== 'skipped') {
+          handled += 1;
+          outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+        }
       } catch (error) {
         failure ??= { error };
       }
@@ -140,5 +151,5 @@ export async function sweepEmailDispatch(deps: Deps): Promise<number> {
   };
   await Promise.all(Array.from({ length: DISPATCH_CONCURRENCY }, lane));
   if (failure) throw (failure as { error: unknown }).error;
-  return handled;
+  return { handled, outcomes };
 }

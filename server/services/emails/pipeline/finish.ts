@@ -38,7 +38,7 @@ export async function finishDispatch(deps: Deps, row: EmailRow, found: Recipient
 
 async function finishLocked(deps: Deps, row: EmailRow, found: RecipientState[], events: EmailEventInput[], nextAttemptAt: Date | null, extra: Outcome['extra']): Promise<DispatchResult> {
   const sent = Boolean(extra.sentAt ?? row.sentAt);
-  let status = row.status as EmailStatus;
+  let status: EmailStatus = row.status;
   await deps.db.transaction(async (tx) => {
     // A bounce or complaint may have been recorded while this step ran: it stands.
     const [current] = await tx.select({ states: emails.recipientStates }).from(emails).where(eq(emails.id, row.id)).for('update');

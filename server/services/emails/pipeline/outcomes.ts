@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { perDatabase, prepareSql } from '@/db/prepared';
+import { perDatabase, prepareSql } from '@/db/raw-sql';
 import type { emails } from '@/db/schema';
 import { newId } from '../../../ids';
 import { emailEventRows, type EmailEventInput } from '../events';

@@ -19,7 +19,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     return new Response(new Uint8Array(file.content), { status: 200, headers: file.headers });
   } catch (error) {
     if (error instanceof AppError) return errorResponse(error.appCode, error.message, requestId, error.headers);
-    console.error(`[dashboard] request ${requestId}: attachment download failed`, error);
+    runtime.deps.log.error({ requestId, err: error }, 'attachment download failed');
     return errorResponse('INTERNAL_ERROR', 'Internal server error', requestId);
   }
 }

@@ -1,0 +1,126 @@
+import { getTableColumns, getTableName, sql, type Column, type SQL } from 'drizzle-orm';
+import type { PgDialect, PgSession, PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from './client';
+
+/*
+ * The one home of hand-written SQL's plumbing: prepared statements (through drizzle's session,
+ * an internal of the pinned drizzle-orm) and every table and column name a raw statement needs,
+ * derived from the schema. A service writes its statement's logic; the names come from here, so
+ * renaming a column in db/schema breaks the typecheck or a test, never production.
+ */
+
+/**
+ * A prepared statement is bound to the database object it was built on, so hot-path queries are
+ * built once per database and reused: no SQL rebuilt per call, and Postgres plans them once.
+ */
+export function perDatabase<T>(build: (db: Db) => T): (db: Db) => T {
+  const cache = new WeakMap<Db, T>();
+  return (db) => {
+    let prepared = cache.get(db);
+    if (!prepared) {
+      prepared = build(db);
+      cache.set(db, prepared);
+    }
+    return prepared;
+  };
+}
+
+export interface PreparedSql<T> {
+  execute(values: Record<string, unknown>): Promise<T[]>;
+}
+
+/**
+ * A named prepared statement from raw SQL with `sql.placeholder`s, for the few statements the
+ * query builder cannot express (a data-modifying CTE). Goes through drizzle's session, which
+ * `db.execute` does not prepare; drizzle-orm is pinned, so the internal call is stable.
+ */
+export function prepareSql<T>(db: Db, name: string, query: SQL): PreparedSql<T> {
+  const internals = db as unknown as { dialect: PgDialect; session: PgSession };
+  const prepared = internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, name, false);
+  return {
+    async execute(values) {
+      const result = (await prepared.execute(values)) as T[] | { rows: T[] };
+      return Array.isArray(result) ? result : result.rows;
+    },
+  };
+}
+
+type ColumnKey<T extends PgTable> = keyof T['_']['columns'] & string;
+
+interface ColumnFacts {
+  key: string;
+  name: string;
+  sqlType: string;
+  /** What an unset property stores: the column's plain default, else null (an SQL default is not a value). */
+  fallback: unknown;
+}
+
+const facts = new WeakMap<PgTable, ColumnFacts[]>();
+
+/** Every column of a table in schema order, with its SQL name and type. */
+export function columnsOf(table: PgTable): ColumnFacts[] {
+  let list = facts.get(table);
+  if (!list) {
+    list = (Object.entries(getTableColumns(table)) as Array<[string, Column]>).map(([key, column]) => ({
+      key,
+      name: column.name,
+      sqlType: column.getSQLType(),
+      fallback: column.hasDefault && !(column.default instanceof Object && 'queryChunks' in column.default) ? column.default : null,
+    }));
+    facts.set(table, list);
+  }
+  return list;
+}
+
+const pick = <T extends PgTable>(table: T, keys?: ReadonlyArray<ColumnKey<T>>) => {
+  const all = columnsOf(table);
+  return keys ? keys.map((key) => all.find((column) => column.key === key)!) : all;
+};
+
+/** `"id", "email_id", …`: the SQL names of these columns (all of them by default), for an INSERT's column list. */
+export function columnNames<T extends PgTable>(table: T, keys?: ReadonlyArray<ColumnKey<T>>): SQL {
+  return sql.join(
+    pick(table, keys).map((column) => sql.identifier(column.name)),
+    sql.raw(', '),
+  );
+}
+
+/** One column's SQL name, qualified by an alias when given (`"o"."status"`). */
+export function column<T extends PgTable>(table: T, key: ColumnKey<T>, alias?: string): SQL {
+  const name = sql.identifier(pick(table, [key])[0]!.name);
+  return alias ? sql`${sql.identifier(alias)}.${name}` : sql`${name}`;
+}
+
+/** A table's SQL name, with an alias when given (`"organizations" "o"`). */
+export function tableName(table: PgTable, alias?: string): SQL {
+  const name = sql.identifier(getTableName(table));
+  return alias ? sql`${name} ${sql.identifier(alias)}` : sql`${name}`;
+}
+
+/**
+ * `json_to_recordset($n::json) as alias("id" uuid, …)`: a JSON array read as rows typed like these
+ * columns of the table, so a statement's input and the table it fills cannot drift apart.
+ * `extra` adds input fields that are no column of the table (`["expected", "jsonb"]`).
+ */
+export function jsonRecordset<T extends PgTable>(placeholder: string, alias: string, table: T, keys: ReadonlyArray<ColumnKey<T>>, extra: Array<[string, string]> = []): SQL {
+  const definitions = [...pick(table, keys).map((column) => [column.name, column.sqlType] as const), ...extra].map(
+    ([name, type]) => sql`${sql.identifier(name)} ${sql.raw(type)}`,
+  );
+  return sql`json_to_recordset(${sql.placeholder(placeholder)}::text::json) as ${sql.identifier(alias)}(${sql.join(definitions, sql.raw(', '))})`;
+}
+
+/** `json_populate_recordset(null::table, $n::json)`: a JSON array of whole rows, as {@link rowRecord} writes them. */
+export function populateRecordset(table: PgTable, placeholder: string): SQL {
+  return sql`json_populate_recordset(null::${tableName(table)}, ${sql.placeholder(placeholder)}::text::json)`;
+}
+
+/** A row as Postgres' own record type spells it (SQL column names), defaults filled in, nulls left out. */
+export function rowRecord(table: PgTable, row: Record<string, unknown>): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  // A missing key reads as NULL: leaving nulls out keeps the JSON (and its parsing) smaller.
+  for (const { key, name, fallback } of columnsOf(table)) {
+    const value = row[key] ?? fallback;
+    if (value !== null) record[name] = value;
+  }
+  return record;
+}
