@@ -91,10 +91,10 @@ export function column<T extends PgTable>(table: T, key: ColumnKey<T>, alias?: s
   return alias ? sql`${sql.identifier(alias)}.${name}` : sql`${name}`;
 }
 
-/** A table's SQL name, with an alias when given (`"organizations" "o"`). */
+/** A table's SQL name, with an alias when given (`"organizations" as "o"`). */
 export function tableName(table: PgTable, alias?: string): SQL {
   const name = sql.identifier(getTableName(table));
-  return alias ? sql`${name} ${sql.identifier(alias)}` : sql`${name}`;
+  return alias ? sql`${name} as ${sql.identifier(alias)}` : sql`${name}`;
 }
 
 /**
@@ -122,5 +122,12 @@ export function rowRecord(table: PgTable, row: Record<string, unknown>): Record<
     const value = row[key] ?? fallback;
     if (value !== null) record[name] = value;
   }
+  return record;
+}
+
+/** The properties of a row that are columns of the table, under their SQL names: the JSON a {@link jsonRecordset} reads. */
+export function sqlNamed<T extends PgTable>(table: T, row: Partial<Record<ColumnKey<T>, unknown>>): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const { key, name } of columnsOf(table)) if (key in row) record[name] = (row as Record<string, unknown>)[key];
   return record;
 }

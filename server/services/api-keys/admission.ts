@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { perDatabase, prepareSql } from '@/db/raw-sql';
+import { column, columnNames, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
+import { apiKeys, organizations, rateLimitBuckets } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { PLANS, RATE_LIMIT_WINDOW_MS } from '../plans/plans';
 import type { Mode, Permission, Principal } from '../shared/principal';
@@ -38,12 +39,14 @@ const admit = perDatabase((db) =>
     db,
     'admit_api_key',
     sql`with key as (
-        select k.id as key_id, k.organization_id, k.permission, k.mode, k.domain_id, o.plan, o.rate_limit_override,
-          coalesce(o.rate_limit_override, (${sql.placeholder('planLimits')}::jsonb ->> o.plan)::int) as window_limit
-        from api_keys k join organizations o on o.id = k.organization_id
-        where k.key_hash = ${sql.placeholder('hash')} and k.revoked_at is null
+        select ${column(apiKeys, 'id', 'k')} as key_id, ${column(apiKeys, 'organizationId', 'k')} as organization_id, ${column(apiKeys, 'permission', 'k')},
+          ${column(apiKeys, 'mode', 'k')}, ${column(apiKeys, 'domainId', 'k')} as domain_id, ${column(organizations, 'plan', 'o')},
+          ${column(organizations, 'rateLimitOverride', 'o')} as rate_limit_override,
+          coalesce(${column(organizations, 'rateLimitOverride', 'o')}, (${sql.placeholder('planLimits')}::jsonb ->> ${column(organizations, 'plan', 'o')})::int) as window_limit
+        from ${tableName(apiKeys, 'k')} join ${tableName(organizations, 'o')} on ${column(organizations, 'id', 'o')} = ${column(apiKeys, 'organizationId', 'k')}
+        where ${column(apiKeys, 'keyHash', 'k')} = ${sql.placeholder('hash')} and ${column(apiKeys, 'revokedAt', 'k')} is null
       ), counted as (
-        insert into rate_limit_buckets as bucket (key, hits, last_allowed)
+        insert into ${tableName(rateLimitBuckets, 'bucket')} (${columnNames(rateLimitBuckets, ['key', 'hits', 'lastAllowed'])})
         select 'org:' || key.organization_id, array[${sql.placeholder('now')}::bigint], true from key
         ${slidingWindowUpsert(sql`(select window_limit from key)`)}
       )

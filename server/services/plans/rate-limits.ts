@@ -1,4 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { column } from '@/db/raw-sql';
+import { rateLimitBuckets } from '@/db/schema';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -9,7 +11,7 @@ export interface RateLimitResult {
 }
 
 /**
- * The upsert of an exact sliding-window log, for `insert into rate_limit_buckets as bucket`:
+ * The upsert of an exact sliding-window log, for an insert into `rate_limit_buckets` aliased `bucket`:
  * `hits` holds the times (epoch ms, ascending) of the requests let through in the window; a
  * new one is let through when fewer than `limit` of them are newer than `since`. The log is
  * kept sorted (a late clock appends the newest time again), so `width_bucket` finds the expired
@@ -18,14 +20,17 @@ export interface RateLimitResult {
 export function slidingWindowUpsert(limit: SQL): SQL {
   const since = sql`${sql.placeholder('since')}::bigint`;
   const now = sql`${sql.placeholder('now')}::bigint`;
-  const expired = sql`width_bucket(${since}, bucket.hits)`;
-  const hasRoom = sql`cardinality(bucket.hits) - ${expired} < ${limit}`;
-  return sql`on conflict (key) do update set
-    last_allowed = ${hasRoom},
-    hits = case when ${hasRoom}
-      then bucket.hits[${expired} + 1:] || greatest(${now}, bucket.hits[cardinality(bucket.hits)])
-      else bucket.hits[${expired} + 1:] end
-    returning last_allowed, hits`;
+  const hitsOf = column(rateLimitBuckets, 'hits', 'bucket');
+  const hits = column(rateLimitBuckets, 'hits');
+  const lastAllowed = column(rateLimitBuckets, 'lastAllowed');
+  const expired = sql`width_bucket(${since}, ${hitsOf})`;
+  const hasRoom = sql`cardinality(${hitsOf}) - ${expired} < ${limit}`;
+  return sql`on conflict (${column(rateLimitBuckets, 'key')}) do update set
+    ${lastAllowed} = ${hasRoom},
+    ${hits} = case when ${hasRoom}
+      then ${hitsOf}[${expired} + 1:] || greatest(${now}, ${hitsOf}[cardinality(${hitsOf})])
+      else ${hitsOf}[${expired} + 1:] end
+    returning ${lastAllowed}, ${hits}`;
 }
 
 export function toRateLimitResult(row: { last_allowed: boolean; hits: Array<string | number> } | undefined, limit: number, windowMs: number, nowMs: number): RateLimitResult {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { perDatabase, prepareSql } from '@/db/raw-sql';
+import { column, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
+import { domains, organizations, suppressions } from '@/db/schema';
 
 export interface SenderDomain {
   id: string;
@@ -32,15 +33,17 @@ const readContext = perDatabase((db) =>
   prepareSql<ContextRow>(
     db,
     'send_context',
-    sql`select o.status, o.owner_email,
-        coalesce((select jsonb_agg(jsonb_build_object('id', d.id, 'name', d.name, 'status', d.status,
-            'openTracking', d.open_tracking, 'clickTracking', d.click_tracking))
-          from domains d
-          where d.organization_id = o.id and d.name in (select jsonb_array_elements_text(${sql.placeholder('names')}::jsonb))), '[]'::jsonb) as domains,
-        coalesce((select jsonb_agg(s.email)
-          from suppressions s
-          where s.organization_id = o.id and s.email in (select jsonb_array_elements_text(${sql.placeholder('addresses')}::jsonb))), '[]'::jsonb) as suppressed
-      from organizations o where o.id = ${sql.placeholder('organizationId')}`,
+    sql`select ${column(organizations, 'status', 'o')}, ${column(organizations, 'ownerEmail', 'o')} as owner_email,
+        coalesce((select jsonb_agg(jsonb_build_object('id', ${column(domains, 'id', 'd')}, 'name', ${column(domains, 'name', 'd')}, 'status', ${column(domains, 'status', 'd')},
+            'openTracking', ${column(domains, 'openTracking', 'd')}, 'clickTracking', ${column(domains, 'clickTracking', 'd')}))
+          from ${tableName(domains, 'd')}
+          where ${column(domains, 'organizationId', 'd')} = ${column(organizations, 'id', 'o')}
+            and ${column(domains, 'name', 'd')} in (select jsonb_array_elements_text(${sql.placeholder('names')}::jsonb))), '[]'::jsonb) as domains,
+        coalesce((select jsonb_agg(${column(suppressions, 'email', 's')})
+          from ${tableName(suppressions, 's')}
+          where ${column(suppressions, 'organizationId', 's')} = ${column(organizations, 'id', 'o')}
+            and ${column(suppressions, 'email', 's')} in (select jsonb_array_elements_text(${sql.placeholder('addresses')}::jsonb))), '[]'::jsonb) as suppressed
+      from ${tableName(organizations, 'o')} where ${column(organizations, 'id', 'o')} = ${sql.placeholder('organizationId')}`,
   ),
 );
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { column, columnNames, jsonRecordset, perDatabase, populateRecordset, prepareSql, rowRecord, tableName } from '@/db/raw-sql';
+import { column, columnNames, jsonRecordset, perDatabase, populateRecordset, prepareSql, rowRecord, sqlNamed, tableName } from '@/db/raw-sql';
 import { emailEvents, emails, events } from '@/db/schema';
 import { newId } from '../../../ids';
 import type { EmailEventInput } from '../events';
@@ -60,8 +60,8 @@ export async function storeEmails(db: Db, drafts: EmailDraft[]): Promise<Set<str
   for (const { row, events: list } of drafts) {
     for (const event of list) {
       const recipient = event.recipient ?? undefined;
-      history.push({ id: newId(), email_id: row.id, type: event.type, recipient, data: event.data ?? {} });
-      log.push({ id: newId(), email_id: row.id, type: event.type, data: recipient ? { recipient, ...event.data } : (event.data ?? {}) });
+      history.push(sqlNamed(emailEvents, { id: newId(), emailId: row.id, type: event.type, recipient, data: event.data ?? {} }));
+      log.push({ ...sqlNamed(events, { id: newId(), type: event.type, data: recipient ? { recipient, ...event.data } : (event.data ?? {}) }), email_id: row.id });
     }
   }
   const stored = await storeOn(db).execute({

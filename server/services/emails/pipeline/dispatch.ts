@@ -1,7 +1,7 @@
-import { and, asc, eq, getTableColumns, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, getTableName, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { perDatabase } from '@/db/raw-sql';
-import { emails } from '@/db/schema';
+import { column, perDatabase, tableName } from '@/db/raw-sql';
+import { dkimKeys, emailAttachments, emails } from '@/db/schema';
 import type { Deps } from '../../../deps';
 import { MINUTE_MS } from '../../shared/time';
 import { deliverLive } from './live-delivery';
@@ -23,13 +23,15 @@ const due = (now: unknown) => and(isNotNull(emails.nextAttemptAt), lte(emails.ne
 
 // The claim also reads what sending needs besides the row: the domain's active DKIM key (so a
 // rotated or deleted key is seen at once) and whether there are attachments to load.
-// Spelled out: drizzle writes the columns of an UPDATE's RETURNING unqualified, which inside
+// Qualified by hand: drizzle writes the columns of an UPDATE's RETURNING unqualified, which inside
 // these sub-selects would name the sub-select's own table.
+const outer = (key: 'id' | 'domainId') => column(emails, key, getTableName(emails));
 const claimed = {
   ...getTableColumns(emails),
-  signingKeyId: sql<string | null>`(select k.id from dkim_keys k where k.domain_id = emails.domain_id
-    and k.retired_at is null and k.private_key_encrypted is not null order by k.id desc limit 1)`,
-  hasAttachments: sql<boolean>`exists (select 1 from email_attachments a where a.email_id = emails.id)`,
+  signingKeyId: sql<string | null>`(select ${column(dkimKeys, 'id', 'k')} from ${tableName(dkimKeys, 'k')}
+    where ${column(dkimKeys, 'domainId', 'k')} = ${outer('domainId')} and ${column(dkimKeys, 'retiredAt', 'k')} is null
+      and ${column(dkimKeys, 'privateKeyEncrypted', 'k')} is not null order by ${column(dkimKeys, 'id', 'k')} desc limit 1)`,
+  hasAttachments: sql<boolean>`exists (select 1 from ${tableName(emailAttachments, 'a')} where ${column(emailAttachments, 'emailId', 'a')} = ${outer('id')})`,
 };
 
 const claimSet = (db: Db) =>

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { perDatabase, prepareSql } from '@/db/raw-sql';
-import type { emails } from '@/db/schema';
+import { column, columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
+import { emailEvents, emails, events, suppressions } from '@/db/schema';
 import { newId } from '../../../ids';
 import { emailEventRows, type EmailEventInput } from '../events';
 import type { RecipientState } from '../aggregate-status';
@@ -27,37 +27,43 @@ export interface Outcome {
 // commit. An email whose recipient states changed since the claim (a bounce or complaint report
 // came in) is left out, with its events: the caller merges and writes it under a row lock.
 // Inputs go as json, which Postgres reads more cheaply than jsonb.
+const HISTORY = ['id', 'emailId', 'organizationId', 'type', 'recipient', 'data', 'createdAt'] as const;
+const LOGGED = ['id', 'organizationId', 'type', 'data', 'createdAt'] as const;
+const SUPPRESSED = ['id', 'organizationId', 'email', 'reason', 'emailId', 'createdAt'] as const;
 const writeOn = perDatabase((db: Db) =>
   prepareSql<{ id: string }>(
     db,
     'write_dispatch_outcomes',
     sql`with input as (
-        select * from json_to_recordset(${sql.placeholder('outcomes')}::json) as o(id uuid, expected jsonb, status text, states jsonb,
-          next_attempt_at timestamptz, attempts int, sent_at timestamptz, message_id text, message_date timestamptz, updated_at timestamptz)
+        select * from ${jsonRecordset('outcomes', 'o', emails, ['id', 'status', 'nextAttemptAt', 'attempts', 'sentAt', 'messageId', 'messageDate', 'updatedAt'], [
+          ['expected', 'jsonb'],
+          ['states', 'jsonb'],
+        ])}
       ), updated as (
-        update emails e set status = o.status, recipient_states = o.states, next_attempt_at = o.next_attempt_at, attempts = o.attempts,
-          updated_at = o.updated_at, sent_at = coalesce(o.sent_at, e.sent_at), message_id = coalesce(o.message_id, e.message_id),
-          message_date = coalesce(o.message_date, e.message_date)
+        update ${tableName(emails, 'e')} set ${column(emails, 'status')} = o.${column(emails, 'status')},
+          ${column(emails, 'recipientStates')} = o.states,
+          ${column(emails, 'nextAttemptAt')} = o.${column(emails, 'nextAttemptAt')},
+          ${column(emails, 'attempts')} = o.${column(emails, 'attempts')},
+          ${column(emails, 'updatedAt')} = o.${column(emails, 'updatedAt')},
+          ${column(emails, 'sentAt')} = coalesce(o.${column(emails, 'sentAt')}, ${column(emails, 'sentAt', 'e')}),
+          ${column(emails, 'messageId')} = coalesce(o.${column(emails, 'messageId')}, ${column(emails, 'messageId', 'e')}),
+          ${column(emails, 'messageDate')} = coalesce(o.${column(emails, 'messageDate')}, ${column(emails, 'messageDate', 'e')})
         from input o
-        where e.id = o.id and e.recipient_states = o.expected
-        returning e.id
+        where ${column(emails, 'id', 'e')} = o.${column(emails, 'id')} and ${column(emails, 'recipientStates', 'e')} = o.expected
+        returning ${column(emails, 'id', 'e')}
       ), history as (
-        insert into email_events (id, email_id, organization_id, type, recipient, data, created_at)
-        select h.id, h.email_id, h.organization_id, h.type, h.recipient, h.data, h.created_at
-        from json_to_recordset(${sql.placeholder('history')}::json)
-          as h(id uuid, email_id uuid, organization_id uuid, type text, recipient text, data jsonb, created_at timestamptz)
-        where h.email_id in (select id from updated)
+        insert into ${tableName(emailEvents)} (${columnNames(emailEvents, HISTORY)})
+        select ${columnNames(emailEvents, HISTORY)} from ${jsonRecordset('history', 'h', emailEvents, HISTORY)}
+        where ${column(emailEvents, 'emailId', 'h')} in (select id from updated)
       ), logged as (
-        insert into events (id, organization_id, type, data, created_at)
-        select l.id, l.organization_id, l.type, l.data, l.created_at
-        from json_to_recordset(${sql.placeholder('log')}::json) as l(id uuid, email_id uuid, organization_id uuid, type text, data jsonb, created_at timestamptz)
+        insert into ${tableName(events)} (${columnNames(events, LOGGED)})
+        select ${columnNames(events, LOGGED)} from ${jsonRecordset('log', 'l', events, LOGGED, [['email_id', 'uuid']])}
         where l.email_id in (select id from updated)
       ), suppressed as (
-        insert into suppressions (id, organization_id, email, reason, email_id, created_at)
-        select s.id, s.organization_id, s.email, 'bounce', s.email_id, s.created_at
-        from json_to_recordset(${sql.placeholder('suppress')}::json) as s(id uuid, organization_id uuid, email text, email_id uuid, created_at timestamptz)
-        where s.email_id in (select id from updated)
-        on conflict (organization_id, email) do nothing
+        insert into ${tableName(suppressions)} (${columnNames(suppressions, SUPPRESSED)})
+        select ${columnNames(suppressions, SUPPRESSED)} from ${jsonRecordset('suppress', 's', suppressions, SUPPRESSED)}
+        where ${column(suppressions, 'emailId', 's')} in (select id from updated)
+        on conflict (${columnNames(suppressions, ['organizationId', 'email'])}) do nothing
       )
       select id from updated`,
   ),
@@ -68,29 +74,38 @@ async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<Set<string>> 
   const input: unknown[] = [];
   const history: unknown[] = [];
   const log: unknown[] = [];
-  const suppress: Array<{ id: string; organization_id: string; email: string; email_id: string; created_at: Date }> = [];
+  const suppress: Array<{ sortKey: string; row: Record<string, unknown> }> = [];
   for (const o of outcomes) {
     const { email, at } = o;
     input.push({
-      id: email.id,
+      ...sqlNamed(emails, {
+        id: email.id,
+        status: o.status,
+        nextAttemptAt: o.nextAttemptAt,
+        attempts: email.attempts + 1,
+        sentAt: o.extra.sentAt ?? null,
+        messageId: o.extra.messageId ?? null,
+        messageDate: o.extra.messageDate ?? null,
+        updatedAt: at,
+      }),
       expected: email.recipientStates,
-      status: o.status,
       states: o.states,
-      next_attempt_at: o.nextAttemptAt,
-      attempts: email.attempts + 1,
-      sent_at: o.extra.sentAt ?? null,
-      message_id: o.extra.messageId ?? null,
-      message_date: o.extra.messageDate ?? null,
-      updated_at: at,
     });
     const rows = emailEventRows(at, email, o.events);
-    for (const h of rows.history) history.push({ id: h.id, email_id: h.emailId, organization_id: h.organizationId, type: h.type, recipient: h.recipient, data: h.data, created_at: h.createdAt });
-    for (const l of rows.log) log.push({ id: l.id, email_id: email.id, organization_id: l.organizationId, type: l.type, data: l.data, created_at: l.createdAt });
-    for (const address of o.suppress) suppress.push({ id: newId(), organization_id: email.organizationId, email: address, email_id: email.id, created_at: at });
+    for (const h of rows.history) history.push(sqlNamed(emailEvents, h));
+    for (const l of rows.log) log.push({ ...sqlNamed(events, l), email_id: email.id });
+    for (const address of o.suppress) {
+      suppress.push({ sortKey: `${email.organizationId} ${address}`, row: sqlNamed(suppressions, { id: newId(), organizationId: email.organizationId, email: address, reason: 'bounce', emailId: email.id, createdAt: at }) });
+    }
   }
   // One order for every writer, so two batches suppressing the same addresses cannot deadlock.
-  suppress.sort((a, b) => (a.organization_id + a.email < b.organization_id + b.email ? -1 : 1));
-  const rows = await writeOn(db).execute({ outcomes: JSON.stringify(input), history: JSON.stringify(history), log: JSON.stringify(log), suppress: JSON.stringify(suppress) });
+  suppress.sort((a, b) => (a.sortKey < b.sortKey ? -1 : 1));
+  const rows = await writeOn(db).execute({
+    outcomes: JSON.stringify(input),
+    history: JSON.stringify(history),
+    log: JSON.stringify(log),
+    suppress: JSON.stringify(suppress.map((entry) => entry.row)),
+  });
   return new Set(rows.map((row) => row.id));
 }
 

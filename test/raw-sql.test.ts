@@ -1,0 +1,83 @@
+import { getTableColumns, sql } from 'drizzle-orm';
+import { PgDialect, pgTable, text } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '@/db/client';
+import { column, columnNames, columnsOf, jsonRecordset, perDatabase, populateRecordset, prepareSql, rowRecord, sqlNamed, tableName } from '@/db/raw-sql';
+import { emailEvents, organizations, suppressions } from '@/db/schema';
+import { newId } from '@/server/ids';
+import { openTestDatabase, resetDatabase } from './support/database';
+
+let database: Database & { drop(): Promise<void> };
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+  await database.drop();
+});
+beforeEach(() => resetDatabase(database));
+
+const organization = (name: string) => ({ id: newId(), name, plan: 'free', ownerEmail: `${name}@example.com`, createdAt: new Date('2026-11-20T10:00:00Z') });
+
+describe('names from the schema', () => {
+  it('lists every column in schema order under its SQL name and type', () => {
+    const names = Object.values(getTableColumns(suppressions)).map((c) => c.name);
+    expect(columnsOf(suppressions).map((c) => c.name)).toEqual(names);
+    expect(columnsOf(suppressions).find((c) => c.key === 'emailId')).toMatchObject({ name: 'email_id', sqlType: 'uuid' });
+  });
+
+  it('spells a rename the way Postgres reads it, quoted and qualified', () => {
+    const renamed = pgTable('renamed', { someValue: text('value_now_called_this') });
+    expect(new PgDialect().sqlToQuery(sql`select ${columnNames(renamed)} from ${tableName(renamed, 'r')} where ${column(renamed, 'someValue', 'r')} = 1`).sql).toBe(
+      'select "value_now_called_this" from "renamed" as "r" where "r"."value_now_called_this" = 1',
+    );
+    expect(sqlNamed(renamed, { someValue: 'x' })).toEqual({ value_now_called_this: 'x' });
+  });
+
+  it('fills plain defaults into a stored row and leaves SQL defaults and nulls to Postgres', () => {
+    const record = rowRecord(organizations, organization('acme'));
+    expect(record).toMatchObject({ name: 'acme', owner_email: 'acme@example.com' });
+    expect(record).toHaveProperty('status', 'active');
+    expect(Object.keys(record)).not.toContain('rate_limit_override');
+  });
+});
+
+describe('prepared statements on the real database', () => {
+  const insertOrganizations = perDatabase((db) =>
+    prepareSql<{ id: string; status: string }>(
+      db,
+      'raw_sql_test_insert_organizations',
+      sql`insert into ${tableName(organizations)} (${columnNames(organizations)})
+        select ${columnNames(organizations)} from ${populateRecordset(organizations, 'rows')}
+        returning ${columnNames(organizations, ['id', 'status'])}`,
+    ),
+  );
+
+  it('is built once per database and reused, rows going in as JSON records', async () => {
+    expect(insertOrganizations(database.db)).toBe(insertOrganizations(database.db));
+    const first = await insertOrganizations(database.db).execute({ rows: JSON.stringify([rowRecord(organizations, organization('a'))]) });
+    const second = await insertOrganizations(database.db).execute({ rows: JSON.stringify([rowRecord(organizations, organization('b')), rowRecord(organizations, organization('c'))]) });
+    expect([...first, ...second].map((row) => row.status)).toEqual(['active', 'active', 'active']);
+  });
+
+  it('reads a JSON recordset typed like the table it fills', async () => {
+    const [org] = await insertOrganizations(database.db).execute({ rows: JSON.stringify([rowRecord(organizations, organization('d'))]) });
+    const keys = ['id', 'organizationId', 'email', 'reason', 'createdAt'] as const;
+    const insert = prepareSql<{ email: string; reason: string }>(
+      database.db,
+      'raw_sql_test_insert_suppressions',
+      sql`insert into ${tableName(suppressions)} (${columnNames(suppressions, keys)})
+        select ${columnNames(suppressions, keys)} from ${jsonRecordset('rows', 'r', suppressions, keys)}
+        returning ${columnNames(suppressions, ['email', 'reason'])}`,
+    );
+    const row = sqlNamed(suppressions, { id: newId(), organizationId: org!.id, email: 'x@example.net', reason: 'manual', createdAt: new Date() });
+    expect(await insert.execute({ rows: JSON.stringify([row]) })).toEqual([{ email: 'x@example.net', reason: 'manual' }]);
+  });
+
+  it('fails loudly, not silently, when a statement names a column the table does not have', async () => {
+    // The schema says email_events has no_such_column; the database disagrees.
+    const wrong = pgTable('email_events', { gone: text('no_such_column') });
+    const select = prepareSql(database.db, 'raw_sql_test_wrong_column', sql`select ${columnNames(wrong)} from ${tableName(emailEvents)}`);
+    await expect(select.execute({})).rejects.toThrow(/no_such_column/);
+  });
+});
