@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
 import { Logo } from '../components/logo';
-import { CloseIcon, MenuIcon } from '../components/icons';
+import { XIcon, MenuIcon } from 'lucide-react';
 import type { SessionUser } from './require-session';
 import { ModeSwitch } from './mode-switch';
 import { OrganizationBadge } from './organization-badge';
@@ -36,7 +36,7 @@ export function DashboardShell({ user, children }: { user: SessionUser; children
       <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-slate-200 bg-white px-4 lg:hidden">
         <Logo />
         <button type="button" className="rounded-md p-2 text-slate-600 hover:bg-slate-100" onClick={() => setMenuOpen(true)} aria-label="Open menu">
-          <MenuIcon />
+          <MenuIcon className="size-5" />
         </button>
       </header>
       {menuOpen && (
@@ -44,7 +44,7 @@ export function DashboardShell({ user, children }: { user: SessionUser; children
           <div className="absolute inset-0 bg-slate-900/40" onClick={() => setMenuOpen(false)} />
           <aside className="absolute inset-y-0 left-0 w-72 max-w-[85%] bg-white shadow-xl">
             <button type="button" className="absolute top-4 right-3 rounded-md p-1.5 text-slate-500 hover:bg-slate-100" onClick={() => setMenuOpen(false)} aria-label="Close menu">
-              <CloseIcon />
+              <XIcon className="size-5" />
             </button>
             <SidebarContents user={user} onNavigate={() => setMenuOpen(false)} />
           </aside>

@@ -1,10 +1,9 @@
-import type { ComponentType, SVGProps } from 'react';
-import { BanIcon, GlobeIcon, KeyIcon, MailIcon, MegaphoneIcon, TemplateIcon, UsersIcon, WebhookIcon } from '../components/icons';
+import { BanIcon, GlobeIcon, KeyRoundIcon, MailIcon, MegaphoneIcon, LayoutTemplateIcon, UsersIcon, WebhookIcon, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   href: string;
   label: string;
-  icon: ComponentType<SVGProps<SVGSVGElement>>;
+  icon: LucideIcon;
   /** What the resource is for, shown on its page. */
   description: string;
   /** False while the page is only a placeholder. */
@@ -15,10 +14,10 @@ export interface NavItem {
 export const NAV_ITEMS: NavItem[] = [
   { href: '/emails', label: 'Emails', icon: MailIcon, ready: true, description: 'Every email you send, with its delivery status, events and opens and clicks.' },
   { href: '/domains', label: 'Domains', icon: GlobeIcon, ready: true, description: 'The domains you send from, with the SPF, DKIM and DMARC records to publish and their verification status.' },
-  { href: '/api-keys', label: 'API keys', icon: KeyIcon, ready: true, description: 'Keys that authenticate your requests to the API and the SMTP gateway.' },
+  { href: '/api-keys', label: 'API keys', icon: KeyRoundIcon, ready: true, description: 'Keys that authenticate your requests to the API and the SMTP gateway.' },
   { href: '/audiences', label: 'Audiences', icon: UsersIcon, ready: false, description: 'Lists of contacts to send broadcasts to, with their subscription status.' },
   { href: '/broadcasts', label: 'Broadcasts', icon: MegaphoneIcon, ready: false, description: 'Messages sent to a whole audience at once, now or on a schedule.' },
-  { href: '/templates', label: 'Templates', icon: TemplateIcon, ready: false, description: 'Reusable subjects and bodies with {{ variables }}, previewed before sending.' },
+  { href: '/templates', label: 'Templates', icon: LayoutTemplateIcon, ready: false, description: 'Reusable subjects and bodies with {{ variables }}, previewed before sending.' },
   { href: '/suppressions', label: 'Suppressions', icon: BanIcon, ready: false, description: 'Addresses that will not receive email: bounces, complaints, unsubscribes and manual entries.' },
   { href: '/webhooks', label: 'Webhooks', icon: WebhookIcon, ready: false, description: 'Endpoints that receive signed events about your emails, contacts, domains and broadcasts.' },
 ];

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { cx } from '../components/cx';
-import { BookIcon } from '../components/icons';
+import { BookOpenIcon } from 'lucide-react';
 import { NAV_ITEMS } from './nav-items';
 
 const linkClasses = (active: boolean) =>
@@ -34,7 +34,7 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
       <div>
         <p className="px-2.5 pb-1 text-xs font-semibold tracking-wide text-slate-400 uppercase">Developers</p>
         <Link href="/docs" className={linkClasses(pathname === '/docs')} onClick={onNavigate}>
-          <BookIcon className="size-5 shrink-0 text-slate-400 group-hover:text-slate-500" />
+          <BookOpenIcon className="size-5 shrink-0 text-slate-400 group-hover:text-slate-500" />
           API docs
         </Link>
       </div>

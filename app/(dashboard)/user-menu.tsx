@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button } from '../components/button';
-import { LogoutIcon } from '../components/icons';
+import { LogOutIcon } from 'lucide-react';
 import { authClient } from '../lib/auth-client';
 import type { SessionUser } from './require-session';
 
@@ -37,7 +37,7 @@ export function UserMenu({ user }: { user: SessionUser }) {
         <p className="truncate text-xs text-slate-500">{user.email}</p>
       </div>
       <Button variant="ghost" size="sm" onClick={() => void signOut()} loading={pending} aria-label="Sign out" title="Sign out">
-        {!pending && <LogoutIcon className="size-4" />}
+        {!pending && <LogOutIcon className="size-4" />}
       </Button>
     </div>
   );

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { cx } from './cx';
-import { WarningIcon } from './icons';
+import { TriangleAlertIcon } from 'lucide-react';
 
 type Tone = 'error' | 'warning' | 'info';
 
@@ -14,7 +14,7 @@ const tones: Record<Tone, string> = {
 export function Alert({ tone = 'error', title, children, action, className }: { tone?: Tone; title?: string; children?: ReactNode; action?: ReactNode; className?: string }) {
   return (
     <div role={tone === 'info' ? 'status' : 'alert'} className={cx('flex gap-3 rounded-lg border p-3 text-sm', tones[tone], className)}>
-      <WarningIcon className="mt-0.5 size-4 shrink-0" />
+      <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" />
       <div className="min-w-0 flex-1">
         {title && <p className="font-semibold">{title}</p>}
         {children && <div className={cx(title && 'mt-0.5')}>{children}</div>}

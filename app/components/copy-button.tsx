@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { Button } from './button';
-import { CheckIcon, CopyIcon } from './icons';
+import { CheckIcon, CopyIcon } from 'lucide-react';
 
 /**
  * Copies text to the clipboard and confirms with "Copied" for two seconds. `describe` names what

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { buttonClasses } from '../components/button';
 import { Logo } from '../components/logo';
-import { OpenApiReference } from './openapi-reference';
+import { ApiReferenceLoader } from './api-reference-loader';
 
 export const metadata: Metadata = { title: 'API reference' };
 
@@ -21,8 +21,8 @@ export default function DocsPage() {
           </Link>
         </div>
       </header>
-      <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
-        <OpenApiReference />
+      <main>
+        <ApiReferenceLoader />
       </main>
     </div>
   );

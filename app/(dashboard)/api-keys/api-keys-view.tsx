@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
-import { KeyIcon, PlusIcon } from '../../components/icons';
+import { KeyRoundIcon, PlusIcon } from 'lucide-react';
 import { PageHeader } from '../../components/page-header';
 import { useTRPC } from '../../lib/trpc';
 import { ApiKeyRow } from './api-key-row';
@@ -52,7 +52,7 @@ export function ApiKeysView() {
       )}
 
       {keys.data && keys.data.data.length === 0 && (
-        <EmptyState testId="api-keys-empty" icon={<KeyIcon className="size-6" />} title="No API keys yet" action={createButton}>
+        <EmptyState testId="api-keys-empty" icon={<KeyRoundIcon className="size-6" />} title="No API keys yet" action={createButton}>
           Create a key to send email from your application through the API or the SMTP gateway.
         </EmptyState>
       )}

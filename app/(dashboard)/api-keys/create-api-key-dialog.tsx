@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { Modal } from '../../components/modal';
+import { Dialog } from '../../components/dialog';
 import { CreateApiKeyForm } from './create-api-key-form';
 import { SecretPanel } from './secret-panel';
 import type { CreatedApiKey } from './types';
@@ -16,7 +16,7 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
   };
 
   return (
-    <Modal
+    <Dialog
       open={open}
       onClose={close}
       testId="create-api-key-dialog"
@@ -24,6 +24,6 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
       description={created ? undefined : 'Keys authenticate requests to the API and logins to the SMTP gateway.'}
     >
       {created ? <SecretPanel created={created} onDone={close} /> : <CreateApiKeyForm onCreated={setCreated} onCancel={close} />}
-    </Modal>
+    </Dialog>
   );
 }

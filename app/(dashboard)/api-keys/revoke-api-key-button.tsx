@@ -3,7 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../components/button';
-import { Modal } from '../../components/modal';
+import { Dialog } from '../../components/dialog';
 import { useTRPC } from '../../lib/trpc';
 import { ErrorAlert } from '../../components/error-alert';
 import type { ApiKey } from './types';
@@ -34,7 +34,7 @@ export function RevokeApiKeyButton({ apiKey }: { apiKey: ApiKey }) {
       <Button variant="secondary" size="sm" className="text-red-700" onClick={() => setConfirming(true)} aria-label={`Revoke ${apiKey.name}`}>
         Revoke
       </Button>
-      <Modal
+      <Dialog
         open={confirming}
         onClose={close}
         title="Revoke API key"
@@ -59,7 +59,7 @@ export function RevokeApiKeyButton({ apiKey }: { apiKey: ApiKey }) {
             </Button>
           </div>
         </div>
-      </Modal>
+      </Dialog>
     </>
   );
 }

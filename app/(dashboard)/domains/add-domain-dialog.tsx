@@ -1,11 +1,11 @@
 'use client';
 
-import { Modal } from '../../components/modal';
+import { Dialog } from '../../components/dialog';
 import { AddDomainForm } from './add-domain-form';
 
 export function AddDomainDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <Modal
+    <Dialog
       open={open}
       onClose={onClose}
       testId="add-domain-dialog"
@@ -13,6 +13,6 @@ export function AddDomainDialog({ open, onClose }: { open: boolean; onClose: () 
       description="The domain you send from. You will get the DNS records to publish next."
     >
       <AddDomainForm onCancel={onClose} />
-    </Modal>
+    </Dialog>
   );
 }

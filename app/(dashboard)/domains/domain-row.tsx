@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { ChevronRightIcon } from '../../components/icons';
+import { ChevronRightIcon } from 'lucide-react';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { PollingIndicator } from './polling-indicator';
 import { DomainStatusBadge } from './status-badges';

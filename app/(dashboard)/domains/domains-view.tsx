@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
-import { GlobeIcon, PlusIcon } from '../../components/icons';
+import { GlobeIcon, PlusIcon } from 'lucide-react';
 import { PageHeader } from '../../components/page-header';
 import { useTRPC } from '../../lib/trpc';
 import { AddDomainDialog } from './add-domain-dialog';

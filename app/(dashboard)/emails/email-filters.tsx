@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { SelectField, TextField } from '../../components/field';
-import { FilterIcon } from '../../components/icons';
+import { FunnelIcon } from 'lucide-react';
 import { hasFilters, type EmailFilters } from './filters';
 import { EMAIL_STATUSES, STATUS_STYLE, isEmailStatus } from './statuses';
 
@@ -80,7 +80,7 @@ export function EmailFiltersBar({ filters, onChange }: { filters: EmailFilters; 
       />
       <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-1">
         <Button type="submit" variant={dirty ? 'primary' : 'secondary'}>
-          <FilterIcon className="size-4" />
+          <FunnelIcon className="size-4" />
           Apply
         </Button>
         {hasFilters(filters) && (

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { ChevronRightIcon } from '../../components/icons';
+import { ChevronRightIcon } from 'lucide-react';
 import { RelativeTime } from '../../components/relative-time';
 import { RecipientSummary } from './recipient-summary';
 import { EmailStatusBadge } from './status-badge';

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { Button, buttonClasses } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
-import { FilterIcon, MailIcon } from '../../components/icons';
+import { FunnelIcon, MailIcon } from 'lucide-react';
 import { useDashboardMode } from '../../lib/dashboard-mode';
 
 /** No email at all yet: how to send the first one. */
@@ -45,7 +45,7 @@ export function EmailsNoMatch({ onClear }: { onClear: () => void }) {
   return (
     <EmptyState
       testId="emails-no-match"
-      icon={<FilterIcon className="size-6" />}
+      icon={<FunnelIcon className="size-6" />}
       title="No emails match these filters"
       action={
         <Button variant="secondary" onClick={onClear}>

@@ -2,7 +2,7 @@
 
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
-import { RefreshIcon } from '../../components/icons';
+import { RefreshCwIcon } from 'lucide-react';
 import { PageHeader } from '../../components/page-header';
 import { useDashboardMode } from '../../lib/dashboard-mode';
 import { EmailFiltersBar } from './email-filters';
@@ -41,7 +41,7 @@ export function EmailsView() {
         actions={
           emails && !nothingSentYet ? (
             <Button variant="secondary" onClick={() => void query.refetch()} loading={refreshing}>
-              {!refreshing && <RefreshIcon className="size-4" />}
+              {!refreshing && <RefreshCwIcon className="size-4" />}
               Refresh
             </Button>
           ) : undefined

@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../../../components/button';
 import { ErrorAlert } from '../../../components/error-alert';
 import { TextField } from '../../../components/field';
-import { Modal } from '../../../components/modal';
+import { Dialog } from '../../../components/dialog';
 import { useTRPC } from '../../../lib/trpc';
 import type { Domain } from '../types';
 
@@ -49,7 +49,7 @@ export function DeleteDomainDialog({ domain, open, onClose }: { domain: Domain; 
   };
 
   return (
-    <Modal
+    <Dialog
       open={open}
       onClose={close}
       title="Delete domain"
@@ -96,6 +96,6 @@ export function DeleteDomainDialog({ domain, open, onClose }: { domain: Domain; 
           </Button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { Button } from '../../../components/button';
-import { TrashIcon } from '../../../components/icons';
+import { Trash2Icon } from 'lucide-react';
 import type { Domain } from '../types';
 import { DeleteDomainDialog } from './delete-domain-dialog';
 
@@ -18,7 +18,7 @@ export function DeleteDomainSection({ domain }: { domain: Domain }) {
           <p className="mt-1 text-sm text-slate-500">Stop sending from this domain. Its DKIM key is destroyed and API keys restricted to it are revoked.</p>
         </div>
         <Button variant="secondary" className="text-red-700" onClick={() => setConfirming(true)}>
-          <TrashIcon className="size-4" />
+          <Trash2Icon className="size-4" />
           Delete domain
         </Button>
       </div>

@@ -1,7 +1,7 @@
 'use client';
 
 import { buttonClasses } from '../../../components/button';
-import { ExternalLinkIcon } from '../../../components/icons';
+import { ExternalLinkIcon } from 'lucide-react';
 import { Spinner } from '../../../components/spinner';
 import { describeError } from '../../../lib/errors';
 import { useDomainConnect } from './use-domain-connect';

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { buttonClasses } from '../../../components/button';
 import { EmptyState } from '../../../components/empty-state';
-import { GlobeIcon } from '../../../components/icons';
+import { GlobeIcon } from 'lucide-react';
 
 /** An unknown id, or a domain of another organization, or one deleted meanwhile. */
 export function DomainNotFound() {

@@ -3,7 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/button';
-import { RefreshIcon } from '../../../components/icons';
+import { RefreshCwIcon } from 'lucide-react';
 import { describeError } from '../../../lib/errors';
 import { useTRPC } from '../../../lib/trpc';
 
@@ -29,7 +29,7 @@ export function VerifyButton({ domainId, onStarted }: { domainId: string; onStar
   return (
     <div className="flex shrink-0 flex-col items-start gap-1.5 sm:items-end">
       <Button onClick={() => verify.mutate({ id: domainId })} loading={verify.isPending}>
-        {!verify.isPending && <RefreshIcon className="size-4" />}
+        {!verify.isPending && <RefreshCwIcon className="size-4" />}
         Verify now
       </Button>
       <p className="min-h-5 text-sm" aria-live="polite" data-testid="verify-feedback">

@@ -1,6 +1,6 @@
 import { Badge } from '../../../components/badge';
 import { cx } from '../../../components/cx';
-import { DownloadIcon, PaperclipIcon } from '../../../components/icons';
+import { DownloadIcon, PaperclipIcon } from 'lucide-react';
 import { formatBytes } from '../../../lib/format';
 import type { EmailAttachment } from '../types';
 

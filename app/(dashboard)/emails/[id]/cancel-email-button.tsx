@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../../components/button';
 import { ErrorAlert } from '../../../components/error-alert';
-import { Modal } from '../../../components/modal';
+import { Dialog } from '../../../components/dialog';
 import { useTRPC } from '../../../lib/trpc';
 import type { Email } from '../types';
 import { useInvalidateEmails } from './use-invalidate-emails';
@@ -34,7 +34,7 @@ export function CancelEmailButton({ email }: { email: Email }) {
       <Button variant="secondary" className="text-red-700" onClick={() => setConfirming(true)}>
         Cancel email
       </Button>
-      <Modal open={confirming} onClose={close} title="Cancel this email" testId="cancel-email-dialog" description="It will not be sent. This cannot be undone.">
+      <Dialog open={confirming} onClose={close} title="Cancel this email" testId="cancel-email-dialog" description="It will not be sent. This cannot be undone.">
         <div className="space-y-4">
           {cancel.error && <ErrorAlert error={cancel.error} fallbackTitle="Could not cancel the email" />}
           <div className="flex justify-end gap-2">
@@ -46,7 +46,7 @@ export function CancelEmailButton({ email }: { email: Email }) {
             </Button>
           </div>
         </div>
-      </Modal>
+      </Dialog>
     </>
   );
 }

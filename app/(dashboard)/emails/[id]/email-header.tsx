@@ -1,5 +1,5 @@
 import { CopyButton } from '../../../components/copy-button';
-import { ArrowRightIcon } from '../../../components/icons';
+import { ArrowRightIcon } from 'lucide-react';
 import { RelativeTime } from '../../../components/relative-time';
 import { formatPreciseDateTime } from '../../../lib/format';
 import { isInFlight } from '../statuses';

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { buttonClasses } from '../../../components/button';
 import { EmptyState } from '../../../components/empty-state';
-import { MailIcon } from '../../../components/icons';
+import { MailIcon } from 'lucide-react';
 import { useDashboardMode } from '../../../lib/dashboard-mode';
 
 /** An unknown id, an email of another organization, or one of the other mode (live and test emails stay apart). */

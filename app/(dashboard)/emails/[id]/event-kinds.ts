@@ -1,23 +1,23 @@
-import type { ComponentType, SVGProps } from 'react';
 import type { EmailEventType } from '@/server/services/shared/event-types';
 import {
   BanIcon,
   CalendarIcon,
   CheckIcon,
   ClockIcon,
-  CursorClickIcon,
+  MousePointerClickIcon,
   EyeIcon,
   FlagIcon,
   InboxIcon,
-  ReturnIcon,
+  Undo2Icon,
   SendIcon,
-  WarningIcon,
-  XCircleIcon,
-} from '../../../components/icons';
+  TriangleAlertIcon,
+  CircleXIcon,
+  type LucideIcon,
+} from 'lucide-react';
 
 export interface EventKind {
   label: string;
-  icon: ComponentType<SVGProps<SVGSVGElement>>;
+  icon: LucideIcon;
   /** The icon's disc: background and foreground. */
   tone: string;
 }
@@ -27,16 +27,16 @@ const slate = 'bg-slate-100 text-slate-600';
 const KINDS: Record<EmailEventType, EventKind> = {
   'email.queued': { label: 'Queued', icon: InboxIcon, tone: slate },
   'email.scheduled': { label: 'Scheduled', icon: CalendarIcon, tone: 'bg-violet-100 text-violet-700' },
-  'email.canceled': { label: 'Canceled', icon: XCircleIcon, tone: slate },
+  'email.canceled': { label: 'Canceled', icon: CircleXIcon, tone: slate },
   'email.sent': { label: 'Sent', icon: SendIcon, tone: 'bg-sky-100 text-sky-700' },
   'email.delivered': { label: 'Delivered', icon: CheckIcon, tone: 'bg-emerald-100 text-emerald-700' },
   'email.delivery_delayed': { label: 'Delivery delayed', icon: ClockIcon, tone: 'bg-amber-100 text-amber-800' },
-  'email.bounced': { label: 'Bounced', icon: ReturnIcon, tone: 'bg-orange-100 text-orange-700' },
+  'email.bounced': { label: 'Bounced', icon: Undo2Icon, tone: 'bg-orange-100 text-orange-700' },
   'email.complained': { label: 'Marked as spam', icon: FlagIcon, tone: 'bg-fuchsia-100 text-fuchsia-700' },
   'email.suppressed': { label: 'Suppressed', icon: BanIcon, tone: 'bg-amber-100 text-amber-800' },
-  'email.failed': { label: 'Failed', icon: WarningIcon, tone: 'bg-red-100 text-red-700' },
+  'email.failed': { label: 'Failed', icon: TriangleAlertIcon, tone: 'bg-red-100 text-red-700' },
   'email.opened': { label: 'Opened', icon: EyeIcon, tone: 'bg-indigo-100 text-indigo-700' },
-  'email.clicked': { label: 'Clicked', icon: CursorClickIcon, tone: 'bg-indigo-100 text-indigo-700' },
+  'email.clicked': { label: 'Clicked', icon: MousePointerClickIcon, tone: 'bg-indigo-100 text-indigo-700' },
 };
 
 /** How the timeline draws an event: every email event type has its own look (a new one is a type error until drawn). */
