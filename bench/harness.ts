@@ -255,6 +255,10 @@ export async function startServer(spec: ServerSpec): Promise<{ child: ChildProce
       const match = /READY (\d+)/.exec(buffered);
       if (match) {
         clearTimeout(timer);
+        // From here the target writes a log line per request: drain them, keep none.
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume();
+        buffered = '';
         resolve(Number(match[1]));
       }
     });

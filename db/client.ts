@@ -4,7 +4,7 @@ import type { SQL } from 'drizzle-orm';
 import { projectRoot } from './project-root';
 import * as schema from './schema';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** The one database type services see, whether PGlite or Postgres is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 

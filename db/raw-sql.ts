@@ -25,7 +25,7 @@ export function perDatabase<T>(build: (db: Db) => T): (db: Db) => T {
   };
 }
 
-export interface PreparedSql<T> {
+interface PreparedSql<T> {
   execute(values: Record<string, unknown>): Promise<T[]>;
 }
 

@@ -22,7 +22,7 @@ export interface Runtime {
   runner: EmbeddedRunner | null;
 }
 
-export interface RuntimeOptions {
+interface RuntimeOptions {
   clock?: Clock;
   systemMailer?: SystemMailer;
   /** An already-open database (tests share one per file). */

@@ -141,7 +141,7 @@ describe('refusals before queueing', () => {
     ['restricted', 'ACCOUNT_RESTRICTED'],
     ['suspended', 'SENDING_SUSPENDED'],
     ['paused', 'SERVICE_PAUSED'],
-  ])('403 for an account %s: %s', async (status, code) => {
+  ] as const)('403 for an account %s: %s', async (status, code) => {
     await app.runtime.deps.db.update(organizations).set({ status }).where(eq(organizations.id, org.organizationId));
     await expectRefusal(await send(message()), 403, code);
   });

@@ -54,6 +54,13 @@ describe('the access log', () => {
     ]);
   });
 
+  it('keeps which kind of tracking URL was fetched, never its token', async () => {
+    await fetch(`${app.url}/t/o/not-a-real-token-but-shaped-like-one`);
+    await expect.poll(() => requestLines().length).toBe(1);
+    expect(requestLines()[0]).toMatchObject({ path: '/t/o/…' });
+    expect(JSON.stringify(captured.lines)).not.toContain('not-a-real-token');
+  });
+
   it('logs refusals at info and leaves the organization out when no key was admitted', async () => {
     await app.request('GET', '/api/api-keys', { key: 'eu_live_nope' });
     await app.request('GET', '/api/nothing-here');

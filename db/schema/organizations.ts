@@ -1,12 +1,13 @@
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
+import { ORGANIZATION_STATUSES } from '@/server/services/organizations/statuses';
 
 export const organizations = pgTable('organizations', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
   plan: text('plan').notNull().default('free'),
   /** active | restricted | suspended | paused */
-  status: text('status').notNull().default('active'),
+  status: text('status', { enum: ORGANIZATION_STATUSES }).notNull().default('active'),
   reviewed: boolean('reviewed').notNull().default(false),
   overageEnabled: boolean('overage_enabled').notNull().default(false),
   ownerEmail: text('owner_email').notNull(),

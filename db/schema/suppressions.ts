@@ -1,5 +1,6 @@
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
+import { SUPPRESSION_REASONS } from '@/server/services/suppressions/reasons';
 
 /** Addresses an organization will not send to. Sending reads it; bounces, complaints and unsubscribes write it. */
 export const suppressions = pgTable(
@@ -12,7 +13,7 @@ export const suppressions = pgTable(
     /** Normalised: lowercase, ASCII domain. */
     email: text('email').notNull(),
     /** bounce | complaint | unsubscribe | manual */
-    reason: text('reason').notNull(),
+    reason: text('reason', { enum: SUPPRESSION_REASONS }).notNull(),
     /** The email whose bounce or complaint put the address here. */
     emailId: uuid('email_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),

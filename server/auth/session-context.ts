@@ -8,7 +8,7 @@ import type { Context } from '../trpc/context';
 /** The dashboard's view switch: the `eumail_mode` cookie, live unless it says test. */
 export const DASHBOARD_MODE_COOKIE = 'eumail_mode';
 
-export function dashboardMode(headers: Headers): Mode {
+function dashboardMode(headers: Headers): Mode {
   const cookie = headers.get('cookie') ?? '';
   return new RegExp(`(?:^|;\\s*)${DASHBOARD_MODE_COOKIE}=test(?:;|$)`).test(cookie) ? 'test' : 'live';
 }

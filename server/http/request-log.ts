@@ -45,7 +45,8 @@ export function logWhenDone(log: Log, req: IncomingMessage, res: ServerResponse,
     const line = {
       requestId,
       method: req.method,
-      path,
+      // A tracking token names an email: the log keeps that it was a pixel or a click, not which.
+      path: path.startsWith('/t/') ? path.replace(/^(\/t\/[^/]+\/).+$/, '$1…') : path,
       status: res.writableFinished ? res.statusCode : 499,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       ...facts,

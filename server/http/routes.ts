@@ -4,7 +4,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import type { Deps } from '../deps';
 import type { Meta } from '../trpc/init';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
  * A REST path that trpc-to-openapi cannot express (a top-level array body, a CSV answer).

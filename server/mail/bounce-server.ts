@@ -17,7 +17,7 @@ import { parseVerpAddress, verpKeyFrom } from './verp';
  * smtp-server's built-in self-signed certificate unless `tls` is given.
  */
 
-export interface BounceServerOptions {
+interface BounceServerOptions {
   port: number;
   host?: string;
   deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey' | 'log'>;
@@ -36,7 +36,7 @@ export interface BounceServer {
   close(): Promise<void>;
 }
 
-export const BOUNCE_MAX_BYTES = 1_048_576;
+const BOUNCE_MAX_BYTES = 1_048_576;
 /** A DSN goes to one return path; several recipients in one transaction are odd, many are abuse. */
 const MAX_RECIPIENTS = 10;
 

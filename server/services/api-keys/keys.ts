@@ -13,9 +13,9 @@ import { planOf } from '../plans/plans';
 import type { Mode, Permission, Principal } from '../shared/principal';
 import { enqueueSystemEmail } from '../system-mail/queue';
 
-export type ApiKeyRecord = typeof apiKeys.$inferSelect;
+type ApiKeyRecord = typeof apiKeys.$inferSelect;
 
-export interface ApiKeyView {
+interface ApiKeyView {
   id: string;
   name: string;
   tokenStart: string;
@@ -25,7 +25,7 @@ export interface ApiKeyView {
   createdAt: string;
 }
 
-export const toApiKeyView = (row: ApiKeyRecord): ApiKeyView => ({
+const toApiKeyView = (row: ApiKeyRecord): ApiKeyView => ({
   id: row.id,
   name: row.name,
   tokenStart: row.tokenStart,

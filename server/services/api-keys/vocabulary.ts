@@ -7,7 +7,3 @@ export type Permission = (typeof API_KEY_PERMISSIONS)[number];
 /** Which world a key acts in: live mail, or the test mode that never delivers. */
 export const API_KEY_MODES = ['live', 'test'] as const;
 export type Mode = (typeof API_KEY_MODES)[number];
-
-/** A key is active until revoked; revoked keys stay listed. */
-export const API_KEY_STATUSES = ['active', 'revoked'] as const;
-export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];

@@ -14,9 +14,9 @@ import { suppressAddress } from '../suppressions/suppressions';
  * never lose each other's recipient state. See docs/bounces.md.
  */
 
-export type DeliveryReportKind = 'hard' | 'soft' | 'complaint';
+type DeliveryReportKind = 'hard' | 'soft' | 'complaint';
 
-export interface DeliveryReport {
+interface DeliveryReport {
   emailId: string;
   /** Position in the email's envelope order (`recipientStates`), from the VERP address. */
   recipientIndex: number;
@@ -35,7 +35,7 @@ export interface DeliveryReport {
   source?: string;
 }
 
-export type DeliveryReportResult =
+type DeliveryReportResult =
   | { recorded: true; recipient: string; recipientStatus: string; emailStatus: EmailStatus; suppressed: boolean }
   | { recorded: false; reason: 'unknown_email' | 'unknown_recipient' | 'not_sent' | 'duplicate' };
 

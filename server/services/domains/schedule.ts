@@ -1,5 +1,4 @@
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+import { HOUR_MS as HOUR, MINUTE_MS as MINUTE } from '../shared/time';
 
 /** A verification chain polls for this long before the domain is marked failed. */
 export const CHAIN_LIMIT_MS = 72 * HOUR;

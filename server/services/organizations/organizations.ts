@@ -6,13 +6,12 @@ import { notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
 import { planOf, type PlanId } from '../plans/plans';
 import { issueApiKey } from '../api-keys/keys';
+import { isOrganizationStatus, ORGANIZATION_STATUSES } from './statuses';
 
-export const ORGANIZATION_STATUSES = ['active', 'restricted', 'suspended', 'paused'] as const;
-export type OrganizationStatus = (typeof ORGANIZATION_STATUSES)[number];
 
 export type Organization = typeof organizations.$inferSelect;
 
-export async function createOrganization(
+async function createOrganization(
   tx: Db,
   deps: Pick<Deps, 'clock'>,
   input: { name: string; ownerEmail: string; plan?: string; createdAt?: Date; ownerUserId?: string },
@@ -55,7 +54,7 @@ export async function getOrganization(deps: Pick<Deps, 'db'>, id: string): Promi
   return organization;
 }
 
-export async function organizationOfUser(deps: Pick<Deps, 'db'>, userId: string): Promise<Organization | null> {
+async function organizationOfUser(deps: Pick<Deps, 'db'>, userId: string): Promise<Organization | null> {
   const [row] = await deps.db
     .select({ organization: organizations })
     .from(members)
@@ -104,7 +103,7 @@ async function update(deps: Pick<Deps, 'db'>, id: string, values: Partial<Organi
 export const setPlan = (deps: Pick<Deps, 'db'>, id: string, plan: PlanId | string) => update(deps, id, { plan: planOf(plan).id });
 
 export function setStatus(deps: Pick<Deps, 'db'>, id: string, status: string) {
-  if (!(ORGANIZATION_STATUSES as readonly string[]).includes(status)) {
+  if (!isOrganizationStatus(status)) {
     throw validationError(`status must be one of ${ORGANIZATION_STATUSES.join(', ')}`);
   }
   return update(deps, id, { status });

@@ -16,7 +16,7 @@ export interface Plan {
   requestsPerWindow: number;
 }
 
-export const PLAN_IDS = ['free', '10k', '25k', '50k', '100k', '250k', '500k', '1m', '2m'] as const;
+const PLAN_IDS = ['free', '10k', '25k', '50k', '100k', '250k', '500k', '1m', '2m'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 
 export const RATE_LIMIT_WINDOW_MS = 10_000;

@@ -1,5 +1,4 @@
 /** Durations in milliseconds, the unit of the clock and of every due time. */
-export const SECOND_MS = 1_000;
-export const MINUTE_MS = 60 * SECOND_MS;
+export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;

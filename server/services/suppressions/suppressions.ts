@@ -4,9 +4,8 @@ import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import { normalizeAddress } from '../shared/addresses';
+import type { SuppressionReason } from './reasons';
 
-export const SUPPRESSION_REASONS = ['bounce', 'complaint', 'unsubscribe', 'manual'] as const;
-export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 
 /**
  * Puts an address on the organization's list, in the caller's transaction. The first entry

@@ -59,7 +59,7 @@ export async function deliverSystemEmail(deps: Deps, id: string): Promise<'sent'
   }
 }
 
-export async function dueSystemEmailIds(deps: Deps, limit = 50): Promise<string[]> {
+async function dueSystemEmailIds(deps: Deps, limit = 50): Promise<string[]> {
   const rows = await deps.db
     .select({ id: systemEmails.id })
     .from(systemEmails)
@@ -70,7 +70,7 @@ export async function dueSystemEmailIds(deps: Deps, limit = 50): Promise<string[
 }
 
 /** A worker that died mid-send leaves a row in 'sending'; after a grace period it is due again. */
-export async function releaseStuckSystemEmails(deps: Deps, olderThanMs = 10 * 60_000): Promise<number> {
+async function releaseStuckSystemEmails(deps: Deps, olderThanMs = 10 * 60_000): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - olderThanMs);
   const rows = await deps.db
     .update(systemEmails)

@@ -10,7 +10,7 @@ import { loadSendContext } from './context';
 
 export const BATCH_LIMIT = 100;
 
-export type BatchOutcome = { id: string } | { error: string; code: ErrorCode };
+type BatchOutcome = { id: string } | { error: string; code: ErrorCode };
 
 /** One item of a batch as the edge parsed it: an email, or why its body was refused. */
 export type BatchItem = { input: EmailInput } | { invalid: string };

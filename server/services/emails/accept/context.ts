@@ -3,7 +3,7 @@ import type { Db } from '@/db/client';
 import { column, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
 import { domains, organizations, suppressions } from '@/db/schema';
 
-export interface SenderDomain {
+interface SenderDomain {
   id: string;
   name: string;
   status: string;

@@ -1,4 +1,5 @@
 import { newId } from '../../../ids';
+import { DAY_MS } from '../../shared/time';
 import { envelopeRecipients } from '../../../mail/message';
 import { parseMailbox } from '../../shared/addresses';
 import { recipientsOf, type EmailInput } from './input';
@@ -6,7 +7,7 @@ import type { EmailDraft } from './store';
 import type { Principal } from '../../shared/principal';
 import type { SendPermit } from './checks';
 
-const IDEMPOTENCY_MS = 24 * 3_600_000;
+const IDEMPOTENCY_MS = DAY_MS;
 
 /** The row and acceptance events of an email that passed every check. */
 export function draftEmail(

@@ -9,9 +9,9 @@ import { simulateTestEmail } from './test-mode';
 import type { ClaimedEmail, DispatchResult } from './types';
 
 /** A claimed email whose worker died is due again after this. */
-export const DISPATCH_LEASE_MS = 10 * MINUTE_MS;
+const DISPATCH_LEASE_MS = 10 * MINUTE_MS;
 /** Emails a sweep has in flight at once: enough to keep the relay's or an MX's connections busy. */
-export const DISPATCH_CONCURRENCY = 16;
+const DISPATCH_CONCURRENCY = 16;
 // A sweep claims a few emails ahead of its free slots, never many: a claimed email waits for its
 // lease to run out if this process dies.
 const CLAIM_BATCH = 2 * DISPATCH_CONCURRENCY;
@@ -109,7 +109,7 @@ export async function dueEmailIds(deps: Pick<Deps, 'db' | 'clock'>, limit = 100)
  * stops the claiming; the emails in flight finish, then it is thrown.
  */
 /** What one sweep did: how many emails it handled, and the status each was left in. */
-export interface DispatchSweepReport {
+interface DispatchSweepReport {
   handled: number;
   outcomes: Partial<Record<DispatchResult['outcome'], number>>;
 }
