@@ -1,6 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors';
 
+// The rest of an oversized body is not read: the answer closes the connection, so a client's next
+// request goes on a fresh one instead of waiting behind bytes nobody will read.
+const CLOSE = { Connection: 'close' };
+
 /** Reads a JSON body up to `limit` bytes; an empty body is {} whatever its declared type. */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers['content-length']);
@@ -14,7 +18,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     size += (chunk as Buffer).length;
     if (size > limit) {
       req.resume();
-      throw new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes`);
+      throw new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes`, CLOSE);
     }
     chunks.push(chunk as Buffer);
   }

@@ -8,12 +8,13 @@ import type { AppRouter } from '../routers';
 import { toEnvelope } from '../trpc/envelope';
 import { apiContext } from './api-context';
 import { readJsonBody } from './body';
+import { checkJsonBody, parseQuery } from './hostile-input';
 import { decodePathParams } from './path-params';
 import { errorBody } from './error-body';
 import { sendError } from './respond';
 import { buildRouteTable, matchRoute, type PlainRoute } from './routes';
 
-export type RestRequest = IncomingMessage & { body?: unknown; requestId?: string };
+export type RestRequest = IncomingMessage & { body?: unknown; requestId?: string; query?: Record<string, string[]> };
 
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
 
@@ -81,8 +82,13 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
       // Checked for every route, so trpc-to-openapi never meets a malformed escape either.
       const params = decodePathParams(match.params);
       let body: unknown = undefined;
+      const originalUrl = req.url ?? '/';
+      const queryAt = originalUrl.indexOf('?');
+      // trpc-to-openapi reads req.query when it is set: the checked, prototype-free one.
+      request.query = parseQuery(new URLSearchParams(queryAt === -1 ? '' : originalUrl.slice(queryAt + 1)));
       if (BODY_METHODS.has(method)) {
         body = await readJsonBody(req, match.entry.meta?.bodyLimitBytes ?? deps.config.bodyLimitBytes);
+        checkJsonBody(body);
       }
       if (match.entry.plain) {
         await match.entry.plain.handle({ req, res, deps, requestId, body, params });
@@ -97,8 +103,7 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
         req.headers['content-type'] = 'application/json';
       }
       rewriteErrorBodies(res, requestId);
-      const originalUrl = req.url ?? '/';
-      req.url = path + (originalUrl.includes('?') ? originalUrl.slice(originalUrl.indexOf('?')) : '');
+      req.url = path + (queryAt === -1 ? '' : originalUrl.slice(queryAt));
       await openApiHandler(req, res);
     } catch (error) {
       if (res.headersSent) return;

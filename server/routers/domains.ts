@@ -3,7 +3,7 @@ import { DNS_RECORD_KINDS, DNS_RECORD_STATUSES, DOMAIN_STATUSES } from '../servi
 import { deleteDomain, domainConnectFor, getDomain, listDomains, registerDomain, requestVerification } from '../services/domains/crud';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
-import { idParam, isoDate, messageResponse } from './shared';
+import { idParam, isoDate, jsonBoolean, messageResponse } from './shared';
 
 const domainStatus = z.enum(DOMAIN_STATUSES);
 const recordStatus = z.enum(DNS_RECORD_STATUSES);
@@ -51,8 +51,8 @@ const domain = domainSummary
 const registerBody = z.strictObject({
   name: z.string().max(300).describe('The domain to send from, e.g. example.com or mail.example.com; IDN allowed'),
   return_path: z.string().max(100).optional().describe('Subdomain label for bounces (default "send")'),
-  open_tracking: z.boolean().optional().describe('Default open tracking for mail from this domain (default false)'),
-  click_tracking: z.boolean().optional().describe('Default click tracking for mail from this domain (default false)'),
+  open_tracking: jsonBoolean().optional().describe('Default open tracking for mail from this domain (default false)'),
+  click_tracking: jsonBoolean().optional().describe('Default click tracking for mail from this domain (default false)'),
 });
 
 const domainConnectAnswer = z
@@ -118,7 +118,7 @@ export const domainsRouter = router({
 
   verify: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/domains/{id}/verify', operationId: 'verifyDomain', tags, summary: 'Check the DNS records now' }, liveWrite: true })
-    .input(z.object({ id: idParam }))
+    .input(z.strictObject({ id: idParam }))
     .output(messageResponse)
     .mutation(async ({ ctx, input }) => {
       await requestVerification(ctx.deps, ctx.principal, input.id);

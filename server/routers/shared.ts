@@ -13,6 +13,13 @@ const decoded = z.string().transform((value, ctx) => {
 
 export const idParam = decoded.pipe(z.uuid({ message: 'must be a UUID' }));
 
+/**
+ * A body boolean: JSON true or false, nothing else. trpc-to-openapi turns every plain z.boolean()
+ * of an input into a coercing one (so the string "false" would read as true); inside a pipe it
+ * cannot reach it, and the document still says `type: boolean`.
+ */
+export const jsonBoolean = () => z.boolean({ message: 'must be true or false' }).pipe(z.boolean());
+
 export const messageResponse = z.object({ message: z.string() }).meta({ id: 'MessageResponse' });
 
 export const isoDate = z.string().meta({ format: 'date-time' });

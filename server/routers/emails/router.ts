@@ -84,7 +84,7 @@ export const emailsRouter = router({
 
   cancel: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/emails/{id}/cancel', operationId: 'cancelEmail', tags, summary: 'Cancel a scheduled email' }, access: 'sending' })
-    .input(z.object({ id: idParam }))
+    .input(z.strictObject({ id: idParam }))
     .output(z.object({ id: z.uuid(), status: z.literal('canceled') }))
     .mutation(({ ctx, input }) => cancelEmail(ctx.deps, ctx.principal, input.id)),
 });

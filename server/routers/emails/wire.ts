@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validationError } from '../../errors';
+import { jsonBoolean } from '../shared';
 import type { AttachmentInput, EmailInput, SendEmailInput } from '../../services/emails/accept/input';
 import { ALLOWED_HEADER, EMAIL_LIMITS } from '../../services/emails/accept/limits';
 import { AddressError, parseMailbox } from '../../services/shared/addresses';
@@ -53,7 +54,7 @@ const fields = {
   text: z.string().optional(),
   headers: headers.optional(),
   tags: z.array(tag).max(EMAIL_LIMITS.tags).optional(),
-  tracking: z.strictObject({ opens: z.boolean().optional(), clicks: z.boolean().optional() }).optional(),
+  tracking: z.strictObject({ opens: jsonBoolean().optional(), clicks: jsonBoolean().optional() }).optional(),
 };
 
 function bodyRules<T extends { to: string[]; cc?: string[]; bcc?: string[]; html?: string; text?: string }>(value: T, ctx: z.RefinementCtx) {

@@ -1,0 +1,46 @@
+import { validationError } from '../errors';
+
+/** Deeper than any body the API takes; far below what would overflow a stack when re-serialised. */
+export const MAX_JSON_DEPTH = 64;
+
+// NUL cannot be stored by Postgres in text or jsonb; a lone surrogate is not text at all (it
+// cannot be encoded as UTF-8). Both are the client's error, named, before any rule sees them.
+const NUL = /\u0000/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function checkText(value: string, where: string): void {
+  if (NUL.test(value)) throw validationError(`${where}: must not contain NUL characters`);
+  if (LONE_SURROGATE.test(value)) throw validationError(`${where}: is not valid Unicode text (a lone surrogate)`);
+}
+
+const name = (path: string[], key: string) => (path.length === 0 ? key : `${path.join('.')}.${key}`);
+
+/** Every string and key of a parsed JSON body, and its depth, checked once for every operation. */
+export function checkJsonBody(value: unknown, path: string[] = [], depth = 0): void {
+  if (depth > MAX_JSON_DEPTH) throw validationError(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (typeof value === 'string') return checkText(value, path.length ? path.join('.') : 'body');
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => checkJsonBody(item, [...path, String(index)], depth + 1));
+    return;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      checkText(key, name(path, key));
+      checkJsonBody(item, [...path, key], depth + 1);
+    }
+  }
+}
+
+/**
+ * The query as trpc-to-openapi reads it (`req.query`: each key's values), checked, in an object
+ * without a prototype, so `__proto__`, `constructor` or `toString` are plain unknown keys.
+ */
+export function parseQuery(search: URLSearchParams): Record<string, string[]> {
+  const query: Record<string, string[]> = Object.create(null);
+  for (const [key, value] of search) {
+    checkText(key, key);
+    checkText(value, key);
+    (query[key] ??= []).push(value);
+  }
+  return query;
+}
