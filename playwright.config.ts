@@ -36,7 +36,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `rm -rf .data-e2e && DATA_DIR=.data-e2e PORT=${PORT} APP_URL=${BASE_URL} DNS_SERVERS=127.0.0.1:${DNS_PORT} MAIL_HOST=mx.eumail.example SMTP_GATEWAY_PORT=0 BOUNCE_SMTP_PORT=0 NEXT_TELEMETRY_DISABLED=1 npm start`,
+    command: `rm -rf .data-e2e && DATA_DIR=.data-e2e PORT=${PORT} APP_URL=${BASE_URL} DNS_SERVERS=127.0.0.1:${DNS_PORT} MAIL_HOST=mx.eumail.example BOUNCE_SMTP_PORT=0 LOG_LEVEL=warn NEXT_TELEMETRY_DISABLED=1 npm start`,
     url: `${BASE_URL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: !process.env.CI,
