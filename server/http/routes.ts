@@ -18,6 +18,8 @@ export interface PlainRoute {
   access?: Meta['access'];
   liveWrite?: boolean;
   bodyLimitBytes?: number;
+  /** Refusals beyond every operation's, for the document. */
+  errors?: Array<409 | 410>;
   handle(input: { req: IncomingMessage; res: ServerResponse; deps: Deps; requestId: string; body: unknown; params: Record<string, string> }): Promise<void>;
 }
 

@@ -38,8 +38,6 @@ const errorResponse = (status: number) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
-/** Webhook event types, listed in the document so receivers can see them. Grows with each resource. */
-
 type Operation = { operationId?: string; security?: unknown; responses?: Record<string, unknown>; requestBody?: unknown; 'x-plain-route'?: boolean };
 
 /**
@@ -89,7 +87,12 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, plainRoutes: PlainRo
       }
       const statuses = isPublic ? [500] : [400, 401, 403, 404, 429, 500];
       if (!isPublic && ['post', 'patch', 'put'].includes(method)) statuses.push(413, 415);
-      if (!isPublic && /\{[^}]+\}$/.test(path) && ['patch', 'post'].includes(method)) statuses.push(409);
+      const plain = plainRoutes.find((route) => route.path === path && route.method.toLowerCase() === method);
+      statuses.push(...(meta?.errors ?? plain?.errors ?? []));
+      // Every body is strict at run time; say so where the schema's refinements hid it.
+      const body = (operation.requestBody as { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined)?.content?.['application/json']?.schema;
+      const strictObject = body?.type === 'array' ? (body.items as Record<string, unknown> | undefined) : body;
+      if (strictObject?.type === 'object' && strictObject.additionalProperties === undefined) strictObject.additionalProperties = false;
       if (path === '/health/ready') statuses.push(503);
       for (const status of statuses.sort()) responses[String(status)] = errorResponse(status);
       operation.responses = responses;
@@ -101,7 +104,8 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, plainRoutes: PlainRo
   document.components = {
     ...document.components,
     schemas: {
-      ...document.components?.schemas,
+      // trpc-to-openapi's own error schemas: every error here is the one Error.
+      ...Object.fromEntries(Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.'))),
       Error: errorSchema,
       EventType: {
         type: 'string' as const,

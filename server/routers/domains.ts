@@ -71,7 +71,7 @@ const tags = ['Domains'];
 
 export const domainsRouter = router({
   create: orgProcedure
-    .meta({ openapi: { method: 'POST', path: '/domains', operationId: 'createDomain', tags, summary: 'Register a sending domain' }, successStatus: 201, liveWrite: true })
+    .meta({ openapi: { method: 'POST', path: '/domains', operationId: 'createDomain', tags, summary: 'Register a sending domain' }, successStatus: 201, liveWrite: true, errors: [409] })
     .input(registerBody)
     .output(domain)
     .mutation(({ ctx, input }) =>

@@ -14,6 +14,8 @@ export type AccessMeta = {
   liveWrite?: boolean;
   /** A larger request body than BODY_LIMIT_BYTES (sends with attachments). */
   bodyLimitBytes?: number;
+  /** Refusals this operation answers beyond every operation's (400, 401, 403, 404, 429, 500; 413 and 415 with a body): for the document. */
+  errors?: Array<409 | 410>;
 };
 
 export type Meta = OpenApiMeta<AccessMeta>;

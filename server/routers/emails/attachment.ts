@@ -8,6 +8,7 @@ import { authorize } from '../../trpc/procedures';
 export const emailAttachmentRoute: PlainRoute = {
   method: 'GET',
   path: '/emails/{id}/attachments/{attachmentId}',
+  errors: [410],
   operation: {
     operationId: 'getEmailAttachment',
     tags: ['Emails'],

@@ -48,6 +48,8 @@ export const emailsRouter = router({
       openapi: { method: 'POST', path: '/emails', operationId: 'sendEmail', tags, summary: 'Send an email (or schedule it with scheduled_at)', requestHeaders: sendHeaders },
       access: 'sending',
       bodyLimitBytes: 16 * 1024 * 1024,
+      // A concurrent request with the same Idempotency-Key still in progress.
+      errors: [409],
     })
     .input(emailBody)
     .output(sendResponse)
@@ -77,13 +79,13 @@ export const emailsRouter = router({
     .query(({ ctx, input }) => getEmail(ctx.deps, ctx.principal, input.id)),
 
   reschedule: orgProcedure
-    .meta({ openapi: { method: 'PATCH', path: '/emails/{id}', operationId: 'updateEmail', tags, summary: 'Change the send time of a scheduled email' }, access: 'sending' })
+    .meta({ openapi: { method: 'PATCH', path: '/emails/{id}', operationId: 'updateEmail', tags, summary: 'Change the send time of a scheduled email' }, access: 'sending', errors: [409] })
     .input(z.strictObject({ id: idParam, scheduled_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }) }))
     .output(z.object({ id: z.uuid(), scheduledAt: isoDate }))
     .mutation(({ ctx, input }) => rescheduleEmail(ctx.deps, ctx.principal, input.id, new Date(input.scheduled_at))),
 
   cancel: orgProcedure
-    .meta({ openapi: { method: 'POST', path: '/emails/{id}/cancel', operationId: 'cancelEmail', tags, summary: 'Cancel a scheduled email' }, access: 'sending' })
+    .meta({ openapi: { method: 'POST', path: '/emails/{id}/cancel', operationId: 'cancelEmail', tags, summary: 'Cancel a scheduled email' }, access: 'sending', errors: [409] })
     .input(z.strictObject({ id: idParam }))
     .output(z.object({ id: z.uuid(), status: z.literal('canceled') }))
     .mutation(({ ctx, input }) => cancelEmail(ctx.deps, ctx.principal, input.id)),
