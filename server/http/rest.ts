@@ -99,6 +99,9 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
         if (typeof body !== 'object' || body === null || Array.isArray(body)) {
           return sendError(res, 'VALIDATION_ERROR', 'The request body must be a JSON object');
         }
+        // trpc-to-openapi lays the path over the body: a body `id` would vanish unseen, not be refused.
+        const shadowed = Object.keys(params).find((name) => Object.hasOwn(body as object, name));
+        if (shadowed) return sendError(res, 'VALIDATION_ERROR', `${shadowed}: is given in the path; the body may not carry it`);
         request.body = body;
         req.headers['content-type'] = 'application/json';
       }

@@ -7,6 +7,7 @@ import { buildOpenApiDocument } from '../openapi/document';
 import type { Runtime } from '../runtime';
 import { handleAdmin } from './admin';
 import type { Log } from '../log';
+import { errorBody } from './error-body';
 import { stampRequestId } from './request-id';
 import { logWhenDone } from './request-log';
 import { createRestHandler, type RestRequest } from './rest';
@@ -61,7 +62,9 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
 }
 
 export function createHttpServer(listener: ReturnType<typeof createRequestListener>, log: Log): http.Server {
-  const server = http.createServer((req, res) => {
+  // Node refuses a request line or headers past 16 KiB with a bare 431 our listener never sees;
+  // up to this size the API answers itself, in its own shape (two 64 KiB path ids are a 400).
+  const server = http.createServer({ maxHeaderSize: 256 * 1024 }, (req, res) => {
     listener(req, res).catch((error: unknown) => {
       log.error({ requestId: (req as RestRequest).requestId, err: error }, 'unhandled error');
       if (!res.headersSent) sendError(res, 'INTERNAL_ERROR', 'Internal server error');
@@ -69,5 +72,15 @@ export function createHttpServer(listener: ReturnType<typeof createRequestListen
     });
   });
   server.keepAliveTimeout = 65_000;
+  // Beyond that, or unparsable: still an answer in the API's shape, then the connection closes.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const requestId = randomUUID();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify(errorBody('VALIDATION_ERROR', tooLarge ? 'The request line or headers are too large' : 'The request is not valid HTTP', requestId));
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   return server;
 }

@@ -12,8 +12,9 @@ import { scheduleTime } from './schedule-time';
  * scheduled, so it cannot race the dispatcher: either it moves the time, or it is a 409.
  */
 export async function rescheduleEmail(deps: Deps, principal: Principal, id: string, requestedAt: Date) {
-  const scheduledAt = scheduleTime(deps, requestedAt)!;
+  // Whose email it is first: another organization's id is a 404 whatever the time asked for.
   const row = await ownEmail(deps, principal, id);
+  const scheduledAt = scheduleTime(deps, requestedAt)!;
   const updated = await deps.db.transaction(async (tx) => {
     const [changed] = await tx
       .update(emails)

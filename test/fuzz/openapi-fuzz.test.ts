@@ -1,0 +1,221 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
+import { domains } from '@/db/schema';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setRateLimit } from '@/server/services/organizations/organizations';
+import { startTestApp, type TestApp } from '../support/app';
+import { keyFor } from '../support/keys';
+import { hostilePathValue, hostileValue, PROTOTYPE_NAMES, resolver, toJson, validValue, type Schema } from './arbitraries';
+import { mutatedBody } from './mutations';
+
+/*
+ * The API tried as an attacker or a careless client would, driven by the service's own OpenAPI
+ * document: every operation in it is fuzzed, a new one without editing this file. FUZZ_RUNS
+ * requests per operation (CI sets 500), FUZZ_SEED replays a run; the seed is printed every time.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const METHODS = ['get', 'post', 'patch', 'put', 'delete'];
+const LEAKS = /\bat \S+ \(|\.tsx?:\d+|node_modules|\/work\/|\bselect\b.+\bfrom\b|\binsert into\b|\bSQLSTATE\b/i;
+
+interface Operation {
+  key: string;
+  method: string;
+  path: string;
+  operation: Schema;
+}
+
+let app: TestApp;
+let document: Schema;
+let resolve: (schema: Schema | undefined) => Schema;
+let ajv: Ajv2020;
+let key: string;
+const other: { key: string; ids: Record<string, string> } = { key: '', ids: {} };
+
+/** Resources of a second organization, by the name of the path parameter that names them. */
+async function otherOrganization(): Promise<void> {
+  const org = await app.createOrg({ plan: '2m', name: 'Other', ownerEmail: 'other@other.test' });
+  await setRateLimit(app.runtime.deps, org.organizationId, 1_000_000);
+  other.key = await keyFor(app, org.organizationId, 'full_access', 'test');
+  const domain = await app.request('POST', '/api/domains', { key: org.apiKey, body: { name: 'other-company.com' } });
+  const spareKey = await app.request('POST', '/api/api-keys', { key: org.apiKey, body: { name: 'spare' } });
+  // Verified as the real check would leave it (the domains tests walk that path).
+  await app.runtime.deps.db.update(domains).set({ status: 'verified', verifiedAt: app.clock.now() }).where(eq(domains.id, domain.body.id));
+  app.dns.mx('example.net', 'mx.example.net');
+  const email = await app.request('POST', '/api/emails', {
+    key: other.key,
+    body: { from: 'a@other-company.com', to: 'b@example.net', subject: 'Hi', text: 'Hello', scheduled_at: new Date(app.clock.now().getTime() + 86_400_000).toISOString(), attachments: [{ filename: 'a.txt', content: 'aGVsbG8=' }] },
+  });
+  expect([domain.status, spareKey.status]).toEqual([201, 201]);
+  expect(email.status, JSON.stringify(email.body)).toBe(200);
+  const detail = await app.request('GET', `/api/emails/${email.body.id}`, { key: other.key });
+  other.ids = { domain: domain.body.id, apiKey: spareKey.body.id, email: email.body.id, attachment: detail.body.attachments[0].id };
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  const response = await app.request('GET', '/docs/openapi.json');
+  document = response.body;
+  resolve = resolver(document);
+  ajv = new Ajv2020({ strict: false, allErrors: false });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'https://eumail.test/openapi', components: document.components });
+  const org = await app.createOrg({ plan: '2m' });
+  await setRateLimit(app.runtime.deps, org.organizationId, 1_000_000);
+  key = org.apiKey;
+  await otherOrganization();
+  console.log(`[fuzz] seed ${SEED}, ${RUNS} requests per operation (FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} replays this run)`);
+}, 120_000);
+afterAll(() => app.close());
+
+function operations(): Operation[] {
+  return Object.entries(document.paths as Record<string, Record<string, Schema>>).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, method, path, operation })),
+  );
+}
+
+const validatorFor = (schema: Schema) => ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"https://eumail.test/openapi#/components')));
+const validators = new Map<Schema, ReturnType<Ajv2020['compile']>>();
+const validates = (schema: Schema, value: unknown) => {
+  let validate = validators.get(schema);
+  if (!validate) validators.set(schema, (validate = validatorFor(schema)));
+  return validate(value) as boolean;
+};
+
+interface FuzzRequest {
+  pathValues: Record<string, string>;
+  query: Array<[string, string]>;
+  body: unknown;
+  /** The body is one the document's schema refuses. */
+  bodyIsInvalid: boolean;
+}
+
+const takesBody = (op: Operation) => op.method !== 'get' && op.method !== 'delete';
+const isEmptyObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
+
+function requestArbitrary(op: Operation): fc.Arbitrary<FuzzRequest> {
+  const pathNames = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const pathValues = fc.record(Object.fromEntries(pathNames.map((name) => [name, hostilePathValue])));
+  const queryParams: Schema[] = (op.operation.parameters ?? []).filter((p: Schema) => p.in === 'query');
+  const queryValue = (param: Schema) =>
+    fc.oneof(validValue(param.schema, resolve).map((v) => (Array.isArray(v) ? v.map(String) : [String(v)])), hostileValue.map((v) => [typeof v === 'string' ? v.slice(0, 2000) : JSON.stringify(v)?.slice(0, 2000) ?? '']));
+  const chosenValues: fc.Arbitrary<Array<[string, string]>> = fc
+    .subarray(queryParams)
+    .chain((chosen) =>
+      fc.tuple(...chosen.map((p) => queryValue(p).map((values) => values.map((v): [string, string] => [p.name as string, v])))).map((lists) => lists.flat()),
+    );
+  const query = fc
+    .tuple(chosenValues, fc.subarray(PROTOTYPE_NAMES, { maxLength: 2 }), fc.boolean())
+    .map(([values, prototypeNames, repeat]) => [...values, ...(repeat ? values : []), ...prototypeNames.map((name): [string, string] => [name, '1'])]);
+  const bodySchema: Schema | undefined = op.operation.requestBody?.content?.['application/json']?.schema;
+  const body = bodySchema
+    ? fc.oneof(
+        validValue(bodySchema, resolve).map((value) => ({ value, invalid: false })),
+        mutatedBody(validValue(bodySchema, resolve)).map((value) => ({ value, invalid: !validates(bodySchema, value) })),
+      )
+    : takesBody(op)
+      ? // No body documented: nothing, or {} (an empty body is {}), is all an operation takes.
+        fc.oneof(fc.constant({ value: undefined, invalid: false }), hostileValue.map((value) => ({ value, invalid: !isEmptyObject(value) })))
+      : fc.constant({ value: undefined, invalid: false });
+  return fc.record({ pathValues, query, body }).map(({ pathValues: values, query: q, body: b }) => ({ pathValues: values, query: q, body: b.value, bodyIsInvalid: b.invalid }));
+}
+
+async function send(op: Operation, request: FuzzRequest, asKey = key) {
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => request.pathValues[name]!);
+  // A URL carries UTF-8: a lone surrogate cannot be written in one, so it goes as U+FFFD, as a browser sends it.
+  const encode = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+  const search = request.query.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&');
+  const headers: Record<string, string> = { authorization: `Bearer ${asKey}` };
+  let body: string | undefined;
+  if (request.body !== undefined && takesBody(op)) {
+    body = toJson(request.body);
+    headers['content-type'] = 'application/json';
+  }
+  const response = await fetch(`${app.url}/api${path}${search ? `?${search}` : ''}`, { method: op.method.toUpperCase(), headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text };
+}
+
+function checkResponse(op: Operation, request: FuzzRequest, response: Awaited<ReturnType<typeof send>>): void {
+  const where = `${op.key} ${JSON.stringify(request).slice(0, 300)} → ${response.status} ${response.text.slice(0, 300)}`;
+  expect(response.status, where).toBeLessThan(500);
+  expect(response.headers.get('x-request-id') ?? 'none', where).toMatch(/^[0-9a-f-]{36}$/);
+  expect(Object.keys(op.operation.responses), where).toContain(String(response.status));
+  expect(response.text, where).not.toMatch(LEAKS);
+  if (response.status >= 400) {
+    const body = JSON.parse(response.text) as Record<string, unknown>;
+    expect(Object.keys(body).sort(), where).toEqual(['code', 'error']);
+    expect(typeof body.error === 'string' && typeof body.code === 'string', where).toBe(true);
+    return;
+  }
+  const schema = op.operation.responses[String(response.status)]?.content?.['application/json']?.schema;
+  const answer = schema ? JSON.parse(response.text) : undefined;
+  if (schema) expect(validates(schema, answer), `${where}: ${JSON.stringify(validators.get(schema)?.errors)}`).toBe(true);
+  if (!request.bodyIsInvalid) return;
+  // A batch is the one body accepted with invalid parts: each invalid item is refused on its own.
+  const bodySchema = resolve(op.operation.requestBody?.content?.['application/json']?.schema);
+  const itemSchema = bodySchema.type === 'array' ? bodySchema.items : undefined;
+  expect(itemSchema && Array.isArray(request.body), `${where}: a body the document calls invalid was accepted`).toBeTruthy();
+  (request.body as unknown[]).forEach((item, index) => {
+    if (!validates(itemSchema, item)) expect(answer.data[index], `${where}: invalid item ${index} was accepted`).toHaveProperty('code');
+  });
+}
+
+describe('every operation of the OpenAPI document, fuzzed', () => {
+  it('finds operations to fuzz', () => {
+    expect(operations().length).toBeGreaterThan(15);
+  });
+
+  it('answers every generated request without a 5xx, in the documented shape and statuses', async () => {
+    for (const op of operations()) {
+      await fc.assert(
+        fc.asyncProperty(requestArbitrary(op), async (request) => checkResponse(op, request, await send(op, request))),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      );
+    }
+  }, 600_000);
+});
+
+describe('the cross-organization sweep', () => {
+  // Every path parameter names one of the other organization's resources; one the sweep cannot
+  // fill is a failure, so a new id-bearing operation cannot slip past.
+  const RESOURCE_OF: Record<string, Record<string, keyof typeof other.ids>> = {
+    '/api-keys/{id}': { id: 'apiKey' },
+    '/domains/{id}': { id: 'domain' },
+    '/domains/{id}/domain-connect': { id: 'domain' },
+    '/domains/{id}/verify': { id: 'domain' },
+    '/emails/{id}': { id: 'email' },
+    '/emails/{id}/cancel': { id: 'email' },
+    '/emails/{id}/attachments/{attachmentId}': { id: 'email', attachmentId: 'attachment' },
+  };
+
+  it('answers 404 NOT_FOUND to another organization on a real resource, and leaves it untouched', async () => {
+    const snapshot = async () =>
+      JSON.stringify(
+        await Promise.all([
+          app.request('GET', `/api/emails/${other.ids.email}`, { key: other.key }),
+          app.request('GET', '/api/domains', { key: other.key }),
+          app.request('GET', '/api/api-keys', { key: other.key }),
+        ]).then((responses) => responses.map((r) => r.body)),
+      );
+    const before = await snapshot();
+    const idBearing = operations().filter((op) => op.path.includes('{'));
+    expect(idBearing.length).toBeGreaterThan(0);
+    for (const op of idBearing) {
+      const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const resources = RESOURCE_OF[op.path];
+      expect(resources && names.every((name) => resources[name]), `${op.key} has a path id the sweep cannot fill: add it to RESOURCE_OF`).toBeTruthy();
+      const pathValues = Object.fromEntries(names.map((name) => [name, other.ids[resources![name]!]!]));
+      const bodySchema = op.operation.requestBody?.content?.['application/json']?.schema;
+      const body = bodySchema ? fc.sample(validValue(bodySchema, resolve), { numRuns: 1, seed: SEED })[0] : undefined;
+      const response = await send(op, { pathValues, query: [], body, bodyIsInvalid: false });
+      expect(response.status, `${op.key}: ${response.text}`).toBe(404);
+      expect(JSON.parse(response.text)).toEqual({ error: expect.any(String), code: 'NOT_FOUND' });
+    }
+    expect(await snapshot()).toBe(before);
+  });
+});
