@@ -99,7 +99,9 @@ const isEmptyObject = (value: unknown) => value !== null && typeof value === 'ob
 
 function requestArbitrary(op: Operation): fc.Arbitrary<FuzzRequest> {
   const pathNames = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  const pathValues = fc.record(Object.fromEntries(pathNames.map((name) => [name, hostilePathValue])));
+  // Another organization's real ids among the rest: reaching one is the worst answer there is.
+  const pathValue = fc.oneof(hostilePathValue, fc.constantFrom(...Object.values(other.ids)));
+  const pathValues = fc.record(Object.fromEntries(pathNames.map((name) => [name, pathValue])));
   const queryParams: Schema[] = (op.operation.parameters ?? []).filter((p: Schema) => p.in === 'query');
   const queryValue = (param: Schema) =>
     fc.oneof(validValue(param.schema, resolve).map((v) => (Array.isArray(v) ? v.map(String) : [String(v)])), hostileValue.map((v) => [typeof v === 'string' ? v.slice(0, 2000) : JSON.stringify(v)?.slice(0, 2000) ?? '']));
@@ -146,6 +148,8 @@ function checkResponse(op: Operation, request: FuzzRequest, response: Awaited<Re
   expect(response.headers.get('x-request-id') ?? 'none', where).toMatch(/^[0-9a-f-]{36}$/);
   expect(Object.keys(op.operation.responses), where).toContain(String(response.status));
   expect(response.text, where).not.toMatch(LEAKS);
+  const othersId = Object.values(request.pathValues).some((value) => Object.values(other.ids).includes(value));
+  if (othersId) expect(response.status, `${where}: another organization's resource was reached`).toBeGreaterThanOrEqual(400);
   if (response.status >= 400) {
     const body = JSON.parse(response.text) as Record<string, unknown>;
     expect(Object.keys(body).sort(), where).toEqual(['code', 'error']);
