@@ -13,9 +13,9 @@ export default function NotFound() {
         <Link href="/api-keys" className={buttonClasses('primary')}>
           Go to the dashboard
         </Link>
-        <Link href="/docs" className={buttonClasses('secondary')}>
+        <a href="/docs" className={buttonClasses('secondary')}>
           API docs
-        </Link>
+        </a>
       </div>
     </main>
   );

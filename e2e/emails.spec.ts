@@ -89,7 +89,7 @@ test('live emails are listed, filtered through the URL, and open with their time
   await expect(page.getByRole('link', { name: 'Emails', exact: true })).toHaveAttribute('aria-current', 'page');
   const empty = page.getByTestId('emails-empty');
   await expect(empty).toContainText('No emails yet');
-  await expect(empty.getByRole('link', { name: 'Read the API docs' })).toHaveAttribute('href', '/docs#emails');
+  await expect(empty.getByRole('link', { name: 'Read the API docs' })).toHaveAttribute('href', '/docs#tag/emails');
   await expect(empty.getByRole('link', { name: 'Create an API key' })).toHaveAttribute('href', '/api-keys');
   await expect(page.getByTestId('coming-soon')).toHaveCount(0);
   await expect(page.getByTestId('email-filters')).toHaveCount(0);

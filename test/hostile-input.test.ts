@@ -51,6 +51,18 @@ describe('text Postgres cannot store, and broken UTF-16', () => {
   });
 });
 
+describe('bytes that are not UTF-8', () => {
+  it('are refused, never stored as U+FFFD', async () => {
+    const response = await fetch(`${app.url}/api/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from('{"name":"k'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'The request body is not valid UTF-8', code: 'VALIDATION_ERROR' });
+  });
+});
+
 describe('booleans', () => {
   it('take JSON booleans only: the string "false" is a 400, never tracking switched on', async () => {
     const response = await app.request('POST', '/api/domains', { key, body: { name: 'example.com', click_tracking: 'false' } });
@@ -118,6 +130,13 @@ describe('a refused body does not poison the connection', () => {
     expect(answers[0]).toBe('413');
     expect(hung).toBe(false);
     // Either it answered on this connection, or it closed it so the client opens another.
+    if (!closedByServer) expect(answers).toEqual(['413', '200']);
+  });
+  it('after a 413 for a body declared too large, the next request is answered or the connection closed', async () => {
+    const declared = `POST /api/api-keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"name":"partial`;
+    const { answers, closedByServer, hung } = await onOneConnection(port(), [declared, health]);
+    expect(answers[0]).toBe('413');
+    expect(hung).toBe(false);
     if (!closedByServer) expect(answers).toEqual(['413', '200']);
   });
   it.each([

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import { buttonClasses } from '../components/button';
 import { EmptyState } from '../components/empty-state';
 import { PageHeader } from '../components/page-header';
@@ -15,9 +14,9 @@ export function ComingSoon({ href }: { href: string }) {
         icon={<Icon className="size-6" />}
         title={`${label} in the dashboard: coming soon`}
         action={
-          <Link href="/docs" className={buttonClasses('secondary')}>
+          <a href="/docs" className={buttonClasses('secondary')}>
             Read the API docs
-          </Link>
+          </a>
         }
       >
         This part of the dashboard is not built yet. The API reference lists the operations available today.

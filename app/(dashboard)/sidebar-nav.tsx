@@ -33,10 +33,10 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
       </ul>
       <div>
         <p className="px-2.5 pb-1 text-xs font-semibold tracking-wide text-slate-400 uppercase">Developers</p>
-        <Link href="/docs" className={linkClasses(pathname === '/docs')} onClick={onNavigate}>
+        <a href="/docs" className={linkClasses(pathname === '/docs')} onClick={onNavigate}>
           <BookOpenIcon className="size-5 shrink-0 text-slate-400 group-hover:text-slate-500" />
           API docs
-        </Link>
+        </a>
       </div>
     </nav>
   );

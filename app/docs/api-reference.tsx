@@ -20,7 +20,8 @@ export default function ApiReference() {
         agent: { disabled: true },
         mcp: { disabled: true },
         showDeveloperTools: 'never',
-        hideClientButton: false,
+        // The full client button hands the document to Scalar's hosted client: off.
+        hideClientButton: true,
         documentDownloadType: 'json',
         externalUrls: { dashboardUrl: origin, registryUrl: origin, proxyUrl: origin, apiBaseUrl: origin },
         metaData: { title: 'EU Mail API reference' },

@@ -16,9 +16,10 @@ export default function DocsPage() {
             <Logo />
             <span className="hidden text-sm text-slate-400 sm:inline">/ API reference</span>
           </Link>
-          <Link href="/api-keys" className={buttonClasses('secondary', 'sm')}>
+          {/* A full page load: Scalar's stylesheet styles <body>, and must not follow into the dashboard. */}
+          <a href="/api-keys" className={buttonClasses('secondary', 'sm')}>
             Dashboard
-          </Link>
+          </a>
         </div>
       </header>
       <main>

@@ -19,9 +19,9 @@ export function EmailsEmpty() {
           <Link href="/api-keys" className={buttonClasses('primary')}>
             Create an API key
           </Link>
-          <Link href="/docs#emails" className={buttonClasses('secondary')}>
+          <a href="/docs#tag/emails" className={buttonClasses('secondary')}>
             Read the API docs
-          </Link>
+          </a>
         </div>
       }
     >
