@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
+import { withDeadlines } from './deadline';
 import { projectRoot } from './project-root';
 import * as schema from './schema';
 
@@ -8,12 +9,27 @@ type Schema = typeof schema;
 /** The one database type services see, whether PGlite or Postgres is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** One connection of its own, outside the pool: a session-level advisory lock lives as long as it does. */
+export interface SessionConnection {
+  query<T>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   url?: string;
+  /** Postgres only: a dedicated connection (PGlite is one connection, owned by one process). */
+  openSession?(): SessionConnection;
   close(): Promise<void>;
 }
+
+/** How long a connection attempt may take: a server that does not answer is down, not slow. */
+const CONNECT_TIMEOUT_S = 2;
+/** The bound on one query of background work; a request's own deadline is shorter (withDatabaseDeadline). */
+const BACKGROUND_QUERY_BOUND_MS = 30_000;
+// Ask the server to end a transaction left open by a connection we gave up on, so its locks go too.
+const SERVER_SETTINGS = { idle_in_transaction_session_timeout: 60_000 };
 
 const migrationsFolder = path.join(projectRoot, 'db', 'migrations');
 
@@ -22,9 +38,19 @@ export async function openDatabase(options: { url?: string; dataDir?: string | n
   if (options.url) {
     const { default: postgres } = await import('postgres');
     const { drizzle } = await import('drizzle-orm/postgres-js');
-    const client = postgres(options.url, { max: options.poolSize ?? 10, onnotice: () => {} });
-    const db = drizzle(client, { schema }) as unknown as Db;
-    return { db, kind: 'postgres', url: options.url, close: () => client.end({ timeout: 5 }) };
+    const url = options.url;
+    const settings = { onnotice: () => {}, connect_timeout: CONNECT_TIMEOUT_S, keep_alive: 5, connection: SERVER_SETTINGS };
+    const client = postgres(url, { ...settings, max: options.poolSize ?? 10 });
+    const db = drizzle(withDeadlines(client, BACKGROUND_QUERY_BOUND_MS), { schema }) as unknown as Db;
+    const openSession = (): SessionConnection => {
+      const session = postgres(url, { ...settings, max: 1 });
+      const bounded = withDeadlines(session, BACKGROUND_QUERY_BOUND_MS);
+      return {
+        query: async <T>(text: string, params: unknown[] = []) => [...(await bounded.unsafe(text, params as never[]))] as T[],
+        close: () => session.end({ timeout: 1 }),
+      };
+    };
+    return { db, kind: 'postgres', url, openSession, close: () => client.end({ timeout: 5 }) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseCidr } from './net/ip-policy';
 import { LOG_LEVELS, type LogLevel } from './log';
+import { DEFAULT_TIMEOUTS, type DeliveryTimeouts } from './mail/smtp-session';
 
 const port = (fallback: number) =>
   z.coerce
@@ -84,6 +85,8 @@ const envSchema = z.object({
   SMTP_MX_ALLOW_PRIVATE_CIDRS: cidrList,
   TRUSTED_PROXY_CIDRS: cidrList,
   TEST_MODE_STEP_MS: positiveMs(2_000),
+  SMTP_TIMEOUT_MS: positiveMs(DEFAULT_TIMEOUTS.sessionMs),
+  SHUTDOWN_GRACE_MS: positiveMs(10_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ROLES: z
@@ -136,6 +139,10 @@ export type Config = {
   /** Reverse proxies whose X-Forwarded-For is believed (the tracking endpoints record the client's address). */
   trustedProxyCidrs: string[];
   testModeStepMs: number;
+  /** Bounds on one SMTP session with a receiving server: SMTP_TIMEOUT_MS caps the whole session and every wait in it. */
+  smtpTimeouts: DeliveryTimeouts;
+  /** On SIGTERM, how long work in flight may take to finish. */
+  shutdownGraceMs: number;
   bodyLimitBytes: number;
   authSecret: string | undefined;
   roles: Array<'web' | 'smtp' | 'worker'>;
@@ -150,6 +157,14 @@ export type Config = {
 };
 
 export class ConfigError extends Error {}
+
+/** Every wait of an SMTP session within the bound on the whole session. */
+const timeoutsWithin = (sessionMs: number): DeliveryTimeouts => ({
+  connectMs: Math.min(DEFAULT_TIMEOUTS.connectMs, sessionMs),
+  greetingMs: Math.min(DEFAULT_TIMEOUTS.greetingMs, sessionMs),
+  idleMs: Math.min(DEFAULT_TIMEOUTS.idleMs, sessionMs),
+  sessionMs,
+});
 
 function domainConnectConfig(e: z.infer<typeof envSchema>): Config['domainConnect'] {
   const values = [e.DOMAIN_CONNECT_PROVIDER_ID, e.DOMAIN_CONNECT_SERVICE_ID, e.DOMAIN_CONNECT_PRIVATE_KEY, e.DOMAIN_CONNECT_KEY_HOST];
@@ -200,6 +215,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpMxAllowPrivateCidrs: splitList(e.SMTP_MX_ALLOW_PRIVATE_CIDRS),
     trustedProxyCidrs: splitList(e.TRUSTED_PROXY_CIDRS),
     testModeStepMs: e.TEST_MODE_STEP_MS,
+    smtpTimeouts: timeoutsWithin(e.SMTP_TIMEOUT_MS),
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     authSecret: e.BETTER_AUTH_SECRET,
     roles: e.ROLES,

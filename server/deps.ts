@@ -5,6 +5,7 @@ import type { Jobs } from './jobs/jobs';
 import type { Log } from './log';
 import type { SystemMailer } from './mail/system-mailer';
 import type { SandboxDomain } from './services/domains/sandbox';
+import type { WorkerClaims } from './services/shared/claims/worker';
 
 /** What services are handed: the real database, and time, mail and job wake-ups that tests can swap. */
 export interface Deps {
@@ -19,4 +20,6 @@ export interface Deps {
   sandbox: SandboxDomain | null;
   /** For what the edges and the runner report; services answer with results and errors instead. */
   log: Log;
+  /** This process as a holder of claimed work: every sweep and durable function claims through it. */
+  claims: WorkerClaims;
 }

@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from '@/db/unavailable';
+
 /** Every machine-readable code the API answers with, and its HTTP status. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -48,3 +50,19 @@ export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 export const validationError = (message: string) => new AppError('VALIDATION_ERROR', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+
+/** How long a client is told to wait while the database is away: about the time it takes to come back. */
+const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/**
+ * What a client is told about a failure: an AppError as it is; a database that is away (down,
+ * unreachable, past the query bound) as 503 SERVICE_UNAVAILABLE with Retry-After, since trying
+ * again later is the remedy; anything else is a fault of ours (null: 500, logged).
+ */
+export function clientErrorOf(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new AppError('SERVICE_UNAVAILABLE', 'The database is not reachable right now; try again shortly', { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) });
+  }
+  return null;
+}

@@ -12,6 +12,7 @@ import { createSystemMailer, type SystemMailer } from './mail/system-mailer';
 import { EmbeddedRunner } from './runner/embedded';
 import { SWEEPS } from './runner/sweeps';
 import { loadSandboxDomain } from './services/domains/sandbox';
+import { WorkerClaims } from './services/shared/claims/worker';
 
 
 export interface Runtime {
@@ -47,6 +48,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     runner = new EmbeddedRunner(() => deps, SWEEPS, log);
     jobs = runner;
   }
+  const claims = new WorkerClaims({
+    db: database.db,
+    log,
+    openSession: database.openSession,
+    // A database this process opened itself on PGlite is under the DATA_DIR lock: nobody else holds its rows.
+    exclusive: database.kind === 'pglite' && !options.database,
+    roles: config.roles,
+  });
+  // The operator CLI (no roles) claims nothing and leaves no worker behind.
+  if (config.roles.length > 0) await claims.start();
   const deps: Deps = {
     db: database.db,
     clock: options.clock ?? systemClock,
@@ -57,6 +68,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     encryptionKey: config.encryptionKey ?? Buffer.from(dataDirSecret(config.dataDir, 'encryption-key'), 'base64url'),
     sandbox: loadSandboxDomain(config),
     log,
+    claims,
   };
   const auth = createAuth(deps, config.authSecret ?? dataDirSecret(config.dataDir, 'auth-secret'));
   if (runner && (options.runner ?? config.roles.includes('worker'))) runner.start();
@@ -65,6 +77,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
 export async function stopRuntime(runtime: Runtime): Promise<void> {
   await runtime.runner?.stop();
+  await runtime.deps.claims.stop();
   closeRelayPools();
   await runtime.database.close();
 }

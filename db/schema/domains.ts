@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { claimColumns } from './claims';
 import { organizations } from './organizations';
 import { DOMAIN_STATUSES, type DnsRecordKind, type DnsRecordStatus } from '@/server/services/domains/statuses';
 
@@ -24,6 +25,7 @@ export const domains = pgTable(
     /** When the next DNS check is due; a row with a due time is pending work for the runner. */
     nextCheckAt: timestamp('next_check_at', { withTimezone: true, mode: 'date' }),
     checkAttempts: integer('check_attempts').notNull().default(0),
+    ...claimColumns(),
     lastCheckedAt: timestamp('last_checked_at', { withTimezone: true, mode: 'date' }),
     /** First verification; held while the domain stays ours, so no other organization can claim the name. */
     verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { claimColumns } from './claims';
 import { organizations } from './organizations';
 import { API_KEY_MODES } from '@/server/services/api-keys/vocabulary';
 import { EMAIL_STATUSES, type RecipientStatus } from '@/server/services/emails/statuses';
@@ -45,6 +46,7 @@ export const emails = pgTable(
     /** When the pipeline should next act on it; null when nothing is pending. */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
     attempts: integer('attempts').notNull().default(0),
+    ...claimColumns(),
     idempotencyKey: text('idempotency_key'),
     idempotencyExpiresAt: timestamp('idempotency_expires_at', { withTimezone: true, mode: 'date' }),
     messageId: text('message_id'),

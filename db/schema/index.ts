@@ -7,3 +7,4 @@ export * from './domains';
 export * from './events';
 export * from './suppressions';
 export * from './emails';
+export * from './workers';

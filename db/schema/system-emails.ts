@@ -1,4 +1,5 @@
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { claimColumns } from './claims';
 import { organizations } from './organizations';
 import { SYSTEM_EMAIL_STATUSES } from '@/server/services/system-mail/statuses';
 
@@ -17,6 +18,7 @@ export const systemEmails = pgTable(
     status: text('status', { enum: SYSTEM_EMAIL_STATUSES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull(),
+    ...claimColumns(),
     lastError: text('last_error'),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),

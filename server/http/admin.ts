@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { runAdminCommand, type AdminArgs } from '../admin/commands';
 import type { Deps } from '../deps';
-import { AppError } from '../errors';
+import { clientErrorOf } from '../errors';
 import { readJsonBody } from './body';
 import { sendError, sendJson } from './respond';
 
@@ -27,7 +27,8 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, dep
     const body = (await readJsonBody(req, 65_536)) as { command?: string; args?: AdminArgs };
     sendJson(res, 200, await runAdminCommand(deps, String(body.command ?? ''), body.args ?? {}));
   } catch (error) {
-    if (error instanceof AppError) return sendError(res, error.appCode, error.message);
+    const known = clientErrorOf(error);
+    if (known) return sendError(res, known.appCode, known.message, known.headers);
     deps.log.error({ err: error, command: 'admin' }, 'admin command failed');
     sendError(res, 'INTERNAL_ERROR', 'Internal server error');
   }

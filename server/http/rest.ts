@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { Deps } from '../deps';
-import { AppError, type ErrorCode } from '../errors';
+import { clientErrorOf, type ErrorCode } from '../errors';
 import type { AppRouter } from '../routers';
 import { toEnvelope } from '../trpc/envelope';
 import { apiContext } from './api-context';
@@ -110,7 +110,8 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
       await openApiHandler(req, res);
     } catch (error) {
       if (res.headersSent) return;
-      if (error instanceof AppError) return sendError(res, error.appCode, error.message, error.headers);
+      const known = clientErrorOf(error);
+      if (known) return sendError(res, known.appCode, known.message, known.headers);
       logFailure(requestId, error);
       return sendError(res, 'INTERNAL_ERROR', 'Internal server error');
     }

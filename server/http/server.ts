@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { toNodeHandler } from 'better-auth/node';
+import { withQueryBound } from '@/db/deadline';
 import { appRouter } from '../routers';
 import { PLAIN_ROUTES } from '../routers/plain';
 import { buildOpenApiDocument } from '../openapi/document';
@@ -61,11 +62,18 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
   };
 }
 
+/**
+ * The longest one query of a request may wait for the database. Well under the 5 s a client may
+ * wait for a 503 while the database is away; a stopped server refuses at once, this is for one
+ * that is frozen or cut off.
+ */
+const REQUEST_QUERY_BOUND_MS = 4_000;
+
 export function createHttpServer(listener: ReturnType<typeof createRequestListener>, log: Log): http.Server {
   // Node refuses a request line or headers past 16 KiB with a bare 431 our listener never sees;
   // up to this size the API answers itself, in its own shape (two 64 KiB path ids are a 400).
   const server = http.createServer({ maxHeaderSize: 256 * 1024 }, (req, res) => {
-    listener(req, res).catch((error: unknown) => {
+    withQueryBound(REQUEST_QUERY_BOUND_MS, () => listener(req, res)).catch((error: unknown) => {
       log.error({ requestId: (req as RestRequest).requestId, err: error }, 'unhandled error');
       if (!res.headersSent) sendError(res, 'INTERNAL_ERROR', 'Internal server error');
       else res.destroy();

@@ -133,14 +133,20 @@ async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[
 export async function deliverToDomain(domain: string, recipients: EnvelopeRecipient[], raw: Buffer, options: MxOptions): Promise<DeliveryOutcome[]> {
   const route = await routeOf(options.dnsServers, domain);
   const failures: Failure[] = [];
+  /** Every try that came to nothing, in order, for the history. */
+  const tried: string[] = [];
   const outcomes: DeliveryOutcome[] = [];
   let pending = recipients;
-  if ('failure' in route) failures.push(route.failure);
+  if ('failure' in route) {
+    failures.push(route.failure);
+    tried.push(route.failure.response);
+  }
   const { hosts, implicit } = 'hosts' in route ? route : { hosts: [], implicit: false };
   for (const host of hosts) {
     const resolved = await addressesOf(options, host, domain, implicit);
     if ('failure' in resolved) {
       failures.push(resolved.failure);
+      tried.push(resolved.failure.response);
       continue;
     }
     for (const ip of resolved.ips) {
@@ -150,19 +156,27 @@ export async function deliverToDomain(domain: string, recipients: EnvelopeRecipi
       if (result.stale) result = await sendThrough(target, pending, raw);
       // A broken STARTTLS handshake: opportunistic TLS means trying again in plaintext, as MTAs do.
       if (result.failure?.errorCode === 'ETLS' && result.done.length === 0) {
+        tried.push(result.failure.response);
         result = await sendThrough({ ...target, plaintext: true }, pending, raw);
       }
-      outcomes.push(...result.done);
+      // What came to nothing before these answers stays in their history.
+      const earlierTries = [...tried];
+      outcomes.push(...result.done.map((outcome) => (earlierTries.length > 0 ? { ...outcome, earlierTries } : outcome)));
       pending = result.pending;
-      if (result.failure) failures.push(result.failure);
+      if (result.failure) {
+        failures.push(result.failure);
+        tried.push(result.failure.response);
+      }
       if (pending.length === 0) return outcomes;
     }
   }
   // Nobody took these: a bounce only when every attempt failed for good, otherwise try again later.
   const last = failures.at(-1) ?? { permanent: false, response: `no MX host of ${domain} could be tried` };
   const permanent = failures.length > 0 && failures.every((failure) => failure.permanent);
+  const earlierTries = tried.slice(0, -1);
   for (const recipient of pending) {
     outcomes.push({
+      ...(earlierTries.length > 0 ? { earlierTries } : {}),
       recipient: recipient.address,
       outcome: permanent ? 'bounced' : 'deferred',
       ...(last.smtpCode !== undefined ? { smtpCode: last.smtpCode } : {}),

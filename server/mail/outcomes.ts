@@ -11,6 +11,8 @@ export interface DeliveryOutcome {
   response: string;
   /** The MX host or the relay that gave the answer. */
   host?: string;
+  /** Tries of this delivery that came to nothing before this answer (another MX host, a failed TLS handshake), each as its response line. */
+  earlierTries?: string[];
   /** Set by `deliver`: through SMTP_RELAY_URL, a 2xx only means the smarthost took the message. */
   via?: 'mx' | 'relay';
 }

@@ -1,5 +1,5 @@
 import type { TRPCError } from '@trpc/server';
-import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
+import { clientErrorOf, ERROR_STATUS, type ErrorCode } from '../errors';
 
 export interface Envelope {
   status: number;
@@ -38,7 +38,8 @@ const envelopeOf = (code: ErrorCode, error: string, headers?: Record<string, str
 
 /** Turns any error a procedure raised into the spec's {error, code} with its HTTP status. Unknown errors never leak their message. */
 export function toEnvelope(error: TRPCError): Envelope {
-  if (error.cause instanceof AppError) return envelopeOf(error.cause.appCode, error.cause.message, error.cause.headers);
+  const known = clientErrorOf(error.cause);
+  if (known) return envelopeOf(known.appCode, known.message, known.headers);
   switch (error.code) {
     case 'BAD_REQUEST':
       return envelopeOf('VALIDATION_ERROR', isZodError(error.cause) ? describeIssues(error.cause.issues) : error.message);

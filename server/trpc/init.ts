@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { AppError } from '../errors';
+import { clientErrorOf } from '../errors';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context';
 import { toEnvelope } from './envelope';
@@ -46,13 +46,14 @@ const TRPC_CODE_FOR_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
-/** Gives a service's AppError the matching tRPC code, so the dashboard's client sees the right status too. */
+/** Gives a service's AppError (or a database that is away) the matching tRPC code, so the dashboard's client sees the right status too. */
 const translateAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const cause = result.error.cause;
+  const cause = result.ok ? null : clientErrorOf(result.error.cause);
+  if (!result.ok && cause) {
     return { ...result, error: new TRPCError({ code: TRPC_CODE_FOR_STATUS[cause.httpStatus] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause }) };
   }
   return result;

@@ -32,9 +32,9 @@ export async function openTestDatabase(): Promise<Database & { drop(): Promise<v
   };
 }
 
-/** Empties every table but the migration journal, between tests. */
+/** Empties every table but the migration journal and the registered workers (the apps' own processes live on), between tests. */
 export async function resetDatabase(database: Database): Promise<void> {
-  const tables = await queryRows<{ tablename: string }>(database.db, sql`select tablename from pg_tables where schemaname = 'public'`);
+  const tables = await queryRows<{ tablename: string }>(database.db, sql`select tablename from pg_tables where schemaname = 'public' and tablename <> 'workers'`);
   const names = tables.map((t) => `"${t.tablename}"`).join(', ');
   if (names) await database.db.execute(sql.raw(`truncate ${names} restart identity cascade`));
 }

@@ -6,8 +6,6 @@ export const CHAIN_LIMIT_MS = 72 * HOUR;
 export const RECHECK_VERIFIED_MS = 6 * HOUR;
 /** After the DNS could not answer, try again this soon. */
 export const TRANSIENT_RETRY_MS = 5 * MINUTE;
-/** A claimed check that never finished (crash) is due again after this lease. */
-export const CHECK_LEASE_MS = 5 * MINUTE;
 
 /** Every minute while records are usually being published, then less often as the chain ages. */
 export function chainDelayMs(elapsedMs: number): number {

@@ -2,11 +2,12 @@ import { and, asc, eq, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import { domains } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
+import { claimable, claimedBy, unclaimedBy } from '../shared/claims/lease';
 import { recordEvent } from '../shared/events';
 import { checkDomainRecords, type RecordStatuses } from './dns-check';
 import type { DnsRecord } from './records';
 import { activeKey } from './repo';
-import { CHAIN_LIMIT_MS, CHECK_LEASE_MS, chainDelayMs, RECHECK_VERIFIED_MS, TRANSIENT_RETRY_MS } from './schedule';
+import { CHAIN_LIMIT_MS, chainDelayMs, RECHECK_VERIFIED_MS, TRANSIENT_RETRY_MS } from './schedule';
 import { DNS_RECORD_KINDS, type DomainStatus } from './statuses';
 import { recordsOf, type DomainRow } from './view';
 
@@ -61,17 +62,30 @@ function decide(row: DomainRow, statuses: RecordStatuses, now: Date): Outcome {
 }
 
 /**
- * Reads one due domain's records and moves it along. The row is claimed by pushing its due time
- * out by a lease, so two workers never check it at once and a crash only delays the check.
+ * Reads one due domain's records and moves it along. The row is claimed through the one
+ * claim-and-lease mechanism, so two workers never check it at once and a crashed worker's check
+ * is taken over within a lease; a check that fails gives the domain back at once.
  */
 export async function checkDomain(deps: Deps, id: string): Promise<DomainStatus | 'skipped'> {
   const now = deps.clock.now();
   const [row] = await deps.db
     .update(domains)
-    .set({ nextCheckAt: new Date(now.getTime() + CHECK_LEASE_MS), checkAttempts: sql`${domains.checkAttempts} + 1` })
-    .where(and(eq(domains.id, id), lte(domains.nextCheckAt, now)))
+    .set({ checkAttempts: sql`${domains.checkAttempts} + 1`, ...claimedBy(deps.claims.claimant) })
+    .where(and(eq(domains.id, id), lte(domains.nextCheckAt, now), claimable(domains, deps.claims.claimant)))
     .returning();
   if (!row) return 'skipped';
+  deps.claims.hold(domains, [row.id]);
+  try {
+    const status = await checkClaimed(deps, row);
+    deps.claims.finished(domains, [row.id]);
+    return status;
+  } catch (error) {
+    await deps.claims.release(domains, [row.id]);
+    throw error;
+  }
+}
+
+async function checkClaimed(deps: Deps, row: DomainRow): Promise<DomainStatus> {
   const key = await activeKey(deps.db, row.id);
   const statuses = await checkDomainRecords(deps.config.dnsServers, recordsOf(deps, row, key), { publicKey: key.publicKey, mailHost: deps.config.mailHost });
   let outcome = decide(row, statuses, deps.clock.now());
@@ -81,7 +95,7 @@ export async function checkDomain(deps: Deps, id: string): Promise<DomainStatus 
   await deps.db.transaction(async (tx) => {
     await tx
       .update(domains)
-      .set({ ...outcome, lastCheckedAt: deps.clock.now() })
+      .set({ ...outcome, lastCheckedAt: deps.clock.now(), ...unclaimedBy(domains, deps.claims.id) })
       .where(eq(domains.id, row.id));
     if (outcome.status !== row.status) {
       await recordEvent(tx, deps, {
@@ -107,8 +121,12 @@ async function dueDomainIds(deps: Pick<Deps, 'db' | 'clock'>, limit = 50): Promi
   return rows.map((row) => row.id);
 }
 
+/** Checks the due domains one after the other; a stopping process leaves the rest for the next one. */
 export async function sweepDomainChecks(deps: Deps): Promise<number> {
   let checked = 0;
-  for (const id of await dueDomainIds(deps)) if ((await checkDomain(deps, id)) !== 'skipped') checked += 1;
+  for (const id of await dueDomainIds(deps)) {
+    if (deps.claims.stopping) break;
+    if ((await checkDomain(deps, id)) !== 'skipped') checked += 1;
+  }
   return checked;
 }

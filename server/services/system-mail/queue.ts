@@ -1,9 +1,10 @@
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { systemEmails } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { RenderedEmail } from '@/emails/layout';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
+import { claimable, claimedBy, unclaimedBy } from '../shared/claims/lease';
 
 const MAX_ATTEMPTS = 8;
 const RETRY_BASE_MS = 30_000;
@@ -30,60 +31,83 @@ export async function enqueueSystemEmail(
   return id;
 }
 
-/** Claims one due message by an atomic status change, so two workers never send it twice. */
-async function claim(deps: Deps, id: string) {
-  const [row] = await deps.db
+const due = (deps: Pick<Deps, 'clock' | 'claims'>) =>
+  and(inArray(systemEmails.status, ['pending', 'sending']), lte(systemEmails.nextAttemptAt, deps.clock.now()), claimable(systemEmails, deps.claims.claimant));
+
+/**
+ * Claims due messages through the one claim-and-lease mechanism, so two workers never send one
+ * twice and a worker that died mid-send has its messages taken over within a lease. A message
+ * left 'sending' without a live holder is due again.
+ */
+async function claim(deps: Deps, where: { id: string } | { limit: number }) {
+  const chosen =
+    'id' in where
+      ? and(eq(systemEmails.id, where.id), due(deps))
+      : inArray(
+          systemEmails.id,
+          deps.db.select({ id: systemEmails.id }).from(systemEmails).where(due(deps)).orderBy(asc(systemEmails.nextAttemptAt)).limit(where.limit).for('update', { skipLocked: true }),
+        );
+  const rows = await deps.db
     .update(systemEmails)
-    .set({ status: 'sending', attempts: sql`${systemEmails.attempts} + 1` })
-    .where(and(eq(systemEmails.id, id), eq(systemEmails.status, 'pending'), lte(systemEmails.nextAttemptAt, deps.clock.now())))
+    .set({ status: 'sending', attempts: sql`${systemEmails.attempts} + 1`, ...claimedBy(deps.claims.claimant) })
+    .where(chosen)
     .returning();
-  return row;
+  deps.claims.hold(
+    systemEmails,
+    rows.map((row) => row.id),
+  );
+  return rows;
 }
 
-export async function deliverSystemEmail(deps: Deps, id: string): Promise<'sent' | 'retry' | 'failed' | 'skipped'> {
-  const row = await claim(deps, id);
-  if (!row) return 'skipped';
+type SystemEmailRow = typeof systemEmails.$inferSelect;
+type Delivery = 'sent' | 'retry' | 'failed' | 'skipped';
+
+async function send(deps: Deps, row: SystemEmailRow): Promise<Delivery> {
+  const done = { ...unclaimedBy(systemEmails, deps.claims.id) };
+  let refusal: string | null = null;
   try {
     await deps.systemMailer.send({ from: deps.config.systemMailFrom, to: row.toAddress, subject: row.subject, html: row.html, text: row.text });
-    await deps.db.update(systemEmails).set({ status: 'sent', sentAt: deps.clock.now(), lastError: null }).where(eq(systemEmails.id, id));
-    return 'sent';
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const failed = row.attempts >= MAX_ATTEMPTS;
-    const nextAttemptAt = new Date(deps.clock.now().getTime() + RETRY_BASE_MS * 2 ** (row.attempts - 1));
-    await deps.db
-      .update(systemEmails)
-      .set({ status: failed ? 'failed' : 'pending', lastError: message.slice(0, 500), nextAttemptAt })
-      .where(eq(systemEmails.id, id));
-    return failed ? 'failed' : 'retry';
+    refusal = error instanceof Error ? error.message : String(error);
   }
+  const failed = refusal !== null && row.attempts >= MAX_ATTEMPTS;
+  const nextAttemptAt = new Date(deps.clock.now().getTime() + RETRY_BASE_MS * 2 ** (row.attempts - 1));
+  // Once the message has gone, only recording it is left: held until the database takes it.
+  await deps.claims.untilRecorded(() =>
+    deps.db
+      .update(systemEmails)
+      .set(
+        refusal === null
+          ? { status: 'sent', sentAt: deps.clock.now(), lastError: null, ...done }
+          : { status: failed ? 'failed' : 'pending', lastError: refusal.slice(0, 500), nextAttemptAt, ...done },
+      )
+      .where(eq(systemEmails.id, row.id)),
+  );
+  deps.claims.finished(systemEmails, [row.id]);
+  return refusal === null ? 'sent' : failed ? 'failed' : 'retry';
 }
 
-async function dueSystemEmailIds(deps: Deps, limit = 50): Promise<string[]> {
-  const rows = await deps.db
-    .select({ id: systemEmails.id })
-    .from(systemEmails)
-    .where(and(eq(systemEmails.status, 'pending'), lte(systemEmails.nextAttemptAt, deps.clock.now())))
-    .orderBy(asc(systemEmails.nextAttemptAt))
-    .limit(limit);
-  return rows.map((row) => row.id);
+export async function deliverSystemEmail(deps: Deps, id: string): Promise<Delivery> {
+  const [row] = await claim(deps, { id });
+  return row ? send(deps, row) : 'skipped';
 }
 
-/** A worker that died mid-send leaves a row in 'sending'; after a grace period it is due again. */
-async function releaseStuckSystemEmails(deps: Deps, olderThanMs = 10 * 60_000): Promise<number> {
-  const cutoff = new Date(deps.clock.now().getTime() - olderThanMs);
-  const rows = await deps.db
-    .update(systemEmails)
-    .set({ status: 'pending' })
-    .where(and(eq(systemEmails.status, 'sending'), lte(systemEmails.nextAttemptAt, cutoff)))
-    .returning({ id: systemEmails.id });
-  return rows.length;
-}
-
+/** Sends what is due, one at a time; what it does not start (stopping, or a failure) it gives back. */
 export async function sweepSystemEmails(deps: Deps): Promise<number> {
-  await releaseStuckSystemEmails(deps);
-  const ids = await dueSystemEmailIds(deps);
+  const rows = await claim(deps, { limit: 50 });
   let sent = 0;
-  for (const id of ids) if ((await deliverSystemEmail(deps, id)) === 'sent') sent += 1;
+  let started = 0;
+  try {
+    for (const row of rows) {
+      if (deps.claims.stopping) break;
+      started += 1;
+      if ((await send(deps, row)) === 'sent') sent += 1;
+    }
+  } finally {
+    await deps.claims.release(
+      systemEmails,
+      rows.slice(started).map((row) => row.id),
+    );
+  }
   return sent;
 }

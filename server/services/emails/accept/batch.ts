@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '@/db/unavailable';
 import type { Deps } from '../../../deps';
 import { AppError, type ErrorCode } from '../../../errors';
 import { normalizeAddress, parseMailbox } from '../../shared/addresses';
@@ -30,6 +31,8 @@ export async function sendBatch(deps: Deps, principal: Principal, items: BatchIt
     else outcomes[index] = { error: item.invalid, code: 'VALIDATION_ERROR' };
   });
   const failed = (index: number, error: unknown) => {
+    // Not an item's fault: the whole batch is refused (503) with nothing of it stored, and sent again whole.
+    if (isDatabaseUnavailable(error)) throw error;
     if (error instanceof AppError) outcomes[index] = { error: error.message, code: error.appCode };
     else {
       log(error);

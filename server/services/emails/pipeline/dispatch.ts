@@ -1,89 +1,101 @@
-import { and, asc, eq, getTableColumns, getTableName, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
-import type { Db } from '@/db/client';
-import { column, perDatabase, tableName } from '@/db/raw-sql';
-import { dkimKeys, emailAttachments, emails } from '@/db/schema';
+import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
+import { emails } from '@/db/schema';
+import { isDatabaseUnavailable } from '@/db/unavailable';
 import type { Deps } from '../../../deps';
+import type { WorkerClaims } from '../../shared/claims/worker';
 import { MINUTE_MS } from '../../shared/time';
+import { claimDueEmails, claimEmail, releaseEmail } from './claim';
+import { DestinationGate, gatedDestinations } from './destinations';
 import { deliverLive } from './live-delivery';
 import { simulateTestEmail } from './test-mode';
-import type { ClaimedEmail, DispatchResult } from './types';
+import { NotSentError, type ClaimedEmail, type DispatchResult } from './types';
 
-/** A claimed email whose worker died is due again after this. */
-const DISPATCH_LEASE_MS = 10 * MINUTE_MS;
-/** Emails a sweep has in flight at once: enough to keep the relay's or an MX's connections busy. */
-const DISPATCH_CONCURRENCY = 16;
-// A sweep claims a few emails ahead of its free slots, never many: a claimed email waits for its
-// lease to run out if this process dies.
-const CLAIM_BATCH = 2 * DISPATCH_CONCURRENCY;
+/** Emails this process has in flight at once, all sweeps together: enough to keep many destinations busy. */
+const DISPATCH_CONCURRENCY = 32;
+/** A sweep claims once this many slots are free (or none is busy): one claim round trip serves several emails. */
+const CLAIM_WHEN_FREE = 8;
 // A sweep stops claiming after this, so a cron-driven sweep ends in reasonable time; the runner
-// runs a sweep that did work again at once.
+// runs a sweep that did work again at once. Emails still in flight then finish on their own.
 const SWEEP_BUDGET_MS = 10_000;
+/** While emails of this sweep are in flight (a slow server), how often it looks for newly due ones. */
+const POLL_MS = 1_000;
+/** A step that failed for a reason of ours (not the database being away) is tried again this much later. */
+const FAULT_RETRY_MS = 5 * MINUTE_MS;
 
-const due = (now: unknown) => and(isNotNull(emails.nextAttemptAt), lte(emails.nextAttemptAt, sql`${now}::timestamptz`), ne(emails.status, 'canceled'));
+/** What this process has in flight, shared by every sweep and durable function in it. */
+interface InFlight {
+  count: number;
+  gate: DestinationGate;
+  /** Woken whenever a dispatch ends. */
+  waiters: Set<() => void>;
+}
 
-// The claim also reads what sending needs besides the row: the domain's active DKIM key (so a
-// rotated or deleted key is seen at once) and whether there are attachments to load.
-// Qualified by hand: drizzle writes the columns of an UPDATE's RETURNING unqualified, which inside
-// these sub-selects would name the sub-select's own table.
-const outer = (key: 'id' | 'domainId') => column(emails, key, getTableName(emails));
-const claimed = {
-  ...getTableColumns(emails),
-  signingKeyId: sql<string | null>`(select ${column(dkimKeys, 'id', 'k')} from ${tableName(dkimKeys, 'k')}
-    where ${column(dkimKeys, 'domainId', 'k')} = ${outer('domainId')} and ${column(dkimKeys, 'retiredAt', 'k')} is null
-      and ${column(dkimKeys, 'privateKeyEncrypted', 'k')} is not null order by ${column(dkimKeys, 'id', 'k')} desc limit 1)`,
-  hasAttachments: sql<boolean>`exists (select 1 from ${tableName(emailAttachments, 'a')} where ${column(emailAttachments, 'emailId', 'a')} = ${outer('id')})`,
+const inFlightOf = new WeakMap<WorkerClaims, InFlight>();
+const stateOf = (deps: Deps): InFlight => {
+  let state = inFlightOf.get(deps.claims);
+  if (!state) {
+    state = { count: 0, gate: new DestinationGate(), waiters: new Set() };
+    inFlightOf.set(deps.claims, state);
+  }
+  return state;
 };
 
-const claimSet = (db: Db) =>
-  db.update(emails).set({
-    nextAttemptAt: sql`${sql.placeholder('lease')}::timestamptz`,
-    status: sql`case when ${emails.status} in ('queued', 'scheduled') then 'sending' else ${emails.status} end`,
-    updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+/** Resolves when a dispatch ends or after `ms`, whichever comes first. */
+function somethingEnds(state: InFlight, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      state.waiters.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    state.waiters.add(done);
   });
-
-/**
- * Claims by one atomic update, so an email is handled once even when the runner, an Inngest
- * function and another process reach it together, and so a cancel or reschedule either wins
- * before the claim (nothing is sent) or finds the email no longer scheduled (409).
- */
-const claimOne = perDatabase((db) =>
-  claimSet(db)
-    .where(and(eq(emails.id, sql.placeholder('id')), due(sql.placeholder('now'))))
-    .returning(claimed)
-    .prepare('claim_email'),
-);
-
-// Oldest due first; SKIP LOCKED lets sweeps in several workers take disjoint batches instead of
-// queueing behind each other's locks.
-const claimDue = perDatabase((db) =>
-  claimSet(db)
-    .where(
-      inArray(
-        emails.id,
-        db
-          .select({ id: emails.id })
-          .from(emails)
-          .where(due(sql.placeholder('now')))
-          .orderBy(asc(emails.nextAttemptAt))
-          .limit(sql.placeholder('limit'))
-          .for('update', { skipLocked: true }),
-      ),
-    )
-    .returning(claimed)
-    .prepare('claim_due_emails'),
-);
-
-const leaseOf = (deps: Pick<Deps, 'clock'>) => {
-  const now = deps.clock.now();
-  return { now: now.toISOString(), lease: new Date(now.getTime() + DISPATCH_LEASE_MS).toISOString() };
-};
+}
 
 const dispatchClaimed = (deps: Deps, row: ClaimedEmail): Promise<DispatchResult> => (row.mode === 'test' ? simulateTestEmail(deps, row) : deliverLive(deps, row));
 
+/**
+ * One claimed email's step. Its outcome clears the claim. A step that failed before anything left
+ * the process is given back: due again at once while the database is away, later for a fault of
+ * ours. A failure after the message went out is not given back (that would send it again at once):
+ * the claim is left to lapse and the failure is thrown to be logged.
+ */
+async function runClaimed(deps: Deps, row: ClaimedEmail): Promise<DispatchResult> {
+  try {
+    const result = await dispatchClaimed(deps, row);
+    deps.claims.finished(emails, [row.id]);
+    return result;
+  } catch (error) {
+    if (error instanceof NotSentError || row.mode === 'test') {
+      const retryAt = isDatabaseUnavailable(error) ? undefined : new Date(deps.clock.now().getTime() + FAULT_RETRY_MS);
+      await releaseEmail(deps, row.id, retryAt).catch((releaseError: unknown) => deps.claims.noteFailure(releaseError));
+    } else {
+      deps.claims.finished(emails, [row.id]);
+    }
+    throw error;
+  }
+}
+
+/** Starts a claimed email in one of the process's slots; null (given back) when its destination has no room. */
+function start(deps: Deps, state: InFlight, row: ClaimedEmail): Promise<DispatchResult> | null {
+  const destinations = gatedDestinations(deps, row);
+  if (!state.gate.enter(destinations)) {
+    void releaseEmail(deps, row.id).catch((error: unknown) => deps.claims.noteFailure(error));
+    return null;
+  }
+  state.count += 1;
+  return runClaimed(deps, row).finally(() => {
+    state.count -= 1;
+    state.gate.leave(destinations);
+    for (const wake of [...state.waiters]) wake();
+  });
+}
+
 export async function dispatchEmail(deps: Deps, id: string): Promise<DispatchResult> {
-  const [row] = await claimOne(deps.db).execute({ id, ...leaseOf(deps) });
-  if (!row) return { outcome: 'skipped', nextAttemptAt: null };
-  return dispatchClaimed(deps, row);
+  const row = await claimEmail(deps, id);
+  const running = row ? start(deps, stateOf(deps), row) : null;
+  return running ?? { outcome: 'skipped', nextAttemptAt: null };
 }
 
 /** When the email is next due, if that is still ahead: what a durable function sleeps until. */
@@ -103,55 +115,63 @@ export async function dueEmailIds(deps: Pick<Deps, 'db' | 'clock'>, limit = 100)
   return rows.map((row) => row.id);
 }
 
-/**
- * Dispatches due emails, DISPATCH_CONCURRENCY at a time, claiming more as slots free up, until
- * none is due (or the budget is spent). Answers how many it handled and how each ended. A failure
- * stops the claiming; the emails in flight finish, then it is thrown.
- */
 /** What one sweep did: how many emails it handled, and the status each was left in. */
 interface DispatchSweepReport {
   handled: number;
   outcomes: Partial<Record<DispatchResult['outcome'], number>>;
 }
 
+/**
+ * Dispatches due emails in the process's free slots, claiming more as slots free up, until none
+ * is due and none of its own is in flight (or the budget is spent, or the process is stopping).
+ * While an email of its own is held up by a slow server, it keeps looking for newly due ones, so
+ * one slow destination never holds back the others. A failure stops the claiming; the emails in
+ * flight finish, then it is thrown.
+ */
 export async function sweepEmailDispatch(deps: Deps): Promise<DispatchSweepReport> {
+  const state = stateOf(deps);
   const started = performance.now();
-  const ready: ClaimedEmail[] = [];
-  let claiming: Promise<void> | null = null;
-  let exhausted = false;
+  const report: DispatchSweepReport = { handled: 0, outcomes: {} };
+  const mine = new Set<Promise<void>>();
   let failure: { error: unknown } | null = null;
-  let handled = 0;
-  const outcomes: DispatchSweepReport['outcomes'] = {};
+  const overBudget = () => performance.now() - started > SWEEP_BUDGET_MS;
 
-  const claimMore = async () => {
-    const rows = await claimDue(deps.db).execute({ limit: CLAIM_BATCH, ...leaseOf(deps) });
-    ready.push(...rows);
-    if (rows.length === 0 || performance.now() - started > SWEEP_BUDGET_MS) exhausted = true;
-  };
-  const next = async (): Promise<ClaimedEmail | undefined> => {
-    while (ready.length === 0 && !exhausted && !failure) {
-      claiming ??= claimMore()
-        .catch((error: unknown) => void (failure ??= { error }))
-        .finally(() => (claiming = null));
-      await claiming;
+  while (!deps.claims.stopping && !failure && !overBudget()) {
+    const free = DISPATCH_CONCURRENCY - state.count;
+    if (state.count > 0 && free < CLAIM_WHEN_FREE) {
+      await somethingEnds(state, POLL_MS);
+      continue;
     }
-    // Emails already claimed are still sent after a failure: left alone they would wait out their lease.
-    return ready.shift();
-  };
-  const lane = async () => {
-    for (let row = await next(); row; row = await next()) {
-      try {
-        const { outcome } = await dispatchClaimed(deps, row);
-        if (outcome !== 'skipped') {
-          handled += 1;
-          outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-        }
-      } catch (error) {
-        failure ??= { error };
-      }
+    let rows: ClaimedEmail[];
+    try {
+      rows = await claimDueEmails(deps, free, state.gate.busy());
+    } catch (error) {
+      failure = { error };
+      break;
     }
-  };
-  await Promise.all(Array.from({ length: DISPATCH_CONCURRENCY }, lane));
+    let startedNow = 0;
+    for (const row of rows) {
+      const running = start(deps, state, row);
+      if (!running) continue;
+      startedNow += 1;
+      const tracked: Promise<void> = running.then(
+        ({ outcome }) => {
+          if (outcome === 'skipped') return;
+          report.handled += 1;
+          report.outcomes[outcome] = (report.outcomes[outcome] ?? 0) + 1;
+        },
+        (error: unknown) => void (failure ??= { error }),
+      );
+      mine.add(tracked);
+      void tracked.finally(() => mine.delete(tracked));
+    }
+    if (rows.length === 0 && mine.size === 0) break;
+    // Nothing due, or only what a full destination must wait for: look again when a slot frees.
+    if (startedNow === 0) await somethingEnds(state, POLL_MS);
+  }
+  // Ours finish before the report, unless held up past the budget: those go on by themselves.
+  const left = SWEEP_BUDGET_MS - (performance.now() - started);
+  if (mine.size > 0) await Promise.race([Promise.all(mine), new Promise((resolve) => setTimeout(resolve, Math.max(left, 0)).unref())]);
   if (failure) throw (failure as { error: unknown }).error;
-  return { handled, outcomes };
+  return report;
 }

@@ -5,6 +5,7 @@ import { normalizeAddress } from '../../shared/addresses';
 import type { EmailStatus } from '../statuses';
 import { recordEmailEvents, type EmailEventInput } from '../events';
 import { recordOutcome, type Outcome } from './outcomes';
+import { unclaimedBy } from '../../shared/claims/lease';
 import { aggregateEmailStatus, type RecipientState } from '../aggregate-status';
 import { suppressAddress } from '../../suppressions/suppressions';
 import type { DispatchResult, EmailRow } from './types';
@@ -31,9 +32,22 @@ export async function finishDispatch(deps: Deps, row: EmailRow, found: Recipient
   const sent = Boolean(extra.sentAt ?? row.sentAt);
   const status = statusOf(found, sent);
   const suppress = newlyBounced(row, found).map((state) => state.address);
-  const outcome: Outcome = { email: row, states: found, status, nextAttemptAt, extra, events, suppress: [...new Set(suppress.map(normalizeAddress))], at: deps.clock.now() };
-  if (await recordOutcome(deps.db, outcome)) return { outcome: status, nextAttemptAt: nextAttemptAt?.toISOString() ?? null };
-  return finishLocked(deps, row, found, events, nextAttemptAt, extra);
+  const outcome: Outcome = {
+    email: row,
+    states: found,
+    status,
+    nextAttemptAt,
+    extra,
+    events,
+    suppress: [...new Set(suppress.map(normalizeAddress))],
+    at: deps.clock.now(),
+    worker: deps.claims.id,
+  };
+  // The step has happened (a message may be on its way): what it found is kept until the database takes it.
+  return deps.claims.untilRecorded(async () => {
+    if (await recordOutcome(deps.db, outcome)) return { outcome: status, nextAttemptAt: nextAttemptAt?.toISOString() ?? null };
+    return finishLocked(deps, row, found, events, nextAttemptAt, extra);
+  });
 }
 
 async function finishLocked(deps: Deps, row: EmailRow, found: RecipientState[], events: EmailEventInput[], nextAttemptAt: Date | null, extra: Outcome['extra']): Promise<DispatchResult> {
@@ -46,7 +60,7 @@ async function finishLocked(deps: Deps, row: EmailRow, found: RecipientState[], 
     status = statusOf(states, sent);
     await tx
       .update(emails)
-      .set({ ...extra, status, recipientStates: states, nextAttemptAt, attempts: row.attempts + 1, updatedAt: deps.clock.now() })
+      .set({ ...extra, status, recipientStates: states, nextAttemptAt, attempts: row.attempts + 1, updatedAt: deps.clock.now(), ...unclaimedBy(emails, deps.claims.id) })
       .where(eq(emails.id, row.id));
     await recordEmailEvents(tx, deps, row, events);
     for (const state of newlyBounced(row, states)) {

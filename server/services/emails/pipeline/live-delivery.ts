@@ -9,7 +9,7 @@ import type { RecipientState } from '../aggregate-status';
 import { sendingDomainOf } from '../../domains/signing';
 import { rewriteForTracking } from '../../tracking/rewrite';
 import { MINUTE_MS } from '../../shared/time';
-import type { ClaimedEmail, DispatchResult } from './types';
+import { NotSentError, type ClaimedEmail, type DispatchResult } from './types';
 
 /** Deferred recipients are retried for this long, then failed. */
 const RETRY_WINDOW_MS = 72 * 60 * MINUTE_MS;
@@ -22,12 +22,69 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
   const now = deps.clock.now();
   const states: RecipientState[] = row.recipientStates.map((state) => ({ ...state }));
   const open = states.map((state, index) => ({ state, index })).filter(({ state }) => state.status === 'pending' || state.status === 'deferred');
-  const sending = await sendingDomainOf(deps, row);
-  if (!sending) {
+  let sent: Awaited<ReturnType<typeof send>>;
+  try {
+    sent = await send(deps, row, open.map(({ index }) => index), now);
+  } catch (error) {
+    throw new NotSentError(error);
+  }
+  if (!sent) {
     const reason = 'the sending domain was deleted';
     for (const { state } of open) Object.assign(state, { status: 'failed', response: reason });
     return finishDispatch(deps, row, states, open.map(({ state }) => ({ type: 'email.failed', recipient: state.address, data: { reason } })), null);
   }
+  const { message, messageDate, outcomes } = sent;
+  const events: EmailEventInput[] = [];
+  const firstAttempt = !row.sentAt;
+  let reachedServer = false;
+  const expired = now.getTime() - (row.scheduledAt ?? row.createdAt).getTime() >= RETRY_WINDOW_MS;
+  for (const outcome of outcomes) {
+    const target = open.find(({ state }) => state.address.toLowerCase() === outcome.recipient.toLowerCase());
+    if (!target) continue;
+    const state = target.state;
+    state.attempts += 1;
+    state.response = outcome.response;
+    const data = {
+      response: outcome.response,
+      smtpCode: outcome.smtpCode ?? null,
+      host: outcome.host ?? null,
+      // Tries of this step that came to nothing before this answer (a dropped connection, a failed TLS handshake, another MX host).
+      ...(outcome.earlierTries?.length ? { earlierTries: outcome.earlierTries } : {}),
+    };
+    if (outcome.outcome === 'delivered') {
+      reachedServer = true;
+      state.status = 'delivered';
+      events.push({ type: 'email.delivered', recipient: state.address, data });
+    } else if (outcome.outcome === 'bounced') {
+      reachedServer = true;
+      state.status = 'bounced';
+      events.push({ type: 'email.bounced', recipient: state.address, data: { ...data, source: 'smtp' } });
+    } else if (expired) {
+      state.status = 'failed';
+      events.push({ type: 'email.failed', recipient: state.address, data: { ...data, reason: 'not accepted within 72 hours' } });
+    } else {
+      state.status = 'deferred';
+      events.push({ type: 'email.delivery_delayed', recipient: state.address, data: { ...data, attempt: state.attempts } });
+    }
+  }
+  if (firstAttempt && reachedServer) events.unshift({ type: 'email.sent', data: { messageId: message.messageId } });
+  const deferred = states.some((state) => state.status === 'deferred');
+  const next = deferred ? new Date(now.getTime() + retryDelayMs(row.attempts + 1)) : null;
+  return finishDispatch(deps, row, states, events, next, {
+    messageId: message.messageId,
+    messageDate,
+    ...(firstAttempt && reachedServer ? { sentAt: now } : {}),
+  });
+}
+
+/**
+ * Builds the message and hands it to the receiving servers for these recipients (by envelope
+ * index); null when the sending domain is gone. Throws only for what happened before anything was
+ * sent: refusals and network failures are outcomes.
+ */
+async function send(deps: Deps, row: ClaimedEmail, recipients: number[], now: Date) {
+  const sending = await sendingDomainOf(deps, row);
+  if (!sending) return null;
   const attachments = row.hasAttachments ? await deps.db.select().from(emailAttachments).where(eq(emailAttachments.emailId, row.id)).orderBy(asc(emailAttachments.id)) : [];
   const messageDate = row.messageDate ?? now;
   // Deterministic: a retry rewrites to the same bytes, so every copy carries the same signature and links.
@@ -55,7 +112,7 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
     date: messageDate,
     verpKey: verpKeyFrom(deps.encryptionKey),
   });
-  const wanted = new Set(open.map(({ index }) => index));
+  const wanted = new Set(recipients);
   const outcomes = await deliver(
     { ...message, recipients: message.recipients.filter((recipient) => wanted.has(recipient.index)) },
     {
@@ -64,42 +121,8 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
       mxPort: deps.config.smtpMxPort,
       heloName: deps.config.mailHost,
       allowPrivateCidrs: deps.config.smtpMxAllowPrivateCidrs,
+      timeouts: deps.config.smtpTimeouts,
     },
   );
-  const events: EmailEventInput[] = [];
-  const firstAttempt = !row.sentAt;
-  let reachedServer = false;
-  const expired = now.getTime() - (row.scheduledAt ?? row.createdAt).getTime() >= RETRY_WINDOW_MS;
-  for (const outcome of outcomes) {
-    const target = open.find(({ state }) => state.address.toLowerCase() === outcome.recipient.toLowerCase());
-    if (!target) continue;
-    const state = target.state;
-    state.attempts += 1;
-    state.response = outcome.response;
-    const data = { response: outcome.response, smtpCode: outcome.smtpCode ?? null, host: outcome.host ?? null };
-    if (outcome.outcome === 'delivered') {
-      reachedServer = true;
-      state.status = 'delivered';
-      events.push({ type: 'email.delivered', recipient: state.address, data });
-    } else if (outcome.outcome === 'bounced') {
-      reachedServer = true;
-      state.status = 'bounced';
-      events.push({ type: 'email.bounced', recipient: state.address, data: { ...data, source: 'smtp' } });
-    } else if (expired) {
-      state.status = 'failed';
-      events.push({ type: 'email.failed', recipient: state.address, data: { ...data, reason: 'not accepted within 72 hours' } });
-    } else {
-      state.status = 'deferred';
-      events.push({ type: 'email.delivery_delayed', recipient: state.address, data });
-    }
-  }
-  if (firstAttempt && reachedServer) events.unshift({ type: 'email.sent', data: { messageId: message.messageId } });
-  const deferred = states.some((state) => state.status === 'deferred');
-  const next = deferred ? new Date(now.getTime() + retryDelayMs(row.attempts + 1)) : null;
-  return finishDispatch(deps, row, states, events, next, {
-    messageId: message.messageId,
-    messageDate,
-    ...(firstAttempt && reachedServer ? { sentAt: now } : {}),
-  });
+  return { message, messageDate, outcomes };
 }
-

@@ -20,6 +20,8 @@ export interface Outcome {
   /** Normalised addresses to put on the organization's suppression list (reason bounce). */
   suppress: string[];
   at: Date;
+  /** The worker holding the email's claim: the write ends the claim if it still holds it. */
+  worker: string;
 }
 
 // Every finished email of a batch in one statement: its row, its history, its event-log rows and
@@ -35,7 +37,7 @@ const writeOn = perDatabase((db: Db) =>
     db,
     'write_dispatch_outcomes',
     sql`with input as (
-        select * from ${jsonRecordset('outcomes', 'o', emails, ['id', 'status', 'nextAttemptAt', 'attempts', 'sentAt', 'messageId', 'messageDate', 'updatedAt'], [
+        select * from ${jsonRecordset('outcomes', 'o', emails, ['id', 'status', 'nextAttemptAt', 'attempts', 'sentAt', 'messageId', 'messageDate', 'updatedAt', 'claimedBy'], [
           ['expected', 'jsonb'],
           ['states', 'jsonb'],
         ])}
@@ -45,6 +47,8 @@ const writeOn = perDatabase((db: Db) =>
           ${column(emails, 'nextAttemptAt')} = o.${column(emails, 'nextAttemptAt')},
           ${column(emails, 'attempts')} = o.${column(emails, 'attempts')},
           ${column(emails, 'updatedAt')} = o.${column(emails, 'updatedAt')},
+          ${column(emails, 'claimedBy')} = nullif(${column(emails, 'claimedBy', 'e')}, o.${column(emails, 'claimedBy')}),
+          ${column(emails, 'claimedUntil')} = case when ${column(emails, 'claimedBy', 'e')} = o.${column(emails, 'claimedBy')} then null else ${column(emails, 'claimedUntil', 'e')} end,
           ${column(emails, 'sentAt')} = coalesce(o.${column(emails, 'sentAt')}, ${column(emails, 'sentAt', 'e')}),
           ${column(emails, 'messageId')} = coalesce(o.${column(emails, 'messageId')}, ${column(emails, 'messageId', 'e')}),
           ${column(emails, 'messageDate')} = coalesce(o.${column(emails, 'messageDate')}, ${column(emails, 'messageDate', 'e')})
@@ -87,6 +91,7 @@ async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<Set<string>> 
         messageId: o.extra.messageId ?? null,
         messageDate: o.extra.messageDate ?? null,
         updatedAt: at,
+        claimedBy: o.worker,
       }),
       expected: email.recipientStates,
       states: o.states,

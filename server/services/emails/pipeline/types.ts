@@ -17,3 +17,14 @@ export interface DispatchResult {
   /** When the email is due again (a retry, a test-mode step), or null when it is done. */
   nextAttemptAt: string | null;
 }
+
+/**
+ * A step that failed before anything left the process (the message could not be built or signed,
+ * its parts could not be read): giving the email back cannot send it twice.
+ */
+export class NotSentError extends Error {
+  constructor(cause: unknown) {
+    super(`nothing was sent: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'NotSentError';
+  }
+}

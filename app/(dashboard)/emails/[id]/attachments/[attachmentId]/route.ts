@@ -1,5 +1,5 @@
 import { principalFromSession } from '@/server/auth/session-context';
-import { AppError } from '@/server/errors';
+import { AppError, clientErrorOf } from '@/server/errors';
 import { attachmentDownload } from '@/server/http/attachment-download';
 import { errorResponse } from '@/server/http/error-body';
 import { requestIdOf } from '@/server/http/request-id';
@@ -18,7 +18,8 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     const file = await attachmentDownload(runtime.deps, principal, id, attachmentId);
     return new Response(new Uint8Array(file.content), { status: 200, headers: file.headers });
   } catch (error) {
-    if (error instanceof AppError) return errorResponse(error.appCode, error.message, requestId, error.headers);
+    const known = clientErrorOf(error);
+    if (known) return errorResponse(known.appCode, known.message, requestId, known.headers);
     runtime.deps.log.error({ requestId, err: error }, 'attachment download failed');
     return errorResponse('INTERNAL_ERROR', 'Internal server error', requestId);
   }
