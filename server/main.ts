@@ -4,7 +4,8 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { DataDirLockedError, dataDirSecret, lockDataDir, writeAdminEndpoint } from './data-dir';
 import { createHttpServer, createRequestListener, type NextHandler } from './http/server';
 import { startBounceServer } from './mail/bounce-server';
-import { createRuntime, stopRuntime } from './runtime';
+import { createRuntime } from './runtime';
+import { handleStopSignals } from './shutdown';
 import { setRuntime } from './runtime-registry';
 
 
@@ -61,28 +62,14 @@ async function main(): Promise<void> {
     writeAdminEndpoint(config.dataDir, { url: `http://127.0.0.1:${port}/admin/command`, token: adminToken, pid: process.pid });
     log.info({ port, appUrl: config.appUrl, database: runtime.database.kind }, `EU Mail listening on port ${port}: ${config.appUrl} (API ${config.appUrl}/api, docs ${config.appUrl}/docs) on ${runtime.database.kind}`);
   }
-  if (runtime.runner && config.roles.includes('worker')) log.info('Embedded runner started (no Inngest configured)');
+  if (runtime.runner && config.roles.includes('worker')) log.info({ worker: runtime.deps.claims.id }, `Embedded runner started (no Inngest configured) as worker ${runtime.deps.claims.id}`);
   const bounces =
     config.roles.includes('smtp') && config.bounceSmtpPort !== 0
       ? await startBounceServer({ port: config.bounceSmtpPort, host: config.host, deps: runtime.deps, name: config.mailHost })
       : null;
   if (bounces) log.info({ port: bounces.port }, `Bounce receiver listening on port ${bounces.port}`);
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, `${signal}: stopping`);
-    const closing = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
-    server?.closeIdleConnections();
-    await Promise.race([Promise.all([closing, bounces?.close()]), new Promise((resolve) => setTimeout(resolve, 10_000))]);
-    await stopRuntime(runtime);
-    releaseLock();
-    // Lines are written asynchronously: the last ones go out before the process does.
-    log.flush(() => process.exit(0));
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  handleStopSignals({ runtime, server, bounces, releaseLock }, log);
 }
 
 main().catch((error: unknown) => {

@@ -73,6 +73,8 @@ export function createHttpServer(listener: ReturnType<typeof createRequestListen
   // Node refuses a request line or headers past 16 KiB with a bare 431 our listener never sees;
   // up to this size the API answers itself, in its own shape (two 64 KiB path ids are a 400).
   const server = http.createServer({ maxHeaderSize: 256 * 1024 }, (req, res) => {
+    // Stopping: answer what is asked on an open connection, then let it close.
+    if (!server.listening) res.setHeader('Connection', 'close');
     withQueryBound(REQUEST_QUERY_BOUND_MS, () => listener(req, res)).catch((error: unknown) => {
       log.error({ requestId: (req as RestRequest).requestId, err: error }, 'unhandled error');
       if (!res.headersSent) sendError(res, 'INTERNAL_ERROR', 'Internal server error');

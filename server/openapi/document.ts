@@ -19,7 +19,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'UNSUPPORTED_MEDIA_TYPE: the body is not JSON',
   429: 'RATE_LIMITED, DAILY_LIMIT_EXCEEDED or MONTHLY_LIMIT_EXCEEDED',
   500: 'INTERNAL_ERROR, with request_id',
-  503: 'SERVICE_UNAVAILABLE: a backing store does not answer',
+  503: 'SERVICE_UNAVAILABLE: the database does not answer (down, unreachable or too slow); try again after Retry-After seconds',
 };
 
 const errorSchema: SchemaObject = {
@@ -35,6 +35,7 @@ const errorSchema: SchemaObject = {
 
 const errorResponse = (status: number) => ({
   description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+  ...(status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } } } : {}),
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
@@ -85,7 +86,8 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, plainRoutes: PlainRo
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (status.startsWith('2')) responses[meta?.successStatus && status === '200' ? String(meta.successStatus) : status] = response;
       }
-      const statuses = isPublic ? [500] : [400, 401, 403, 404, 429, 500];
+      // Anything that reads the database answers 503 while it is away: all but liveness.
+      const statuses = isPublic ? [500] : [400, 401, 403, 404, 429, 500, 503];
       if (!isPublic && ['post', 'patch', 'put'].includes(method)) statuses.push(413, 415);
       const plain = plainRoutes.find((route) => route.path === path && route.method.toLowerCase() === method);
       statuses.push(...(meta?.errors ?? plain?.errors ?? []));

@@ -12,7 +12,7 @@ export async function checkReadiness(deps: Pick<Deps, 'db'>, timeoutMs = 2_000):
       }),
     ]);
   } catch {
-    throw new AppError('SERVICE_UNAVAILABLE', 'The database is not reachable');
+    throw new AppError('SERVICE_UNAVAILABLE', 'The database is not reachable', { 'Retry-After': '5' });
   } finally {
     clearTimeout(timer);
   }

@@ -155,6 +155,15 @@ export class WorkerClaims {
     return count;
   }
 
+  /** Resolves once nothing is held any more (work in flight finished or given back), or at `deadline` (performance.now()). */
+  async drained(deadline: number): Promise<boolean> {
+    while (this.heldCount() > 0) {
+      if (performance.now() >= deadline) return false;
+      await sleep(Math.min(50, deadline - performance.now()));
+    }
+    return true;
+  }
+
   /** The shutdown has begun: claim nothing new, and give up waiting for the database at `deadline` (performance.now()). */
   beginStopping(deadline: number): void {
     this.givingUpAt = Math.min(this.givingUpAt, deadline);
