@@ -1,37 +1,20 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs build script, no types
-import { buildServer } from '../scripts/build-server.mjs';
-import { waitForOutput, type Spawned } from './support/process';
+import { buildServerBundle } from './support/built-server';
+import { waitForOutput } from './support/process';
 
-// The bundle `npm start` runs: built here into its own folder inside the project (it finds
-// db/migrations by walking up from itself), started with node alone, no TypeScript loader.
-const root = path.resolve(import.meta.dirname, '..');
-const outdir = path.join(root, 'dist', `test-${process.pid}`);
 let dataDir: string;
-
-function runBuilt(entry: 'main' | 'cli', args: string[], env: Record<string, string>): Spawned {
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(outdir, `${entry}.mjs`), ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: '', ...env } as unknown as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
+let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
+const runBuilt = (entry: 'main' | 'cli', args: string[], env: Record<string, string>) => bundle.run(entry, env, args);
 
 beforeAll(async () => {
-  await buildServer(outdir);
+  bundle = await buildServerBundle('compiled');
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eumail-built-'));
 });
 afterAll(() => {
-  fs.rmSync(outdir, { recursive: true, force: true });
+  bundle.remove();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
