@@ -30,6 +30,12 @@ const CONNECT_TIMEOUT_S = 2;
 const BACKGROUND_QUERY_BOUND_MS = 30_000;
 // Ask the server to end a transaction left open by a connection we gave up on, so its locks go too.
 const SERVER_SETTINGS = { idle_in_transaction_session_timeout: 60_000 };
+/**
+ * Seconds before a connection that failed is tried again. postgres-js's own back-off grows with
+ * every failure of the pool up to 20 s, so after an outage of a few seconds queries waited that
+ * long for a database that was back; capped at 1 s, recovery takes about a second.
+ */
+const reconnectBackoffS = (retries: number) => Math.min(0.25 * retries, 1);
 
 const migrationsFolder = path.join(projectRoot, 'db', 'migrations');
 
@@ -39,7 +45,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string | n
     const { default: postgres } = await import('postgres');
     const { drizzle } = await import('drizzle-orm/postgres-js');
     const url = options.url;
-    const settings = { onnotice: () => {}, connect_timeout: CONNECT_TIMEOUT_S, keep_alive: 5, connection: SERVER_SETTINGS };
+    const settings = { onnotice: () => {}, connect_timeout: CONNECT_TIMEOUT_S, keep_alive: 5, backoff: reconnectBackoffS, connection: SERVER_SETTINGS };
     const client = postgres(url, { ...settings, max: options.poolSize ?? 10 });
     const db = drizzle(withDeadlines(client, BACKGROUND_QUERY_BOUND_MS), { schema }) as unknown as Db;
     const openSession = (): SessionConnection => {
