@@ -47,6 +47,7 @@ async function stopGracefully(parts: Parts, log: Log): Promise<void> {
   const inTime = await Promise.race([finished, sleep(graceMs).then(() => false)]);
   if (!inTime) {
     log.warn({ graceMs, held: runtime.deps.claims.heldCount() }, 'shutdown: work still in flight at the deadline is cut off; other workers take it over');
+    runtime.deps.claims.abandonInFlight();
     server?.closeAllConnections();
   }
   await stopRuntime(runtime);

@@ -55,6 +55,7 @@ export class WorkerClaims {
   private started = false;
   private closed = false;
   private givingUpAt = Number.POSITIVE_INFINITY;
+  private abandoned = false;
 
   constructor(private readonly options: WorkerOptions) {}
 
@@ -134,6 +135,7 @@ export class WorkerClaims {
    */
   async untilRecorded<T>(write: () => Promise<T>): Promise<T> {
     for (let waited = false; ; waited = true) {
+      if (this.abandoned) throw new OutcomeNotRecorded(new Error('the work was cut off by the shutdown deadline'));
       try {
         const result = await write();
         if (waited) this.options.log.info({ worker: this.id }, 'worker: an outcome held while the database was away is recorded');
@@ -167,6 +169,15 @@ export class WorkerClaims {
   /** The shutdown has begun: claim nothing new, and give up waiting for the database at `deadline` (performance.now()). */
   beginStopping(deadline: number): void {
     this.givingUpAt = Math.min(this.givingUpAt, deadline);
+  }
+
+  /**
+   * The shutdown deadline passed with work still running: what it still finds (a connection we
+   * are about to close, answered as a failure) is not recorded. Its claims stay as they are, and
+   * pass to the other workers the moment this one leaves, as after a crash.
+   */
+  abandonInFlight(): void {
+    this.abandoned = true;
   }
 
   /**
