@@ -16,7 +16,7 @@ import { startMxServer, type MxServer, type Refusal } from './support/smtp-mx';
 // MX on loopback (pooled sessions) and a real database (PGlite, or Postgres with DATABASE_URL).
 let app: TestApp;
 let mx: MxServer;
-let refuse: (address: string) => Refusal = () => null;
+let refuse: (address: string) => Refusal | Promise<Refusal> = () => null;
 beforeAll(async () => {
   mx = await startMxServer({ rcpt: (address) => refuse(address) });
   app = await startTestApp({ env: { SMTP_MX_PORT: String(mx.port), SMTP_MX_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8', MAIL_HOST: 'mx.eumail.example' } });
@@ -87,9 +87,9 @@ describe('sweeping many due emails', () => {
     refuse = (address) => {
       // The report lands between the claim and the outcome write: the write must merge, not overwrite.
       if (address === 'bob@example.net') {
-        void app.runtime.deps.db.execute(
-          sql`update emails set recipient_states = jsonb_set(recipient_states, '{0,status}', '"bounced"') where id = ${id}`,
-        ).then(() => undefined);
+        return app.runtime.deps.db
+          .execute(sql`update emails set recipient_states = jsonb_set(recipient_states, '{0,status}', '"bounced"') where id = ${id}`)
+          .then(() => null);
       }
       return null;
     };

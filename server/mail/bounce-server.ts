@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { isDatabaseUnavailable } from '@/db/unavailable';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { Log } from '../log';
 import type { Deps } from '../deps';
@@ -85,7 +86,9 @@ export async function startBounceServer(options: BounceServerOptions): Promise<B
         handleMessage(Buffer.concat(chunks), session).then(
           () => callback(),
           (error: unknown) => {
-            log.error({ err: error }, 'recording a report failed');
+            // The database being away is an outage the operator already sees, not a fault of this report.
+            if (isDatabaseUnavailable(error)) log.warn({ err: error }, 'report not recorded: the database is not reachable; the sender will try again');
+            else log.error({ err: error }, 'recording a report failed');
             // The sender keeps the report and tries again later.
             callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
           },

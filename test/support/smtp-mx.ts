@@ -12,8 +12,8 @@ export interface MxMessage {
 export type Refusal = { code: number; message: string } | null;
 
 export interface MxServerOptions {
-  /** The answer to RCPT TO for an address; null accepts it. */
-  rcpt?: (address: string) => Refusal;
+  /** The answer to RCPT TO for an address; null accepts it. A promise holds the answer back until it settles. */
+  rcpt?: (address: string) => Refusal | Promise<Refusal>;
   /** The answer after DATA for a transaction's recipients; null accepts the message. */
   data?: (recipients: string[]) => Refusal;
   /** Offer STARTTLS with this certificate (self-signed is fine: MX delivery does not verify). */
@@ -44,8 +44,7 @@ export async function startMxServer(options: MxServerOptions = {}) {
       callback();
     },
     onRcptTo(address, _session, callback) {
-      const answer = options.rcpt?.(address.address);
-      callback(answer ? refusal(answer) : undefined);
+      void Promise.resolve(options.rcpt?.(address.address) ?? null).then((answer) => callback(answer ? refusal(answer) : undefined));
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

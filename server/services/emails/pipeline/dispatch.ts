@@ -77,13 +77,10 @@ async function runClaimed(deps: Deps, row: ClaimedEmail): Promise<DispatchResult
   }
 }
 
-/** Starts a claimed email in one of the process's slots; null (given back) when its destination has no room. */
+/** Starts a claimed email in one of the process's slots; null when its destination has no room (the caller gives it back). */
 function start(deps: Deps, state: InFlight, row: ClaimedEmail): Promise<DispatchResult> | null {
   const destinations = gatedDestinations(deps, row);
-  if (!state.gate.enter(destinations)) {
-    void releaseEmail(deps, row.id).catch((error: unknown) => deps.claims.noteFailure(error));
-    return null;
-  }
+  if (!state.gate.enter(destinations)) return null;
   state.count += 1;
   return runClaimed(deps, row).finally(() => {
     state.count -= 1;
@@ -94,8 +91,12 @@ function start(deps: Deps, state: InFlight, row: ClaimedEmail): Promise<Dispatch
 
 export async function dispatchEmail(deps: Deps, id: string): Promise<DispatchResult> {
   const row = await claimEmail(deps, id);
-  const running = row ? start(deps, stateOf(deps), row) : null;
-  return running ?? { outcome: 'skipped', nextAttemptAt: null };
+  if (!row) return { outcome: 'skipped', nextAttemptAt: null };
+  const running = start(deps, stateOf(deps), row);
+  if (running) return running;
+  // Its destination is busy here: the sweeps send it once a slot frees.
+  await releaseEmail(deps, row.id);
+  return { outcome: 'skipped', nextAttemptAt: null };
 }
 
 /** When the email is next due, if that is still ahead: what a durable function sleeps until. */
@@ -150,9 +151,13 @@ export async function sweepEmailDispatch(deps: Deps): Promise<DispatchSweepRepor
       break;
     }
     let startedNow = 0;
+    const noRoom: string[] = [];
     for (const row of rows) {
       const running = start(deps, state, row);
-      if (!running) continue;
+      if (!running) {
+        noRoom.push(row.id);
+        continue;
+      }
       startedNow += 1;
       const tracked: Promise<void> = running.then(
         ({ outcome }) => {
@@ -165,6 +170,8 @@ export async function sweepEmailDispatch(deps: Deps): Promise<DispatchSweepRepor
       mine.add(tracked);
       void tracked.finally(() => mine.delete(tracked));
     }
+    // Given back before the next claim, so that claim can see them again once their destination has room.
+    if (noRoom.length > 0) await deps.claims.release(emails, noRoom);
     if (rows.length === 0 && mine.size === 0) break;
     // Nothing due, or only what a full destination must wait for: look again when a slot frees.
     if (startedNow === 0) await somethingEnds(state, POLL_MS);

@@ -97,7 +97,11 @@ export class WorkerClaims {
   /** Work now in flight under this worker's claim: its lease is renewed until it is finished or handed back. */
   hold(table: ClaimTable, ids: Iterable<string>): void {
     const set = this.held.get(table) ?? new Set<string>();
-    for (const id of ids) set.add(id);
+    const pending = this.handBack.get(table);
+    for (const id of ids) {
+      set.add(id);
+      pending?.delete(id);
+    }
     this.held.set(table, set);
   }
 
@@ -295,12 +299,18 @@ export class WorkerClaims {
   private async flushHandBacks(): Promise<void> {
     for (const [table, ids] of this.handBack) {
       if (ids.size === 0) continue;
+      // Taken out before the write: a row claimed again meanwhile must not be handed back by a later flush.
       const list = [...ids];
-      await this.options.db.execute(
-        sql`update ${table} set ${sql.identifier(table.claimedBy.name)} = null, ${sql.identifier(table.claimedUntil.name)} = null
-          where ${table.id} = any(${sql.param(list)}::uuid[]) and ${table.claimedBy} = ${this.id}::uuid`,
-      );
-      for (const id of list) ids.delete(id);
+      ids.clear();
+      try {
+        await this.options.db.execute(
+          sql`update ${table} set ${sql.identifier(table.claimedBy.name)} = null, ${sql.identifier(table.claimedUntil.name)} = null
+            where ${table.id} = any(${sql.param(list)}::uuid[]) and ${table.claimedBy} = ${this.id}::uuid`,
+        );
+      } catch (error) {
+        for (const id of list) ids.add(id);
+        throw error;
+      }
     }
   }
 
