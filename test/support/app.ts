@@ -95,6 +95,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.runner?.stop();
+      await runtime.deps.claims.stop();
       if (shared) await database.close();
       await database.drop();
       await dns.close();
