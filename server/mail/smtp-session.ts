@@ -66,7 +66,7 @@ export class SmtpSession {
     });
     // Kept for the connection's whole life: a later 'error' with no listener would crash the process.
     // Only the first failure counts; the promise ignores the rest.
-    this.connection.on('error', (error) => this.fail(error));
+    this.connection.on('error', (error) => this.fail(this.upgrading ? Object.assign(error, { code: 'ETLS' }) : error));
     this.connection.on('end', () => this.fail(failure('ECONNECTION', 'Connection closed unexpectedly')));
     this.watch();
   }
@@ -83,6 +83,16 @@ export class SmtpSession {
   unwatch(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+  }
+
+  /**
+   * Whether a STARTTLS handshake is under way. One that fails (the server hangs up, or answers with
+   * something that is not TLS) surfaces as the TLS socket's error, which nodemailer codes ESOCKET like
+   * any socket error; while this is true the error is the handshake's, and is coded ETLS, so mx.ts
+   * goes on in plaintext. nodemailer keeps the flag on the connection but does not type it.
+   */
+  private get upgrading(): boolean {
+    return (this.connection as unknown as { upgrading?: boolean }).upgrading === true;
   }
 
   /** Whether STARTTLS was negotiated. */
