@@ -121,7 +121,12 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const smtpPort = (smtp.server.address() as AddressInfo).port;
 
+  let stopping = false;
+  // Ctrl-C reaches the whole process group, then the harness's SIGTERM and the parent's exit
+  // follow: closing the DNS socket twice would throw.
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     smtp.close(() => undefined);
     void dns.close();
     setTimeout(() => process.exit(0), 200).unref();
