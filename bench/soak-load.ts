@@ -65,8 +65,8 @@ export interface PhaseFigures {
 
 export type SoakMessage =
   | { phase: 'measure' }
-  /** Every second: emails answered with an id so far (both phases), requests in flight. */
-  | { progress: { accepted: number; outstanding: number } }
+  /** Every second: emails answered with an id so far (both phases), requests in flight, the slowest answer since the last one. */
+  | { progress: { accepted: number; outstanding: number; worstMs: number } }
   | { done: true; ok: true; warmup: PhaseFigures; measured: PhaseFigures; ids: string[]; firstErrors: string[] }
   | { done: true; ok: false; error: string };
 
@@ -138,6 +138,7 @@ async function run(job: SoakJob): Promise<SoakMessage> {
   const warmup = new Phase(job.warmupSeconds);
   const measured = new Phase(job.durationSeconds);
   let outstanding = 0;
+  let worstMs = 0;
   const noteError = (phase: Phase, op: SoakOp, kind: string, detail: string) => {
     phase.error(op, kind);
     if (firstErrors.length < 20) firstErrors.push(`${op}: ${kind} ${detail}`.slice(0, 400));
@@ -159,7 +160,9 @@ async function run(job: SoakJob): Promise<SoakMessage> {
     try {
       const response = await pool.request({ method, path, headers, body, headersTimeout: job.timeoutMs, bodyTimeout: job.timeoutMs });
       const text = await response.body.text();
-      phase.latencies[op].push(performance.now() - dueAt);
+      const latency = performance.now() - dueAt;
+      phase.latencies[op].push(latency);
+      worstMs = Math.max(worstMs, latency);
       if (response.statusCode < 200 || response.statusCode > 299) {
         const code = /"code"\s*:\s*"([A-Z_]+)"/.exec(text)?.[1] ?? '';
         return noteError(phase, op, `${response.statusCode}${code ? ` ${code}` : ''}`, text.slice(0, 300));
@@ -191,7 +194,10 @@ async function run(job: SoakJob): Promise<SoakMessage> {
   const warmupCount = Math.round(job.warmupSeconds * job.rate);
   const total = warmupCount + Math.round(job.durationSeconds * job.rate);
   const inFlight = new Set<Promise<void>>();
-  const progress = setInterval(() => process.send!({ progress: { accepted: warmup.accepted + measured.accepted, outstanding } } satisfies SoakMessage), 1_000);
+  const progress = setInterval(() => {
+    process.send!({ progress: { accepted: warmup.accepted + measured.accepted, outstanding, worstMs: Math.round(worstMs) } } satisfies SoakMessage);
+    worstMs = 0;
+  }, 1_000);
   const start = performance.now();
   let next = 0;
   await new Promise<void>((resolve) => {

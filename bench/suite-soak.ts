@@ -171,18 +171,24 @@ interface VacuumStandIn {
  * suite does autovacuum's job: VACUUM (ANALYZE) of the database every BENCH_SOAK_VACUUM seconds,
  * throttled as autovacuum is (cost delay 2 ms, cost limit 200).
  */
-async function startVacuumStandIn(databaseUrl: string): Promise<{ report: VacuumStandIn; stop: () => Promise<void> }> {
+async function startVacuumStandIn(databaseUrl: string): Promise<{ report: VacuumStandIn; /** Whether a run was under way since the last call. */ busy: () => boolean; stop: () => Promise<void> }> {
   const client = postgres(databaseUrl, { max: 1, onnotice: () => {}, connection: { vacuum_cost_delay: 2, vacuum_cost_limit: 200 } });
   onCleanup(() => client.end({ timeout: 2 }));
   const [row] = await client<Array<{ autovacuum: string }>>`show autovacuum`;
   const report: VacuumStandIn = { autovacuum: row!.autovacuum, runs: 0, longestMs: 0, totalMs: 0 };
-  if (report.autovacuum === 'on' || settings.vacuumSeconds === 0) return { report, stop: () => client.end({ timeout: 2 }) };
+  if (report.autovacuum === 'on' || settings.vacuumSeconds === 0) return { report, busy: () => false, stop: () => client.end({ timeout: 2 }) };
   log(`autovacuum is off on this Postgres: the suite runs VACUUM (ANALYZE) every ${settings.vacuumSeconds} s in its place`);
   let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
+  let ranSinceAsked = false;
   const timer = setInterval(() => {
     running = running.then(async () => {
       const started = Date.now();
-      await client.unsafe('vacuum (analyze)');
+      busy = true;
+      await client.unsafe('vacuum (analyze)').finally(() => {
+        busy = false;
+        ranSinceAsked = true;
+      });
       const ms = Date.now() - started;
       Object.assign(report, { runs: report.runs + 1, longestMs: Math.max(report.longestMs, ms), totalMs: report.totalMs + ms });
     }).catch((error: unknown) => log(`vacuum failed: ${String(error)}`));
@@ -190,6 +196,11 @@ async function startVacuumStandIn(databaseUrl: string): Promise<{ report: Vacuum
   onCleanup(async () => clearInterval(timer));
   return {
     report,
+    busy: () => {
+      const answer = busy || ranSinceAsked;
+      ranSinceAsked = false;
+      return answer;
+    },
     stop: async () => {
       clearInterval(timer);
       await running;
@@ -273,6 +284,10 @@ interface Sample {
   /** Emails answered with an id but not yet at the sink (the generator reports its count every second). */
   backlog: number;
   outstanding: number;
+  /** The slowest answer since the previous sample. */
+  worstLatencyMs: number;
+  /** A VACUUM (ANALYZE) of the stand-in ran since the previous sample. */
+  vacuuming: boolean;
 }
 
 interface SoakRun extends LoadRun {
@@ -306,13 +321,20 @@ async function soak(world: World): Promise<SoakRun> {
   log(`service: node dist/server/main.mjs (pid ${pid}) on 127.0.0.1:${port}, delivering by ${settings.delivery === 'relay' ? 'relay' : 'direct MX'} to the sink`);
   try {
     const accepted = await prime(port, world);
-    let progress = { accepted: 0, outstanding: 0 };
+    let progress = { accepted: 0, outstanding: 0, worstMs: 0 };
+    let worstSinceSample = 0;
     const samples: Sample[] = [];
     const sample = async () => {
       const stats = await world.peer.ask<PeerStats>({ op: 'stats' });
-      const entry = { atSeconds: Math.round((Date.now() - started) / 100) / 10, rssKb: rssKbOf(pid), backlog: Math.max(0, accepted.length + progress.accepted - stats.messages), outstanding: progress.outstanding };
-      samples.push(entry);
-      return entry;
+      samples.push({
+        atSeconds: Math.round((Date.now() - started) / 100) / 10,
+        rssKb: rssKbOf(pid),
+        backlog: Math.max(0, accepted.length + progress.accepted - stats.messages),
+        outstanding: progress.outstanding,
+        worstLatencyMs: worstSinceSample,
+        vacuuming: vacuum.busy(),
+      });
+      worstSinceSample = 0;
     };
     let sampling: Promise<unknown> = Promise.resolve();
     const sampler = setInterval(() => (sampling = sampling.then(sample).catch(() => undefined)), settings.sampleSeconds * 1000);
@@ -323,8 +345,10 @@ async function soak(world: World): Promise<SoakRun> {
     let rssStartKb: number | null = null;
     let measureStartedAt = 0;
     const result = await runGenerator(jobFor(port, world, settings.warmupSeconds, settings.durationSeconds, true), (message) => {
-      if ('progress' in message) progress = message.progress;
-      else {
+      if ('progress' in message) {
+        progress = message.progress;
+        worstSinceSample = Math.max(worstSinceSample, progress.worstMs);
+      } else {
         rssStartKb = rssKbOf(pid);
         measureStartedAt = samples.length;
         serviceLog.measuring = true;
@@ -450,16 +474,52 @@ function printLoad(title: string, run: LoadRun): void {
   console.log(`errors: ${errors}${errors > 0 ? ` (${JSON.stringify({ ...run.warmup.errorKinds, ...m.errorKinds })}); first: ${run.firstErrors.slice(0, 5).join(' | ')}` : ''}`);
 }
 
-function rssVerdict(run: SoakRun): { withinTolerance: boolean | null; growth: number | null } {
-  if (run.rssStartKb === null || run.rssEndKb === null) return { withinTolerance: null, growth: null };
+interface RssFigures {
+  withinTolerance: boolean | null;
+  growth: number | null;
+  /** Mean RSS of the first and the last minute of samples: a trend that one reading's noise cannot fake. */
+  firstMinuteMeanKb: number | null;
+  lastMinuteMeanKb: number | null;
+}
+
+function rssFigures(run: SoakRun): RssFigures {
+  const perMinute = Math.max(1, Math.round(60 / settings.sampleSeconds));
+  const mean = (kbs: Array<number | null>) => {
+    const known = kbs.filter((kb): kb is number => kb !== null);
+    return known.length === 0 ? null : known.reduce((a, b) => a + b, 0) / known.length;
+  };
+  const trend = {
+    firstMinuteMeanKb: mean(run.samples.slice(0, perMinute).map((s) => s.rssKb)),
+    lastMinuteMeanKb: mean(run.samples.slice(-perMinute).map((s) => s.rssKb)),
+  };
+  if (run.rssStartKb === null || run.rssEndKb === null) return { withinTolerance: null, growth: null, ...trend };
   const growth = run.rssEndKb / run.rssStartKb - 1;
-  return { withinTolerance: growth <= settings.rssTolerance, growth };
+  return { withinTolerance: growth <= settings.rssTolerance, growth, ...trend };
+}
+
+/** One row per minute of the measured load (per sample when shorter), to see a trend or a spike at a glance. */
+function printTimeline(samples: Sample[]): void {
+  if (samples.length === 0) return;
+  const span = samples.at(-1)!.atSeconds - samples[0]!.atSeconds;
+  const perRow = span >= 180 ? Math.max(1, Math.round(60 / settings.sampleSeconds)) : 1;
+  const rows: Sample[][] = [];
+  for (let i = 0; i < samples.length; i += perRow) rows.push(samples.slice(i, i + perRow));
+  printTable(
+    ['t (s)', 'RSS max MB', 'backlog at end', 'slowest answer ms', 'vacuum running'],
+    rows.map((group) => [
+      group.at(-1)!.atSeconds.toFixed(0),
+      mb(Math.max(...group.map((s) => s.rssKb ?? 0))),
+      String(group.at(-1)!.backlog),
+      String(Math.max(...group.map((s) => s.worstLatencyMs))),
+      group.some((s) => s.vacuuming) ? 'yes' : '',
+    ]),
+  );
 }
 
 function printSoak(run: SoakRun, delivery: Delivery, bare: LoadRun): void {
   printLoad('service (node dist/server/main.mjs, embedded runner delivering)', run);
   const rss = run.samples.map((s) => s.rssKb).filter((kb): kb is number => kb !== null);
-  const verdict = rssVerdict(run);
+  const verdict = rssFigures(run);
   console.log(
     `RSS: ${mb(run.rssStartKb)} MB after the warm-up, ${mb(run.rssEndKb)} MB at the end of the load ` +
       `(${verdict.growth === null ? 'n/a' : `${(verdict.growth * 100).toFixed(1)} %`}: ${verdict.withinTolerance === null ? 'n/a' : verdict.withinTolerance ? 'within 10 %' : 'MORE THAN 10 %'}), ` +
@@ -468,6 +528,11 @@ function printSoak(run: SoakRun, delivery: Delivery, bare: LoadRun): void {
   const backlog = run.samples.map((s) => s.backlog);
   console.log(`delivery backlog (accepted, not yet at the sink) every ${settings.sampleSeconds} s: max ${Math.max(0, ...backlog)}, last ${backlog.at(-1) ?? 'n/a'}; ` +
     `accepted → handed to the sink (sent_at - created_at): p50 ${ms(delivery.sendLagP50Ms)} ms, p99 ${ms(delivery.sendLagP99Ms)} ms`);
+  if (verdict.firstMinuteMeanKb !== null && verdict.lastMinuteMeanKb !== null && run.samples.length >= 3 * (60 / settings.sampleSeconds)) {
+    console.log(`RSS trend: mean of the first minute's samples ${mb(verdict.firstMinuteMeanKb)} MB, of the last minute's ${mb(verdict.lastMinuteMeanKb)} MB ` +
+      `(${((verdict.lastMinuteMeanKb / verdict.firstMinuteMeanKb - 1) * 100).toFixed(1)} %)`);
+  }
+  printTimeline(run.samples);
   const serverMs = [...run.serviceLog.measuredServerMs].sort((a, b) => a - b);
   const at = (p: number) => (serverMs.length ? serverMs[Math.min(serverMs.length - 1, Math.ceil(p * serverMs.length) - 1)]! : null);
   console.log(`service log: ${run.serviceLog.measuredRequests} requests measured (handler time p50 ${ms(at(0.5))} ms, p99 ${ms(at(0.99))} ms, max ${ms(at(1))} ms), ` +
@@ -521,14 +586,14 @@ export async function runSoakSuite(): Promise<void> {
     date: new Date().toISOString(),
     machine: machineInfo(),
     settings,
-    soak: { ...soakFigures, serviceLog: logFigures, rss: rssVerdict(run) },
+    soak: { ...soakFigures, serviceLog: logFigures, rss: rssFigures(run) },
     delivery,
     baseline: bare,
     failures: failed,
     wallSeconds: Math.round((Date.now() - started) / 100) / 10,
   });
   log(`wrote bench/results/soak-latest.json (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-  if (!rssVerdict(run).withinTolerance) console.log(`WARNING: the service's RSS grew by more than ${settings.rssTolerance * 100} % over the measured run`);
+  if (rssFigures(run).withinTolerance === false) console.log(`WARNING: the service's RSS grew by more than ${settings.rssTolerance * 100} % over the measured run`);
   if (failed.length > 0) throw new Error(`soak failed:\n  ${failed.join('\n  ')}`);
   console.log('soak passed: no errors, every accepted email reached the sink exactly once, the database agrees');
 }
