@@ -9,6 +9,8 @@
  *                            multi-row insert of all items, answer { data: [{ id }...] }
  *   GET  /api/emails         key lookup, the same filters as the service (status, from, to, tag,
  *                            cursor) over the summary columns only, newest first, limit + 1
+ *   GET  /api/emails/{id}    key lookup, the organization's row and its event history (the soak
+ *                            suite's detail reads)
  *
  * Started by bench/suite-emails.ts; prints `READY <port>` when listening on 127.0.0.1.
  */
@@ -192,15 +194,31 @@ async function list(principal: Principal, query: URLSearchParams) {
   };
 }
 
+async function detail(principal: Principal, id: string) {
+  const [row] = await sql<Array<Record<string, unknown>>>`
+    select * from emails where id = ${id} and organization_id = ${principal.organization_id} and mode = ${principal.mode}`;
+  if (!row) return null;
+  const events = await sql<Array<{ type: string; recipient: string | null; data: unknown; created_at: Date }>>`
+    select type, recipient, data, created_at from email_events where email_id = ${id} order by id`;
+  return { ...row, events: events.map((event) => ({ ...event, created_at: event.created_at.toISOString() })) };
+}
+
+const DETAIL = /^\/api\/emails\/([0-9a-f-]{36})$/;
+
 async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const route = `${req.method} ${url.pathname}`;
-  if (route !== 'POST /api/emails' && route !== 'POST /api/emails/batch' && route !== 'GET /api/emails') {
+  const detailId = req.method === 'GET' ? DETAIL.exec(url.pathname)?.[1] : undefined;
+  if (route !== 'POST /api/emails' && route !== 'POST /api/emails/batch' && route !== 'GET /api/emails' && !detailId) {
     return send(res, 404, { error: 'Not found', code: 'NOT_FOUND' });
   }
   const principal = await authenticate(req);
   if (!principal) return send(res, 401, { error: 'Missing, malformed or revoked API key', code: 'UNAUTHORIZED' });
   if (route === 'GET /api/emails') return send(res, 200, await list(principal, url.searchParams));
+  if (detailId) {
+    const email = await detail(principal, detailId);
+    return email ? send(res, 200, email) : send(res, 404, { error: 'Email not found', code: 'NOT_FOUND' });
+  }
   let body: unknown;
   try {
     body = await readBody(req);

@@ -9,6 +9,9 @@
  *   { op: 'stats' }                 messages and connections → PeerStats
  *   { op: 'samples' }               kept raw messages        → { samples: Sample[] }
  *   { op: 'reset' }                 zero the counters        → { ok: true }
+ *   { op: 'track-ids' }             from now on, count each message by the email id in its
+ *                                   Message-ID (<emailId@domain>)             → { ok: true }
+ *   { op: 'ids' }                   the tally so far → { ids: string[], repeated: Array<[id, n]>, unmatched }
  * and sends { dns, smtpPort } first, once both listen.
  */
 import type { AddressInfo } from 'node:net';
@@ -36,7 +39,25 @@ export type PeerRequest =
   | { op: 'records'; mx?: Array<[string, string]>; a?: Array<[string, string]>; txt?: Array<[string, string[]]> }
   | { op: 'stats' }
   | { op: 'samples' }
-  | { op: 'reset' };
+  | { op: 'reset' }
+  | { op: 'track-ids' }
+  | { op: 'ids' };
+
+export interface IdTally {
+  /** Every email id seen, once each. */
+  ids: string[];
+  /** Ids seen more than once, with how often. */
+  repeated: Array<[string, number]>;
+  /** Messages whose header had no Message-ID of the service's form. */
+  unmatched: number;
+}
+
+const MESSAGE_ID = /^message-id:[ \t]*<([^@>\s]+)@/im;
+/** The header ends at the first empty line; a Message-ID further down would be body text. */
+const headerOf = (head: string) => {
+  const end = head.indexOf('\r\n\r\n');
+  return end < 0 ? null : head.slice(0, end);
+};
 
 const KEEP_SAMPLES = 5;
 
@@ -44,6 +65,8 @@ async function main(): Promise<void> {
   const dns = await startDnsServer();
   const stats: PeerStats = { messages: 0, recipients: 0, bytes: 0, connections: 0, dnsQueries: 0, firstAt: null, lastAt: null };
   let samples: Sample[] = [];
+  let byId: Map<string, number> | null = null;
+  let unmatched = 0;
 
   const smtp = new SMTPServer({
     authOptional: true,
@@ -64,11 +87,19 @@ async function main(): Promise<void> {
       const keep = samples.length < KEEP_SAMPLES;
       const chunks: Buffer[] = [];
       let size = 0;
+      // Only while tracking: the first 64 kB are plenty for the header.
+      let head = byId ? '' : null;
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (keep) chunks.push(chunk);
+        if (head !== null && head.length < 65_536 && headerOf(head) === null) head += chunk.toString('latin1');
       });
       stream.on('end', () => {
+        if (head !== null && byId) {
+          const id = MESSAGE_ID.exec(headerOf(head) ?? '')?.[1];
+          if (id) byId.set(id, (byId.get(id) ?? 0) + 1);
+          else unmatched++;
+        }
         const now = Date.now();
         stats.messages++;
         stats.recipients += session.envelope.rcptTo.length;
@@ -90,7 +121,12 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const smtpPort = (smtp.server.address() as AddressInfo).port;
 
+  let stopping = false;
+  // Ctrl-C reaches the whole process group, then the harness's SIGTERM and the parent's exit
+  // follow: closing the DNS socket twice would throw.
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     smtp.close(() => undefined);
     void dns.close();
     setTimeout(() => process.exit(0), 200).unref();
@@ -115,7 +151,16 @@ async function main(): Promise<void> {
         Object.assign(stats, { messages: 0, recipients: 0, bytes: 0, connections: 0, firstAt: null, lastAt: null });
         dns.queries.length = 0;
         samples = [];
+        if (byId) byId = new Map();
+        unmatched = 0;
         return answer({ ok: true });
+      case 'track-ids':
+        byId ??= new Map();
+        return answer({ ok: true });
+      case 'ids': {
+        const tally: IdTally = { ids: [...(byId?.keys() ?? [])], repeated: [...(byId ?? [])].filter(([, n]) => n > 1), unmatched };
+        return answer(tally);
+      }
     }
   });
   process.send!({ dns: dns.address, smtpPort });

@@ -116,11 +116,11 @@ export const emailsDeadlineMs = () => {
 
 /* ------------------------------------------------------------------ the world ----------------- */
 
-const RECIPIENT_DOMAIN = 'rcpt.example.net';
-const RECIPIENT_MX = 'mx.rcpt.example.net';
-const MAIL_HOST = 'mx.eumail.bench';
+export const RECIPIENT_DOMAIN = 'rcpt.example.net';
+export const RECIPIENT_MX = 'mx.rcpt.example.net';
+export const MAIL_HOST = 'mx.eumail.bench';
 
-const HTML = `<!doctype html><html><body style="font-family:sans-serif">
+export const HTML = `<!doctype html><html><body style="font-family:sans-serif">
 <h1>Thanks for your order</h1>
 <p>Hello Ada,</p>
 <p>We received your payment of <strong>EUR 42.00</strong> for order <a href="https://shop.example.com/orders/1234">#1234</a>.
@@ -130,7 +130,7 @@ Your receipt is attached to your account; you can download it at any time.</p>
 <p>Questions? Reply to this email or visit <a href="https://shop.example.com/help">our help pages</a>.</p>
 <p style="color:#888">Shop Example GmbH, Musterstrasse 1, 10115 Berlin</p>
 </body></html>`;
-const TEXT = 'Thanks for your order. We received your payment of EUR 42.00 for order #1234. Questions? Reply to this email.';
+export const TEXT = 'Thanks for your order. We received your payment of EUR 42.00 for order #1234. Questions? Reply to this email.';
 
 interface Org {
   index: number;
