@@ -30,13 +30,15 @@ interface PreparedSql<T> {
 }
 
 /**
- * A named prepared statement from raw SQL with `sql.placeholder`s, for the few statements the
- * query builder cannot express (a data-modifying CTE). Goes through drizzle's session, which
- * `db.execute` does not prepare; drizzle-orm is pinned, so the internal call is stable.
+ * A prepared statement from raw SQL with `sql.placeholder`s, for the few statements the query
+ * builder cannot express (a data-modifying CTE). Goes through drizzle's session, which
+ * `db.execute` does not prepare; drizzle-orm is pinned, so the internal call is stable. Named, it
+ * is planned once by Postgres; `name: null` sends it unnamed, planned on each run, for a statement
+ * whose best plan changes as its tables grow.
  */
-export function prepareSql<T>(db: Db, name: string, query: SQL): PreparedSql<T> {
+export function prepareSql<T>(db: Db, name: string | null, query: SQL): PreparedSql<T> {
   const internals = db as unknown as { dialect: PgDialect; session: PgSession };
-  const prepared = internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, name, false);
+  const prepared = internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, name ?? undefined, false);
   return {
     async execute(values) {
       const result = (await prepared.execute(values)) as T[] | { rows: T[] };

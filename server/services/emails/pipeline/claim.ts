@@ -52,7 +52,9 @@ const claimOneStatement = perDatabase((db) =>
 );
 
 // Oldest due first; SKIP LOCKED lets sweeps in several workers take disjoint batches instead of
-// queueing behind each other's locks.
+// queueing behind each other's locks. Executed unprepared, so Postgres plans it for each run: a
+// named statement kept the generic plan it chose while the table was small and unanalyzed (a
+// sequential scan of emails) long after the table had grown.
 const claimDueStatement = perDatabase((db) =>
   claimSet(db)
     .where(
@@ -67,8 +69,7 @@ const claimDueStatement = perDatabase((db) =>
           .for('update', { skipLocked: true }),
       ),
     )
-    .returning(returned)
-    .prepare('claim_due_emails'),
+    .returning(returned),
 );
 
 /** Claims this email if it is due and nobody holds it. */

@@ -32,10 +32,12 @@ export interface Outcome {
 const HISTORY = ['id', 'emailId', 'organizationId', 'type', 'recipient', 'data', 'createdAt'] as const;
 const LOGGED = ['id', 'organizationId', 'type', 'data', 'createdAt'] as const;
 const SUPPRESSED = ['id', 'organizationId', 'email', 'reason', 'emailId', 'createdAt'] as const;
+// Unnamed (planned on each run): named, it kept the generic plan it chose while emails was small
+// and unanalyzed, a sequential scan, as the table grew.
 const writeOn = perDatabase((db: Db) =>
   prepareSql<{ id: string }>(
     db,
-    'write_dispatch_outcomes',
+    null,
     sql`with input as (
         select * from ${jsonRecordset('outcomes', 'o', emails, ['id', 'status', 'nextAttemptAt', 'attempts', 'sentAt', 'messageId', 'messageDate', 'updatedAt', 'claimedBy'], [
           ['expected', 'jsonb'],
