@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '@/db/client';
+import { DISPATCH_CONCURRENCY } from '@/server/services/emails/pipeline/dispatcher';
 import { buildServerBundle } from '../support/built-server';
 import { openTestDatabase } from '../support/database';
 import { faultWorld, listeningPort, postJson, workerIdOf, type FaultWorld } from '../support/fault-world';
@@ -18,8 +19,8 @@ const EMAILS = 2_000;
 const KILL_EVERY_MS = 2_000;
 /** Each message waits this long at the sink before its 250: deliveries last long enough to be cut. */
 const SINK_DELAY_MS = 60;
-/** What one process can have in flight: its dispatch slots (server/services/emails/pipeline/dispatch.ts). */
-const IN_FLIGHT_PER_PROCESS = 32;
+/** What one process can have in flight: its dispatch slots. */
+const IN_FLIGHT_PER_PROCESS = DISPATCH_CONCURRENCY;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -2,16 +2,13 @@ import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
 import { emails } from '@/db/schema';
 import { isDatabaseUnavailable } from '@/db/unavailable';
 import type { Deps } from '../../../deps';
-import type { WorkerClaims } from '../../shared/claims/worker';
 import { MINUTE_MS } from '../../shared/time';
 import { claimDueEmails, claimEmail, releaseEmail } from './claim';
-import { DestinationGate, gatedDestinations } from './destinations';
+import { dispatcherOf } from './dispatcher';
 import { deliverLive } from './live-delivery';
 import { simulateTestEmail } from './test-mode';
 import { NotSentError, type ClaimedEmail, type DispatchResult } from './types';
 
-/** Emails this process has in flight at once, all sweeps together: enough to keep many destinations busy. */
-const DISPATCH_CONCURRENCY = 32;
 /** A sweep claims once this many slots are free (or none is busy): one claim round trip serves several emails. */
 const CLAIM_WHEN_FREE = 8;
 // A sweep stops claiming after this, so a cron-driven sweep ends in reasonable time; the runner
@@ -21,37 +18,6 @@ const SWEEP_BUDGET_MS = 10_000;
 const POLL_MS = 1_000;
 /** A step that failed for a reason of ours (not the database being away) is tried again this much later. */
 const FAULT_RETRY_MS = 5 * MINUTE_MS;
-
-/** What this process has in flight, shared by every sweep and durable function in it. */
-interface InFlight {
-  count: number;
-  gate: DestinationGate;
-  /** Woken whenever a dispatch ends. */
-  waiters: Set<() => void>;
-}
-
-const inFlightOf = new WeakMap<WorkerClaims, InFlight>();
-const stateOf = (deps: Deps): InFlight => {
-  let state = inFlightOf.get(deps.claims);
-  if (!state) {
-    state = { count: 0, gate: new DestinationGate(), waiters: new Set() };
-    inFlightOf.set(deps.claims, state);
-  }
-  return state;
-};
-
-/** Resolves when a dispatch ends or after `ms`, whichever comes first. */
-function somethingEnds(state: InFlight, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      state.waiters.delete(done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    state.waiters.add(done);
-  });
-}
 
 const dispatchClaimed = (deps: Deps, row: ClaimedEmail): Promise<DispatchResult> => (row.mode === 'test' ? simulateTestEmail(deps, row) : deliverLive(deps, row));
 
@@ -77,24 +43,17 @@ async function runClaimed(deps: Deps, row: ClaimedEmail): Promise<DispatchResult
   }
 }
 
-/** Starts a claimed email in one of the process's slots; null when its destination has no room (the caller gives it back). */
-function start(deps: Deps, state: InFlight, row: ClaimedEmail): Promise<DispatchResult> | null {
-  const destinations = gatedDestinations(deps, row);
-  if (!state.gate.enter(destinations)) return null;
-  state.count += 1;
-  return runClaimed(deps, row).finally(() => {
-    state.count -= 1;
-    state.gate.leave(destinations);
-    for (const wake of [...state.waiters]) wake();
-  });
-}
+const dispatcher = (deps: Deps) => dispatcherOf(deps, runClaimed);
+
+/** Emails this process is dispatching now, all sweeps together. */
+export const dispatchesInFlight = (deps: Deps): number => dispatcher(deps).inFlight;
 
 export async function dispatchEmail(deps: Deps, id: string): Promise<DispatchResult> {
   const row = await claimEmail(deps, id);
   if (!row) return { outcome: 'skipped', nextAttemptAt: null };
-  const running = start(deps, stateOf(deps), row);
+  const running = dispatcher(deps).startNow(row);
   if (running) return running;
-  // Its destination is busy here: the sweeps send it once a slot frees.
+  // No slot, or its destination is full here: the sweeps send it once there is room.
   await releaseEmail(deps, row.id);
   return { outcome: 'skipped', nextAttemptAt: null };
 }
@@ -130,52 +89,66 @@ interface DispatchSweepReport {
  * flight finish, then it is thrown.
  */
 export async function sweepEmailDispatch(deps: Deps): Promise<DispatchSweepReport> {
-  const state = stateOf(deps);
+  const slots = dispatcher(deps);
   const started = performance.now();
   const report: DispatchSweepReport = { handled: 0, outcomes: {} };
   const mine = new Set<Promise<void>>();
+  /** Emails this sweep claimed that wait for room. */
+  const waiting = new Set<string>();
   let failure: { error: unknown } | null = null;
   const overBudget = () => performance.now() - started > SWEEP_BUDGET_MS;
+  const track = (id: string) => (running: Promise<DispatchResult>) => {
+    waiting.delete(id);
+    const tracked: Promise<void> = running.then(
+      ({ outcome }) => {
+        if (outcome === 'skipped') return;
+        report.handled += 1;
+        report.outcomes[outcome] = (report.outcomes[outcome] ?? 0) + 1;
+      },
+      (error: unknown) => void (failure ??= { error }),
+    );
+    mine.add(tracked);
+    void tracked.finally(() => mine.delete(tracked));
+  };
+  const giveBack = (rows: ClaimedEmail[]) => {
+    for (const row of rows) waiting.delete(row.id);
+    return deps.claims.release(
+      emails,
+      rows.map((row) => row.id),
+    );
+  };
 
+  // The last claim that found nothing but emails to busy destinations: claiming again while the same
+  // ones are busy is pointless (a scan of everything due to them) until a poll interval has passed.
+  let fruitless: { busy: string[]; at: number } | null = null;
   while (!deps.claims.stopping && !failure && !overBudget()) {
-    const free = DISPATCH_CONCURRENCY - state.count;
-    if (state.count > 0 && free < CLAIM_WHEN_FREE) {
-      await somethingEnds(state, POLL_MS);
+    // Emails that waited too long for room at a slow destination go back to the database.
+    await giveBack(slots.giveUp(false));
+    const room = slots.room;
+    const busy = slots.busy();
+    const pointless = fruitless && performance.now() - fruitless.at < POLL_MS && fruitless.busy.every((domain) => busy.includes(domain));
+    if ((room < CLAIM_WHEN_FREE || pointless) && slots.inFlight > 0) {
+      await slots.somethingEnds(POLL_MS);
       continue;
     }
     let rows: ClaimedEmail[];
     try {
-      rows = await claimDueEmails(deps, free, state.gate.busy());
+      rows = await claimDueEmails(deps, room, busy);
     } catch (error) {
       failure = { error };
       break;
     }
-    let startedNow = 0;
-    const noRoom: string[] = [];
+    if (rows.length === 0 && busy.length > 0) fruitless = { busy, at: performance.now() };
     for (const row of rows) {
-      const running = start(deps, state, row);
-      if (!running) {
-        noRoom.push(row.id);
-        continue;
-      }
-      startedNow += 1;
-      const tracked: Promise<void> = running.then(
-        ({ outcome }) => {
-          if (outcome === 'skipped') return;
-          report.handled += 1;
-          report.outcomes[outcome] = (report.outcomes[outcome] ?? 0) + 1;
-        },
-        (error: unknown) => void (failure ??= { error }),
-      );
-      mine.add(tracked);
-      void tracked.finally(() => mine.delete(tracked));
+      waiting.add(row.id);
+      slots.take(row, track(row.id));
     }
-    // Given back before the next claim, so that claim can see them again once their destination has room.
-    if (noRoom.length > 0) await deps.claims.release(emails, noRoom);
-    if (rows.length === 0 && mine.size === 0) break;
-    // Nothing due, or only what a full destination must wait for: look again when a slot frees.
-    if (startedNow === 0) await somethingEnds(state, POLL_MS);
+    if (rows.length === 0) {
+      if (mine.size === 0 && waiting.size === 0) break;
+      await slots.somethingEnds(POLL_MS);
+    }
   }
+  if (deps.claims.stopping) await giveBack(slots.giveUp(true));
   // Ours finish before the report, unless held up past the budget: those go on by themselves.
   const left = SWEEP_BUDGET_MS - (performance.now() - started);
   if (mine.size > 0) await Promise.race([Promise.all(mine), new Promise((resolve) => setTimeout(resolve, Math.max(left, 0)).unref())]);
