@@ -54,3 +54,14 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(nested) && nested.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable((error as { cause?: unknown }).cause, depth + 1);
 }
+
+/**
+ * A statement that lost to another one and may simply be run again: a deadlock, a serialization
+ * failure, a lock that could not be had (SQLSTATEs 40P01, 40001, 55P03).
+ */
+export function isTransientConflict(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 8) return false;
+  const code = codeOf(error);
+  if (code === '40P01' || code === '40001' || code === '55P03') return true;
+  return isTransientConflict((error as { cause?: unknown }).cause, depth + 1);
+}

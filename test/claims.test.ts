@@ -184,3 +184,21 @@ describe.runIf(process.env.DATABASE_URL)('workers on Postgres', () => {
     expect(await database.db.select().from(workers).where(eq(workers.id, alive.id))).toHaveLength(1);
   });
 });
+
+describe('an outcome that already left the process', () => {
+  it('is written again after a deadlock or while the database is away, and a bug is thrown at once', async () => {
+    const worker = await otherWorker();
+    const failures = [Object.assign(new Error('deadlock detected'), { code: '40P01' }), Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })];
+    let tries = 0;
+    const written = await worker.untilRecorded(async () => {
+      tries += 1;
+      const failure = failures.shift();
+      if (failure) throw new Error('Failed query: update …', { cause: failure });
+      return 'written';
+    });
+    expect(written).toBe('written');
+    expect(tries).toBe(3);
+    const bug = Object.assign(new Error('null value in column "status" violates not-null constraint'), { code: '23502' });
+    await expect(worker.untilRecorded(() => Promise.reject(bug))).rejects.toBe(bug);
+  });
+});

@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '@/db/client';
 import { openTestDatabase } from '../support/database';
 import { faultWorld, listeningPort, postJson, workerIdOf, type FaultWorld } from '../support/fault-world';
 import { freePort } from '../support/postgres-cluster';
-import { waitForOutput, type Spawned } from '../support/process';
+import { spawnCaptured, waitForOutput, type Spawned } from '../support/process';
 import { startSmtpSink } from '../support/smtp';
 
 /*
@@ -18,7 +16,6 @@ import { startSmtpSink } from '../support/smtp';
  * a second signal exits at once.
  */
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const refused = (port: number) =>
@@ -59,17 +56,8 @@ describe.runIf(process.env.DATABASE_URL)('stopping npm start with a signal to it
   /** `npm start` in a process group of its own, as a terminal or a supervisor runs it. */
   async function npmStart(env: Record<string, string> = {}): Promise<Spawned & { api: string; bouncePort: number; signal(name: NodeJS.Signals): void }> {
     const bouncePort = await freePort();
-    const child = spawn('npm', ['start'], {
-      cwd: root,
-      detached: true,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...world.env, BOUNCE_SMTP_PORT: String(bouncePort), ...env } as unknown as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const spawned = { child, output: () => output, exited };
+    const spawned = spawnCaptured('npm', ['start'], { ...world.env, BOUNCE_SMTP_PORT: String(bouncePort), ...env }, { detached: true });
+    const { child } = spawned;
     started.push(spawned);
     await waitForOutput(spawned, /Bounce receiver listening/, 60_000);
     return { ...spawned, api: `http://127.0.0.1:${listeningPort(spawned)}/api`, bouncePort, signal: (name) => process.kill(-child.pid!, name) };

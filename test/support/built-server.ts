@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 // @ts-expect-error: a plain .mjs build script, no types
 import { buildServer } from '../../scripts/build-server.mjs';
-import type { Spawned } from './process';
+import { spawnCaptured, type Spawned } from './process';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -16,18 +15,7 @@ export async function buildServerBundle(name: string): Promise<{ run(entry: 'mai
   const outdir = path.join(root, 'dist', `test-${name}-${process.pid}`);
   await buildServer(outdir);
   return {
-    run(entry, env, args = []) {
-      const child = spawn(process.execPath, ['--enable-source-maps', path.join(outdir, `${entry}.mjs`), ...args], {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: '', ...env } as unknown as NodeJS.ProcessEnv,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      return { child, output: () => output, exited };
-    },
+    run: (entry, env, args = []) => spawnCaptured(process.execPath, ['--enable-source-maps', path.join(outdir, `${entry}.mjs`), ...args], { DATABASE_URL: '', ...env }),
     remove: () => fs.rmSync(outdir, { recursive: true, force: true }),
   };
 }

@@ -10,10 +10,14 @@ export interface Spawned {
   exited: Promise<number | null>;
 }
 
-/** Runs one of the project's entry points (server, CLI) as a real separate process. */
-export function spawnEntry(entry: string, args: string[], env: Record<string, string>): Spawned {
-  const child = spawn(tsx, [path.join(root, entry), ...args], {
+/**
+ * A real separate process in the project's folder, with only PATH and HOME from ours plus `env`,
+ * its stdout and stderr kept. `detached` gives it a process group of its own, as a terminal would.
+ */
+export function spawnCaptured(command: string, args: string[], env: Record<string, string>, options: { detached?: boolean } = {}): Spawned {
+  const child = spawn(command, args, {
     cwd: root,
+    detached: options.detached ?? false,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NEXT_TELEMETRY_DISABLED: '1', ...env } as unknown as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -22,6 +26,11 @@ export function spawnEntry(entry: string, args: string[], env: Record<string, st
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, output: () => output, exited };
+}
+
+/** Runs one of the project's entry points (server, CLI) as a real separate process. */
+export function spawnEntry(entry: string, args: string[], env: Record<string, string>): Spawned {
+  return spawnCaptured(tsx, [path.join(root, entry), ...args], env);
 }
 
 export async function runEntry(entry: string, args: string[], env: Record<string, string>) {

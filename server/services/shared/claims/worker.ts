@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { queryRows, type Db, type SessionConnection } from '@/db/client';
 import { column, tableName } from '@/db/raw-sql';
 import { workers } from '@/db/schema';
-import { isDatabaseUnavailable } from '@/db/unavailable';
+import { isDatabaseUnavailable, isTransientConflict } from '@/db/unavailable';
 import { newId } from '../../../ids';
 import type { Log } from '../../../log';
 import { LEASE_MS, leaseInterval, RENEW_EVERY_MS, RETRY_EVERY_MS, type Claimant, type ClaimTable } from './lease';
@@ -133,9 +133,10 @@ export class WorkerClaims {
 
   /**
    * Writes what happened to work that already left the process (a message on the wire): such an
-   * outcome must not be lost, or the work would be done twice. While the database is away it is
-   * tried again every second, the claim still held, until it answers; only a stopping process past
-   * its deadline gives up (OutcomeNotRecorded). Any other failure is thrown at once.
+   * outcome must not be lost, or the work would be done twice. While the database is away (or the
+   * write lost a deadlock) it is tried again every second, the claim still held, until it goes
+   * through; only a stopping process past its deadline gives up (OutcomeNotRecorded). Any other
+   * failure is thrown at once.
    */
   async untilRecorded<T>(write: () => Promise<T>): Promise<T> {
     for (let waited = false; ; waited = true) {
@@ -145,7 +146,7 @@ export class WorkerClaims {
         if (waited) this.options.log.info({ worker: this.id }, 'worker: an outcome held while the database was away is recorded');
         return result;
       } catch (error) {
-        if (!isDatabaseUnavailable(error)) throw error;
+        if (!isDatabaseUnavailable(error) && !isTransientConflict(error)) throw error;
         this.noteFailure(error);
         if (performance.now() >= this.givingUpAt) throw new OutcomeNotRecorded(error);
         if (!waited) this.options.log.warn({ worker: this.id, err: error }, 'worker: cannot record an outcome, the database is away; holding it and trying every second');
@@ -234,7 +235,8 @@ export class WorkerClaims {
       this.away = false;
     } catch (error) {
       this.noteFailure(error);
-      if (!this.away) this.options.log.warn({ worker: this.id, err: error }, 'worker: cannot reach the database; retrying every second');
+      if (!isDatabaseUnavailable(error)) this.options.log.warn({ worker: this.id, err: error }, 'worker: heartbeat failed; retrying in a second');
+      else if (!this.away) this.options.log.warn({ worker: this.id, err: error }, 'worker: cannot reach the database; retrying every second');
       this.away = true;
     } finally {
       this.schedule(this.away ? RETRY_EVERY_MS : RENEW_EVERY_MS);
@@ -274,10 +276,14 @@ export class WorkerClaims {
   private async renew(): Promise<void> {
     for (const [table, ids] of this.held) {
       if (ids.size === 0) continue;
+      // SKIP LOCKED: a row locked now is having its outcome written; waiting for it could deadlock
+      // with that write (both lock several rows), and it needs no renewal anyway.
       const rows = await queryRows<{ id: string }>(
         this.options.db,
         sql`update ${table} set ${sql.identifier(table.claimedUntil.name)} = now() + ${leaseInterval}
-          where ${table.id} = any(${sql.param([...ids])}::uuid[]) and ${table.claimedBy} = ${this.id}::uuid returning ${table.id} as id`,
+          where ${table.id} in (select ${table.id} from ${table} where ${table.id} = any(${sql.param([...ids])}::uuid[]) and ${table.claimedBy} = ${this.id}::uuid
+            for update skip locked)
+          returning ${table.id} as id`,
       );
       const kept = new Set(rows.map((row) => row.id));
       // Rows finished or released meanwhile are not lost; rows another worker now holds are.
