@@ -329,15 +329,24 @@ export function forkWorker(id: string, script: string, env: Record<string, strin
 
 export type Worker = ReturnType<typeof forkWorker>;
 
-/** autocannon in its own process against one target: a warm-up, then the measured run. */
-export async function runLoad(job: LoadJob, onMeasureStart?: () => void): Promise<{ warmup: LoadSummary; measured: LoadSummary; loadCpuMs: number | null; pid: number }> {
-  const child = track(fork(path.join(benchDir, 'load.ts'), [], { cwd: projectRoot, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
-  const budgetMs = (job.warmupSeconds + job.durationSeconds + 30) * 1000;
+/**
+ * A load generator in its own process (a script of bench/): sends it the job, passes on what it
+ * reports along the way, and answers its final message, which `isFinal` recognises, within
+ * `budgetMs`. The child is stopped however it ends.
+ */
+export async function runGeneratorChild<M extends object, F extends M>(
+  script: string,
+  job: object,
+  budgetMs: number,
+  isFinal: (message: M) => message is F,
+  onMessage: (message: M) => void = () => undefined,
+): Promise<F & { pid: number }> {
+  const child = track(fork(path.join(benchDir, script), [], { cwd: projectRoot, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   try {
-    const result = await new Promise<LoadResult>((resolve, reject) => {
+    const result = await new Promise<F>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the load generator did not finish in time')), budgetMs);
-      child.on('message', (message: LoadResult | LoadPhase) => {
-        if ('phase' in message) return onMeasureStart?.();
+      child.on('message', (message: M) => {
+        if (!isFinal(message)) return onMessage(message);
         clearTimeout(timer);
         resolve(message);
       });
@@ -347,11 +356,23 @@ export async function runLoad(job: LoadJob, onMeasureStart?: () => void): Promis
       });
       child.send(job);
     });
-    if (!result.ok) throw new Error(`load generator failed: ${result.error}`);
-    return { warmup: result.warmup, measured: result.measured, loadCpuMs: result.measuredCpuMs, pid: child.pid! };
+    return { ...result, pid: child.pid! };
   } finally {
     await stopChild(child, 2_000);
   }
+}
+
+/** autocannon in its own process against one target: a warm-up, then the measured run. */
+export async function runLoad(job: LoadJob, onMeasureStart?: () => void): Promise<{ warmup: LoadSummary; measured: LoadSummary; loadCpuMs: number | null; pid: number }> {
+  const result = await runGeneratorChild<LoadResult | LoadPhase, LoadResult>(
+    'load.ts',
+    job,
+    (job.warmupSeconds + job.durationSeconds + 30) * 1000,
+    (message): message is LoadResult => !('phase' in message),
+    () => onMeasureStart?.(),
+  );
+  if (!result.ok) throw new Error(`load generator failed: ${result.error}`);
+  return { warmup: result.warmup, measured: result.measured, loadCpuMs: result.measuredCpuMs, pid: result.pid };
 }
 
 /* ------------------------------------------------------------------ output -------------------- */

@@ -7,9 +7,7 @@
  * BENCH_SOAK_BASELINE seconds: the floor, measured in the same run. docs/benchmarks.md has the
  * knobs and figures; results in bench/results/soak-latest.json.
  */
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import postgres from 'postgres';
 import { loadConfig } from '../server/config';
 import { createRuntime, stopRuntime } from '../server/runtime';
@@ -17,7 +15,6 @@ import { admitApiKey } from '../server/services/api-keys/admission';
 import { registerDomain } from '../server/services/domains/crud';
 import { createOrganizationWithKey, setRateLimit } from '../server/services/organizations/organizations';
 import {
-  benchDir,
   cpuWindow,
   createDatabase,
   dataDir,
@@ -29,11 +26,10 @@ import {
   noteLoadAverage,
   onCleanup,
   printTable,
-  projectRoot,
   sleep,
   startServer,
+  runGeneratorChild,
   stopChild,
-  track,
   writeResult,
   type CpuUsage,
   type Worker,
@@ -217,27 +213,10 @@ async function startVacuumStandIn(databaseUrl: string): Promise<{ report: Vacuum
 type Finished = Extract<SoakMessage, { done: true; ok: true }>;
 
 async function runGenerator(job: SoakJob, onMessage: (message: SoakMessage) => void): Promise<Finished & { pid: number }> {
-  const child = track(fork(path.join(benchDir, 'soak-load.ts'), [], { cwd: projectRoot, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   const budgetMs = (job.warmupSeconds + job.durationSeconds + job.timeoutMs / 1000 + 30) * 1000;
-  try {
-    const result = await new Promise<SoakMessage>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the load generator did not finish in time')), budgetMs);
-      child.on('message', (message: SoakMessage) => {
-        if (!('done' in message)) return onMessage(message);
-        clearTimeout(timer);
-        resolve(message);
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the load generator exited with code ${code} before reporting`));
-      });
-      child.send(job);
-    });
-    if (!('done' in result) || !result.ok) throw new Error(`load generator failed: ${'error' in result ? result.error : 'no result'}`);
-    return { ...result, pid: child.pid! };
-  } finally {
-    await stopChild(child, 2_000);
-  }
+  const result = await runGeneratorChild<SoakMessage, Extract<SoakMessage, { done: true }>>('soak-load.ts', job, budgetMs, (message) => 'done' in message, onMessage);
+  if (!result.ok) throw new Error(`load generator failed: ${result.error}`);
+  return result;
 }
 
 const jobFor = (port: number, world: World, warmupSeconds: number, durationSeconds: number, collectIds: boolean): SoakJob => ({

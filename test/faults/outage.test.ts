@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, queryRows } from '@/db/client';
 import { buildServerBundle } from '../support/built-server';
-import { faultWorld, listeningPort, postJson, type FaultWorld } from '../support/fault-world';
+import { faultWorld, listeningPort, postJson, timedRequest, type FaultWorld } from '../support/fault-world';
 import { freePort, startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 import { waitForOutput, type Spawned } from '../support/process';
 import { startSmtpSink, type ReceivedMessage } from '../support/smtp';
@@ -18,16 +18,7 @@ import { startSmtpSink, type ReceivedMessage } from '../support/smtp';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function timed(method: string, url: string, key?: string, body?: unknown) {
-  const started = performance.now();
-  const response = await fetch(url, {
-    method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers, ms: performance.now() - started };
-}
+const timed = timedRequest;
 
 /** Polls until `check` holds; answers how long it took. */
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {

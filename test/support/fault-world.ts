@@ -78,9 +78,16 @@ export const listeningPort = (spawned: Spawned) => Number(/listening on port (\d
 /** The worker id a started service process claims work as, from its start-up line. */
 export const workerIdOf = (spawned: Spawned) => /as worker ([0-9a-f-]{36})/.exec(spawned.output())?.[1] ?? null;
 
-export async function postJson(url: string, key: string, body: unknown): Promise<{ status: number; body: any; ms: number; headers: Headers }> {
+/** One API call with a key (a JSON body when given), and how long its answer took. */
+export async function timedRequest(method: string, url: string, key?: string, body?: unknown): Promise<{ status: number; body: any; ms: number; headers: Headers }> {
   const started = performance.now();
-  const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, ms: performance.now() - started, headers: response.headers };
 }
+
+export const postJson = (url: string, key: string, body: unknown) => timedRequest('POST', url, key, body);

@@ -74,14 +74,14 @@ const claimDueStatement = perDatabase((db) =>
 
 /** Claims this email if it is due and nobody holds it. */
 export async function claimEmail(deps: Deps, id: string): Promise<ClaimedEmail | undefined> {
-  const [row] = await claimOneStatement(deps.db).execute({ id, now: deps.clock.now().toISOString(), ...deps.claims.claimantValues });
+  const [row] = await claimOneStatement(deps.db).execute({ id, now: deps.clock.now().toISOString(), ...deps.claims.claimant });
   if (row) deps.claims.hold(emails, [row.id]);
   return row;
 }
 
 /** Claims up to `limit` due emails, oldest due first, none to a destination in `busy`. */
 export async function claimDueEmails(deps: Deps, limit: number, busy: string[]): Promise<ClaimedEmail[]> {
-  const rows = await claimDueStatement(deps.db).execute({ limit, busy, now: deps.clock.now().toISOString(), ...deps.claims.claimantValues });
+  const rows = await claimDueStatement(deps.db).execute({ limit, busy, now: deps.clock.now().toISOString(), ...deps.claims.claimant });
   deps.claims.hold(
     emails,
     rows.map((row) => row.id),

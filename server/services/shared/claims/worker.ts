@@ -7,7 +7,7 @@ import { workers } from '@/db/schema';
 import { isDatabaseUnavailable, isTransientConflict } from '@/db/unavailable';
 import { newId } from '../../../ids';
 import type { Log } from '../../../log';
-import { LEASE_MS, leaseInterval, RENEW_EVERY_MS, RETRY_EVERY_MS, type Claimant, type ClaimTable } from './lease';
+import { LEASE_MS, leaseInterval, RENEW_EVERY_MS, RETRY_EVERY_MS, type ClaimTable } from './lease';
 
 /** Workers' session advisory locks live in their own two-int space, apart from the migrations' lock. */
 const LOCK_SPACE = 727_002;
@@ -59,13 +59,8 @@ export class WorkerClaims {
 
   constructor(private readonly options: WorkerOptions) {}
 
-  /** This worker in a claim statement's terms. */
-  get claimant(): Claimant {
-    return { worker: this.id, takeover: this.takeover };
-  }
-
-  /** The values of a prepared claim statement's `worker` and `takeover` placeholders. */
-  get claimantValues(): { worker: string; takeover: boolean } {
+  /** This worker in a claim statement's terms, also the values of a prepared claim's `worker` and `takeover` placeholders. */
+  get claimant(): { worker: string; takeover: boolean } {
     return { worker: this.id, takeover: this.takeover };
   }
 
