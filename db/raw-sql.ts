@@ -133,3 +133,10 @@ export function sqlNamed<T extends PgTable>(table: T, row: Partial<Record<Column
   for (const { key, name } of columnsOf(table)) if (key in row) record[name] = (row as Record<string, unknown>)[key];
   return record;
 }
+
+/**
+ * A UUIDv7 made by Postgres (which has no uuidv7() before 18), for rows an INSERT ... SELECT
+ * creates in numbers the caller does not know: the random bits of gen_random_uuid() under the
+ * current Unix milliseconds, version bits turned from 4 to 7.
+ */
+export const sqlUuidV7 = sql`encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6), 52, 1), 53, 1), 'hex')::uuid`;

@@ -82,6 +82,7 @@ const envSchema = z.object({
   SANDBOX_DKIM_PRIVATE_KEY: z.string().optional(),
   SANDBOX_DKIM_SELECTOR: z.string().regex(/^[a-z0-9-]{1,63}$/i, 'must be one DNS label').default('eusandbox'),
   WEBHOOK_ALLOW_PRIVATE_CIDRS: cidrList,
+  WEBHOOK_RETRY_BASE_MS: positiveMs(30_000),
   SMTP_MX_ALLOW_PRIVATE_CIDRS: cidrList,
   TRUSTED_PROXY_CIDRS: cidrList,
   TEST_MODE_STEP_MS: positiveMs(2_000),
@@ -134,6 +135,8 @@ export type Config = {
   sandboxDkim: { selector: string; privateKey: string | undefined };
   systemMailFrom: string;
   webhookAllowPrivateCidrs: string[];
+  /** The first webhook retry's delay; each next one is ten times longer. */
+  webhookRetryBaseMs: number;
   /** Test-only: private ranges an MX may resolve to (the loopback SMTP server of the tests). */
   smtpMxAllowPrivateCidrs: string[];
   /** Reverse proxies whose X-Forwarded-For is believed (the tracking endpoints record the client's address). */
@@ -212,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sandboxDkim: { selector: e.SANDBOX_DKIM_SELECTOR, privateKey: e.SANDBOX_DKIM_PRIVATE_KEY },
     systemMailFrom: e.SYSTEM_MAIL_FROM ?? `EU Mail <no-reply@${bounceDomain}>`,
     webhookAllowPrivateCidrs: splitList(e.WEBHOOK_ALLOW_PRIVATE_CIDRS),
+    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     smtpMxAllowPrivateCidrs: splitList(e.SMTP_MX_ALLOW_PRIVATE_CIDRS),
     trustedProxyCidrs: splitList(e.TRUSTED_PROXY_CIDRS),
     testModeStepMs: e.TEST_MODE_STEP_MS,

@@ -8,3 +8,4 @@ export * from './events';
 export * from './suppressions';
 export * from './emails';
 export * from './workers';
+export * from './webhooks';

@@ -63,7 +63,7 @@ function clientOf(req: IncomingMessage, trustedProxies: string[]): TrackingClien
  * `GET|HEAD /t/c/<token>`: 302 to the URL stored for that token's email and link, never one taken
  * from the request; a bad token gets a small 404 page. A HEAD resolves without recording.
  */
-export async function handleTracking(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey' | 'config' | 'log'>): Promise<void> {
+export async function handleTracking(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey' | 'config' | 'log' | 'jobs'>): Promise<void> {
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
   const match = TRACKING_PATH.exec(queryAt === -1 ? url : url.slice(0, queryAt));

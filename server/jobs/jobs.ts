@@ -1,12 +1,12 @@
 /** Kinds of pending work. Each is a due row in Postgres; a wake-up only shortens the wait for it. */
-export type JobKind = 'system-mail' | 'domain-check' | 'email-dispatch' | 'retention';
+export type JobKind = 'system-mail' | 'domain-check' | 'email-dispatch' | 'webhook-delivery' | 'retention';
 
 /**
  * Tells whatever drives background work that a row is due now. The row itself is the truth:
  * a lost wake-up only delays the work until the next sweep.
  */
 export interface Jobs {
-  /** One row or many (a batch of emails wakes once). */
+  /** One row or many (a batch of emails wakes once); none: something of this kind is due (its sweep runs). */
   wake(kind: JobKind, id: string | string[]): void;
 }
 

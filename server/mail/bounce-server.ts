@@ -21,7 +21,7 @@ import { parseVerpAddress, verpKeyFrom } from './verp';
 interface BounceServerOptions {
   port: number;
   host?: string;
-  deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey' | 'log'>;
+  deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey' | 'log' | 'jobs'>;
   /** One line per notable thing (refused recipients are not logged: that is scanners' noise). */
   log?: Log;
   /** Name in the greeting and EHLO answer (MAIL_HOST). */

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { Client, buildConnector } from 'undici';
+import { Client, Pool, buildConnector, type Dispatcher } from 'undici';
 import type { Config } from '@/server/config';
 import { classifyAddress, isPublicAddress, parseCidr } from './ip-policy';
 import { OutboundFailedError, OutboundRefusedError, describeNetworkError } from './outbound-errors';
@@ -34,6 +34,13 @@ interface OutboundRequestOptions {
   timeoutMs?: number;
   /** The response body may not be larger than this. */
   maxBytes?: number;
+  /** Past maxBytes: fail (the default), or keep the first maxBytes and drop the rest. */
+  overflow?: 'fail' | 'truncate';
+  /**
+   * Keep the connection for the next request to the same origin at the same checked address
+   * (webhooks, which call one endpoint many times). Every request still resolves and checks first.
+   */
+  keepAlive?: boolean;
 }
 
 export interface OutboundResponse {
@@ -101,23 +108,58 @@ async function checkedAddresses(check: Extract<UrlCheck, { ok: true }>, policy: 
   return addresses;
 }
 
-/** A client for the URL's origin whose every connection goes to `address` (TLS still checks the host name). */
-function pinnedClient(url: URL, host: string, address: string, policy: OutboundPolicy, timeoutMs: number): Client {
+/** Connection options whose every connection goes to `address` (TLS still checks the host name). */
+function pinnedOptions(host: string, address: string, policy: OutboundPolicy, timeoutMs: number): Client.Options {
   const connector = buildConnector({ timeout: timeoutMs, ...(policy.ca ? { ca: policy.ca } : {}) });
-  return new Client(url.origin, {
-    connect: (options, callback) =>
-      connector({ ...options, hostname: address, servername: net.isIP(host) ? undefined : host }, callback),
+  return {
+    connect: (options, callback) => connector({ ...options, hostname: address, servername: net.isIP(host) ? undefined : host }, callback),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-  });
+  };
 }
 
-async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number, host: string): Promise<Buffer> {
+/** Kept connections: per origin, checked address and trust (the CA), so a reused one is pinned exactly as a new one would be. */
+const POOL_CONNECTIONS = 16;
+const MAX_POOLS = 256;
+const pools = new Map<string, Pool>();
+
+function keptPool(url: URL, host: string, address: string, policy: OutboundPolicy, timeoutMs: number): Dispatcher {
+  const key = JSON.stringify([url.origin, address, timeoutMs, policy.ca ? String(policy.ca) : null]);
+  let pool = pools.get(key);
+  if (pool) {
+    // Most recently used last, so the oldest is the one closed when there are too many.
+    pools.delete(key);
+    pools.set(key, pool);
+    return pool;
+  }
+  if (pools.size >= MAX_POOLS) {
+    const [oldestKey, oldest] = pools.entries().next().value as [string, Pool];
+    pools.delete(oldestKey);
+    void oldest.close().catch(() => {});
+  }
+  pool = new Pool(url.origin, { ...pinnedOptions(host, address, policy, timeoutMs), connections: POOL_CONNECTIONS });
+  pools.set(key, pool);
+  return pool;
+}
+
+/** Closes the kept connections (the process is stopping, or a test ends). */
+export async function closeOutboundConnections(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((pool) => pool.close().catch(() => {})));
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, maxBytes: number, host: string, overflow: 'fail' | 'truncate'): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
+    if (size + chunk.length > maxBytes) {
+      if (overflow === 'fail') throw new OutboundFailedError(`the answer of ${host} is larger than ${maxBytes} bytes`);
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      body.destroy();
+      break;
+    }
     size += chunk.length;
-    if (size > maxBytes) throw new OutboundFailedError(`the answer of ${host} is larger than ${maxBytes} bytes`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
@@ -128,7 +170,7 @@ async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number, host: s
  * forbids it (nothing was sent) and OutboundFailedError when it did not complete.
  */
 export async function outboundRequest(url: string | URL, options: OutboundRequestOptions, policy: OutboundPolicy): Promise<OutboundResponse> {
-  const { method = 'GET', headers = {}, body, timeoutMs = 10_000, maxBytes = 1_048_576 } = options;
+  const { method = 'GET', headers = {}, body, timeoutMs = 10_000, maxBytes = 1_048_576, overflow = 'fail', keepAlive = false } = options;
   // A malformed allow-list is the operator's mistake: say so plainly, before anything else.
   policy.allowPrivateCidrs.forEach(parseCidr);
   const check = validateOutboundUrl(url, policy.allowPrivateCidrs);
@@ -138,12 +180,14 @@ export async function outboundRequest(url: string | URL, options: OutboundReques
   const port = Number(check.url.port) || (check.url.protocol === 'https:' ? 443 : 80);
   let address = '';
   let client: Client | undefined;
+  let dispatcher: Dispatcher;
   try {
     const addresses = await checkedAddresses(check, policy, controller.signal);
     // The first checked address; every address was checked, so none is worse than another.
     address = addresses[0]!;
-    client = pinnedClient(check.url, check.host, address, policy, timeoutMs);
-    const response = await client.request({
+    if (keepAlive) dispatcher = keptPool(check.url, check.host, address, policy, timeoutMs);
+    else dispatcher = client = new Client(check.url.origin, pinnedOptions(check.host, address, policy, timeoutMs));
+    const response = await dispatcher.request({
       path: `${check.url.pathname}${check.url.search}`,
       method: method as 'GET',
       headers,
@@ -151,8 +195,11 @@ export async function outboundRequest(url: string | URL, options: OutboundReques
       signal: controller.signal,
     });
     const declared = Number(response.headers['content-length']);
-    if (declared > maxBytes) throw new OutboundFailedError(`the answer of ${check.host} is larger than ${maxBytes} bytes`);
-    return { status: response.statusCode, headers: response.headers, body: await readCapped(response.body, maxBytes, check.host) };
+    if (declared > maxBytes && overflow === 'fail') {
+      response.body.destroy();
+      throw new OutboundFailedError(`the answer of ${check.host} is larger than ${maxBytes} bytes`);
+    }
+    return { status: response.statusCode, headers: response.headers, body: await readCapped(response.body, maxBytes, check.host, overflow) };
   } catch (error) {
     if (error instanceof OutboundRefusedError || error instanceof OutboundFailedError) throw error;
     if (controller.signal.aborted) {

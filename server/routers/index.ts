@@ -2,8 +2,10 @@ import { router } from '../trpc/init';
 import { apiKeysRouter } from './api-keys';
 import { domainsRouter } from './domains';
 import { emailsRouter } from './emails/router';
+import { eventsRouter } from './events';
 import { healthRouter } from './health';
 import { organizationRouter } from './organizations';
+import { webhooksRouter } from './webhooks';
 
 /** One router for REST (through trpc-to-openapi) and for the dashboard's typed client. */
 export const appRouter = router({
@@ -12,6 +14,8 @@ export const appRouter = router({
   domains: domainsRouter,
   emails: emailsRouter,
   organization: organizationRouter,
+  webhooks: webhooksRouter,
+  events: eventsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,6 +4,7 @@ import { sweepDomainChecks } from '../services/domains/verification';
 import { sweepEmailDispatch } from '../services/emails/pipeline/dispatch';
 import { applyRetention } from '../services/emails/retention';
 import { sweepSystemEmails } from '../services/system-mail/queue';
+import { sweepWebhookDeliveries } from '../services/webhooks/deliver';
 
 /**
  * A sweep finds due rows of one kind and hands each to its service. The embedded runner polls
@@ -42,5 +43,13 @@ export const SWEEPS: Sweep[] = [
     again: (report) => report.handled > 0,
     summary: (report) => (report.handled > 0 ? { handled: report.handled, outcomes: report.outcomes } : null),
   }),
-  sweep({ kind: 'retention', intervalMs: 3_600_000, run: applyRetention, summary: (result) => (result.emailsDeleted + result.attachmentsExpired > 0 ? result : null) }),
+  // Polled often: an event logged inside a transaction may wake the sweep before it commits.
+  sweep({
+    kind: 'webhook-delivery',
+    intervalMs: 500,
+    run: sweepWebhookDeliveries,
+    again: (report) => report.handled > 0,
+    summary: (report) => (report.handled > 0 ? { handled: report.handled, outcomes: report.outcomes } : null),
+  }),
+  sweep({ kind: 'retention', intervalMs: 3_600_000, run: applyRetention, summary: (result) => (result.emailsDeleted + result.eventsDeleted + result.attachmentsExpired > 0 ? result : null) }),
 ];

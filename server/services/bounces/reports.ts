@@ -78,7 +78,7 @@ function nextRecipientStatus(kind: DeliveryReportKind, current: RecipientStatus)
  * report Message-ID (or, without one, per status and diagnostic). Test-mode emails record their
  * events but never touch the suppression list.
  */
-export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock'>, report: DeliveryReport): Promise<DeliveryReportResult> {
+export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, report: DeliveryReport): Promise<DeliveryReportResult> {
   return deps.db.transaction(async (tx): Promise<DeliveryReportResult> => {
     const [email] = await tx
       .select({

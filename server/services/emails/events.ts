@@ -1,8 +1,9 @@
-import { emailEvents, events } from '@/db/schema';
+import { emailEvents } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import type { EmailEventType } from '../shared/event-types';
+import { logEvents } from '../shared/events';
 
 /** What an event of an email tells a webhook receiver about it, so no callback is needed. */
 interface EmailEventSubject {
@@ -44,9 +45,9 @@ export function emailEventRows(at: Date, email: EmailEventSubject, list: EmailEv
  * Appends to an email's history and, in the same transaction, to the organization's event log
  * that webhooks deliver from: one call, so the two can never disagree.
  */
-export async function recordEmailEvents(tx: Db, deps: Pick<Deps, 'clock'>, email: EmailEventSubject, list: EmailEventInput[]): Promise<void> {
+export async function recordEmailEvents(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, email: EmailEventSubject, list: EmailEventInput[]): Promise<void> {
   if (list.length === 0) return;
   const { history, log } = emailEventRows(deps.clock.now(), email, list);
   await tx.insert(emailEvents).values(history);
-  await tx.insert(events).values(log);
+  await logEvents(tx, deps, log);
 }

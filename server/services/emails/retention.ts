@@ -1,17 +1,19 @@
 import { and, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
-import { emailAttachments, emails, organizations } from '@/db/schema';
+import { emailAttachments, emails, events, organizations } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { PLANS } from '../plans/plans';
 import { DAY_MS } from '../shared/time';
 
 /**
  * Retention: an email's record and rendered body go together once the plan's log retention
- * (30 or 90 days) has passed; deleted, not archived. Attachment contents go after 30 days at
- * every plan, while the email still lists them.
+ * (30 or 90 days) has passed; deleted, not archived. The event log (and the webhook deliveries
+ * of its events) follows the same retention. Attachment contents go after 30 days at every
+ * plan, while the email still lists them.
  */
-export async function applyRetention(deps: Pick<Deps, 'db' | 'clock'>): Promise<{ emailsDeleted: number; attachmentsExpired: number }> {
+export async function applyRetention(deps: Pick<Deps, 'db' | 'clock'>): Promise<{ emailsDeleted: number; eventsDeleted: number; attachmentsExpired: number }> {
   const now = deps.clock.now();
   let emailsDeleted = 0;
+  let eventsDeleted = 0;
   const byRetention = new Map<number, string[]>();
   for (const plan of Object.values(PLANS)) byRetention.set(plan.logRetentionDays, [...(byRetention.get(plan.logRetentionDays) ?? []), plan.id]);
   for (const [days, planIds] of byRetention) {
@@ -21,11 +23,16 @@ export async function applyRetention(deps: Pick<Deps, 'db' | 'clock'>): Promise<
       .where(and(lt(emails.createdAt, cutoff), sql`${emails.organizationId} in (select ${organizations.id} from ${organizations} where ${inArray(organizations.plan, planIds)})`))
       .returning({ id: emails.id });
     emailsDeleted += deleted.length;
+    const logged = await deps.db
+      .delete(events)
+      .where(and(lt(events.createdAt, cutoff), sql`${events.organizationId} in (select ${organizations.id} from ${organizations} where ${inArray(organizations.plan, planIds)})`))
+      .returning({ id: events.id });
+    eventsDeleted += logged.length;
   }
   const expired = await deps.db
     .update(emailAttachments)
     .set({ content: null })
     .where(and(isNotNull(emailAttachments.content), lte(emailAttachments.expiresAt, now)))
     .returning({ id: emailAttachments.id });
-  return { emailsDeleted, attachmentsExpired: expired.length };
+  return { emailsDeleted, eventsDeleted, attachmentsExpired: expired.length };
 }

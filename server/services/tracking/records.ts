@@ -43,7 +43,7 @@ function clientData(client: TrackingClient | undefined): Record<string, string> 
   return data;
 }
 
-type TrackingDeps = Pick<Deps, 'db' | 'clock' | 'encryptionKey'>;
+type TrackingDeps = Pick<Deps, 'db' | 'clock' | 'encryptionKey' | 'jobs'>;
 
 async function loadEmail(deps: TrackingDeps, emailId: string) {
   const [email] = await deps.db

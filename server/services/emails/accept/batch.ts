@@ -58,7 +58,8 @@ export async function sendBatch(deps: Deps, principal: Principal, items: BatchIt
           failed(index, error);
         }
       }
-      await storeEmails(deps.db, drafts.map(({ draft }) => draft));
+      const { deliveriesQueued } = await storeEmails(deps.db, drafts.map(({ draft }) => draft));
+      if (deliveriesQueued) deps.jobs.wake('webhook-delivery', []);
     } catch (error) {
       // Nothing of the batch was stored (one statement): every item still without an outcome failed.
       for (const { index } of valid) if (!outcomes[index]) failed(index, error);

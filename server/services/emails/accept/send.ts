@@ -47,11 +47,12 @@ export async function sendEmail(deps: Deps, principal: Principal, input: SendEma
               .set({ idempotencyKey: null })
               .where(and(eq(emails.organizationId, principal.organizationId), eq(emails.mode, principal.mode), eq(emails.idempotencyKey, key), lt(emails.idempotencyExpiresAt, now)));
           }
-          const ids = await storeEmails(tx, [draft]);
-          if (ids.has(id) && attachments.length > 0) await tx.insert(emailAttachments).values(attachments);
-          return ids;
+          const result = await storeEmails(tx, [draft]);
+          if (result.stored.has(id) && attachments.length > 0) await tx.insert(emailAttachments).values(attachments);
+          return result;
         });
-  if (stored.has(id)) {
+  if (stored.deliveriesQueued) deps.jobs.wake('webhook-delivery', []);
+  if (stored.stored.has(id)) {
     deps.jobs.wake('email-dispatch', id);
     return { id };
   }

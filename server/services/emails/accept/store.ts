@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { column, columnNames, jsonRecordset, perDatabase, populateRecordset, prepareSql, rowRecord, sqlNamed, tableName } from '@/db/raw-sql';
 import { emailEvents, emails, events } from '@/db/schema';
 import { newId } from '../../../ids';
+import { LOGGED_RETURNING, queueDeliveries } from '../../webhooks/fan-out';
 import type { EmailEventInput } from '../events';
 
 type EmailInsert = typeof emails.$inferInsert;
@@ -22,7 +23,7 @@ const STORED = ['id', 'organizationId', 'mode', 'from', 'to', 'subject', 'tags',
 const HISTORY = ['id', 'emailId', 'organizationId', 'type', 'recipient', 'data', 'createdAt'] as const;
 const LOGGED = ['id', 'organizationId', 'type', 'data', 'createdAt'] as const;
 const storeOn = perDatabase((db: Db) =>
-  prepareSql<{ id: string }>(
+  prepareSql<{ id: string; queued: number }>(
     db,
     'store_emails',
     sql`with stored as (
@@ -43,18 +44,19 @@ const storeOn = perDatabase((db: Db) =>
           ${column(emails, 'createdAt', 's')}
         from ${jsonRecordset('log', 'l', events, ['id', 'type', 'data'], [['email_id', 'uuid']])}
           join stored s on ${column(emails, 'id', 's')} = l.email_id
-      )
-      select id from stored`,
+        ${LOGGED_RETURNING}
+      ), queued as (${queueDeliveries('logged')})
+      select id, (select count(*)::int from queued) as queued from stored`,
   ),
 );
 
 /**
  * Stores accepted emails with their events, all stamped with the email's `createdAt`; returns the
- * ids that were stored (an email whose idempotency key is taken is not). `db` may be a
- * transaction, when attachments ride along.
+ * ids that were stored (an email whose idempotency key is taken is not), and whether webhook
+ * deliveries were queued. `db` may be a transaction, when attachments ride along.
  */
-export async function storeEmails(db: Db, drafts: EmailDraft[]): Promise<Set<string>> {
-  if (drafts.length === 0) return new Set();
+export async function storeEmails(db: Db, drafts: EmailDraft[]): Promise<{ stored: Set<string>; deliveriesQueued: boolean }> {
+  if (drafts.length === 0) return { stored: new Set(), deliveriesQueued: false };
   const history: unknown[] = [];
   const log: unknown[] = [];
   for (const { row, events: list } of drafts) {
@@ -69,5 +71,5 @@ export async function storeEmails(db: Db, drafts: EmailDraft[]): Promise<Set<str
     history: JSON.stringify(history),
     log: JSON.stringify(log),
   });
-  return new Set(stored.map((row) => row.id));
+  return { stored: new Set(stored.map((row) => row.id)), deliveriesQueued: (stored[0]?.queued ?? 0) > 0 };
 }

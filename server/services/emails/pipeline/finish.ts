@@ -45,7 +45,7 @@ export async function finishDispatch(deps: Deps, row: EmailRow, found: Recipient
   };
   // The step has happened (a message may be on its way): what it found is kept until the database takes it.
   return deps.claims.untilRecorded(async () => {
-    if (await recordOutcome(deps.db, outcome)) return { outcome: status, nextAttemptAt: nextAttemptAt?.toISOString() ?? null };
+    if (await recordOutcome(deps, outcome)) return { outcome: status, nextAttemptAt: nextAttemptAt?.toISOString() ?? null };
     return finishLocked(deps, row, found, events, nextAttemptAt, extra);
   });
 }

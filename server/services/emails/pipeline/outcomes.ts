@@ -2,7 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { column, columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
 import { emailEvents, emails, events, suppressions } from '@/db/schema';
+import type { Deps } from '../../../deps';
 import { newId } from '../../../ids';
+import { groupCommitter } from '../../shared/group-commit';
+import { LOGGED_RETURNING, queueDeliveries } from '../../webhooks/fan-out';
 import { emailEventRows, type EmailEventInput } from '../events';
 import type { RecipientState } from '../aggregate-status';
 
@@ -35,7 +38,7 @@ const SUPPRESSED = ['id', 'organizationId', 'email', 'reason', 'emailId', 'creat
 // Unnamed (planned on each run): named, it kept the generic plan it chose while emails was small
 // and unanalyzed, a sequential scan, as the table grew.
 const writeOn = perDatabase((db: Db) =>
-  prepareSql<{ id: string }>(
+  prepareSql<{ id: string; queued: number }>(
     db,
     null,
     sql`with input as (
@@ -65,18 +68,20 @@ const writeOn = perDatabase((db: Db) =>
         insert into ${tableName(events)} (${columnNames(events, LOGGED)})
         select ${columnNames(events, LOGGED)} from ${jsonRecordset('log', 'l', events, LOGGED, [['email_id', 'uuid']])}
         where l.email_id in (select id from updated)
+        ${LOGGED_RETURNING}
+      ), queued as (${queueDeliveries('logged')}
       ), suppressed as (
         insert into ${tableName(suppressions)} (${columnNames(suppressions, SUPPRESSED)})
         select ${columnNames(suppressions, SUPPRESSED)} from ${jsonRecordset('suppress', 's', suppressions, SUPPRESSED)}
         where ${column(suppressions, 'emailId', 's')} in (select id from updated)
         on conflict (${columnNames(suppressions, ['organizationId', 'email'])}) do nothing
       )
-      select id from updated`,
+      select id, (select count(*)::int from queued) as queued from updated`,
   ),
 );
 
-/** Stores outcomes in one statement; answers the ids it stored. */
-async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<Set<string>> {
+/** Stores outcomes in one statement; answers the ids it stored, and whether webhook deliveries were queued. */
+async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<{ written: Set<string>; queued: boolean }> {
   const input: unknown[] = [];
   const history: unknown[] = [];
   const log: unknown[] = [];
@@ -113,52 +118,20 @@ async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<Set<string>> 
     log: JSON.stringify(log),
     suppress: JSON.stringify(suppress.map((entry) => entry.row)),
   });
-  return new Set(rows.map((row) => row.id));
+  return { written: new Set(rows.map((row) => row.id)), queued: (rows[0]?.queued ?? 0) > 0 };
 }
 
-interface Waiting {
-  outcome: Outcome;
-  settle: (written: boolean) => void;
-  fail: (error: unknown) => void;
-}
-
-const MAX_BATCH = 64;
-const queues = new WeakMap<Db, { waiting: Waiting[]; flushing: boolean }>();
-
-async function flush(db: Db, queue: { waiting: Waiting[]; flushing: boolean }): Promise<void> {
-  queue.flushing = true;
-  try {
-    while (queue.waiting.length > 0) {
-      const batch = queue.waiting.splice(0, MAX_BATCH);
-      try {
-        const written = await writeOutcomes(db, batch.map((w) => w.outcome));
-        for (const w of batch) w.settle(written.has(w.outcome.email.id));
-      } catch (error) {
-        if (batch.length === 1) {
-          batch[0]!.fail(error);
-          continue;
-        }
-        // One bad outcome must not fail the others, which were already sent.
-        for (const w of batch) await writeOutcomes(db, [w.outcome]).then((written) => w.settle(written.has(w.outcome.email.id)), w.fail);
-      }
-    }
-  } finally {
-    queue.flushing = false;
-  }
-}
+const writeInGroups = groupCommitter(async (db: Db, outcomes: Outcome[]) => {
+  const { written, queued } = await writeOutcomes(db, outcomes);
+  return outcomes.map((o) => ({ written: written.has(o.email.id), queued }));
+});
 
 /**
- * Stores one outcome. Outcomes finishing while a write is under way go together in the next one
- * (group commit), so a sweep with many emails in flight pays one round trip and one commit per
- * batch, and a lone email one for itself. False: the recipient states changed since the claim.
+ * Stores one outcome, with others finishing at the same time (group commit). False: the recipient
+ * states changed since the claim.
  */
-export function recordOutcome(db: Db, outcome: Outcome): Promise<boolean> {
-  let queue = queues.get(db);
-  if (!queue) {
-    queue = { waiting: [], flushing: false };
-    queues.set(db, queue);
-  }
-  const done = new Promise<boolean>((settle, fail) => queue.waiting.push({ outcome, settle, fail }));
-  if (!queue.flushing) void flush(db, queue);
-  return done;
+export async function recordOutcome(deps: Pick<Deps, 'db' | 'jobs'>, outcome: Outcome): Promise<boolean> {
+  const { written, queued } = await writeInGroups(deps.db, outcome);
+  if (queued) deps.jobs.wake('webhook-delivery', []);
+  return written;
 }

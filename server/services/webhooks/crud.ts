@@ -1,0 +1,169 @@
+import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { organizations, webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
+import type { Db } from '@/db/client';
+import type { Deps } from '../../deps';
+import { AppError, notFound } from '../../errors';
+import { newId } from '../../ids';
+import { planOf } from '../plans/plans';
+import type { Principal } from '../shared/principal';
+import { DAY_MS } from '../shared/time';
+import { newSigningSecret, openSecret, sealSecret } from './secrets';
+import { checkSubscriptions } from './subscriptions';
+import { checkWebhookUrl } from './urls';
+import { deliveryView, webhookView, type DeliveryView, type WebhookView } from './view';
+
+/** Deliveries the detail read lists, newest first. */
+const RECENT_DELIVERIES = 50;
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+
+/** The organization's endpoint, or 404 (another organization's is not found either). */
+export async function ownWebhook(db: Db, principal: Principal, id: string, lock = false): Promise<WebhookRow> {
+  const query = db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, principal.organizationId)));
+  const [row] = await (lock ? query.for('update') : query);
+  if (!row) throw notFound('Webhook');
+  return row;
+}
+
+/** PLAN_LIMIT_EXCEEDED when the organization has as many endpoints as its plan allows; under its row lock, so concurrent creations queue. */
+async function refuseAtWebhookCap(tx: Db, organizationId: string): Promise<void> {
+  const [organization] = await tx.select({ plan: organizations.plan }).from(organizations).where(eq(organizations.id, organizationId)).for('update');
+  if (!organization) throw notFound('Organization');
+  const plan = planOf(organization.plan);
+  const [{ value: existing } = { value: 0 }] = await tx.select({ value: count() }).from(webhooks).where(eq(webhooks.organizationId, organizationId));
+  if (existing >= plan.webhookEndpoints) {
+    const n = plan.webhookEndpoints;
+    throw new AppError('PLAN_LIMIT_EXCEEDED', `The ${plan.label} plan allows ${n} webhook endpoint${n === 1 ? '' : 's'}; delete one or upgrade`);
+  }
+}
+
+export interface CreatedWebhook extends WebhookView {
+  secret: string;
+}
+
+export async function createWebhook(deps: Deps, principal: Principal, input: { url: string; events: string[] }): Promise<CreatedWebhook> {
+  const subscriptions = checkSubscriptions(input.events);
+  const url = await checkWebhookUrl(deps, input.url);
+  const secret = newSigningSecret();
+  const now = deps.clock.now();
+  const row = await deps.db.transaction(async (tx) => {
+    await refuseAtWebhookCap(tx, principal.organizationId);
+    const [created] = await tx
+      .insert(webhooks)
+      .values({ id: newId(), organizationId: principal.organizationId, url, events: subscriptions, secretSealed: sealSecret(secret, deps.encryptionKey), createdAt: now, updatedAt: now })
+      .returning();
+    return created!;
+  });
+  return { ...webhookView(row), secret };
+}
+
+export interface WebhookHealth {
+  /** Attempts over the last 24 hours, and how many of them got a 2xx. */
+  attempts24h: number;
+  succeeded24h: number;
+  lastFailureAt: string | null;
+  lastFailure: string | null;
+}
+
+export interface WebhookSummary extends WebhookView {
+  health: WebhookHealth;
+}
+
+/** The organization's endpoints, newest first, each with its health over the last 24 hours. */
+export async function listWebhooks(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal): Promise<WebhookSummary[]> {
+  const since = new Date(deps.clock.now().getTime() - DAY_MS);
+  const rows = await deps.db.select().from(webhooks).where(eq(webhooks.organizationId, principal.organizationId)).orderBy(desc(webhooks.id));
+  if (rows.length === 0) return [];
+  const stats = await deps.db
+    .select({
+      webhookId: webhookAttempts.webhookId,
+      attempts: count(),
+      succeeded: sql<number>`count(*) filter (where ${webhookAttempts.succeeded})::int`,
+      lastFailureAt: sql<string | null>`max(${webhookAttempts.attemptedAt}) filter (where not ${webhookAttempts.succeeded})`,
+    })
+    .from(webhookAttempts)
+    .where(and(sql`${webhookAttempts.webhookId} = any(${sql.param(rows.map((row) => row.id))}::uuid[])`, gt(webhookAttempts.attemptedAt, since)))
+    .groupBy(webhookAttempts.webhookId);
+  const lastFailures = await Promise.all(
+    stats
+      .filter((stat) => stat.lastFailureAt !== null)
+      .map(async (stat) => {
+        const [attempt] = await deps.db
+          .select({ error: webhookAttempts.error, responseStatus: webhookAttempts.responseStatus })
+          .from(webhookAttempts)
+          .where(and(eq(webhookAttempts.webhookId, stat.webhookId), eq(webhookAttempts.succeeded, false), gt(webhookAttempts.attemptedAt, since)))
+          .orderBy(desc(webhookAttempts.attemptedAt))
+          .limit(1);
+        return [stat.webhookId, attempt?.error ?? (attempt?.responseStatus ? `answered ${attempt.responseStatus}` : null)] as const;
+      }),
+  );
+  const failureText = new Map(lastFailures);
+  const byWebhook = new Map(stats.map((stat) => [stat.webhookId, stat]));
+  return rows.map((row) => {
+    const stat = byWebhook.get(row.id);
+    return {
+      ...webhookView(row),
+      health: {
+        attempts24h: stat?.attempts ?? 0,
+        succeeded24h: stat?.succeeded ?? 0,
+        lastFailureAt: stat?.lastFailureAt ? new Date(stat.lastFailureAt).toISOString() : null,
+        lastFailure: failureText.get(row.id) ?? null,
+      },
+    };
+  });
+}
+
+export interface WebhookDetail extends WebhookView {
+  deliveries: DeliveryView[];
+}
+
+export async function getWebhook(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<WebhookDetail> {
+  const row = await ownWebhook(deps.db, principal, id);
+  const deliveries = await deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, row.id)).orderBy(desc(webhookDeliveries.id)).limit(RECENT_DELIVERIES);
+  return { ...webhookView(row), deliveries: deliveries.map(deliveryView) };
+}
+
+export async function updateWebhook(deps: Deps, principal: Principal, id: string, input: { url?: string; events?: string[] }): Promise<WebhookView> {
+  const changes: Partial<typeof webhooks.$inferInsert> = { updatedAt: deps.clock.now() };
+  if (input.events !== undefined) changes.events = checkSubscriptions(input.events);
+  if (input.url !== undefined) changes.url = await checkWebhookUrl(deps, input.url);
+  const [row] = await deps.db
+    .update(webhooks)
+    .set(changes)
+    .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, principal.organizationId)))
+    .returning();
+  if (!row) throw notFound('Webhook');
+  return webhookView(row);
+}
+
+/** Deletes the endpoint and its deliveries: nothing more is sent to it, retries included. */
+export async function deleteWebhook(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<void> {
+  const deleted = await deps.db
+    .delete(webhooks)
+    .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, principal.organizationId)))
+    .returning({ id: webhooks.id });
+  if (deleted.length === 0) throw notFound('Webhook');
+}
+
+export async function webhookSecret(deps: Pick<Deps, 'db' | 'encryptionKey'>, principal: Principal, id: string): Promise<{ secret: string }> {
+  const row = await ownWebhook(deps.db, principal, id);
+  return { secret: openSecret(row.secretSealed, deps.encryptionKey) };
+}
+
+/**
+ * A new secret, in effect at once: every attempt reads the secret when it signs, so the next one,
+ * a retry of an older event included, is signed with this one.
+ */
+export async function rotateWebhookSecret(deps: Deps, principal: Principal, id: string): Promise<{ secret: string }> {
+  const secret = newSigningSecret();
+  const [row] = await deps.db
+    .update(webhooks)
+    .set({ secretSealed: sealSecret(secret, deps.encryptionKey), updatedAt: deps.clock.now() })
+    .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, principal.organizationId)))
+    .returning({ id: webhooks.id });
+  if (!row) throw notFound('Webhook');
+  return { secret };
+}

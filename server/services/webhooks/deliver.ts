@@ -1,0 +1,91 @@
+import { eq } from 'drizzle-orm';
+import { webhookDeliveries } from '@/db/schema';
+import type { Deps } from '../../deps';
+import { newId } from '../../ids';
+import type { WorkerClaims } from '../shared/claims/worker';
+import { Dispatcher } from '../shared/dispatcher';
+import { sweepWithDispatcher, type SweepReport } from '../shared/dispatch-sweep';
+import { alertOwnerOfFailingWebhook } from './alerts';
+import { claimDelivery, claimDueDeliveries, type ClaimedDelivery } from './claim';
+import { recordAttempt } from './record';
+import { nextAttemptAfter } from './schedule';
+import { openSecret } from './secrets';
+import { postEvent } from './send';
+import type { DeliveryStatus } from './statuses';
+
+/** Deliveries in flight at once in this process, all sweeps together. */
+export const WEBHOOK_CONCURRENCY = 64;
+/**
+ * Deliveries in flight at once to one endpoint, per process: a slow or hanging endpoint holds this
+ * many slots (each at most the 10 s timeout) and every other endpoint goes on being served.
+ */
+export const PER_ENDPOINT = 16;
+
+export interface AttemptReport {
+  outcome: DeliveryStatus | 'skipped';
+  /** When the next attempt is due, if another one is scheduled (what a durable function sleeps until). */
+  nextAttemptAt: string | null;
+}
+
+/** One attempt of a claimed delivery: POST, then its outcome and the next due time, written together. */
+async function attemptClaimed(deps: Deps, row: ClaimedDelivery): Promise<AttemptReport> {
+  let secret: string;
+  try {
+    secret = openSecret(row.secretSealed, deps.encryptionKey);
+  } catch (error) {
+    // Nothing was sent: the delivery is given back (a wrong ENCRYPTION_KEY is the operator's to fix).
+    await deps.claims.release(webhookDeliveries, [row.id]);
+    throw error;
+  }
+  const result = await postEvent(deps, { url: row.url, secret }, { id: row.eventId, type: row.eventType, createdAt: row.eventCreatedAt, data: row.eventData });
+  const at = deps.clock.now();
+  const attempts = row.attempts + 1;
+  const nextAttemptAt = result.succeeded ? null : nextAttemptAfter(attempts, at, deps.config.webhookRetryBaseMs);
+  const status: DeliveryStatus = result.succeeded ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed';
+  const { failing } = await recordAttempt(deps, { attemptId: newId(), deliveryId: row.id, webhookId: row.webhookId, worker: deps.claims.id, trigger: 'scheduled', status, nextAttemptAt, result, at });
+  deps.claims.finished(webhookDeliveries, [row.id]);
+  for (const webhook of failing) await alertOwnerOfFailingWebhook(deps, webhook).catch((error: unknown) => deps.log.warn({ err: error, webhookId: webhook.id }, 'could not queue the failing-webhook alert'));
+  return { outcome: status, nextAttemptAt: nextAttemptAt?.toISOString() ?? null };
+}
+
+type WebhookDispatcher = Dispatcher<ClaimedDelivery, AttemptReport>;
+const dispatchers = new WeakMap<WorkerClaims, WebhookDispatcher>();
+
+/** The process's webhook dispatcher (one per worker: tests give several workers one process). */
+function dispatcherOf(deps: Deps): WebhookDispatcher {
+  let dispatcher = dispatchers.get(deps.claims);
+  if (!dispatcher) {
+    dispatcher = new Dispatcher(
+      { concurrency: WEBHOOK_CONCURRENCY, perDestination: PER_ENDPOINT },
+      (row) => attemptClaimed(deps, row),
+      (row) => [row.webhookId],
+    );
+    dispatchers.set(deps.claims, dispatcher);
+  }
+  return dispatcher;
+}
+
+/** The attempt of one delivery, if it is due and free: what a durable function calls. */
+export async function attemptDelivery(deps: Deps, id: string): Promise<AttemptReport> {
+  const row = await claimDelivery(deps, id);
+  if (!row) {
+    const [current] = await deps.db.select({ at: webhookDeliveries.nextAttemptAt }).from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+    return { outcome: 'skipped', nextAttemptAt: current?.at && current.at > deps.clock.now() ? current.at.toISOString() : null };
+  }
+  const running = dispatcherOf(deps).startNow(row);
+  if (running) return running;
+  // No slot here, or its endpoint is full: the sweeps send it once there is room.
+  await deps.claims.release(webhookDeliveries, [row.id]);
+  return { outcome: 'skipped', nextAttemptAt: null };
+}
+
+/** Attempts every due delivery in the process's free slots; a slow endpoint holds its own share and no more. */
+export function sweepWebhookDeliveries(deps: Deps): Promise<SweepReport<DeliveryStatus>> {
+  return sweepWithDispatcher({
+    claims: deps.claims,
+    table: webhookDeliveries,
+    dispatcher: dispatcherOf(deps),
+    claimDue: (limit, busy) => claimDueDeliveries(deps, limit, busy),
+    outcomeOf: (report) => (report.outcome === 'skipped' ? null : report.outcome),
+  });
+}
