@@ -62,6 +62,7 @@ const manualAttempt = z
 const url = z.string().max(4096, 'must be at most 4096 characters').describe('A public http(s) URL; private, loopback and internal addresses are refused');
 const events = z
   .array(z.string().max(100))
+  .min(1, 'name at least one event type, or "*" for all')
   .max(EVENT_TYPES.length + 1)
   .describe('Event types from the catalogue (see EventType), or ["*"] for all');
 

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { domains } from '@/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardConnections, type ConnectGuard } from '../support/connect-guard';
 import { setRateLimit } from '@/server/services/organizations/organizations';
 import { startTestApp, type TestApp } from '../support/app';
 import { keyFor } from '../support/keys';
@@ -39,6 +40,9 @@ async function otherOrganization(): Promise<void> {
   const org = await app.createOrg({ plan: '2m', name: 'Other', ownerEmail: 'other@other.test' });
   await setRateLimit(app.runtime.deps, org.organizationId, 1_000_000);
   other.key = await keyFor(app, org.organizationId, 'full_access', 'test');
+  // An endpoint first, so the domain's event gives it a delivery. Creation resolves, never connects.
+  app.dns.set('hooks.other-company.com', 'A', ['93.184.216.34']);
+  const webhook = await app.request('POST', '/api/webhooks', { key: org.apiKey, body: { url: 'https://hooks.other-company.com/hook', events: ['*'] } });
   const domain = await app.request('POST', '/api/domains', { key: org.apiKey, body: { name: 'other-company.com' } });
   const spareKey = await app.request('POST', '/api/api-keys', { key: org.apiKey, body: { name: 'spare' } });
   // Verified as the real check would leave it (the domains tests walk that path).
@@ -48,13 +52,25 @@ async function otherOrganization(): Promise<void> {
     key: other.key,
     body: { from: 'a@other-company.com', to: 'b@example.net', subject: 'Hi', text: 'Hello', scheduled_at: new Date(app.clock.now().getTime() + 86_400_000).toISOString(), attachments: [{ filename: 'a.txt', content: 'aGVsbG8=' }] },
   });
-  expect([domain.status, spareKey.status]).toEqual([201, 201]);
+  expect([webhook.status, domain.status, spareKey.status]).toEqual([201, 201, 201]);
   expect(email.status, JSON.stringify(email.body)).toBe(200);
   const detail = await app.request('GET', `/api/emails/${email.body.id}`, { key: other.key });
-  other.ids = { domain: domain.body.id, apiKey: spareKey.body.id, email: email.body.id, attachment: detail.body.attachments[0].id };
+  const deliveries = await app.request('GET', `/api/webhooks/${webhook.body.id}`, { key: org.apiKey });
+  other.ids = {
+    domain: domain.body.id,
+    apiKey: spareKey.body.id,
+    email: email.body.id,
+    attachment: detail.body.attachments[0].id,
+    webhook: webhook.body.id,
+    delivery: deliveries.body.deliveries[0].id,
+  };
 }
 
+// Whatever a fuzzed request makes the service do, no connection leaves loopback.
+let guard: ConnectGuard;
+
 beforeAll(async () => {
+  guard = guardConnections();
   app = await startTestApp();
   const response = await app.request('GET', '/docs/openapi.json');
   document = response.body;
@@ -70,7 +86,10 @@ beforeAll(async () => {
   await otherOrganization();
   console.log(`[fuzz] seed ${SEED}, ${RUNS} requests per operation (FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} replays this run)`);
 }, 120_000);
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  guard.restore();
+});
 
 function operations(): Operation[] {
   return Object.entries(document.paths as Record<string, Record<string, Schema>>).flatMap(([path, item]) =>
@@ -197,6 +216,13 @@ describe('the cross-organization sweep', () => {
     '/emails/{id}': { id: 'email' },
     '/emails/{id}/cancel': { id: 'email' },
     '/emails/{id}/attachments/{attachmentId}': { id: 'email', attachmentId: 'attachment' },
+    '/webhooks/{id}': { id: 'webhook' },
+    '/webhooks/{id}/secret': { id: 'webhook' },
+    '/webhooks/{id}/rotate-secret': { id: 'webhook' },
+    '/webhooks/{id}/test': { id: 'webhook' },
+    '/webhooks/{id}/deliveries': { id: 'webhook' },
+    '/webhooks/{id}/deliveries/{deliveryId}': { id: 'webhook', deliveryId: 'delivery' },
+    '/webhooks/{id}/deliveries/{deliveryId}/replay': { id: 'webhook', deliveryId: 'delivery' },
   };
 
   it('answers 404 NOT_FOUND to another organization on a real resource, and leaves it untouched', async () => {
@@ -206,6 +232,8 @@ describe('the cross-organization sweep', () => {
           app.request('GET', `/api/emails/${other.ids.email}`, { key: other.key }),
           app.request('GET', '/api/domains', { key: other.key }),
           app.request('GET', '/api/api-keys', { key: other.key }),
+          app.request('GET', `/api/webhooks/${other.ids.webhook}`, { key: other.key }),
+          app.request('GET', `/api/webhooks/${other.ids.webhook}/secret`, { key: other.key }),
         ]).then((responses) => responses.map((r) => r.body)),
       );
     const before = await snapshot();

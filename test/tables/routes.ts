@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@/server/services/api-keys/keys';
 import { eq } from 'drizzle-orm';
-import { domains } from '@/db/schema';
+import { domains, events, webhookDeliveries, webhooks } from '@/db/schema';
+import { newId } from '@/server/ids';
+import { newSigningSecret, sealSecret } from '@/server/services/webhooks/secrets';
 import { registerDomain } from '@/server/services/domains/crud';
 import { toSendEmailInput } from '@/server/routers/emails/wire';
 import { sendEmail } from '@/server/services/emails/accept/send';
@@ -80,6 +82,41 @@ const withDomain = {
   foreign: async (ctx: PrepareContext) => ({ id: await makeDomain(ctx) }),
 };
 
+/**
+ * An endpoint stored as it is after creation, at a loopback URL the test app does not allow (so a
+ * ping or replay is refused before any connection is attempted).
+ */
+async function makeWebhook(ctx: PrepareContext): Promise<string> {
+  const now = ctx.app.clock.now();
+  const id = newId();
+  const secretSealed = sealSecret(newSigningSecret(), ctx.app.runtime.deps.encryptionKey);
+  await ctx.app.runtime.deps.db.insert(webhooks).values({ id, organizationId: ctx.organizationId, url: 'http://127.0.0.1:9/hook', events: ['*'], secretSealed, createdAt: now, updatedAt: now });
+  return id;
+}
+
+/** An endpoint with one finished (failed) delivery of an event, which may be replayed. */
+async function makeDelivery(ctx: PrepareContext): Promise<{ id: string; deliveryId: string }> {
+  const id = await makeWebhook(ctx);
+  const now = ctx.app.clock.now();
+  const eventId = newId();
+  const deliveryId = newId();
+  await ctx.app.runtime.deps.db.insert(events).values({ id: eventId, organizationId: ctx.organizationId, type: 'domain.created', data: { domainId: newId(), name: 'x.example.com' }, createdAt: now });
+  await ctx.app.runtime.deps.db
+    .insert(webhookDeliveries)
+    .values({ id: deliveryId, webhookId: id, organizationId: ctx.organizationId, eventId, eventType: 'domain.created', status: 'failed', attempts: 4, createdAt: now, updatedAt: now });
+  return { id, deliveryId };
+}
+
+const withWebhook = (body?: () => unknown) => ({
+  prepare: async (ctx: PrepareContext) => ({ params: { id: await makeWebhook(ctx) }, body: body?.() }),
+  foreign: async (ctx: PrepareContext) => ({ id: await makeWebhook(ctx) }),
+});
+
+const withDelivery = {
+  prepare: async (ctx: PrepareContext) => ({ params: await makeDelivery(ctx) }),
+  foreign: makeDelivery,
+};
+
 export const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api-keys', sendingAccess: false, liveWrite: false, prepare: async () => ({ body: { name: 'matrix' } }) },
   { method: 'GET', path: '/api-keys', sendingAccess: false, liveWrite: false },
@@ -123,6 +160,28 @@ export const ROUTES: RouteCase[] = [
     prepare: async (ctx) => ({ params: await emailWithAttachment(ctx) }),
     foreign: emailWithAttachment,
   },
+  {
+    method: 'POST',
+    path: '/webhooks',
+    sendingAccess: false,
+    liveWrite: true,
+    // Creation resolves the name and never connects: a public answer is safe here.
+    prepare: async (ctx) => {
+      ctx.app.dns.set('hooks.example.com', 'A', ['93.184.216.34']);
+      return { body: { url: 'https://hooks.example.com/hook', events: ['*'] } };
+    },
+  },
+  { method: 'GET', path: '/webhooks', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/webhooks/{id}', sendingAccess: false, liveWrite: false, ...withWebhook() },
+  { method: 'PATCH', path: '/webhooks/{id}', sendingAccess: false, liveWrite: true, ...withWebhook(() => ({ events: ['email.bounced'] })) },
+  { method: 'DELETE', path: '/webhooks/{id}', sendingAccess: false, liveWrite: true, ...withWebhook() },
+  { method: 'GET', path: '/webhooks/{id}/secret', sendingAccess: false, liveWrite: false, ...withWebhook() },
+  { method: 'POST', path: '/webhooks/{id}/rotate-secret', sendingAccess: false, liveWrite: true, ...withWebhook() },
+  { method: 'POST', path: '/webhooks/{id}/test', sendingAccess: false, liveWrite: true, ...withWebhook() },
+  { method: 'GET', path: '/webhooks/{id}/deliveries', sendingAccess: false, liveWrite: false, ...withWebhook() },
+  { method: 'GET', path: '/webhooks/{id}/deliveries/{deliveryId}', sendingAccess: false, liveWrite: false, ...withDelivery },
+  { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/replay', sendingAccess: false, liveWrite: true, ...withDelivery },
+  { method: 'GET', path: '/events', sendingAccess: false, liveWrite: false },
 ];
 
 export const fillPath = (path: string, params: Record<string, string> = {}) =>

@@ -17,4 +17,11 @@ export const SPEC_OPERATIONS = [
 ];
 
 /** Operations we serve beyond the spec's tables, each documented in docs/api-conventions.md. */
-export const EXTRA_OPERATIONS: string[] = ['GET /emails/{id}/attachments/{attachmentId}'];
+export const EXTRA_OPERATIONS: string[] = [
+  'GET /emails/{id}/attachments/{attachmentId}',
+  'POST /webhooks/{id}/test',
+  'GET /webhooks/{id}/deliveries',
+  'GET /webhooks/{id}/deliveries/{deliveryId}',
+  'POST /webhooks/{id}/deliveries/{deliveryId}/replay',
+  'GET /events',
+];

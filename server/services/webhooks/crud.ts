@@ -127,6 +127,8 @@ export async function getWebhook(deps: Pick<Deps, 'db'>, principal: Principal, i
 }
 
 export async function updateWebhook(deps: Deps, principal: Principal, id: string, input: { url?: string; events?: string[] }): Promise<WebhookView> {
+  // Another organization's endpoint is not found, whatever the body says.
+  await ownWebhook(deps.db, principal, id);
   const changes: Partial<typeof webhooks.$inferInsert> = { updatedAt: deps.clock.now() };
   if (input.events !== undefined) changes.events = checkSubscriptions(input.events);
   if (input.url !== undefined) changes.url = await checkWebhookUrl(deps, input.url);
