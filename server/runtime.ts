@@ -1,4 +1,5 @@
 import { migrate, openDatabase, type Database } from '@/db/client';
+import { closeOutboundConnections } from './net/outbound';
 import { createAuth, type Auth } from './auth/better-auth';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
@@ -79,5 +80,6 @@ export async function stopRuntime(runtime: Runtime): Promise<void> {
   await runtime.runner?.stop();
   await runtime.deps.claims.stop();
   closeRelayPools();
+  await closeOutboundConnections();
   await runtime.database.close();
 }
