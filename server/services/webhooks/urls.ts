@@ -22,7 +22,8 @@ export async function checkWebhookUrl(deps: Pick<Deps, 'config'>, input: string)
     try {
       addresses = await resolveHost(check.host, deps.config.dnsServers, { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'timeout';
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ECANCELLED' || !code) throw validationError(`url: the DNS lookup of ${check.host} did not finish within ${LOOKUP_TIMEOUT_MS} ms; try again`);
       throw validationError(`url: the DNS lookup of ${check.host} failed (${code}); check the name or try again`);
     }
     if (addresses.length === 0) throw validationError(`url: ${check.host} does not resolve to any address (no A or AAAA record)`);
