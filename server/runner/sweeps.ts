@@ -1,5 +1,6 @@
 import type { Deps } from '../deps';
 import type { JobKind } from '../jobs/jobs';
+import type { SweepReport } from '../services/shared/dispatch-sweep';
 import { sweepDomainChecks } from '../services/domains/verification';
 import { sweepEmailDispatch } from '../services/emails/pipeline/dispatch';
 import { applyRetention } from '../services/emails/retention';
@@ -30,26 +31,23 @@ function sweep<T>(definition: {
   return definition as Sweep;
 }
 
+/** A dispatch sweep that handled rows may have stopped at its time budget with more due: it runs again at once. */
+const dispatchSweep = (kind: JobKind, intervalMs: number, run: (deps: Deps) => Promise<SweepReport<string>>) =>
+  sweep({
+    kind,
+    intervalMs,
+    run,
+    again: (report) => report.handled > 0,
+    summary: (report) => (report.handled > 0 ? { handled: report.handled, outcomes: report.outcomes } : null),
+  });
+
 const counted = (name: string) => (count: number) => (count > 0 ? { [name]: count } : null);
 
 export const SWEEPS: Sweep[] = [
   sweep({ kind: 'system-mail', intervalMs: 5_000, run: sweepSystemEmails, summary: counted('handled') }),
   sweep({ kind: 'domain-check', intervalMs: 15_000, run: sweepDomainChecks, summary: counted('checked') }),
-  // A sweep that handled emails may have stopped at its time budget with more due.
-  sweep({
-    kind: 'email-dispatch',
-    intervalMs: 1_000,
-    run: sweepEmailDispatch,
-    again: (report) => report.handled > 0,
-    summary: (report) => (report.handled > 0 ? { handled: report.handled, outcomes: report.outcomes } : null),
-  }),
+  dispatchSweep('email-dispatch', 1_000, sweepEmailDispatch),
   // Polled often: an event logged inside a transaction may wake the sweep before it commits.
-  sweep({
-    kind: 'webhook-delivery',
-    intervalMs: 500,
-    run: sweepWebhookDeliveries,
-    again: (report) => report.handled > 0,
-    summary: (report) => (report.handled > 0 ? { handled: report.handled, outcomes: report.outcomes } : null),
-  }),
+  dispatchSweep('webhook-delivery', 500, sweepWebhookDeliveries),
   sweep({ kind: 'retention', intervalMs: 3_600_000, run: applyRetention, summary: (result) => (result.emailsDeleted + result.eventsDeleted + result.attachmentsExpired > 0 ? result : null) }),
 ];

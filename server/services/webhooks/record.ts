@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { column, columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
 import { webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
 import type { Deps } from '../../deps';
+import { unclaimedByInput } from '../shared/claims/lease';
 import { groupCommitter } from '../shared/group-commit';
 import { DAY_MS } from '../shared/time';
 import type { AttemptResult } from './send';
@@ -47,8 +48,7 @@ const writeOn = perDatabase((db: Db) =>
           ${column(webhookDeliveries, 'responseStatus')} = o.${column(webhookDeliveries, 'responseStatus')},
           ${column(webhookDeliveries, 'lastError')} = o.${column(webhookDeliveries, 'lastError')},
           ${column(webhookDeliveries, 'updatedAt')} = o.${column(webhookDeliveries, 'updatedAt')},
-          ${column(webhookDeliveries, 'claimedBy')} = nullif(${column(webhookDeliveries, 'claimedBy', 'd')}, o.${column(webhookDeliveries, 'claimedBy')}),
-          ${column(webhookDeliveries, 'claimedUntil')} = case when ${column(webhookDeliveries, 'claimedBy', 'd')} = o.${column(webhookDeliveries, 'claimedBy')} then null else ${column(webhookDeliveries, 'claimedUntil', 'd')} end
+          ${unclaimedByInput(webhookDeliveries, 'd', sql`o.${column(webhookDeliveries, 'claimedBy')}`)}
         from input o where ${column(webhookDeliveries, 'id', 'd')} = o.${column(webhookDeliveries, 'id')}
         returning ${column(webhookDeliveries, 'id', 'd')}
       ), logged as (

@@ -4,6 +4,7 @@ import { column, columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, 
 import { emailEvents, emails, events, suppressions } from '@/db/schema';
 import type { Deps } from '../../../deps';
 import { newId } from '../../../ids';
+import { unclaimedByInput } from '../../shared/claims/lease';
 import { groupCommitter } from '../../shared/group-commit';
 import { LOGGED_RETURNING, queueDeliveries } from '../../webhooks/fan-out';
 import { emailEventRows, type EmailEventInput } from '../events';
@@ -52,8 +53,7 @@ const writeOn = perDatabase((db: Db) =>
           ${column(emails, 'nextAttemptAt')} = o.${column(emails, 'nextAttemptAt')},
           ${column(emails, 'attempts')} = o.${column(emails, 'attempts')},
           ${column(emails, 'updatedAt')} = o.${column(emails, 'updatedAt')},
-          ${column(emails, 'claimedBy')} = nullif(${column(emails, 'claimedBy', 'e')}, o.${column(emails, 'claimedBy')}),
-          ${column(emails, 'claimedUntil')} = case when ${column(emails, 'claimedBy', 'e')} = o.${column(emails, 'claimedBy')} then null else ${column(emails, 'claimedUntil', 'e')} end,
+          ${unclaimedByInput(emails, 'e', sql`o.${column(emails, 'claimedBy')}`)},
           ${column(emails, 'sentAt')} = coalesce(o.${column(emails, 'sentAt')}, ${column(emails, 'sentAt', 'e')}),
           ${column(emails, 'messageId')} = coalesce(o.${column(emails, 'messageId')}, ${column(emails, 'messageId', 'e')}),
           ${column(emails, 'messageDate')} = coalesce(o.${column(emails, 'messageDate')}, ${column(emails, 'messageDate', 'e')})

@@ -59,3 +59,14 @@ export const unclaimedBy = (table: ClaimTable, worker: SQL | Placeholder | strin
   claimedBy: sql`nullif(${table.claimedBy}, ${worker}::uuid)`,
   claimedUntil: sql`case when ${table.claimedBy} = ${worker}::uuid then null else ${table.claimedUntil} end`,
 });
+
+/**
+ * The SET assignments of {@link unclaimedBy} for a hand-written UPDATE ... FROM: the row is the
+ * table under `rowAlias`, the writer's worker id is `worker` of the input (an input with no
+ * worker, such as a replay made without a claim, leaves the claim alone).
+ */
+export function unclaimedByInput(table: ClaimTable, rowAlias: string, worker: SQL): SQL {
+  const [by, until] = [sql.identifier(table.claimedBy.name), sql.identifier(table.claimedUntil.name)];
+  const row = sql.identifier(rowAlias);
+  return sql`${by} = nullif(${row}.${by}, ${worker}), ${until} = case when ${row}.${by} = ${worker} then null else ${row}.${until} end`;
+}
