@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { domains, emailAttachments, emails } from '@/db/schema';
+import { domains, emailAttachments, emails, events } from '@/db/schema';
 import { applyRetention } from '@/server/services/emails/retention';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
@@ -65,12 +65,17 @@ describe('log retention', () => {
     const short = await orgWithEmail('10k');
     const long = await orgWithEmail('250k');
     app.clock.advance(30 * DAY + 1);
-    expect((await applyRetention(app.runtime.deps)).emailsDeleted).toBe(1);
+    const first = await applyRetention(app.runtime.deps);
+    expect(first.emailsDeleted).toBe(1);
+    // The event log follows the same retention: the short plan's domain and email events go.
+    expect(first.eventsDeleted).toBeGreaterThanOrEqual(2);
+    expect((await app.runtime.deps.db.select().from(events)).every((event) => event.organizationId === long.organizationId)).toBe(true);
     expect((await app.request('GET', `/api/emails/${short.emailId}`, { key: short.apiKey })).status).toBe(404);
     expect((await app.request('GET', `/api/emails/${long.emailId}`, { key: long.apiKey })).status).toBe(200);
     app.clock.advance(60 * DAY);
     await applyRetention(app.runtime.deps);
     expect(await app.runtime.deps.db.select().from(emails)).toHaveLength(0);
     expect(await app.runtime.deps.db.select().from(emailAttachments)).toHaveLength(0);
+    expect(await app.runtime.deps.db.select().from(events)).toHaveLength(0);
   });
 });
