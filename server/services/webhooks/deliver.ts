@@ -7,7 +7,7 @@ import { Dispatcher } from '../shared/dispatcher';
 import { sweepWithDispatcher, type SweepReport } from '../shared/dispatch-sweep';
 import { alertOwnerOfFailingWebhook } from './alerts';
 import { claimDelivery, claimDueDeliveries, type ClaimedDelivery } from './claim';
-import { recordAttempt } from './record';
+import { recordAttempt, type FailingWebhook } from './record';
 import { nextAttemptAfter } from './schedule';
 import { openSecret } from './secrets';
 import { postEvent } from './send';
@@ -42,8 +42,13 @@ async function attemptClaimed(deps: Deps, row: ClaimedDelivery): Promise<Attempt
   const attempts = row.attempts + 1;
   const nextAttemptAt = result.succeeded ? null : nextAttemptAfter(attempts, at, deps.config.webhookRetryBaseMs);
   const status: DeliveryStatus = result.succeeded ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed';
-  const { failing } = await recordAttempt(deps, { attemptId: newId(), deliveryId: row.id, webhookId: row.webhookId, worker: deps.claims.id, trigger: 'scheduled', status, nextAttemptAt, result, at });
-  deps.claims.finished(webhookDeliveries, [row.id]);
+  let failing: FailingWebhook[];
+  try {
+    ({ failing } = await recordAttempt(deps, { attemptId: newId(), deliveryId: row.id, webhookId: row.webhookId, worker: deps.claims.id, trigger: 'scheduled', status, nextAttemptAt, result, at }));
+  } finally {
+    // The request was made: whatever became of the write, this worker stops renewing the claim.
+    deps.claims.finished(webhookDeliveries, [row.id]);
+  }
   for (const webhook of failing) await alertOwnerOfFailingWebhook(deps, webhook).catch((error: unknown) => deps.log.warn({ err: error, webhookId: webhook.id }, 'could not queue the failing-webhook alert'));
   return { outcome: status, nextAttemptAt: nextAttemptAt?.toISOString() ?? null };
 }
