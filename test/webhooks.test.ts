@@ -257,6 +257,24 @@ describe('webhook delivery', () => {
     expect(await deps().db.select().from(webhookDeliveries)).toHaveLength(0);
   });
 
+  it('makes each attempt once when two workers sweep at the same time', async () => {
+    const second = await startTestApp({ shareDatabaseWith: app, env: { WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8' } });
+    try {
+      second.dns.a('hooks.example.com', '127.0.0.1');
+      const org = await app.createOrg();
+      await endpoint(org.apiKey, ['domain.updated']);
+      await deps().db.transaction(async (tx) => {
+        for (let i = 0; i < 200; i += 1) await recordEvent(tx, deps(), { organizationId: org.organizationId, type: 'domain.updated', data: { n: i } });
+      });
+      const reports = await Promise.all([sweepWebhookDeliveries(deps()), sweepWebhookDeliveries(second.runtime.deps)]);
+      expect(reports[0].handled + reports[1].handled).toBe(200);
+      expect(receiver.received).toHaveLength(200);
+      expect(new Set(receiver.received.map((hook) => hook.headers['webhook-id'])).size).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('drops the pending deliveries of a deleted endpoint', async () => {
     const org = await app.createOrg();
     const hook = await endpoint(org.apiKey, ['domain.created']);
