@@ -9,3 +9,5 @@ export * from './suppressions';
 export * from './emails';
 export * from './workers';
 export * from './webhooks';
+export * from './audiences';
+export * from './templates';

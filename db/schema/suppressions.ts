@@ -1,4 +1,5 @@
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { organizations } from './organizations';
 import { SUPPRESSION_REASONS } from '@/server/services/suppressions/reasons';
 
@@ -18,5 +19,10 @@ export const suppressions = pgTable(
     emailId: uuid('email_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [uniqueIndex('suppressions_org_email_unique').on(t.organizationId, t.email), index('suppressions_org_idx').on(t.organizationId, t.id)],
+  (t) => [
+    uniqueIndex('suppressions_org_email_unique').on(t.organizationId, t.email),
+    index('suppressions_org_idx').on(t.organizationId, t.id),
+    // Substring search of addresses (`search`).
+    index('suppressions_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+  ],
 );
