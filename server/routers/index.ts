@@ -1,5 +1,6 @@
 import { router } from '../trpc/init';
 import { apiKeysRouter } from './api-keys';
+import { audiencesRouter } from './audiences';
 import { domainsRouter } from './domains';
 import { emailsRouter } from './emails/router';
 import { eventsRouter } from './events';
@@ -15,6 +16,7 @@ export const appRouter = router({
   emails: emailsRouter,
   organization: organizationRouter,
   webhooks: webhooksRouter,
+  audiences: audiencesRouter,
   events: eventsRouter,
 });
 

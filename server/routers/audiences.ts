@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { createAudience, deleteAudience, getAudience, listAudiences } from '../services/audiences/crud';
+import { deleteContact, deleteContacts, updateContact } from '../services/contacts/change';
+import { createContact } from '../services/contacts/create';
+import { getContact, listContacts } from '../services/contacts/read';
+import { CONTACT_BATCH_LIMIT, upsertContacts } from '../services/contacts/upsert';
+import { router } from '../trpc/init';
+import { orgProcedure } from '../trpc/procedures';
+import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery } from './shared';
+
+const audience = z
+  .object({ id: z.uuid(), name: z.string(), contactCount: z.number().int().describe('Contacts in the audience now'), createdAt: isoDate })
+  .meta({ id: 'Audience' });
+
+const contact = z
+  .object({
+    id: z.uuid(),
+    email: z.string().describe('Lowercase; an IDN domain in ASCII (punycode)'),
+    name: z.string().nullable(),
+    subscribed: z.boolean(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'Contact' });
+
+const name = z.string().trim().max(200, 'must be at most 200 characters');
+const contactFields = {
+  email: z.string().max(320, 'must be at most 320 characters').describe('The address; stored lowercase'),
+  name: name.optional(),
+  subscribed: jsonBoolean().optional().describe('Default true; an existing opt-out is never removed by a create or an import (PATCH does)'),
+};
+const contactBody = z.strictObject(contactFields);
+
+const rowError = z.object({ index: z.number().int().describe('Position in `contacts`'), email: z.string(), error: z.string() });
+const batchAnswer = z
+  .object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    unchanged: z.number().int().describe('Rows (after de-duplication) that changed nothing'),
+    errors: z.array(rowError).describe('Rows refused; the others were stored'),
+  })
+  .meta({ id: 'ContactBatchResult' });
+
+const audienceId = { id: idParam };
+const contactPath = { id: idParam, contactId: idParam };
+const tags = ['Audiences'];
+const contactTags = ['Contacts'];
+
+export const audiencesRouter = router({
+  create: orgProcedure
+    .meta({ openapi: { method: 'POST', path: '/audiences', operationId: 'createAudience', tags, summary: 'Create an audience' }, successStatus: 201, liveWrite: true })
+    .input(z.strictObject({ name: name.min(1, 'must not be empty') }))
+    .output(audience)
+    .mutation(({ ctx, input }) => createAudience(ctx.deps, ctx.principal, input)),
+
+  list: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/audiences', operationId: 'listAudiences', tags, summary: 'List audiences, newest first, with their contact counts' } })
+    .input(z.object({}))
+    .output(z.object({ data: z.array(audience) }))
+    .query(async ({ ctx }) => ({ data: await listAudiences(ctx.deps, ctx.principal) })),
+
+  get: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/audiences/{id}', operationId: 'getAudience', tags, summary: 'Get an audience' } })
+    .input(z.strictObject(audienceId))
+    .output(audience)
+    .query(({ ctx, input }) => getAudience(ctx.deps, ctx.principal, input.id)),
+
+  delete: orgProcedure
+    .meta({
+      openapi: { method: 'DELETE', path: '/audiences/{id}', operationId: 'deleteAudience', tags, summary: 'Delete an audience and its contacts (409 while a broadcast to it is scheduled or sending)' },
+      liveWrite: true,
+      errors: [409],
+    })
+    .input(z.strictObject(audienceId))
+    .output(messageResponse)
+    .mutation(async ({ ctx, input }) => {
+      await deleteAudience(ctx.deps, ctx.principal, input.id);
+      return { message: 'Audience deleted' };
+    }),
+
+  createContact: orgProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/audiences/{id}/contacts', operationId: 'createContact', tags: contactTags, summary: 'Add a contact, or update the one with this address (same id)' },
+      successStatus: 201,
+      liveWrite: true,
+    })
+    .input(z.strictObject({ ...audienceId, ...contactFields }))
+    .output(contact)
+    .mutation(({ ctx, input }) => createContact(ctx.deps, ctx.principal, input.id, { email: input.email, name: input.name, subscribed: input.subscribed })),
+
+  listContacts: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/audiences/{id}/contacts', operationId: 'listContacts', tags: contactTags, summary: "An audience's contacts, newest first" } })
+    .input(
+      z.strictObject({
+        ...audienceId,
+        ...pageQuery({ max: 1000, default: 50 }),
+        search: z.string().max(320).optional().describe('Part of the address, any case'),
+        subscribed: z.stringbool({ error: 'must be true or false' }).optional(),
+      }),
+    )
+    .output(z.object({ data: z.array(contact), nextCursor: z.uuid().nullable() }))
+    .query(({ ctx, input }) => listContacts(ctx.deps, ctx.principal, input.id, { limit: input.limit, cursor: input.cursor, search: input.search, subscribed: input.subscribed })),
+
+  getContact: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/audiences/{id}/contacts/{contactId}', operationId: 'getContact', tags: contactTags, summary: 'Get a contact' } })
+    .input(z.strictObject(contactPath))
+    .output(contact)
+    .query(({ ctx, input }) => getContact(ctx.deps, ctx.principal, input.id, input.contactId)),
+
+  updateContact: orgProcedure
+    .meta({ openapi: { method: 'PATCH', path: '/audiences/{id}/contacts/{contactId}', operationId: 'updateContact', tags: contactTags, summary: "Change a contact's name or subscription" }, liveWrite: true })
+    .input(z.strictObject({ ...contactPath, name: name.nullable().optional(), subscribed: jsonBoolean().optional() }))
+    .output(contact)
+    .mutation(({ ctx, input }) => updateContact(ctx.deps, ctx.principal, input.id, input.contactId, { name: input.name, subscribed: input.subscribed })),
+
+  deleteContact: orgProcedure
+    .meta({ openapi: { method: 'DELETE', path: '/audiences/{id}/contacts/{contactId}', operationId: 'deleteContact', tags: contactTags, summary: 'Delete a contact' }, liveWrite: true })
+    .input(z.strictObject(contactPath))
+    .output(messageResponse)
+    .mutation(async ({ ctx, input }) => {
+      await deleteContact(ctx.deps, ctx.principal, input.id, input.contactId);
+      return { message: 'Contact deleted' };
+    }),
+
+  batchContacts: orgProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/audiences/{id}/contacts/batch',
+        operationId: 'upsertContacts',
+        tags: contactTags,
+        summary: `Add or update up to ${CONTACT_BATCH_LIMIT.toLocaleString('en')} contacts in one request; invalid rows are listed, the others stored`,
+      },
+      liveWrite: true,
+    })
+    .input(
+      z.strictObject({
+        ...audienceId,
+        contacts: z
+          .array(z.strictObject(contactFields))
+          .min(1, 'give at least one contact')
+          .max(CONTACT_BATCH_LIMIT, `at most ${CONTACT_BATCH_LIMIT} contacts per request`),
+      }),
+    )
+    .output(batchAnswer)
+    .mutation(async ({ ctx, input }) => {
+      const { created, updated, unchanged, errors } = await upsertContacts(ctx.deps, ctx.principal, input.id, input.contacts);
+      return { created, updated, unchanged, errors };
+    }),
+
+  batchDeleteContacts: orgProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/audiences/{id}/contacts/batch-delete', operationId: 'deleteContacts', tags: contactTags, summary: `Delete up to ${CONTACT_BATCH_LIMIT.toLocaleString('en')} contacts by id` },
+      liveWrite: true,
+    })
+    .input(
+      z.strictObject({
+        ...audienceId,
+        ids: z
+          .array(z.uuid({ message: 'must be a contact id' }))
+          .min(1, 'give at least one id')
+          .max(CONTACT_BATCH_LIMIT, `at most ${CONTACT_BATCH_LIMIT} ids per request`),
+      }),
+    )
+    .output(z.object({ deleted: z.number().int(), notFound: z.number().int() }).meta({ id: 'ContactBatchDeleteResult' }))
+    .mutation(({ ctx, input }) => deleteContacts(ctx.deps, ctx.principal, input.id, input.ids)),
+});

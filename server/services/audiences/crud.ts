@@ -1,0 +1,59 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { audiences } from '@/db/schema';
+import type { Db } from '@/db/client';
+import type { Deps } from '../../deps';
+import { conflict, notFound } from '../../errors';
+import { newId } from '../../ids';
+import type { Principal } from '../shared/principal';
+import { audienceHeldBy } from './holds';
+
+export type AudienceRow = typeof audiences.$inferSelect;
+
+export interface AudienceView {
+  id: string;
+  name: string;
+  contactCount: number;
+  createdAt: string;
+}
+
+const view = (row: AudienceRow): AudienceView => ({ id: row.id, name: row.name, contactCount: row.contactCount, createdAt: row.createdAt.toISOString() });
+
+/** The organization's audience, or 404 (another organization's is not found either). */
+export async function ownAudience(db: Db, principal: Pick<Principal, 'organizationId'>, id: string): Promise<AudienceRow> {
+  const [row] = await db
+    .select()
+    .from(audiences)
+    .where(and(eq(audiences.id, id), eq(audiences.organizationId, principal.organizationId)));
+  if (!row) throw notFound('Audience');
+  return row;
+}
+
+export async function createAudience(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { name: string }): Promise<AudienceView> {
+  const [row] = await deps.db.insert(audiences).values({ id: newId(), organizationId: principal.organizationId, name: input.name, createdAt: deps.clock.now() }).returning();
+  return view(row!);
+}
+
+/** Newest first, each with its count as kept by the statements that add and remove contacts (no rows counted). */
+export async function listAudiences(deps: Pick<Deps, 'db'>, principal: Principal): Promise<AudienceView[]> {
+  const rows = await deps.db.select().from(audiences).where(eq(audiences.organizationId, principal.organizationId)).orderBy(desc(audiences.id));
+  return rows.map(view);
+}
+
+export async function getAudience(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<AudienceView> {
+  return view(await ownAudience(deps.db, principal, id));
+}
+
+/** Deletes the audience with its contacts, unless something that sends to it holds it (409). */
+export async function deleteAudience(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(audiences)
+      .where(and(eq(audiences.id, id), eq(audiences.organizationId, principal.organizationId)))
+      .for('update');
+    if (!row) throw notFound('Audience');
+    const held = await audienceHeldBy(tx, row.id);
+    if (held) throw conflict(`The audience cannot be deleted: ${held}`);
+    await tx.delete(audiences).where(eq(audiences.id, row.id));
+  });
+}

@@ -1,0 +1,16 @@
+import type { Deps } from '../../deps';
+import { validationError } from '../../errors';
+import type { Principal } from '../shared/principal';
+import { contactAddress, type ContactView } from './fields';
+import { contactByAddress } from './read';
+import { upsertContacts, type ContactInput } from './upsert';
+
+/**
+ * Adds a contact, or updates the audience's contact of that address (same id): the rules of a
+ * batch row, so a create never removes an opt-out either (PATCH does, on purpose).
+ */
+export async function createContact(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, principal: Principal, audienceId: string, input: ContactInput): Promise<ContactView> {
+  const outcome = await upsertContacts(deps, principal, audienceId, [input]);
+  if (outcome.errors[0]) throw validationError(`email: ${outcome.errors[0].error}`);
+  return outcome.changed[0] ?? contactByAddress(deps, audienceId, contactAddress(input.email));
+}
