@@ -5,30 +5,25 @@ import { EVENT_DESCRIPTIONS, type EventGroup } from './event-groups';
 export function EventGroupFieldset({
   group,
   selected,
-  disabled,
   onChange,
 }: {
   group: EventGroup;
-  /** Checked types; while "All events" is on every box shows checked and none can change. */
   selected: (type: string) => boolean;
-  disabled: boolean;
   onChange: (types: string[], checked: boolean) => void;
 }) {
   const whole = group.types.every(selected);
   return (
-    <fieldset disabled={disabled} data-testid="event-group" data-prefix={group.prefix} className="min-w-0">
+    <fieldset data-testid="event-group" data-prefix={group.prefix} className="min-w-0">
       <div className="mb-2 flex items-center justify-between gap-2">
         <legend className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{group.label}</legend>
-        {!disabled && (
-          <button
-            type="button"
-            className="text-xs font-medium text-indigo-600 hover:text-indigo-500"
-            onClick={() => onChange(group.types, !whole)}
-            aria-label={`${whole ? 'Clear' : 'Select all'} ${group.label.toLowerCase()} events`}
-          >
-            {whole ? 'Clear' : 'Select all'}
-          </button>
-        )}
+        <button
+          type="button"
+          className="text-xs font-medium text-indigo-600 hover:text-indigo-500"
+          onClick={() => onChange(group.types, !whole)}
+          aria-label={`${whole ? 'Clear' : 'Select all'} ${group.prefix} events`}
+        >
+          {whole ? 'Clear' : 'Select all'}
+        </button>
       </div>
       <div className="space-y-2.5">
         {group.types.map((type) => (

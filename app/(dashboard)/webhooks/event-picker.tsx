@@ -26,7 +26,7 @@ export function EventPicker({ value, onChange, error }: { value: EventChoice; on
   };
 
   return (
-    <fieldset aria-describedby={error ? errorId : undefined} aria-invalid={error ? true : undefined} data-testid="event-picker">
+    <fieldset aria-describedby={error ? errorId : undefined} data-testid="event-picker">
       <legend className="mb-1.5 text-sm font-medium text-slate-700">Events</legend>
       <CheckboxField
         label="All events (*)"
@@ -34,14 +34,19 @@ export function EventPicker({ value, onChange, error }: { value: EventChoice; on
         onChange={(event) => onChange({ ...value, all: event.target.checked })}
         description="Every event type, including the ones added to the catalogue later."
       />
-      <div className="mt-3 max-h-72 space-y-5 overflow-y-auto rounded-lg border border-slate-200 bg-slate-50/60 p-3">
-        {EVENT_GROUPS.map((group) => (
-          <EventGroupFieldset key={group.prefix} group={group} selected={(type) => value.all || picked.has(type)} disabled={value.all} onChange={change} />
-        ))}
-      </div>
-      <p className="mt-1.5 text-xs text-slate-500" aria-live="polite" data-testid="event-count">
-        {value.all ? 'All events' : picked.size === 1 ? '1 event type' : `${picked.size} event types`}
-      </p>
+      {/* With every event on there is nothing to pick: the catalogue folds away until it is turned off. */}
+      {!value.all && (
+        <>
+          <div className="mt-3 max-h-64 space-y-5 overflow-y-auto rounded-lg border border-slate-200 bg-slate-50/60 p-3" data-testid="event-catalogue">
+            {EVENT_GROUPS.map((group) => (
+              <EventGroupFieldset key={group.prefix} group={group} selected={(type) => picked.has(type)} onChange={change} />
+            ))}
+          </div>
+          <p className="mt-1.5 text-xs text-slate-500" aria-live="polite" data-testid="event-count">
+            {picked.size === 1 ? '1 event type' : `${picked.size} event types`} selected
+          </p>
+        </>
+      )}
       {error && <FieldError id={errorId}>{error}</FieldError>}
     </fieldset>
   );
