@@ -259,19 +259,38 @@ test('an endpoint added in the dashboard receives signed events, and its page sh
   await expect(page.getByTestId('deliveries').getByRole('button', { name: 'Load more' })).toHaveCount(0);
   await shot(page, 'webhooks-detail');
 
-  // Edit: only the email events now. The form starts from the endpoint as it is.
+  // Edit: a long URL (it must wrap, not widen the page) and only the email events now. The form starts from the endpoint as it is.
   await page.getByRole('button', { name: 'Edit' }).click();
   const edit = page.getByTestId('edit-webhook-dialog');
   await expect(edit.getByLabel('Endpoint URL')).toHaveValue(endpoint);
   await expect(edit.getByLabel('All events (*)')).toBeChecked();
+  const longEndpoint = `${endpoint}/customers/acme-industries-international/integrations/eumail-delivery-notifications?token=${'a1b2c3d4'.repeat(8)}`;
+  await edit.getByLabel('Endpoint URL').fill(longEndpoint);
   await edit.getByLabel('All events (*)').uncheck();
   await edit.getByRole('button', { name: 'Select all email events' }).click();
   await expect(edit.getByTestId('event-count')).toHaveText('12 event types selected');
   await shot(page, 'webhooks-edit', { fullPage: false });
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await expect(edit).toBeHidden();
-  await expect(page.getByTestId('webhook-detail').getByTestId('webhook-events').first()).toContainText('email.queued');
-  await expect(page.getByTestId('webhook-detail').getByTestId('webhook-events').first()).toContainText('email.clicked');
+  const detail = page.getByTestId('webhook-detail');
+  await expect(detail.getByRole('heading', { level: 1 })).toHaveText(longEndpoint);
+  await expect(detail.getByTestId('webhook-events')).toContainText('email.queued');
+  await expect(detail.getByTestId('webhook-events')).toContainText('email.clicked');
+  await expect(detail.getByTestId('webhook-events')).not.toContainText('domain.created');
+  const noHorizontalScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+  expect(await noHorizontalScroll()).toBe(true);
+  await shot(page, 'webhooks-detail-edited', { fullPage: false });
+
+  // The list, with the failures of the last 24 hours counted and the last one in words.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+  await expect(row).toContainText(longEndpoint);
+  await expect(row.getByTestId('webhook-events')).toContainText('email.queued');
+  await expect(row.getByTestId('webhook-events')).toContainText('+10 more');
+  await expect(row.getByTestId('webhook-last-failure')).toContainText('answered 503');
+  await expect(row.getByTestId('webhook-health')).not.toHaveAttribute('data-rate', '100');
+  expect(await noHorizontalScroll()).toBe(true);
+  await shot(page, 'webhooks-list-failures');
+  await row.getByRole('link', { name: longEndpoint, exact: true }).click();
 
   // Delete, after a confirmation: back to an empty list.
   await page.getByRole('button', { name: 'Delete endpoint' }).click();

@@ -1,12 +1,14 @@
 import { CircleCheckIcon, CircleXIcon } from 'lucide-react';
 import { cx } from '../../../components/cx';
 import type { ManualAttempt } from '../types';
+import { errorBeyondStatus } from './attempt-error';
 import { ResponseExcerpt } from './response-excerpt';
 
 /** What the endpoint said to an attempt made just now (a test event or a replay). */
 export function AttemptOutcome({ outcome }: { outcome: ManualAttempt }) {
   const { attempt } = outcome;
   const Icon = attempt.succeeded ? CircleCheckIcon : CircleXIcon;
+  const error = errorBeyondStatus(attempt);
   return (
     <div
       role="status"
@@ -21,7 +23,7 @@ export function AttemptOutcome({ outcome }: { outcome: ManualAttempt }) {
           {attempt.responseStatus !== null ? `answered ${attempt.responseStatus}` : 'no answer'} in {attempt.durationMs} ms
         </span>
       </p>
-      {attempt.error && <p className="mt-1 break-words">{attempt.error}</p>}
+      {error && <p className="mt-1 break-words">{error}</p>}
       {attempt.responseExcerpt && <ResponseExcerpt text={attempt.responseExcerpt} />}
     </div>
   );

@@ -17,7 +17,7 @@ export function PayloadView({ payload }: { payload: string }) {
         <h3 className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Request body</h3>
         <CopyButton text={payload} size="sm" iconOnly describe="request body" />
       </div>
-      <pre className="max-h-96 overflow-auto rounded-lg bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100" data-testid="delivery-payload">
+      <pre className="max-h-96 overflow-auto rounded-lg bg-slate-900 p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap text-slate-100 wrap-anywhere" data-testid="delivery-payload">
         {pretty(payload)}
       </pre>
     </section>
