@@ -10,9 +10,9 @@ export function WebhookRow({ webhook }: { webhook: WebhookSummary }) {
   const href = `/webhooks/${webhook.id}`;
   return (
     <tr data-testid="webhook-row" data-webhook-id={webhook.id} className="align-top hover:bg-slate-50/60">
-      <td className="max-w-80 py-3 pr-4 pl-5 font-medium text-slate-900">
-        {/* A long URL wraps anywhere rather than widen the table. */}
-        <Link href={href} className="font-mono text-[13px] wrap-anywhere hover:text-indigo-600 hover:underline">
+      <td className="max-w-96 min-w-64 py-3 pr-4 pl-5 font-medium text-slate-900">
+        {/* A long URL wraps anywhere rather than widen the table, and stops at three lines; the page shows it whole. */}
+        <Link href={href} title={webhook.url} className="line-clamp-3 font-mono text-[13px] wrap-anywhere hover:text-indigo-600 hover:underline">
           {webhook.url}
         </Link>
       </td>
