@@ -250,7 +250,7 @@ test('an endpoint added in the dashboard receives signed events, and its page sh
   await expect(secretSection.getByTestId('webhook-secret')).toHaveCount(0);
 
   // Pages of 20: enough test events (through the dashboard's own API) for a second page.
-  for (let ping = 0; ping < 10; ping += 1) await trpcMutation(page, 'webhooks.test', { id: webhookId });
+  for (let ping = 0; ping < 12; ping += 1) await trpcMutation(page, 'webhooks.test', { id: webhookId });
   await page.reload();
   await expect(page.getByTestId('deliveries-count')).toHaveText('20 deliveries shown');
   await expect(deliveryRows(page)).toHaveCount(20);
