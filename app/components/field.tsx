@@ -15,24 +15,43 @@ function Label({ htmlFor, label, hint }: { htmlFor: string; label: string; hint?
   );
 }
 
+/** The server's complaint about one field, under it and read with it. */
+export function FieldError({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <p id={id} className="mt-1.5 text-xs text-red-700" data-testid="field-error">
+      {children}
+    </p>
+  );
+}
+
 export function TextField({
   label,
   hint,
   description,
+  error,
   className,
   ...props
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode; description?: ReactNode }) {
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode; description?: ReactNode; error?: ReactNode }) {
   const id = useId();
   const descriptionId = `${id}-description`;
+  const errorId = `${id}-error`;
+  const describedBy = [description && descriptionId, error && errorId].filter(Boolean).join(' ') || undefined;
   return (
     <div className={className}>
       <Label htmlFor={id} label={label} hint={hint} />
-      <input id={id} className={controlClasses} aria-describedby={description ? descriptionId : undefined} {...props} />
+      <input
+        id={id}
+        className={cx(controlClasses, Boolean(error) && 'ring-red-400! focus:ring-red-600!')}
+        aria-describedby={describedBy}
+        aria-invalid={error ? true : undefined}
+        {...props}
+      />
       {description && (
         <p id={descriptionId} className="mt-1.5 text-xs text-slate-500">
           {description}
         </p>
       )}
+      {error && <FieldError id={errorId}>{error}</FieldError>}
     </div>
   );
 }

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import { ComingSoon } from '../coming-soon';
+import { WebhooksView } from './webhooks-view';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 
 export default function WebhooksPage() {
-  return <ComingSoon href="/webhooks" />;
+  return <WebhooksView />;
 }

@@ -1,0 +1,81 @@
+'use client';
+
+import { Fragment, useState } from 'react';
+import { RefreshCwIcon } from 'lucide-react';
+import { Button } from '../../../components/button';
+import { ErrorAlert } from '../../../components/error-alert';
+import { DeliveriesEmpty } from './deliveries-empty';
+import { DeliveriesFooter } from './deliveries-footer';
+import { DeliveriesTable } from './deliveries-table';
+import { DeliveryPanel } from './delivery-panel';
+import { DeliveryRow } from './delivery-row';
+import { DeliverySkeletonRows } from './delivery-skeleton-rows';
+import { DeliveryStatusFilter } from './delivery-status-filter';
+import type { DeliveryStatus } from './delivery-statuses';
+import { useDeliveries } from './use-deliveries';
+
+/** The endpoint's deliveries, filterable by status, each one unfolding to its body and attempts. */
+export function DeliveriesSection({ webhookId }: { webhookId: string }) {
+  const [status, setStatus] = useState<DeliveryStatus | undefined>(undefined);
+  const [expanded, setExpanded] = useState<string | null>(null);
+  const { query, deliveries } = useDeliveries(webhookId, status);
+  const refreshing = query.isRefetching && !query.isFetchingNextPage;
+
+  const retry = (
+    <Button variant="secondary" size="sm" onClick={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())} loading={query.isFetching}>
+      Try again
+    </Button>
+  );
+
+  return (
+    <section aria-labelledby="deliveries-heading" className="space-y-3" data-testid="deliveries">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h2 id="deliveries-heading" className="text-base font-semibold text-slate-900">
+            Deliveries
+          </h2>
+          <p className="mt-1 text-sm text-slate-500">Newest first. Select one to see the body sent, every attempt, and to replay it.</p>
+        </div>
+        <div className="flex items-end gap-2">
+          <DeliveryStatusFilter value={status} onChange={setStatus} />
+          <Button variant="secondary" onClick={() => void query.refetch()} loading={refreshing}>
+            {!refreshing && <RefreshCwIcon className="size-4" />}
+            Refresh
+          </Button>
+        </div>
+      </div>
+
+      {query.isPending && (
+        <DeliveriesTable busy>
+          <DeliverySkeletonRows />
+        </DeliveriesTable>
+      )}
+
+      {query.isError && !deliveries && <ErrorAlert error={query.error} fallbackTitle="Could not load the deliveries" action={retry} />}
+
+      {deliveries?.length === 0 && <DeliveriesEmpty filtered={status !== undefined} />}
+
+      {deliveries && deliveries.length > 0 && (
+        <>
+          <DeliveriesTable busy={refreshing}>
+            {deliveries.map((delivery) => {
+              const open = expanded === delivery.id;
+              const panelId = `delivery-${delivery.id}`;
+              return (
+                <Fragment key={delivery.id}>
+                  <DeliveryRow delivery={delivery} expanded={open} panelId={panelId} onToggle={() => setExpanded(open ? null : delivery.id)} />
+                  {open && <DeliveryPanel webhookId={webhookId} deliveryId={delivery.id} panelId={panelId} />}
+                </Fragment>
+              );
+            })}
+            {query.isFetchingNextPage && <DeliverySkeletonRows count={2} />}
+          </DeliveriesTable>
+          {query.isError && (
+            <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more deliveries' : 'Could not refresh the deliveries'} action={retry} />
+          )}
+          <DeliveriesFooter shown={deliveries.length} hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoad={() => void query.fetchNextPage()} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+'use client';
+
+import { useState } from 'react';
+import { EyeIcon, EyeOffIcon, RotateCwIcon } from 'lucide-react';
+import { Button } from '../../../components/button';
+import { ErrorAlert } from '../../../components/error-alert';
+import { Skeleton } from '../../../components/skeleton';
+import { SecretValue } from '../secret-value';
+import { RotateSecretDialog } from './rotate-secret-dialog';
+import { useSigningSecret } from './use-signing-secret';
+
+/** The secret receivers verify signatures with: hidden until asked for, and replaceable. */
+export function SigningSecretSection({ webhookId }: { webhookId: string }) {
+  const secret = useSigningSecret(webhookId);
+  const [rotating, setRotating] = useState(false);
+
+  return (
+    <section aria-labelledby="signing-secret-heading" className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="signing-secret">
+      <h2 id="signing-secret-heading" className="text-base font-semibold text-slate-900">
+        Signing secret
+      </h2>
+      <p className="mt-1 text-sm text-slate-500">Every delivery is signed with it; your receiver checks the signature with the same secret.</p>
+      <div className="mt-4 flex-1">
+        {!secret.revealed && (
+          <div className="flex items-center gap-2">
+            <code className="block h-9 min-w-0 flex-1 truncate rounded-md bg-slate-50 px-3 py-2 font-mono text-sm text-slate-400 ring-1 ring-slate-200 ring-inset" aria-label="Hidden secret">
+              whsec_••••••••••••••••••••••••
+            </code>
+            <Button variant="secondary" onClick={secret.reveal}>
+              <EyeIcon className="size-4" />
+              Reveal
+            </Button>
+          </div>
+        )}
+        {secret.revealed && secret.query.isPending && <Skeleton className="h-9 w-full" />}
+        {secret.revealed && secret.query.isError && <ErrorAlert error={secret.query.error} fallbackTitle="Could not load the secret" />}
+        {secret.revealed && secret.query.data && <SecretValue secret={secret.query.data.secret} />}
+      </div>
+      <div className="mt-4 flex flex-wrap gap-2">
+        {secret.revealed && (
+          <Button variant="ghost" size="sm" onClick={secret.hide}>
+            <EyeOffIcon className="size-4" />
+            Hide
+          </Button>
+        )}
+        <Button variant="secondary" size="sm" onClick={() => setRotating(true)}>
+          <RotateCwIcon className="size-4" />
+          Rotate secret
+        </Button>
+      </div>
+      <RotateSecretDialog webhookId={webhookId} open={rotating} onClose={() => setRotating(false)} onRotated={secret.showRotated} />
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { Button } from '../../../components/button';
+import { ErrorAlert } from '../../../components/error-alert';
+import { describeError } from '../../../lib/errors';
+import { useTRPC } from '../../../lib/trpc';
+import { BackToWebhooks } from './back-to-webhooks';
+import { DeleteWebhookSection } from './delete-webhook-section';
+import { DeliveriesSection } from './deliveries-section';
+import { SigningSecretSection } from './signing-secret-section';
+import { TestEventSection } from './test-event-section';
+import { VerifyingSignaturesHelp } from './verifying-signatures-help';
+import { WebhookDetailSkeleton } from './webhook-detail-skeleton';
+import { WebhookHeader } from './webhook-header';
+import { WebhookNotFound } from './webhook-not-found';
+
+export function WebhookDetailView({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const query = useQuery(trpc.webhooks.get.queryOptions({ id }));
+
+  if (query.isPending) return <WebhookDetailSkeleton />;
+
+  if (query.isError) {
+    const { code } = describeError(query.error);
+    if (code === 'NOT_FOUND' || code === 'VALIDATION_ERROR') return <WebhookNotFound />;
+    return (
+      <div className="space-y-4">
+        <BackToWebhooks />
+        <ErrorAlert
+          error={query.error}
+          fallbackTitle="Could not load this endpoint"
+          action={
+            <Button variant="secondary" size="sm" onClick={() => void query.refetch()} loading={query.isFetching}>
+              Try again
+            </Button>
+          }
+        />
+      </div>
+    );
+  }
+
+  const webhook = query.data;
+  return (
+    <div className="space-y-6" data-testid="webhook-detail" data-webhook-id={webhook.id}>
+      <BackToWebhooks />
+      <WebhookHeader webhook={webhook} />
+      <div className="grid gap-6 md:grid-cols-2">
+        <SigningSecretSection webhookId={webhook.id} />
+        <TestEventSection webhookId={webhook.id} />
+      </div>
+      <DeliveriesSection webhookId={webhook.id} />
+      <VerifyingSignaturesHelp />
+      <DeleteWebhookSection webhook={webhook} />
+    </div>
+  );
+}
