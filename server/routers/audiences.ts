@@ -29,7 +29,6 @@ const contactFields = {
   name: name.optional(),
   subscribed: jsonBoolean().optional().describe('Default true; an existing opt-out is never removed by a create or an import (PATCH does)'),
 };
-const contactBody = z.strictObject(contactFields);
 
 const rowError = z.object({ index: z.number().int().describe('Position in `contacts`'), email: z.string(), error: z.string() });
 const batchAnswer = z
@@ -95,7 +94,7 @@ export const audiencesRouter = router({
         ...audienceId,
         ...pageQuery({ max: 1000, default: 50 }),
         search: z.string().max(320).optional().describe('Part of the address, any case'),
-        subscribed: z.stringbool({ error: 'must be true or false' }).optional(),
+        subscribed: z.stringbool({ truthy: ['true'], falsy: ['false'], error: 'must be true or false' }).optional(),
       }),
     )
     .output(z.object({ data: z.array(contact), nextCursor: z.uuid().nullable() }))

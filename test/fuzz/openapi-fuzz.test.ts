@@ -56,6 +56,9 @@ async function otherOrganization(): Promise<void> {
   expect(email.status, JSON.stringify(email.body)).toBe(200);
   const detail = await app.request('GET', `/api/emails/${email.body.id}`, { key: other.key });
   const deliveries = await app.request('GET', `/api/webhooks/${webhook.body.id}`, { key: org.apiKey });
+  const audience = await app.request('POST', '/api/audiences', { key: org.apiKey, body: { name: 'Customers' } });
+  const contact = await app.request('POST', `/api/audiences/${audience.body.id}/contacts`, { key: org.apiKey, body: { email: 'customer@example.net', name: 'Customer' } });
+  expect([audience.status, contact.status]).toEqual([201, 201]);
   other.ids = {
     domain: domain.body.id,
     apiKey: spareKey.body.id,
@@ -63,6 +66,8 @@ async function otherOrganization(): Promise<void> {
     attachment: detail.body.attachments[0].id,
     webhook: webhook.body.id,
     delivery: deliveries.body.deliveries[0].id,
+    audience: audience.body.id,
+    contact: contact.body.id,
   };
 }
 
@@ -223,6 +228,11 @@ describe('the cross-organization sweep', () => {
     '/webhooks/{id}/deliveries': { id: 'webhook' },
     '/webhooks/{id}/deliveries/{deliveryId}': { id: 'webhook', deliveryId: 'delivery' },
     '/webhooks/{id}/deliveries/{deliveryId}/replay': { id: 'webhook', deliveryId: 'delivery' },
+    '/audiences/{id}': { id: 'audience' },
+    '/audiences/{id}/contacts': { id: 'audience' },
+    '/audiences/{id}/contacts/batch': { id: 'audience' },
+    '/audiences/{id}/contacts/batch-delete': { id: 'audience' },
+    '/audiences/{id}/contacts/{contactId}': { id: 'audience', contactId: 'contact' },
   };
 
   it('answers 404 NOT_FOUND to another organization on a real resource, and leaves it untouched', async () => {
@@ -234,6 +244,7 @@ describe('the cross-organization sweep', () => {
           app.request('GET', '/api/api-keys', { key: other.key }),
           app.request('GET', `/api/webhooks/${other.ids.webhook}`, { key: other.key }),
           app.request('GET', `/api/webhooks/${other.ids.webhook}/secret`, { key: other.key }),
+          app.request('GET', `/api/audiences/${other.ids.audience}/contacts`, { key: other.key }),
         ]).then((responses) => responses.map((r) => r.body)),
       );
     const before = await snapshot();

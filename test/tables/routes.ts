@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@/server/services/api-keys/keys';
 import { eq } from 'drizzle-orm';
-import { domains, events, webhookDeliveries, webhooks } from '@/db/schema';
+import { audiences, contacts, domains, events, webhookDeliveries, webhooks } from '@/db/schema';
 import { newId } from '@/server/ids';
 import { newSigningSecret, sealSecret } from '@/server/services/webhooks/secrets';
 import { registerDomain } from '@/server/services/domains/crud';
@@ -112,6 +112,34 @@ const withWebhook = (body?: () => unknown) => ({
   foreign: async (ctx: PrepareContext) => ({ id: await makeWebhook(ctx) }),
 });
 
+async function makeAudience(ctx: PrepareContext): Promise<string> {
+  const id = newId();
+  await ctx.app.runtime.deps.db.insert(audiences).values({ id, organizationId: ctx.organizationId, name: 'Newsletter', contactCount: 1, createdAt: ctx.app.clock.now() });
+  return id;
+}
+
+/** An audience with one contact in it. */
+async function makeContact(ctx: PrepareContext): Promise<{ id: string; contactId: string }> {
+  const id = await makeAudience(ctx);
+  const contactId = newId();
+  const now = ctx.app.clock.now();
+  await ctx.app.runtime.deps.db.insert(contacts).values({ id: contactId, organizationId: ctx.organizationId, audienceId: id, email: `c${randomBytes(4).toString('hex')}@example.net`, createdAt: now, updatedAt: now });
+  return { id, contactId };
+}
+
+const withAudience = (body?: (params: { id: string }) => unknown) => ({
+  prepare: async (ctx: PrepareContext) => {
+    const params = { id: await makeAudience(ctx) };
+    return { params, body: body?.(params) };
+  },
+  foreign: async (ctx: PrepareContext) => ({ id: await makeAudience(ctx) }),
+});
+
+const withContact = (body?: () => unknown) => ({
+  prepare: async (ctx: PrepareContext) => ({ params: await makeContact(ctx), body: body?.() }),
+  foreign: makeContact,
+});
+
 const withDelivery = {
   prepare: async (ctx: PrepareContext) => ({ params: await makeDelivery(ctx) }),
   foreign: makeDelivery,
@@ -182,6 +210,23 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/webhooks/{id}/deliveries/{deliveryId}', sendingAccess: false, liveWrite: false, ...withDelivery },
   { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/replay', sendingAccess: false, liveWrite: true, ...withDelivery },
   { method: 'GET', path: '/events', sendingAccess: false, liveWrite: false },
+  { method: 'POST', path: '/audiences', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { name: 'Newsletter' } }) },
+  { method: 'GET', path: '/audiences', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/audiences/{id}', sendingAccess: false, liveWrite: false, ...withAudience() },
+  { method: 'DELETE', path: '/audiences/{id}', sendingAccess: false, liveWrite: true, ...withAudience() },
+  { method: 'POST', path: '/audiences/{id}/contacts', sendingAccess: false, liveWrite: true, ...withAudience(() => ({ email: 'ada@example.net' })) },
+  { method: 'GET', path: '/audiences/{id}/contacts', sendingAccess: false, liveWrite: false, ...withAudience() },
+  {
+    method: 'POST',
+    path: '/audiences/{id}/contacts/batch',
+    sendingAccess: false,
+    liveWrite: true,
+    ...withAudience(() => ({ contacts: [{ email: 'ada@example.net' }, { email: 'grace@example.net', name: 'Grace' }] })),
+  },
+  { method: 'POST', path: '/audiences/{id}/contacts/batch-delete', sendingAccess: false, liveWrite: true, ...withAudience(() => ({ ids: [newId()] })) },
+  { method: 'GET', path: '/audiences/{id}/contacts/{contactId}', sendingAccess: false, liveWrite: false, ...withContact() },
+  { method: 'PATCH', path: '/audiences/{id}/contacts/{contactId}', sendingAccess: false, liveWrite: true, ...withContact(() => ({ subscribed: false })) },
+  { method: 'DELETE', path: '/audiences/{id}/contacts/{contactId}', sendingAccess: false, liveWrite: true, ...withContact() },
 ];
 
 export const fillPath = (path: string, params: Record<string, string> = {}) =>

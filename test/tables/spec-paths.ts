@@ -24,4 +24,5 @@ export const EXTRA_OPERATIONS: string[] = [
   'GET /webhooks/{id}/deliveries/{deliveryId}',
   'POST /webhooks/{id}/deliveries/{deliveryId}/replay',
   'GET /events',
+  'GET /audiences/{id}',
 ];
