@@ -20,13 +20,16 @@ export const suppression = z
   .meta({ id: 'Suppression' });
 
 /** An address as the list takes it: the send path's parser, no display name; the 400 names the field. */
-const address = z.string().superRefine((value, ctx) => {
-  try {
-    suppressionAddress(value);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: error instanceof AddressError ? error.message : 'is not a valid email address' });
-  }
-});
+const address = z
+  .string()
+  .superRefine((value, ctx) => {
+    try {
+      suppressionAddress(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: error instanceof AddressError ? error.message : 'is not a valid email address' });
+    }
+  })
+  .describe('The address alone (no display name); stored lowercase with an IDN domain as punycode');
 
 const callerReason = z
   .enum(CALLER_REASONS, { message: 'must be manual or unsubscribe (bounce and complaint entries are recorded by the service from delivery reports)' })
@@ -39,7 +42,10 @@ const callerReason = z
  */
 const entryParam = z
   .string()
-  .meta({ description: 'An entry id (UUID), or the suppressed address URL-encoded (ada%40example.com)' })
+  .meta({
+    description: 'An entry id (UUID), or the suppressed address URL-encoded (ada%40example.com)',
+    anyOf: [{ format: 'uuid' }, { format: 'idn-email' }],
+  })
   .transform((value, ctx): SuppressionTarget => {
     const text = decodePathParam(value);
     if (text === null) {
@@ -64,7 +70,11 @@ export const suppressionsRouter = router({
     .input(
       z.object({
         ...pageQuery({ max: SUPPRESSION_LIMITS.pageMax, default: SUPPRESSION_LIMITS.pageDefault }),
-        search: z.string().max(SUPPRESSION_LIMITS.searchChars, `must be at most ${SUPPRESSION_LIMITS.searchChars} characters`).optional().describe('Part of the address, case-insensitive (% and _ are literal)'),
+        search: z
+          .string()
+          .max(SUPPRESSION_LIMITS.searchChars, `must be at most ${SUPPRESSION_LIMITS.searchChars} characters`)
+          .describe('Part of the address, case-insensitive; % and _ are literal. Matches the stored form (an IDN domain as punycode)')
+          .optional(),
         reason: z.enum(SUPPRESSION_REASONS).optional(),
       }),
     )
