@@ -379,6 +379,9 @@ describe('DELETE /suppressions/{id}', () => {
     expect((await app.request('DELETE', `/api/suppressions/${encodeURIComponent('TWO+tag@bücher.de')}`, { key: apiKey })).status).toBe(200);
     expect((await app.request('DELETE', '/api/suppressions/three%40example.com', { key: apiKey })).status).toBe(200);
     expect((await app.request('DELETE', '/api/suppressions/three@example.com', { key: apiKey })).status).toBe(404);
+    // Decoded once: a % of the address arrives as %25.
+    await add(apiKey, 'per%cent@example.com');
+    expect((await app.request('DELETE', `/api/suppressions/${encodeURIComponent('per%cent@example.com')}`, { key: apiKey })).status).toBe(200);
     expect((await app.request('DELETE', `/api/suppressions/${newId()}`, { key: apiKey })).status).toBe(404);
     expect(await deps().db.select().from(suppressions).where(eq(suppressions.organizationId, organizationId))).toEqual([]);
   });
