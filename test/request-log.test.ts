@@ -61,6 +61,18 @@ describe('the access log', () => {
     expect(JSON.stringify(captured.lines)).not.toContain('not-a-real-token');
   });
 
+  it('leaves an address in the path out', async () => {
+    const { apiKey } = await app.createOrg();
+    await app.request('DELETE', '/api/suppressions/ada%40example.com', { key: apiKey });
+    await app.request('DELETE', '/api/suppressions/bob@example.com', { key: apiKey });
+    await expect.poll(() => requestLines().length).toBe(2);
+    expect(requestLines().map((line) => [line.path, line.status])).toEqual([
+      ['/api/suppressions/…', 404],
+      ['/api/suppressions/…', 404],
+    ]);
+    expect(JSON.stringify(captured.lines)).not.toMatch(/example\.com/);
+  });
+
   it('logs refusals at info and leaves the organization out when no key was admitted', async () => {
     await app.request('GET', '/api/api-keys', { key: 'eu_live_nope' });
     await app.request('GET', '/api/nothing-here');

@@ -6,6 +6,7 @@ import { emailsRouter } from './emails/router';
 import { eventsRouter } from './events';
 import { healthRouter } from './health';
 import { organizationRouter } from './organizations';
+import { suppressionsRouter } from './suppressions/router';
 import { webhooksRouter } from './webhooks';
 
 /** One router for REST (through trpc-to-openapi) and for the dashboard's typed client. */
@@ -18,6 +19,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   audiences: audiencesRouter,
   events: eventsRouter,
+  suppressions: suppressionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

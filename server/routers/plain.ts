@@ -1,6 +1,7 @@
 import type { PlainRoute } from '../http/routes';
 import { emailAttachmentRoute } from './emails/attachment';
 import { emailBatchRoute } from './emails/batch';
+import { suppressionExportRoute } from './suppressions/export';
 
 /** REST operations served outside trpc-to-openapi (top-level array bodies, CSV); each says why where it is defined. */
-export const PLAIN_ROUTES: PlainRoute[] = [emailBatchRoute, emailAttachmentRoute];
+export const PLAIN_ROUTES: PlainRoute[] = [emailBatchRoute, emailAttachmentRoute, suppressionExportRoute];

@@ -45,6 +45,7 @@ async function otherOrganization(): Promise<void> {
   const webhook = await app.request('POST', '/api/webhooks', { key: org.apiKey, body: { url: 'https://hooks.other-company.com/hook', events: ['*'] } });
   const domain = await app.request('POST', '/api/domains', { key: org.apiKey, body: { name: 'other-company.com' } });
   const spareKey = await app.request('POST', '/api/api-keys', { key: org.apiKey, body: { name: 'spare' } });
+  const suppression = await app.request('POST', '/api/suppressions', { key: org.apiKey, body: { email: 'blocked@other-company.com' } });
   // Verified as the real check would leave it (the domains tests walk that path).
   await app.runtime.deps.db.update(domains).set({ status: 'verified', verifiedAt: app.clock.now() }).where(eq(domains.id, domain.body.id));
   app.dns.mx('example.net', 'mx.example.net');
@@ -52,7 +53,7 @@ async function otherOrganization(): Promise<void> {
     key: other.key,
     body: { from: 'a@other-company.com', to: 'b@example.net', subject: 'Hi', text: 'Hello', scheduled_at: new Date(app.clock.now().getTime() + 86_400_000).toISOString(), attachments: [{ filename: 'a.txt', content: 'aGVsbG8=' }] },
   });
-  expect([webhook.status, domain.status, spareKey.status]).toEqual([201, 201, 201]);
+  expect([webhook.status, domain.status, spareKey.status, suppression.status]).toEqual([201, 201, 201, 200]);
   expect(email.status, JSON.stringify(email.body)).toBe(200);
   const detail = await app.request('GET', `/api/emails/${email.body.id}`, { key: other.key });
   const deliveries = await app.request('GET', `/api/webhooks/${webhook.body.id}`, { key: org.apiKey });
@@ -68,6 +69,9 @@ async function otherOrganization(): Promise<void> {
     delivery: deliveries.body.deliveries[0].id,
     audience: audience.body.id,
     contact: contact.body.id,
+    suppression: suppression.body.id,
+    // DELETE /suppressions/{id} takes an address too.
+    suppressedAddress: suppression.body.email,
   };
 }
 
@@ -233,6 +237,7 @@ describe('the cross-organization sweep', () => {
     '/audiences/{id}/contacts/batch': { id: 'audience' },
     '/audiences/{id}/contacts/batch-delete': { id: 'audience' },
     '/audiences/{id}/contacts/{contactId}': { id: 'audience', contactId: 'contact' },
+    '/suppressions/{id}': { id: 'suppression' },
   };
 
   it('answers 404 NOT_FOUND to another organization on a real resource, and leaves it untouched', async () => {
@@ -245,6 +250,7 @@ describe('the cross-organization sweep', () => {
           app.request('GET', `/api/webhooks/${other.ids.webhook}`, { key: other.key }),
           app.request('GET', `/api/webhooks/${other.ids.webhook}/secret`, { key: other.key }),
           app.request('GET', `/api/audiences/${other.ids.audience}/contacts`, { key: other.key }),
+          app.request('GET', '/api/suppressions', { key: other.key }),
         ]).then((responses) => responses.map((r) => r.body)),
       );
     const before = await snapshot();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@/server/services/api-keys/keys';
 import { eq } from 'drizzle-orm';
-import { audiences, contacts, domains, events, webhookDeliveries, webhooks } from '@/db/schema';
+import { audiences, contacts, domains, events, suppressions, webhookDeliveries, webhooks } from '@/db/schema';
 import { newId } from '@/server/ids';
 import { newSigningSecret, sealSecret } from '@/server/services/webhooks/secrets';
 import { registerDomain } from '@/server/services/domains/crud';
@@ -145,6 +145,15 @@ const withDelivery = {
   foreign: makeDelivery,
 };
 
+/** An entry on the organization's suppression list (shared by live and test mode). */
+async function makeSuppression(ctx: PrepareContext): Promise<string> {
+  const id = newId();
+  await ctx.app.runtime.deps.db
+    .insert(suppressions)
+    .values({ id, organizationId: ctx.organizationId, email: `s${randomBytes(4).toString('hex')}@example.com`, reason: 'manual', createdAt: ctx.app.clock.now() });
+  return id;
+}
+
 export const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api-keys', sendingAccess: false, liveWrite: false, prepare: async () => ({ body: { name: 'matrix' } }) },
   { method: 'GET', path: '/api-keys', sendingAccess: false, liveWrite: false },
@@ -227,6 +236,18 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/audiences/{id}/contacts/{contactId}', sendingAccess: false, liveWrite: false, ...withContact() },
   { method: 'PATCH', path: '/audiences/{id}/contacts/{contactId}', sendingAccess: false, liveWrite: true, ...withContact(() => ({ subscribed: false })) },
   { method: 'DELETE', path: '/audiences/{id}/contacts/{contactId}', sendingAccess: false, liveWrite: true, ...withContact() },
+  { method: 'GET', path: '/suppressions', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/suppressions/export', sendingAccess: false, liveWrite: false },
+  { method: 'POST', path: '/suppressions', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { email: `n${randomBytes(4).toString('hex')}@example.com` } }) },
+  { method: 'POST', path: '/suppressions/batch', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { emails: ['a@example.com', 'b@example.com'] } }) },
+  {
+    method: 'DELETE',
+    path: '/suppressions/{id}',
+    sendingAccess: false,
+    liveWrite: true,
+    prepare: async (ctx) => ({ params: { id: await makeSuppression(ctx) } }),
+    foreign: async (ctx) => ({ id: await makeSuppression(ctx) }),
+  },
 ];
 
 export const fillPath = (path: string, params: Record<string, string> = {}) =>

@@ -1,0 +1,165 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { suppressions } from '@/db/schema';
+import type { Deps } from '../../deps';
+import { notFound, validationError } from '../../errors';
+import { newId } from '../../ids';
+import { AddressError, normalizeAddress } from '../shared/addresses';
+import { fetchPage, type Page } from '../shared/pagination';
+import type { Principal } from '../shared/principal';
+import type { CallerReason, SuppressionReason } from './reasons';
+
+// The suppression list as the API manages it. Bounces and complaints are written by
+// `suppressAddress` (suppressions.ts) from delivery reports; sending reads `suppressedAmong`.
+
+type SuppressionRow = typeof suppressions.$inferSelect;
+
+export interface SuppressionView {
+  id: string;
+  /** Normalised: lowercase, the domain in ASCII (IDN as punycode). */
+  email: string;
+  reason: SuppressionReason;
+  createdAt: string;
+  /** The email whose bounce or complaint put the address here; null for the other reasons. */
+  emailId: string | null;
+}
+
+export const suppressionView = (row: SuppressionRow): SuppressionView => ({
+  id: row.id,
+  email: row.email,
+  reason: row.reason,
+  createdAt: row.createdAt.toISOString(),
+  emailId: row.emailId,
+});
+
+/**
+ * The form an address takes on the list, or an AddressError saying why it cannot be one. The
+ * address parser of sends decides (IDN domains included), so whatever a send could be addressed
+ * to can be suppressed; a display name (`Ada <ada@example.com>`) is refused rather than guessed at.
+ */
+export function suppressionAddress(input: string): string {
+  if (/[<>]/.test(input)) throw new AddressError('give the bare address, without a display name or angle brackets');
+  return normalizeAddress(input);
+}
+
+/**
+ * `%`, `_` and `\` of a search term taken literally in a LIKE pattern (backslash is Postgres's
+ * default LIKE escape).
+ */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/**
+ * Case-insensitive substring of the stored address. Addresses are stored lowercase, so the term is
+ * lowercased here and the column is compared as it is: `email LIKE '%term%'`, which the trigram
+ * index (`suppressions_email_trgm_idx`, gin_trgm_ops) serves.
+ */
+export const searchCondition = (search: string): SQL => sql`${suppressions.email} like ${`%${escapeLike(search.toLowerCase())}%`}`;
+
+export interface SuppressionFilter {
+  limit: number;
+  cursor?: string;
+  search?: string;
+  reason?: SuppressionReason;
+}
+
+/** Newest first, in cursor pages; `search` and `reason` ANDed. */
+export async function listSuppressions(deps: Pick<Deps, 'db'>, principal: Principal, filter: SuppressionFilter): Promise<Page<SuppressionView>> {
+  const page = await fetchPage(suppressions.id, filter, ({ where, orderBy, limit }) =>
+    deps.db
+      .select()
+      .from(suppressions)
+      .where(
+        and(
+          eq(suppressions.organizationId, principal.organizationId),
+          filter.search ? searchCondition(filter.search) : undefined,
+          filter.reason ? eq(suppressions.reason, filter.reason) : undefined,
+          where,
+        ),
+      )
+      .orderBy(orderBy)
+      .limit(limit),
+  );
+  return { data: page.data.map(suppressionView), nextCursor: page.nextCursor };
+}
+
+/**
+ * Puts one address on the list, idempotently on its normalised form: when it is there already, the
+ * existing entry is the answer, unchanged (the first entry stands, as for bounces).
+ */
+export async function addSuppression(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { email: string; reason: CallerReason }): Promise<SuppressionView> {
+  let email: string;
+  try {
+    email = suppressionAddress(input.email);
+  } catch (error) {
+    if (error instanceof AddressError) throw validationError(`email: ${error.message}`);
+    throw error;
+  }
+  // Inserted, or else read; a concurrent removal between the two makes it try again.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const [created] = await deps.db
+      .insert(suppressions)
+      .values({ id: newId(), organizationId: principal.organizationId, email, reason: input.reason, emailId: null, createdAt: deps.clock.now() })
+      .onConflictDoNothing({ target: [suppressions.organizationId, suppressions.email] })
+      .returning();
+    if (created) return suppressionView(created);
+    const [existing] = await deps.db
+      .select()
+      .from(suppressions)
+      .where(and(eq(suppressions.organizationId, principal.organizationId), eq(suppressions.email, email)));
+    if (existing) return suppressionView(existing);
+  }
+  throw new Error('the suppression entry kept vanishing while it was being added');
+}
+
+export interface BatchOutcome {
+  /** New entries. */
+  added: number;
+  /** Distinct valid addresses that were on the list already (left as they were). */
+  alreadySuppressed: number;
+  /** Each address that is not one, as given, with the reason. */
+  invalid: Array<{ email: string; error: string }>;
+}
+
+/**
+ * Up to SUPPRESSION_LIMITS.batch addresses: each normalised, repeats (after normalisation) taken
+ * once, invalid ones reported without failing the others, and the rest inserted in one statement
+ * that leaves existing entries alone.
+ */
+export async function addSuppressions(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { emails: string[]; reason: CallerReason }): Promise<BatchOutcome> {
+  const invalid: BatchOutcome['invalid'] = [];
+  const addresses = new Set<string>();
+  for (const given of input.emails) {
+    try {
+      addresses.add(suppressionAddress(given));
+    } catch (error) {
+      if (!(error instanceof AddressError)) throw error;
+      invalid.push({ email: given, error: error.message });
+    }
+  }
+  if (addresses.size === 0) return { added: 0, alreadySuppressed: 0, invalid };
+  const now = deps.clock.now();
+  const inserted = await deps.db
+    .insert(suppressions)
+    .values([...addresses].map((email) => ({ id: newId(), organizationId: principal.organizationId, email, reason: input.reason, emailId: null, createdAt: now })))
+    .onConflictDoNothing({ target: [suppressions.organizationId, suppressions.email] })
+    .returning({ id: suppressions.id });
+  return { added: inserted.length, alreadySuppressed: addresses.size - inserted.length, invalid };
+}
+
+/** Which entry `DELETE /suppressions/{id}` means: its id, or its address (normalised here). */
+export type SuppressionTarget = { id: string } | { email: string };
+
+/** Takes an entry off the list; 404 when the organization has no such entry. */
+export async function removeSuppression(deps: Pick<Deps, 'db'>, principal: Principal, target: SuppressionTarget): Promise<void> {
+  let which: SQL;
+  try {
+    which = 'id' in target ? eq(suppressions.id, target.id) : eq(suppressions.email, suppressionAddress(target.email));
+  } catch (error) {
+    if (error instanceof AddressError) throw validationError(`id: ${error.message}`);
+    throw error;
+  }
+  const deleted = await deps.db
+    .delete(suppressions)
+    .where(and(eq(suppressions.organizationId, principal.organizationId), which))
+    .returning({ id: suppressions.id });
+  if (deleted.length === 0) throw notFound('Suppression');
+}
