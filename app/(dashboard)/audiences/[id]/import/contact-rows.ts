@@ -87,7 +87,7 @@ const columnsWord = (count: number) => (count === 1 ? '1 column' : `${count} col
 
 /**
  * The file's data records as contacts, by the mapping. A record is skipped, with the reason, when
- * its number of columns differs from the header's, when its address cell is empty, or when its
+ * its number of columns differs from the first row's, when its address cell is empty, or when its
  * subscription cell says neither yes nor no; the address itself is the server's to judge.
  */
 export function mapRecords(records: CsvRecord[], columns: number, mapping: ColumnMapping): { rows: ImportRow[]; skipped: SkippedRow[] } {
@@ -97,7 +97,7 @@ export function mapRecords(records: CsvRecord[], columns: number, mapping: Colum
   for (const { fields, line } of records) {
     const email = cell(fields, mapping.email);
     if (fields.length !== columns) {
-      skipped.push({ row: line, email, error: `has ${columnsWord(fields.length)}, the header has ${columns}` });
+      skipped.push({ row: line, email, error: `has ${columnsWord(fields.length)} instead of ${columns}` });
       continue;
     }
     if (!email) {
