@@ -54,7 +54,7 @@ export function CreateAudienceDialog({ open, onClose }: { open: boolean; onClose
           autoComplete="off"
           value={name}
           onChange={(event) => setName(event.target.value)}
-          description="For you only: contacts never see it."
+          description="For example the list a signup form feeds. The same address may be in several audiences."
           error={byField.name}
         />
         {other ? <ErrorAlert error={other} fallbackTitle="Could not create the audience" /> : null}

@@ -23,20 +23,24 @@ export function AddContactDialog({ audienceId, open, onClose }: { audienceId: st
     trpc.audiences.createContact.mutationOptions({
       onSuccess: async () => {
         await invalidate();
-        close();
+        finish();
       },
     }),
   );
   const { byField, other } = fieldErrors(create.error, FIELDS);
 
-  function close() {
-    if (create.isPending) return;
+  /** Empty again for the next contact, and closed. */
+  function finish() {
     setEmail('');
     setName('');
     setSubscribed(true);
     create.reset();
     onClose();
   }
+
+  const close = () => {
+    if (!create.isPending) finish();
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -6,9 +6,11 @@ export function ContactSearch({ value, onChange, searching }: { value: string; o
   const id = useId();
   return (
     <div className="w-full sm:max-w-xs">
-      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-700">
-        Search
-      </label>
+      <div className="mb-1.5 flex items-baseline">
+        <label htmlFor={id} className="text-sm font-medium text-slate-700">
+          Search
+        </label>
+      </div>
       <div className="relative">
         <SearchIcon className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
         <input

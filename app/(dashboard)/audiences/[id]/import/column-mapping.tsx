@@ -14,7 +14,7 @@ const FIELD_LABELS: Record<keyof Mapping, { label: string; description: string }
   subscribed: { label: 'Subscribed column', description: 'Optional: yes/no, true/false or 1/0. Empty means subscribed for a new contact.' },
 };
 
-const optionLabel = (column: ColumnChoice) => (column.sample ? `${column.title} (${column.sample.length > 32 ? `${column.sample.slice(0, 31)}…` : column.sample})` : column.title);
+const optionLabel = (column: ColumnChoice) => (column.sample ? `${column.title} (${column.sample.length > 24 ? `${column.sample.slice(0, 23)}…` : column.sample})` : column.title);
 
 /** Which column holds the address, the name and the subscription; guessed from the header, changeable. */
 export function ColumnMapping({

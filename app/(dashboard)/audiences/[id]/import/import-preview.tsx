@@ -1,4 +1,3 @@
-import { formatCount } from '../../../../lib/format';
 import type { ImportRow } from './contact-rows';
 
 const PREVIEW_ROWS = 5;
@@ -20,7 +19,7 @@ export function ImportPreview({ rows }: { rows: ImportRow[] }) {
         <tbody className="divide-y divide-slate-100">
           {rows.slice(0, PREVIEW_ROWS).map(({ row, contact }) => (
             <tr key={row} data-testid="preview-row">
-              <td className="px-3 py-2 text-slate-500 tabular-nums">{formatCount(row)}</td>
+              <td className="px-3 py-2 text-slate-500 tabular-nums">{row}</td>
               <td className="max-w-64 px-3 py-2 break-all text-slate-900">{contact.email}</td>
               <td className="max-w-48 px-3 py-2 break-words text-slate-700">{contact.name ?? <span className="text-slate-400">—</span>}</td>
               <td className="px-3 py-2 whitespace-nowrap text-slate-700">

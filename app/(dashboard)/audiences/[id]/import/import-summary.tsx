@@ -35,7 +35,7 @@ export function ImportSummary({ outcome, fileSkipped, onAnother, onDone }: { out
       )}
       {!stopped && (
         <p className="text-sm text-slate-600" role="status">
-          Import finished: every row of the file was read and answered for.
+          Import finished: every row of the file was handled.
         </p>
       )}
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">

@@ -1,4 +1,4 @@
-import { countOf, formatCount } from '../../../../lib/format';
+import { countOf } from '../../../../lib/format';
 import type { SkippedRow } from './contact-rows';
 import { firstSkipped } from './contact-upload';
 
@@ -21,7 +21,7 @@ export function SkippedRows({ skipped, limit = 100 }: { skipped: SkippedRow[]; l
           <tbody className="divide-y divide-slate-100">
             {shown.map((entry, index) => (
               <tr key={`${entry.row}-${index}`} data-testid="skipped-row" data-row={entry.row}>
-                <td className="px-3 py-2 align-top text-slate-500 tabular-nums">{formatCount(entry.row)}</td>
+                <td className="px-3 py-2 align-top text-slate-500 tabular-nums">{entry.row}</td>
                 <td className="max-w-56 px-3 py-2 align-top break-all text-slate-900">{entry.email || <span className="text-slate-400">(empty)</span>}</td>
                 <td className="px-3 py-2 align-top break-words text-red-700">{entry.error}</td>
               </tr>
