@@ -129,8 +129,9 @@ test('an audience gets 2,500 contacts from a CSV file, and its contacts are sear
   await importDialog.getByRole('button', { name: 'Import 2,504 contacts' }).click();
   const progress = importDialog.getByTestId('import-progress');
   await expect(progress).toBeVisible();
-  await expect(progress.getByTestId('import-progress-batches')).toContainText('of 3');
   await expect(progress.getByRole('progressbar')).toHaveAttribute('aria-valuemax', '2504');
+  await expect(progress.getByTestId('import-progress-batches')).toHaveText('Batch 2 of 3');
+  await expect(progress.getByTestId('import-progress-rows')).toHaveText('1,000 of 2,504 rows');
   await shot(page, 'audiences-import-progress', { fullPage: false });
   await expect(summary).toBeVisible({ timeout: 60_000 });
   await page.unroute('**/api/trpc/audiences.batchContacts**');

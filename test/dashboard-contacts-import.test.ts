@@ -100,9 +100,9 @@ describe('columns and rows', () => {
     ]);
     expect(skipped).toEqual([
       { row: 4, email: '', error: 'no email address' },
-      { row: 5, email: 'cyd@example.com', error: 'has 2 columns, the header has 3' },
+      { row: 5, email: 'cyd@example.com', error: 'has 2 columns instead of 3' },
       { row: 6, email: 'dee@example.com', error: 'subscribed: "perhaps" is not yes or no (true/false, 1/0)' },
-      { row: 7, email: 'eve@example.com', error: 'has 4 columns, the header has 3' },
+      { row: 7, email: 'eve@example.com', error: 'has 4 columns instead of 3' },
     ]);
     // Without the optional columns only the address is sent.
     expect(mapRecords(records.slice(1, 2), 3, { email: 0, name: null, subscribed: null }).rows).toEqual([{ row: 2, contact: { email: 'ada@example.com' } }]);

@@ -98,7 +98,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
       </div>
 
       {!empty && (
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
           <ContactSearch value={searchText} onChange={changeSearch} searching={query.isFetching && search !== ''} />
           <SubscriptionFilter value={subscription} onChange={changeSubscription} />
         </div>
