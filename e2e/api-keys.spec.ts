@@ -114,8 +114,8 @@ test('a wrong password is refused with a message', async ({ page }) => {
 
 test('resources not built yet say so, and the API reference lists the operations', async ({ page }) => {
   await signUp(page, `e2e-docs-${Date.now()}@example.com`);
-  await page.getByRole('link', { name: /^Audiences/ }).click();
-  await expect(page).toHaveURL(/\/audiences$/);
+  await page.getByRole('link', { name: /^Broadcasts/ }).click();
+  await expect(page).toHaveURL(/\/broadcasts$/);
   await expect(page.getByTestId('coming-soon')).toContainText('coming soon');
   await expect(page.getByRole('table')).toHaveCount(0);
 

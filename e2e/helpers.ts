@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expect, type Page } from '@playwright/test';
 
 export const password = 'correct horse battery staple';
@@ -36,4 +38,21 @@ export async function createApiKey(page: Page, name: string, { mode = 'Live' }: 
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(dialog).toBeHidden();
   return value;
+}
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Puts the signed-in person's organization on another plan with the operator CLI
+ * (`npm run admin -- org:plan`), which reaches the running e2e server through its loopback admin
+ * endpoint in DATA_DIR (.data-e2e, see playwright.config.ts).
+ */
+export async function setPlan(page: Page, plan: string): Promise<void> {
+  const response = await page.request.get(`/api/trpc/organization.current?input=${encodeURIComponent('{}')}`);
+  expect(response.status(), await response.text()).toBe(200);
+  const organizationId: string = (await response.json()).result.data.id;
+  const { stdout } = await execFileAsync('npm', ['run', '--silent', 'admin', '--', 'org:plan', '--org', organizationId, '--plan', plan], {
+    env: { ...process.env, DATA_DIR: '.data-e2e' },
+  });
+  expect(JSON.parse(stdout.trim().split('\n').pop()!)).toMatchObject({ organizationId, plan });
 }

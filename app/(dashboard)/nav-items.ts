@@ -16,7 +16,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/domains', label: 'Domains', icon: GlobeIcon, ready: true, description: 'The domains you send from, with the SPF, DKIM and DMARC records to publish and their verification status.' },
   { href: '/api-keys', label: 'API keys', icon: KeyRoundIcon, ready: true, description: 'Keys that authenticate your requests to the API and the SMTP gateway.' },
   { href: '/webhooks', label: 'Webhooks', icon: WebhookIcon, ready: true, description: 'Endpoints that receive signed events about your emails, contacts, domains and broadcasts.' },
-  { href: '/audiences', label: 'Audiences', icon: UsersIcon, ready: false, description: 'Lists of contacts to send broadcasts to, with their subscription status.' },
+  { href: '/audiences', label: 'Audiences', icon: UsersIcon, ready: true, description: 'Lists of contacts to send broadcasts to, with their subscription status.' },
   { href: '/broadcasts', label: 'Broadcasts', icon: MegaphoneIcon, ready: false, description: 'Messages sent to a whole audience at once, now or on a schedule.' },
   { href: '/templates', label: 'Templates', icon: LayoutTemplateIcon, ready: false, description: 'Reusable subjects and bodies with {{ variables }}, previewed before sending.' },
   { href: '/suppressions', label: 'Suppressions', icon: BanIcon, ready: false, description: 'Addresses that will not receive email: bounces, complaints, unsubscribes and manual entries.' },

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
-/** A column title, or a name only screen readers hear (an actions column). */
-export type Column = string | { srOnly: string };
+/** A column title, a name only screen readers hear (an actions column), or a control (a select-all checkbox). */
+export type Column = string | { srOnly: string } | { control: ReactNode };
 
 /** The frame every resource table shares; rows come from the caller (real rows or skeletons). */
 export function DataTable({ label, columns, busy = false, dense = false, children }: { label: string; columns: Column[]; busy?: boolean; dense?: boolean; children: ReactNode }) {
@@ -16,7 +16,7 @@ export function DataTable({ label, columns, busy = false, dense = false, childre
                 scope="col"
                 className={`${dense ? 'px-3' : 'px-4'} py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase first:pl-5 last:pr-5`}
               >
-                {typeof column === 'string' ? column : <span className="sr-only">{column.srOnly}</span>}
+                {typeof column === 'string' ? column : 'srOnly' in column ? <span className="sr-only">{column.srOnly}</span> : column.control}
               </th>
             ))}
           </tr>

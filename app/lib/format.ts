@@ -41,3 +41,11 @@ export function formatRelative(iso: string, now: number = Date.now()): string {
   }
   return delta > 5_000 ? 'in less than a minute' : 'just now';
 }
+
+const countFormat = new Intl.NumberFormat('en');
+
+/** "2,500": counts in the dashboard's English, grouped by thousands. */
+export const formatCount = (count: number) => countFormat.format(count);
+
+/** "1 contact", "2,500 contacts". */
+export const countOf = (count: number, singular: string, plural = `${singular}s`) => `${formatCount(count)} ${count === 1 ? singular : plural}`;

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import { ComingSoon } from '../coming-soon';
+import { AudiencesView } from './audiences-view';
 
 export const metadata: Metadata = { title: 'Audiences' };
 
 export default function AudiencesPage() {
-  return <ComingSoon href="/audiences" />;
+  return <AudiencesView />;
 }

@@ -1,0 +1,49 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { Button } from '../../../components/button';
+import { ErrorAlert } from '../../../components/error-alert';
+import { describeError } from '../../../lib/errors';
+import { useTRPC } from '../../../lib/trpc';
+import { AudienceDetailSkeleton } from './audience-detail-skeleton';
+import { AudienceHeader } from './audience-header';
+import { AudienceNotFound } from './audience-not-found';
+import { BackToAudiences } from './back-to-audiences';
+import { ContactsSection } from './contacts-section';
+import { DeleteAudienceSection } from './delete-audience-section';
+
+export function AudienceDetailView({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const query = useQuery(trpc.audiences.get.queryOptions({ id }));
+
+  if (query.isPending) return <AudienceDetailSkeleton />;
+
+  if (query.isError) {
+    const { code } = describeError(query.error);
+    if (code === 'NOT_FOUND' || code === 'VALIDATION_ERROR') return <AudienceNotFound />;
+    return (
+      <div className="space-y-4">
+        <BackToAudiences />
+        <ErrorAlert
+          error={query.error}
+          fallbackTitle="Could not load this audience"
+          action={
+            <Button variant="secondary" size="sm" onClick={() => void query.refetch()} loading={query.isFetching}>
+              Try again
+            </Button>
+          }
+        />
+      </div>
+    );
+  }
+
+  const audience = query.data;
+  return (
+    <div className="space-y-6" data-testid="audience-detail" data-audience-id={audience.id}>
+      <BackToAudiences />
+      <AudienceHeader audience={audience} />
+      <ContactsSection audience={audience} />
+      <DeleteAudienceSection audience={audience} />
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { PencilIcon, Trash2Icon } from 'lucide-react';
+import { RelativeTime } from '../../../components/relative-time';
+import { cx } from '../../../components/cx';
+import type { Contact } from '../types';
+import { SubscriptionBadge } from './subscription-badge';
+
+export function ContactRow({
+  contact,
+  selected,
+  onSelect,
+  onEdit,
+  onDelete,
+}: {
+  contact: Contact;
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <tr data-testid="contact-row" data-contact-id={contact.id} data-email={contact.email} className={cx(selected ? 'bg-indigo-50/50' : 'hover:bg-slate-50/60')}>
+      <td className="w-10 py-3 pr-2 pl-5">
+        <input
+          type="checkbox"
+          aria-label={`Select ${contact.email}`}
+          className="size-4 rounded border-slate-300 align-middle accent-indigo-600"
+          checked={selected}
+          onChange={(event) => onSelect(event.target.checked)}
+        />
+      </td>
+      <td className="max-w-80 px-4 py-3 font-medium break-all text-slate-900" data-testid="contact-email">
+        {contact.email}
+      </td>
+      <td className="max-w-64 px-4 py-3 break-words text-slate-700" data-testid="contact-name">
+        {contact.name ?? <span className="text-slate-400">—</span>}
+      </td>
+      <td className="px-4 py-3">
+        <SubscriptionBadge subscribed={contact.subscribed} />
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap text-slate-500">
+        <RelativeTime iso={contact.createdAt} />
+      </td>
+      <td className="py-3 pr-5 pl-4">
+        <div className="flex items-center justify-end gap-1">
+          <button type="button" onClick={onEdit} aria-label={`Edit ${contact.email}`} title="Edit contact" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700">
+            <PencilIcon className="size-4" />
+          </button>
+          <button type="button" onClick={onDelete} aria-label={`Delete ${contact.email}`} title="Delete contact" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600">
+            <Trash2Icon className="size-4" />
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}

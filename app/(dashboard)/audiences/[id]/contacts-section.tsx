@@ -1,0 +1,149 @@
+'use client';
+
+import { useMemo, useState } from 'react';
+import { FileUpIcon, UserPlusIcon } from 'lucide-react';
+import { Button } from '../../../components/button';
+import { ErrorAlert } from '../../../components/error-alert';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import type { Audience, Contact } from '../types';
+import { AddContactDialog } from './add-contact-dialog';
+import { ContactRow } from './contact-row';
+import { ContactSearch } from './contact-search';
+import { ContactSkeletonRows } from './contact-skeleton-rows';
+import { ContactsEmpty } from './contacts-empty';
+import { ContactsFooter } from './contacts-footer';
+import { ContactsTable } from './contacts-table';
+import { DeleteContactDialog } from './delete-contact-dialog';
+import { DeleteContactsDialog } from './delete-contacts-dialog';
+import { EditContactDialog } from './edit-contact-dialog';
+import { ImportContactsDialog } from './import/import-contacts-dialog';
+import { SelectAllCheckbox } from './select-all-checkbox';
+import { SelectionBar } from './selection-bar';
+import { SubscriptionFilter } from './subscription-filter';
+import { useContacts, type SubscriptionFilter as Filter } from './use-contacts';
+
+type Open = { dialog: 'add' } | { dialog: 'import' } | { dialog: 'edit'; contact: Contact } | { dialog: 'delete'; contact: Contact } | { dialog: 'delete-selected' } | null;
+
+/** The audience's contacts: searched, filtered, paged, ticked for deletion, added one by one or from a CSV file. */
+export function ContactsSection({ audience }: { audience: Audience }) {
+  const [searchText, setSearchText] = useState('');
+  const [subscription, setSubscription] = useState<Filter>('all');
+  const search = useDebouncedValue(searchText.trim(), 300);
+  const { query, contacts } = useContacts(audience.id, { search, subscription });
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [open, setOpen] = useState<Open>(null);
+  const close = () => setOpen(null);
+  const filtered = search !== '' || subscription !== 'all';
+  const refreshing = query.isRefetching && !query.isFetchingNextPage;
+
+  // Only contacts on screen can be ticked: a new search or filter starts a new selection.
+  const selectedShown = useMemo(() => (contacts ?? []).filter((contact) => selected.has(contact.id)), [contacts, selected]);
+  const clearSelection = () => setSelected(new Set());
+  const select = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const forget = (ids: string[]) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      for (const id of ids) next.delete(id);
+      return next;
+    });
+  const changeSearch = (value: string) => {
+    setSearchText(value);
+    clearSelection();
+  };
+  const changeSubscription = (value: Filter) => {
+    setSubscription(value);
+    clearSelection();
+  };
+
+  const addButton = (
+    <Button key="add" variant="secondary" onClick={() => setOpen({ dialog: 'add' })}>
+      <UserPlusIcon className="size-4" />
+      Add contact
+    </Button>
+  );
+  const importButton = (
+    <Button key="import" onClick={() => setOpen({ dialog: 'import' })}>
+      <FileUpIcon className="size-4" />
+      Import CSV
+    </Button>
+  );
+  const retry = (
+    <Button variant="secondary" size="sm" onClick={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())} loading={query.isFetching}>
+      Try again
+    </Button>
+  );
+  const empty = audience.contactCount === 0 && !filtered && contacts?.length === 0;
+
+  return (
+    <section aria-labelledby="contacts-heading" className="space-y-4" data-testid="contacts">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h2 id="contacts-heading" className="text-base font-semibold text-slate-900">
+            Contacts
+          </h2>
+          <p className="mt-1 text-sm text-slate-500">Newest first. Broadcasts to this audience go to its subscribed contacts only.</p>
+        </div>
+        {!empty && (
+          <div className="flex gap-2">
+            {addButton}
+            {importButton}
+          </div>
+        )}
+      </div>
+
+      {!empty && (
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
+          <ContactSearch value={searchText} onChange={changeSearch} searching={query.isFetching && search !== ''} />
+          <SubscriptionFilter value={subscription} onChange={changeSubscription} />
+        </div>
+      )}
+
+      {selectedShown.length > 0 && <SelectionBar count={selectedShown.length} onClear={clearSelection} onDelete={() => setOpen({ dialog: 'delete-selected' })} />}
+
+      {query.isPending && (
+        <ContactsTable busy selectAll={<SelectAllCheckbox total={0} selected={0} onChange={() => {}} />}>
+          <ContactSkeletonRows />
+        </ContactsTable>
+      )}
+
+      {query.isError && !contacts && <ErrorAlert error={query.error} fallbackTitle="Could not load the contacts" action={retry} />}
+
+      {contacts?.length === 0 && <ContactsEmpty filtered={filtered} actions={[addButton, importButton]} />}
+
+      {contacts && contacts.length > 0 && (
+        <>
+          <ContactsTable
+            busy={refreshing}
+            selectAll={<SelectAllCheckbox total={contacts.length} selected={selectedShown.length} onChange={(all) => setSelected(all ? new Set(contacts.map((contact) => contact.id)) : new Set())} />}
+          >
+            {contacts.map((contact) => (
+              <ContactRow
+                key={contact.id}
+                contact={contact}
+                selected={selected.has(contact.id)}
+                onSelect={(on) => select(contact.id, on)}
+                onEdit={() => setOpen({ dialog: 'edit', contact })}
+                onDelete={() => setOpen({ dialog: 'delete', contact })}
+              />
+            ))}
+            {query.isFetchingNextPage && <ContactSkeletonRows count={2} />}
+          </ContactsTable>
+          {query.isError && <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more contacts' : 'Could not refresh the contacts'} action={retry} />}
+          <ContactsFooter shown={contacts.length} hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoad={() => void query.fetchNextPage()} />
+        </>
+      )}
+
+      <AddContactDialog audienceId={audience.id} open={open?.dialog === 'add'} onClose={close} />
+      <ImportContactsDialog audience={audience} open={open?.dialog === 'import'} onClose={close} />
+      {open?.dialog === 'edit' && <EditContactDialog audienceId={audience.id} contact={open.contact} onClose={close} />}
+      {open?.dialog === 'delete' && <DeleteContactDialog audienceId={audience.id} contact={open.contact} onClose={close} onDeleted={(id) => forget([id])} />}
+      {open?.dialog === 'delete-selected' && <DeleteContactsDialog audienceId={audience.id} contacts={selectedShown} onClose={close} onDeleted={forget} />}
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import { Button } from '../../../components/button';
+import { Dialog } from '../../../components/dialog';
+import { ErrorAlert } from '../../../components/error-alert';
+import { useTRPC } from '../../../lib/trpc';
+import type { Contact } from '../types';
+import { useInvalidateAudiences } from '../use-invalidate-audiences';
+
+/** Delete one contact, after a confirmation. */
+export function DeleteContactDialog({ audienceId, contact, onClose, onDeleted }: { audienceId: string; contact: Contact; onClose: () => void; onDeleted: (id: string) => void }) {
+  const trpc = useTRPC();
+  const invalidate = useInvalidateAudiences();
+  const remove = useMutation(
+    trpc.audiences.deleteContact.mutationOptions({
+      onSuccess: async () => {
+        onDeleted(contact.id);
+        await invalidate();
+        onClose();
+      },
+    }),
+  );
+
+  const close = () => {
+    if (!remove.isPending) onClose();
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={close}
+      testId="delete-contact-dialog"
+      title="Delete contact"
+      description={
+        <>
+          Delete <strong className="font-semibold break-all text-slate-700">{contact.email}</strong> from this audience?
+        </>
+      }
+    >
+      <div className="space-y-4">
+        <p className="text-sm text-slate-600">
+          The contact and its subscription status are deleted. If you only want to stop sending to this person, unsubscribe them instead: an
+          unsubscribed contact stays unsubscribed when the address is imported again, a deleted one does not.
+        </p>
+        {remove.error && <ErrorAlert error={remove.error} fallbackTitle="Could not delete the contact" />}
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={close} disabled={remove.isPending}>
+            Cancel
+          </Button>
+          <Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate({ id: audienceId, contactId: contact.id })}>
+            Delete contact
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}

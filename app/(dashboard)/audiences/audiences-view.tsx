@@ -1,0 +1,83 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { PlusIcon } from 'lucide-react';
+import { Button } from '../../components/button';
+import { ErrorAlert } from '../../components/error-alert';
+import { PageHeader } from '../../components/page-header';
+import { useTRPC } from '../../lib/trpc';
+import { AudienceRow } from './audience-row';
+import { AudienceSkeletonRows } from './audience-skeleton-rows';
+import { AudiencesEmpty } from './audiences-empty';
+import { AudiencesTable } from './audiences-table';
+import { ContactsTotal } from './contacts-total';
+import { CreateAudienceDialog } from './create-audience-dialog';
+import { DeleteAudienceDialog } from './delete-audience-dialog';
+import type { Audience } from './types';
+
+export function AudiencesView() {
+  const trpc = useTRPC();
+  const audiences = useQuery(trpc.audiences.list.queryOptions({}));
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<Audience | null>(null);
+  const list = audiences.data?.data;
+
+  const createButton = (
+    <Button onClick={() => setCreating(true)}>
+      <PlusIcon className="size-4" />
+      Create audience
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Audiences"
+        description={
+          <>
+            Lists of contacts you send broadcasts to, with each contact&apos;s subscription status.
+            {list && list.length > 0 && (
+              <>
+                {' '}
+                <ContactsTotal audiences={list} />
+              </>
+            )}
+          </>
+        }
+        actions={list && list.length > 0 ? createButton : undefined}
+      />
+
+      {audiences.isPending && (
+        <AudiencesTable busy>
+          <AudienceSkeletonRows />
+        </AudiencesTable>
+      )}
+
+      {audiences.isError && (
+        <ErrorAlert
+          error={audiences.error}
+          fallbackTitle="Could not load your audiences"
+          action={
+            <Button variant="secondary" size="sm" onClick={() => void audiences.refetch()} loading={audiences.isFetching}>
+              Try again
+            </Button>
+          }
+        />
+      )}
+
+      {list && list.length === 0 && <AudiencesEmpty action={createButton} />}
+
+      {list && list.length > 0 && (
+        <AudiencesTable>
+          {list.map((audience) => (
+            <AudienceRow key={audience.id} audience={audience} onDelete={() => setDeleting(audience)} />
+          ))}
+        </AudiencesTable>
+      )}
+
+      <CreateAudienceDialog open={creating} onClose={() => setCreating(false)} />
+      {deleting && <DeleteAudienceDialog audience={deleting} open onClose={() => setDeleting(null)} />}
+    </>
+  );
+}
