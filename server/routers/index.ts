@@ -5,6 +5,7 @@ import { emailsRouter } from './emails/router';
 import { eventsRouter } from './events';
 import { healthRouter } from './health';
 import { organizationRouter } from './organizations';
+import { templatesRouter } from './templates';
 import { webhooksRouter } from './webhooks';
 
 /** One router for REST (through trpc-to-openapi) and for the dashboard's typed client. */
@@ -16,6 +17,7 @@ export const appRouter = router({
   organization: organizationRouter,
   webhooks: webhooksRouter,
   events: eventsRouter,
+  templates: templatesRouter,
 });
 
 export type AppRouter = typeof appRouter;

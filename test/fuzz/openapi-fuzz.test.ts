@@ -45,6 +45,7 @@ async function otherOrganization(): Promise<void> {
   const webhook = await app.request('POST', '/api/webhooks', { key: org.apiKey, body: { url: 'https://hooks.other-company.com/hook', events: ['*'] } });
   const domain = await app.request('POST', '/api/domains', { key: org.apiKey, body: { name: 'other-company.com' } });
   const spareKey = await app.request('POST', '/api/api-keys', { key: org.apiKey, body: { name: 'spare' } });
+  const template = await app.request('POST', '/api/templates', { key: org.apiKey, body: { name: 'Other', subject: 'Hi {{ name }}', text: 'Hello {{ name }}' } });
   // Verified as the real check would leave it (the domains tests walk that path).
   await app.runtime.deps.db.update(domains).set({ status: 'verified', verifiedAt: app.clock.now() }).where(eq(domains.id, domain.body.id));
   app.dns.mx('example.net', 'mx.example.net');
@@ -52,7 +53,7 @@ async function otherOrganization(): Promise<void> {
     key: other.key,
     body: { from: 'a@other-company.com', to: 'b@example.net', subject: 'Hi', text: 'Hello', scheduled_at: new Date(app.clock.now().getTime() + 86_400_000).toISOString(), attachments: [{ filename: 'a.txt', content: 'aGVsbG8=' }] },
   });
-  expect([webhook.status, domain.status, spareKey.status]).toEqual([201, 201, 201]);
+  expect([webhook.status, domain.status, spareKey.status, template.status]).toEqual([201, 201, 201, 201]);
   expect(email.status, JSON.stringify(email.body)).toBe(200);
   const detail = await app.request('GET', `/api/emails/${email.body.id}`, { key: other.key });
   const deliveries = await app.request('GET', `/api/webhooks/${webhook.body.id}`, { key: org.apiKey });
@@ -63,6 +64,7 @@ async function otherOrganization(): Promise<void> {
     attachment: detail.body.attachments[0].id,
     webhook: webhook.body.id,
     delivery: deliveries.body.deliveries[0].id,
+    template: template.body.id,
   };
 }
 
@@ -223,6 +225,8 @@ describe('the cross-organization sweep', () => {
     '/webhooks/{id}/deliveries': { id: 'webhook' },
     '/webhooks/{id}/deliveries/{deliveryId}': { id: 'webhook', deliveryId: 'delivery' },
     '/webhooks/{id}/deliveries/{deliveryId}/replay': { id: 'webhook', deliveryId: 'delivery' },
+    '/templates/{id}': { id: 'template' },
+    '/templates/{id}/preview': { id: 'template' },
   };
 
   it('answers 404 NOT_FOUND to another organization on a real resource, and leaves it untouched', async () => {
@@ -234,6 +238,7 @@ describe('the cross-organization sweep', () => {
           app.request('GET', '/api/api-keys', { key: other.key }),
           app.request('GET', `/api/webhooks/${other.ids.webhook}`, { key: other.key }),
           app.request('GET', `/api/webhooks/${other.ids.webhook}/secret`, { key: other.key }),
+          app.request('GET', `/api/templates/${other.ids.template}`, { key: other.key }),
         ]).then((responses) => responses.map((r) => r.body)),
       );
     const before = await snapshot();
