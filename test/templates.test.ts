@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { domains } from '@/db/schema';
+import { domains, emails } from '@/db/schema';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 
@@ -184,7 +184,7 @@ describe('preview', () => {
     const created = await create({
       name: 'P',
       subject: 'x{{ constructor }}{{ a.constructor }}{{ a.__proto__ }}{{ __proto__ }}{{ a.hasOwnProperty }}{{ toString }}y',
-      text: '[{{ constructor.name }}|{{ a.__proto__.constructor }}|{{ list.constructor }}|{{ "x" | split: "" | map: "constructor" }}|{{ list | map: "__proto__" }}|{{ a["constructor"] }}]',
+      text: '[{{ constructor.name }}|{{ a.__proto__.constructor }}|{{ list.constructor }}|{{ "x" | split: "" | map: "constructor" }}|{{ list | map: "__proto__" }}{{ list | map: "constructor" }}|{{ a["constructor"] }}]',
       html: '{{ process.env }}{{ global }}{{ require }}',
     });
     const answer = await preview(created.id, { a: { b: 1 }, list: [{ c: 1 }] });
@@ -228,5 +228,95 @@ describe('what a template may not do', () => {
     const answer = await preview(doubling.id);
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ error: expect.stringMatching(/^html: line 1: (memory alloc limit exceeded|renders too large)/), code: 'VALIDATION_ERROR' });
+  });
+});
+
+describe('sending with a template', () => {
+  const send = (body: Record<string, unknown>, key = org.apiKey) => app.request('POST', '/api/emails', { key, body: { from: 'Acme <hello@acme.example.com>', to: 'ada@example.net', ...body } });
+
+  it('stores the rendered subject, HTML and text on the email', async () => {
+    const created = await create();
+    const sent = await send({ template_id: created.id, variables: { name: 'Ada <3', plan: 'Pro' } });
+    expect(sent.status, sent.text).toBe(200);
+    const email = (await app.request('GET', `/api/emails/${sent.body.id}`, { key: org.apiKey })).body;
+    expect(email).toMatchObject({ subject: 'Welcome, Ada <3', html: '<h1>Hi Ada &lt;3</h1>\n<p>Your plan: Pro</p>\n', text: 'Hi Ada <3, your plan is Pro.', status: 'queued' });
+    // Without variables: defaults, and the rest empty.
+    const bare = await send({ template_id: created.id });
+    expect((await app.request('GET', `/api/emails/${bare.body.id}`, { key: org.apiKey })).body).toMatchObject({ subject: 'Welcome, there', text: 'Hi , your plan is .' });
+    // A test key sends with the same templates.
+    const testKey = await keyFor(app, org.organizationId, 'full_access', 'test');
+    expect((await send({ template_id: created.id, variables: { name: 'T' } }, testKey)).status).toBe(200);
+  });
+
+  it('sends what the template says now: a change is seen by the next send', async () => {
+    const created = await create({ name: 'V', subject: 'v1 {{ n }}', text: 'one' });
+    const first = await send({ template_id: created.id, variables: { n: 1 } });
+    await app.request('PATCH', `/api/templates/${created.id}`, { key: org.apiKey, body: { subject: 'v2 {{ n }}', text: 'two' } });
+    const second = await send({ template_id: created.id, variables: { n: 2 } });
+    const rows = await app.runtime.deps.db.select({ id: emails.id, subject: emails.subject, text: emails.text }).from(emails);
+    expect(rows.find((row) => row.id === first.body.id)).toMatchObject({ subject: 'v1 1', text: 'one' });
+    expect(rows.find((row) => row.id === second.body.id)).toMatchObject({ subject: 'v2 2', text: 'two' });
+    await app.request('DELETE', `/api/templates/${created.id}`, { key: org.apiKey });
+    expect((await send({ template_id: created.id })).body).toEqual({ error: 'Template not found', code: 'NOT_FOUND' });
+  });
+
+  it('refuses subject, html or text beside template_id, and variables without it', async () => {
+    const created = await create();
+    const withSubject = await send({ template_id: created.id, subject: 'Mine' });
+    expect(withSubject.body).toEqual({ error: 'subject: cannot be given with template_id (the template gives it)', code: 'VALIDATION_ERROR' });
+    expect((await send({ template_id: created.id, html: '<p>x</p>', text: 'x' })).body.error).toMatch(/^html: cannot be given with template_id.*; text: cannot be given/);
+    expect((await send({ subject: 'S', text: 'x', variables: { a: 1 } })).body).toEqual({ error: 'variables: only with template_id', code: 'VALIDATION_ERROR' });
+    expect((await send({ text: 'x' })).body).toEqual({ error: 'subject: is required (or give template_id)', code: 'VALIDATION_ERROR' });
+    expect((await send({ template_id: 'nope' })).body.error).toMatch(/^template_id/);
+    expect(await app.runtime.deps.db.select().from(emails)).toHaveLength(0);
+  });
+
+  it("answers 404 for another organization's template or none at all", async () => {
+    const other = await app.createOrg({ name: 'Other' });
+    const theirs = await create(welcome, other.apiKey);
+    expect((await send({ template_id: theirs.id })).body).toEqual({ error: 'Template not found', code: 'NOT_FOUND' });
+    expect((await send({ template_id: '0190a0a0-0000-7000-8000-000000000000' })).status).toBe(404);
+  });
+
+  it('refuses a render that is not a subject an email may carry', async () => {
+    const created = await create({ name: 'S', subject: '{{ title }}', text: 'x' });
+    expect((await send({ template_id: created.id })).body).toEqual({ error: "subject: the template's subject renders empty; give the variables it needs", code: 'VALIDATION_ERROR' });
+    expect((await send({ template_id: created.id, variables: { title: 'Line\r\nBcc: victim@example.com' } })).body).toEqual({
+      error: 'subject: renders with a line break or NUL (from the variables)',
+      code: 'VALIDATION_ERROR',
+    });
+    expect((await send({ template_id: created.id, variables: { title: 't'.repeat(999) } })).body.error).toMatch(/^subject: renders longer than 998/);
+    expect((await send({ template_id: created.id, variables: { title: 'Fine' } })).status).toBe(200);
+  });
+
+  it('renders each batch item on its own; a bad item is that item\'s error', async () => {
+    const mine = await create();
+    const other = await app.createOrg({ name: 'Other' });
+    const theirs = await create(welcome, other.apiKey);
+    const item = (body: Record<string, unknown>) => ({ from: 'Acme <hello@acme.example.com>', to: 'ada@example.net', ...body });
+    const response = await app.request('POST', '/api/emails/batch', {
+      key: org.apiKey,
+      body: [
+        item({ template_id: mine.id, variables: { name: 'Ada', plan: 'Pro' } }),
+        item({ template_id: theirs.id }),
+        item({ template_id: mine.id, subject: 'Mine' }),
+        item({ subject: 'Plain', text: 'Plain text' }),
+        item({ template_id: mine.id, variables: { name: 'Bob' } }),
+      ],
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.data).toEqual([
+      { id: expect.any(String) },
+      { error: 'Template not found', code: 'NOT_FOUND' },
+      { error: 'subject: cannot be given with template_id (the template gives it)', code: 'VALIDATION_ERROR' },
+      { id: expect.any(String) },
+      { id: expect.any(String) },
+    ]);
+    const rows = await app.runtime.deps.db.select({ id: emails.id, subject: emails.subject, text: emails.text }).from(emails);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(rows).toHaveLength(3);
+    expect(byId.get(response.body.data[0].id)).toMatchObject({ subject: 'Welcome, Ada', text: 'Hi Ada, your plan is Pro.' });
+    expect(byId.get(response.body.data[3].id)).toMatchObject({ subject: 'Plain', text: 'Plain text' });
+    expect(byId.get(response.body.data[4].id)).toMatchObject({ subject: 'Welcome, Bob', text: 'Hi Bob, your plan is .' });
   });
 });
