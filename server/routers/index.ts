@@ -7,6 +7,7 @@ import { eventsRouter } from './events';
 import { healthRouter } from './health';
 import { organizationRouter } from './organizations';
 import { suppressionsRouter } from './suppressions/router';
+import { templatesRouter } from './templates';
 import { webhooksRouter } from './webhooks';
 
 /** One router for REST (through trpc-to-openapi) and for the dashboard's typed client. */
@@ -20,6 +21,7 @@ export const appRouter = router({
   audiences: audiencesRouter,
   events: eventsRouter,
   suppressions: suppressionsRouter,
+  templates: templatesRouter,
 });
 
 export type AppRouter = typeof appRouter;

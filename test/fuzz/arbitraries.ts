@@ -42,6 +42,8 @@ export function validValue(schema: Schema | undefined, resolve: (s: Schema | und
       return fc.double({ min: s.minimum ?? -1_000, max: s.maximum ?? 1_000, noNaN: true });
     case 'boolean':
       return fc.boolean();
+    case 'null':
+      return fc.constant(null);
     case 'array':
       if (depth > 4) return fc.constant([]);
       return fc.array(validValue(s.items, resolve, depth + 1, name), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 3, 3) });

@@ -46,6 +46,7 @@ async function otherOrganization(): Promise<void> {
   const domain = await app.request('POST', '/api/domains', { key: org.apiKey, body: { name: 'other-company.com' } });
   const spareKey = await app.request('POST', '/api/api-keys', { key: org.apiKey, body: { name: 'spare' } });
   const suppression = await app.request('POST', '/api/suppressions', { key: org.apiKey, body: { email: 'blocked@other-company.com' } });
+  const template = await app.request('POST', '/api/templates', { key: org.apiKey, body: { name: 'Other', subject: 'Hi {{ name }}', text: 'Hello {{ name }}' } });
   // Verified as the real check would leave it (the domains tests walk that path).
   await app.runtime.deps.db.update(domains).set({ status: 'verified', verifiedAt: app.clock.now() }).where(eq(domains.id, domain.body.id));
   app.dns.mx('example.net', 'mx.example.net');
@@ -53,7 +54,7 @@ async function otherOrganization(): Promise<void> {
     key: other.key,
     body: { from: 'a@other-company.com', to: 'b@example.net', subject: 'Hi', text: 'Hello', scheduled_at: new Date(app.clock.now().getTime() + 86_400_000).toISOString(), attachments: [{ filename: 'a.txt', content: 'aGVsbG8=' }] },
   });
-  expect([webhook.status, domain.status, spareKey.status, suppression.status]).toEqual([201, 201, 201, 200]);
+  expect([webhook.status, domain.status, spareKey.status, suppression.status, template.status]).toEqual([201, 201, 201, 200, 201]);
   expect(email.status, JSON.stringify(email.body)).toBe(200);
   const detail = await app.request('GET', `/api/emails/${email.body.id}`, { key: other.key });
   const deliveries = await app.request('GET', `/api/webhooks/${webhook.body.id}`, { key: org.apiKey });
@@ -72,6 +73,7 @@ async function otherOrganization(): Promise<void> {
     suppression: suppression.body.id,
     // DELETE /suppressions/{id} takes an address too.
     suppressedAddress: suppression.body.email,
+    template: template.body.id,
   };
 }
 
@@ -238,6 +240,8 @@ describe('the cross-organization sweep', () => {
     '/audiences/{id}/contacts/batch-delete': { id: 'audience' },
     '/audiences/{id}/contacts/{contactId}': { id: 'audience', contactId: 'contact' },
     '/suppressions/{id}': { id: 'suppression' },
+    '/templates/{id}': { id: 'template' },
+    '/templates/{id}/preview': { id: 'template' },
   };
 
   it('answers 404 NOT_FOUND to another organization on a real resource, and leaves it untouched', async () => {
@@ -251,6 +255,7 @@ describe('the cross-organization sweep', () => {
           app.request('GET', `/api/webhooks/${other.ids.webhook}/secret`, { key: other.key }),
           app.request('GET', `/api/audiences/${other.ids.audience}/contacts`, { key: other.key }),
           app.request('GET', '/api/suppressions', { key: other.key }),
+          app.request('GET', `/api/templates/${other.ids.template}`, { key: other.key }),
         ]).then((responses) => responses.map((r) => r.body)),
       );
     const before = await snapshot();

@@ -8,6 +8,7 @@ import { registerDomain } from '@/server/services/domains/crud';
 import { toSendEmailInput } from '@/server/routers/emails/wire';
 import { sendEmail } from '@/server/services/emails/accept/send';
 import { getEmail } from '@/server/services/emails/read';
+import { createTemplate } from '@/server/services/templates/crud';
 import type { Principal } from '@/server/services/shared/principal';
 import type { TestApp } from '../support/app';
 
@@ -138,6 +139,12 @@ const withAudience = (body?: (params: { id: string }) => unknown) => ({
 const withContact = (body?: () => unknown) => ({
   prepare: async (ctx: PrepareContext) => ({ params: await makeContact(ctx), body: body?.() }),
   foreign: makeContact,
+const makeTemplate = async (ctx: PrepareContext) =>
+  (await createTemplate(ctx.app.runtime.deps, principalFor(ctx), { name: 'Welcome', subject: 'Hi {{ name }}', text: 'Hello {{ name | default: "there" }}' })).id;
+
+const withTemplate = (body?: () => unknown) => ({
+  prepare: async (ctx: PrepareContext) => ({ params: { id: await makeTemplate(ctx) }, body: body?.() }),
+  foreign: async (ctx: PrepareContext) => ({ id: await makeTemplate(ctx) }),
 });
 
 const withDelivery = {
@@ -248,6 +255,12 @@ export const ROUTES: RouteCase[] = [
     prepare: async (ctx) => ({ params: { id: await makeSuppression(ctx) } }),
     foreign: async (ctx) => ({ id: await makeSuppression(ctx) }),
   },
+  { method: 'POST', path: '/templates', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { name: 'Receipt', subject: 'Your receipt', html: '<p>Thanks {{ name }}</p>' } }) },
+  { method: 'GET', path: '/templates', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/templates/{id}', sendingAccess: false, liveWrite: false, ...withTemplate() },
+  { method: 'GET', path: '/templates/{id}/preview', sendingAccess: false, liveWrite: false, ...withTemplate() },
+  { method: 'PATCH', path: '/templates/{id}', sendingAccess: false, liveWrite: true, ...withTemplate(() => ({ subject: 'Hello {{ name }}' })) },
+  { method: 'DELETE', path: '/templates/{id}', sendingAccess: false, liveWrite: true, ...withTemplate() },
 ];
 
 export const fillPath = (path: string, params: Record<string, string> = {}) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { validationError } from '../../errors';
 import { jsonBoolean } from '../shared';
-import type { AttachmentInput, EmailInput, SendEmailInput } from '../../services/emails/accept/input';
+import type { AttachmentInput, EmailInput, EmailRequest, SendEmailInput } from '../../services/emails/accept/input';
 import { ALLOWED_HEADER, EMAIL_LIMITS } from '../../services/emails/accept/limits';
 import { AddressError, parseMailbox } from '../../services/shared/addresses';
 
@@ -49,19 +49,32 @@ const fields = {
   cc: oneOrMany('cc').optional(),
   bcc: oneOrMany('bcc').optional(),
   reply_to: oneOrMany('reply_to').optional(),
-  subject: z.string().min(1, 'must not be empty').max(EMAIL_LIMITS.subjectChars).regex(NO_BREAKS, 'must not contain CR, LF or NUL'),
+  subject: z.string().min(1, 'must not be empty').max(EMAIL_LIMITS.subjectChars).regex(NO_BREAKS, 'must not contain CR, LF or NUL').optional().describe('Required unless template_id is given'),
   html: z.string().optional(),
   text: z.string().optional(),
+  template_id: z.uuid({ message: 'must be the id of one of your templates' }).optional().describe('Take subject, html and text from this template, rendered with `variables`'),
+  variables: z.record(z.string(), z.unknown()).optional().describe('Values for the template\'s variables, by name (only with template_id)'),
   headers: headers.optional(),
   tags: z.array(tag).max(EMAIL_LIMITS.tags).optional(),
   tracking: z.strictObject({ opens: jsonBoolean().optional(), clicks: jsonBoolean().optional() }).optional(),
 };
 
-function bodyRules<T extends { to: string[]; cc?: string[]; bcc?: string[]; html?: string; text?: string }>(value: T, ctx: z.RefinementCtx) {
+type ContentFields = { subject?: string; html?: string; text?: string; template_id?: string; variables?: Record<string, unknown> };
+
+function bodyRules<T extends { to: string[]; cc?: string[]; bcc?: string[] } & ContentFields>(value: T, ctx: z.RefinementCtx) {
   const count = value.to.length + (value.cc?.length ?? 0) + (value.bcc?.length ?? 0);
   if (value.to.length === 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'needs at least one recipient' });
   if (count > EMAIL_LIMITS.recipients) ctx.addIssue({ code: 'custom', path: ['to'], message: `at most ${EMAIL_LIMITS.recipients} recipients in to, cc and bcc together` });
-  if (value.html === undefined && value.text === undefined) ctx.addIssue({ code: 'custom', path: ['html'], message: 'give html, text or both' });
+  if (value.template_id !== undefined) {
+    // The template gives the subject and bodies: given beside it, which would win is a guess.
+    for (const field of ['subject', 'html', 'text'] as const) {
+      if (value[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'cannot be given with template_id (the template gives it)' });
+    }
+    return;
+  }
+  if (value.variables !== undefined) ctx.addIssue({ code: 'custom', path: ['variables'], message: 'only with template_id' });
+  if (value.subject === undefined) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'is required (or give template_id)' });
+  if (value.html === undefined && value.text === undefined) ctx.addIssue({ code: 'custom', path: ['html'], message: 'give html, text or both (or template_id)' });
   const size = Buffer.byteLength(value.html ?? '') + Buffer.byteLength(value.text ?? '');
   if (size > EMAIL_LIMITS.bodyBytes) ctx.addIssue({ code: 'custom', path: ['html'], message: `html and text together may be at most ${EMAIL_LIMITS.bodyBytes} bytes` });
 }
@@ -86,20 +99,20 @@ type EmailBody = z.infer<typeof batchEmailBody>;
 type SendEmailBody = z.infer<typeof emailBody>;
 
 /** A parsed batch item (or the common part of `POST /emails`) as the accept path takes it. */
-export function toEmailInput(body: EmailBody): EmailInput {
-  return {
+export function toEmailInput(body: EmailBody): EmailRequest {
+  const email = {
     from: body.from,
     to: body.to,
     cc: body.cc ?? [],
     bcc: body.bcc ?? [],
     replyTo: body.reply_to ?? [],
-    subject: body.subject,
-    html: body.html,
-    text: body.text,
     headers: body.headers ?? {},
     tags: body.tags ?? [],
     tracking: body.tracking ?? {},
   };
+  if (body.template_id !== undefined) return { ...email, template: { templateId: body.template_id, variables: body.variables ?? {} } };
+  // bodyRules saw to it: without template_id, subject is given.
+  return { ...email, subject: body.subject ?? '', html: body.html, text: body.text } satisfies EmailInput;
 }
 
 const toAttachment = (attachment: NonNullable<SendEmailBody['attachments']>[number]): AttachmentInput => ({
@@ -109,7 +122,7 @@ const toAttachment = (attachment: NonNullable<SendEmailBody['attachments']>[numb
 });
 
 /** A parsed `POST /emails` body and its Idempotency-Key header. */
-export function toSendEmailInput(body: SendEmailBody, idempotencyKey: string | undefined): SendEmailInput {
+export function toSendEmailInput(body: SendEmailBody, idempotencyKey: string | undefined): EmailRequest<SendEmailInput> {
   return {
     ...toEmailInput(body),
     attachments: (body.attachments ?? []).map(toAttachment),

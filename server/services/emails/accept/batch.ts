@@ -3,18 +3,19 @@ import type { Deps } from '../../../deps';
 import { AppError, type ErrorCode } from '../../../errors';
 import { normalizeAddress, parseMailbox } from '../../shared/addresses';
 import { draftEmail } from './draft';
-import { recipientsOf, type EmailInput } from './input';
+import { recipientsOf, type EmailInput, type EmailRequest } from './input';
 import { storeEmails, type EmailDraft } from './store';
 import type { Principal } from '../../shared/principal';
 import { permitWithin } from './checks';
 import { loadSendContext } from './context';
+import { withTemplateContent } from './template-content';
 
 export const BATCH_LIMIT = 100;
 
 type BatchOutcome = { id: string } | { error: string; code: ErrorCode };
 
-/** One item of a batch as the edge parsed it: an email, or why its body was refused. */
-export type BatchItem = { input: EmailInput } | { invalid: string };
+/** One item of a batch as the edge parsed it: an email (its content given or from a template), or why its body was refused. */
+export type BatchItem = { input: EmailRequest } | { invalid: string };
 
 /**
  * Checks each item as `POST /emails` would, in request order, then stores every accepted one in a
@@ -25,9 +26,9 @@ export type BatchItem = { input: EmailInput } | { invalid: string };
 export async function sendBatch(deps: Deps, principal: Principal, items: BatchItem[], log: (error: unknown) => void): Promise<BatchOutcome[]> {
   if (items.length === 0 || items.length > BATCH_LIMIT) throw new AppError('VALIDATION_ERROR', `A batch holds 1 to ${BATCH_LIMIT} emails (got ${items.length})`);
   const outcomes: BatchOutcome[] = new Array(items.length);
-  const valid: Array<{ index: number; input: EmailInput }> = [];
+  const requested: Array<{ index: number; request: EmailRequest }> = [];
   items.forEach((item, index) => {
-    if ('input' in item) valid.push({ index, input: item.input });
+    if ('input' in item) requested.push({ index, request: item.input });
     else outcomes[index] = { error: item.invalid, code: 'VALIDATION_ERROR' };
   });
   const failed = (index: number, error: unknown) => {
@@ -41,8 +42,16 @@ export async function sendBatch(deps: Deps, principal: Principal, items: BatchIt
   };
 
   const drafts: Array<{ index: number; draft: EmailDraft }> = [];
-  if (valid.length > 0) {
+  if (requested.length > 0) {
     try {
+      // Content first: an item whose template is not the organization's or does not render is refused on its own.
+      const contents = await withTemplateContent(deps, principal, requested.map(({ request }) => request));
+      const valid: Array<{ index: number; input: EmailInput }> = [];
+      requested.forEach(({ index }, i) => {
+        const content = contents[i]!;
+        if (content instanceof AppError) failed(index, content);
+        else valid.push({ index, input: content });
+      });
       const context = await loadSendContext(
         deps.db,
         principal.organizationId,
@@ -62,7 +71,7 @@ export async function sendBatch(deps: Deps, principal: Principal, items: BatchIt
       if (deliveriesQueued) deps.jobs.wake('webhook-delivery', []);
     } catch (error) {
       // Nothing of the batch was stored (one statement): every item still without an outcome failed.
-      for (const { index } of valid) if (!outcomes[index]) failed(index, error);
+      for (const { index } of requested) if (!outcomes[index]) failed(index, error);
       return outcomes;
     }
   }

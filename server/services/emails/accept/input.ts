@@ -39,3 +39,12 @@ export interface SendEmailInput extends EmailInput {
 
 /** Every address the email goes to, in to, cc, bcc order. */
 export const recipientsOf = (input: EmailInput): string[] => [...input.to, ...input.cc, ...input.bcc];
+
+/** The subject and bodies taken from one of the organization's templates, rendered with the variables. */
+export interface TemplateContent {
+  templateId: string;
+  variables: Record<string, unknown>;
+}
+
+/** An email as a channel hands it: with its subject and bodies, or with a template to render them from. */
+export type EmailRequest<T extends EmailInput = EmailInput> = T | (Omit<T, 'subject' | 'html' | 'text'> & { template: TemplateContent });

@@ -8,20 +8,23 @@ import { ATTACHMENT_RETENTION_MS } from '../attachments';
 import { scheduleTime } from '../schedule-time';
 import { permitSend } from './checks';
 import { draftEmail } from './draft';
-import { recipientsOf, type SendEmailInput } from './input';
+import { recipientsOf, type EmailRequest, type SendEmailInput } from './input';
 import { storeEmails } from './store';
+import { withContent } from './template-content';
 
 /**
  * Accepts one email: every refusal first, then the email and its history in one statement (with
  * its attachments, in one transaction), then a wake-up for the pipeline. With an idempotency key,
  * a repeat within 24 hours (even a concurrent one) answers with the first email and stores nothing.
+ * An email from a template is stored as it renders.
  */
-export async function sendEmail(deps: Deps, principal: Principal, input: SendEmailInput): Promise<{ id: string }> {
-  const key = input.idempotencyKey;
+export async function sendEmail(deps: Deps, principal: Principal, request: EmailRequest<SendEmailInput>): Promise<{ id: string }> {
+  const key = request.idempotencyKey;
   if (key) {
     const existing = await findByIdempotencyKey(deps, principal, key);
     if (existing) return { id: existing };
   }
+  const input = await withContent(deps, principal, request);
   const scheduledAt = scheduleTime(deps, input.scheduledAt);
   const permit = await permitSend(deps, principal, { from: input.from, recipients: recipientsOf(input) });
   const now = deps.clock.now();

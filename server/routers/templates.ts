@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '../services/templates/crud';
+import { TEMPLATE_LIMITS } from '../services/templates/limits';
+import { previewTemplate } from '../services/templates/preview';
+import { parseVariables } from '../services/templates/variables';
+import { router } from '../trpc/init';
+import { orgProcedure } from '../trpc/procedures';
+import { idParam, isoDate, messageResponse, pageQuery } from './shared';
+
+const NO_BREAKS = /^[^\r\n\0]*$/;
+
+const templateSummary = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    subject: z.string().describe('Liquid source of the subject'),
+    variables: z.array(z.string()).describe('The variables its subject, html and text read, found when it was saved'),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'TemplateSummary' });
+
+const template = templateSummary
+  .extend({
+    html: z.string().nullable().describe('Liquid source of the HTML body: outputs are HTML-escaped'),
+    text: z.string().nullable().describe('Liquid source of the plain-text body'),
+  })
+  .meta({ id: 'Template' });
+
+const rendered = z
+  .object({
+    subject: z.string(),
+    html: z.string().nullable(),
+    text: z.string().nullable(),
+    missingVariables: z.array(z.string()).describe('Variables read without a default that were not given: they rendered empty'),
+  })
+  .meta({ id: 'TemplatePreview' });
+
+const name = z.string().min(1, 'must not be empty').max(TEMPLATE_LIMITS.nameChars);
+const subject = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(TEMPLATE_LIMITS.subjectChars)
+  .regex(NO_BREAKS, 'must not contain CR, LF or NUL')
+  .describe('Liquid: {{ name }}, {{ name | default: "there" }}, {% if %}');
+const body = z.string().max(TEMPLATE_LIMITS.bodyBytes);
+const html = body.describe('Liquid; outputs are HTML-escaped ({{ x | raw }} opts out). Give html, text or both');
+const text = body.describe('Liquid; outputs as they are. Give html, text or both');
+
+const tags = ['Templates'];
+const byId = z.strictObject({ id: idParam });
+// A template's html and text may reach the body bound of an email, JSON-escaped.
+const bodyLimitBytes = 16 * 1024 * 1024;
+
+export const templatesRouter = router({
+  create: orgProcedure
+    .meta({ openapi: { method: 'POST', path: '/templates', operationId: 'createTemplate', tags, summary: 'Create a template (Liquid placeholders, no loops or includes)' }, successStatus: 201, liveWrite: true, bodyLimitBytes })
+    .input(z.strictObject({ name, subject, html: html.optional(), text: text.optional() }))
+    .output(template)
+    .mutation(({ ctx, input }) => createTemplate(ctx.deps, ctx.principal, input)),
+
+  list: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/templates', operationId: 'listTemplates', tags, summary: 'List templates, newest first, without their bodies' } })
+    .input(z.strictObject({ ...pageQuery({ max: 100, default: 50 }) }))
+    .output(z.object({ data: z.array(templateSummary), nextCursor: z.uuid().nullable() }))
+    .query(({ ctx, input }) => listTemplates(ctx.deps, ctx.principal, input)),
+
+  get: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/templates/{id}', operationId: 'getTemplate', tags, summary: 'Get a template' } })
+    .input(byId)
+    .output(template)
+    .query(({ ctx, input }) => getTemplate(ctx.deps, ctx.principal, input.id)),
+
+  preview: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/templates/{id}/preview', operationId: 'previewTemplate', tags, summary: 'Render a template with variables, as a send would' } })
+    .input(z.strictObject({ id: idParam, variables: z.string().optional().describe('A URL-encoded JSON object: {"name":"Ada"}') }))
+    .output(rendered)
+    .query(({ ctx, input }) => previewTemplate(ctx.deps, ctx.principal, input.id, parseVariables(input.variables))),
+
+  update: orgProcedure
+    .meta({ openapi: { method: 'PATCH', path: '/templates/{id}', operationId: 'updateTemplate', tags, summary: 'Change any of name, subject, html and text (null removes html or text)' }, liveWrite: true, bodyLimitBytes })
+    .input(z.strictObject({ id: idParam, name: name.optional(), subject: subject.optional(), html: html.nullable().optional(), text: text.nullable().optional() }))
+    .output(template)
+    .mutation(({ ctx, input }) => updateTemplate(ctx.deps, ctx.principal, input.id, { name: input.name, subject: input.subject, html: input.html, text: input.text })),
+
+  delete: orgProcedure
+    .meta({ openapi: { method: 'DELETE', path: '/templates/{id}', operationId: 'deleteTemplate', tags, summary: 'Delete a template' }, liveWrite: true })
+    .input(byId)
+    .output(messageResponse)
+    .mutation(async ({ ctx, input }) => {
+      await deleteTemplate(ctx.deps, ctx.principal, input.id);
+      return { message: 'Template deleted' };
+    }),
+});

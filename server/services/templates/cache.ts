@@ -1,0 +1,62 @@
+import { parseTemplate, type ParsedTemplate, type TemplateSource } from './parse';
+
+/** Bounds of the cache: templates, and characters of their source (parsed, they weigh a few times that). */
+const MAX_TEMPLATES = 500;
+const MAX_CHARS = 32 * 1024 * 1024;
+
+interface Entry {
+  version: number;
+  parsed: ParsedTemplate;
+}
+
+/** By template id, in order of last use (a Map iterates in insertion order: the first is the least recent). */
+const entries = new Map<string, Entry>();
+let chars = 0;
+
+/** A template as stored: `updatedAt` moves forward on every change, so with the id it names one version. */
+export interface StoredTemplate extends TemplateSource {
+  id: string;
+  updatedAt: Date;
+}
+
+function drop(id: string): void {
+  const entry = entries.get(id);
+  if (!entry) return;
+  entries.delete(id);
+  chars -= entry.parsed.size;
+}
+
+/** Keeps a parsed version, dropping the least recently used beyond the bounds. */
+export function rememberParsed(id: string, updatedAt: Date, parsed: ParsedTemplate): void {
+  drop(id);
+  if (parsed.size > MAX_CHARS) return;
+  entries.set(id, { version: updatedAt.getTime(), parsed });
+  chars += parsed.size;
+  for (const [oldest] of entries) {
+    if (entries.size <= MAX_TEMPLATES && chars <= MAX_CHARS) break;
+    drop(oldest);
+  }
+}
+
+/** The parsed version of a template if this process holds it. */
+export function cachedParsed(id: string, updatedAt: Date): ParsedTemplate | undefined {
+  const entry = entries.get(id);
+  if (!entry || entry.version !== updatedAt.getTime()) return undefined;
+  entries.delete(id);
+  entries.set(id, entry);
+  return entry.parsed;
+}
+
+/** A stored template parsed: from the cache, or parsed now and kept. */
+export function parsedTemplate(row: StoredTemplate): ParsedTemplate {
+  const cached = cachedParsed(row.id, row.updatedAt);
+  if (cached) return cached;
+  const parsed = parseTemplate(row);
+  rememberParsed(row.id, row.updatedAt, parsed);
+  return parsed;
+}
+
+/** Forgets a template (deleted): its memory is free at once. */
+export function forgetParsed(id: string): void {
+  drop(id);
+}

@@ -1,0 +1,16 @@
+import { EMAIL_LIMITS } from '../emails/accept/limits';
+
+/** Bounds of a template and of rendering one; docs/templates.md explains each. */
+export const TEMPLATE_LIMITS = {
+  nameChars: 255,
+  /** The source of the subject, and what it renders to when sent: an email's subject bound. */
+  subjectChars: EMAIL_LIMITS.subjectChars,
+  /** html and text together, in UTF-8 bytes: an email's body bound. */
+  bodyBytes: EMAIL_LIMITS.bodyBytes,
+  /** Liquid markups (`{{ … }}` and `{% … %}`) in one part: LiquidJS parses them in time that grows faster than their number. */
+  markupsPerPart: 1000,
+  /** LiquidJS's renderLimit: wall time of rendering one part, a backstop (no loops are allowed). */
+  renderMs: 250,
+  /** LiquidJS's memoryLimit: characters filters and ranges may allocate while one part renders. */
+  renderMemory: 4 * EMAIL_LIMITS.bodyBytes,
+} as const;

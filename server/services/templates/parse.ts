@@ -1,0 +1,94 @@
+import { analyzeSync, LiquidError, toValueSync, TypeGuards, Value, type Liquid, type Template } from 'liquidjs';
+import { AppError, validationError } from '../../errors';
+import { htmlEngine, plainEngine } from './engine';
+import { TEMPLATE_LIMITS } from './limits';
+
+export type PartName = 'subject' | 'html' | 'text';
+
+/** What a template is made of, as stored. */
+export interface TemplateSource {
+  subject: string;
+  html: string | null;
+  text: string | null;
+}
+
+/** A template parsed once, ready to render any number of times. */
+export interface ParsedTemplate {
+  parts: { subject: Template[]; html: Template[] | null; text: Template[] | null };
+  /** The root names of the variables its parts read, in order of first appearance (subject, html, text). */
+  variables: string[];
+  /** Of those, the ones read at least once without a `default`: a missing one renders empty. */
+  required: ReadonlySet<string>;
+  /** Characters of source: what it weighs in the cache. */
+  size: number;
+}
+
+const MARKUP = /\{\{|\{%/g;
+const POSITION_SUFFIX = /, line:\d+, col:\d+$/;
+
+/** A LiquidJS error as a 400 naming the part and the line: `html: line 3: tag {% if x %} not closed`. */
+export function liquidProblem(part: PartName, error: unknown): AppError {
+  if (!(error instanceof Error)) return validationError(`${part}: cannot be rendered`);
+  const cause = LiquidError.is(error) ? error.originalError : undefined;
+  if (error instanceof RangeError || cause instanceof RangeError) return validationError(`${part}: renders too large`);
+  const message = (cause?.message ?? error.message).replace(POSITION_SUFFIX, '');
+  const line = LiquidError.is(error) ? error.token?.getPosition()[0] : undefined;
+  return validationError(line ? `${part}: line ${line}: ${message}` : `${part}: ${message}`);
+}
+
+function parsePart(part: PartName, source: string, engine: Liquid): Template[] {
+  const markups = source.match(MARKUP)?.length ?? 0;
+  if (markups > TEMPLATE_LIMITS.markupsPerPart) {
+    throw validationError(`${part}: at most ${TEMPLATE_LIMITS.markupsPerPart} Liquid tags and outputs ({{ }} and {% %}), found ${markups}`);
+  }
+  try {
+    return engine.parse(source);
+  } catch (error) {
+    throw liquidProblem(part, error);
+  }
+}
+
+const positionOf = (location: { row: number; col: number }) => `${location.row}:${location.col}`;
+
+/**
+ * Where a variable is read with a default (`{{ name | default: "there" }}`): the positions of
+ * the variables that a value starts with and that a `default` filter follows.
+ */
+function defaultedPositions(templates: Template[], found = new Set<string>()): Set<string> {
+  for (const template of templates) {
+    for (const argument of template.arguments?.() ?? []) {
+      if (!(argument instanceof Value) || !argument.filters.some((filter) => filter.name === 'default')) continue;
+      const [first, ...rest] = argument.initial.postfix;
+      if (rest.length === 0 && TypeGuards.isPropertyAccessToken(first)) {
+        const [row, col] = first.getPosition();
+        found.add(positionOf({ row: row!, col: col! }));
+      }
+    }
+    if (template.children) defaultedPositions(toValueSync(template.children(false, true)), found);
+  }
+  return found;
+}
+
+/**
+ * Parses each part (a syntax error, a refused tag or an unknown filter is a 400 naming the part
+ * and line) and finds the variables the parts read: names assigned inside the template are not
+ * variables; a name read only with a default is not required.
+ */
+export function parseTemplate(source: TemplateSource): ParsedTemplate {
+  const parts: ParsedTemplate['parts'] = {
+    subject: parsePart('subject', source.subject, plainEngine),
+    html: source.html === null ? null : parsePart('html', source.html, htmlEngine),
+    text: source.text === null ? null : parsePart('text', source.text, plainEngine),
+  };
+  const variables = new Set<string>();
+  const required = new Set<string>();
+  for (const templates of Object.values(parts)) {
+    if (!templates) continue;
+    const defaulted = defaultedPositions(templates);
+    for (const [name, uses] of Object.entries(analyzeSync(templates, { partials: false }).globals)) {
+      variables.add(name);
+      if (uses.some((use) => !defaulted.has(positionOf(use.location)))) required.add(name);
+    }
+  }
+  return { parts, variables: [...variables], required, size: source.subject.length + (source.html?.length ?? 0) + (source.text?.length ?? 0) };
+}
