@@ -139,6 +139,8 @@ const withAudience = (body?: (params: { id: string }) => unknown) => ({
 const withContact = (body?: () => unknown) => ({
   prepare: async (ctx: PrepareContext) => ({ params: await makeContact(ctx), body: body?.() }),
   foreign: makeContact,
+});
+
 const makeTemplate = async (ctx: PrepareContext) =>
   (await createTemplate(ctx.app.runtime.deps, principalFor(ctx), { name: 'Welcome', subject: 'Hi {{ name }}', text: 'Hello {{ name | default: "there" }}' })).id;
 
