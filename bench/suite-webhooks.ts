@@ -65,6 +65,9 @@ const settings = {
   })(),
 };
 
+// The largest plans allow 10 endpoints per organization.
+if (settings.endpoints > 10) throw new Error(`BENCH_WEBHOOK_ENDPOINTS must be at most 10 (the plans' limit per organization), got ${settings.endpoints}`);
+
 const TARGETS = {
   perSecond: 1_000,
   /** Of the bare undici figure at the same concurrency. */
