@@ -8,6 +8,8 @@
  *   BENCH_SUITE=startup             npm start to a healthy /api/health, bench/suite-startup.ts
  *   BENCH_SUITE=soak                the built service for 10 min under a steady open-loop mix,
  *                                   delivering meanwhile, bench/suite-soak.ts    → results/soak-latest.json
+ *   BENCH_SUITE=webhooks            signed webhook deliveries/s to a loopback receiver vs bare
+ *                                   undici POSTs, bench/suite-webhooks.ts   → results/webhooks-latest.json
  *   BENCH_SUITE=all                 every suite, one after the other
  *
  * Whatever happens (success, failure, Ctrl-C, the overall deadline), every child is stopped, every
@@ -18,17 +20,19 @@ import { apiKeysDeadlineMs, runApiKeysSuite } from './suite-api-keys';
 import { emailsDeadlineMs, runEmailsSuite } from './suite-emails';
 import { runSoakSuite, soakDeadlineMs } from './suite-soak';
 import { runStartupSuite, startupDeadlineMs } from './suite-startup';
+import { runWebhooksSuite, webhooksDeadlineMs } from './suite-webhooks';
 
 const SUITES = {
   'api-keys': { run: runApiKeysSuite, deadlineMs: apiKeysDeadlineMs },
   emails: { run: runEmailsSuite, deadlineMs: emailsDeadlineMs },
   startup: { run: runStartupSuite, deadlineMs: startupDeadlineMs },
   soak: { run: runSoakSuite, deadlineMs: soakDeadlineMs },
+  webhooks: { run: runWebhooksSuite, deadlineMs: webhooksDeadlineMs },
 } as const;
 
 const requested = process.env.BENCH_SUITE || 'api-keys';
 const names = requested === 'all' ? (Object.keys(SUITES) as Array<keyof typeof SUITES>) : [requested as keyof typeof SUITES];
-for (const name of names) if (!(name in SUITES)) throw new Error(`BENCH_SUITE: unknown suite "${name}" (use api-keys, emails, startup, soak or all)`);
+for (const name of names) if (!(name in SUITES)) throw new Error(`BENCH_SUITE: unknown suite "${name}" (use api-keys, emails, startup, soak, webhooks or all)`);
 
 // The whole run, seeding included; a stuck step cannot keep the process alive past it.
 const DEADLINE_MS = names.reduce((sum, name) => sum + SUITES[name].deadlineMs(), 0);

@@ -50,6 +50,7 @@ const writeOn = perDatabase((db: Db) =>
           ${column(webhookDeliveries, 'updatedAt')} = o.${column(webhookDeliveries, 'updatedAt')},
           ${unclaimedByInput(webhookDeliveries, 'd', sql`o.${column(webhookDeliveries, 'claimedBy')}`)}
         from input o where ${column(webhookDeliveries, 'id', 'd')} = o.${column(webhookDeliveries, 'id')}
+          and ${column(webhookDeliveries, 'id', 'd')} = any(${sql.placeholder('ids')}::uuid[])
         returning ${column(webhookDeliveries, 'id', 'd')}
       ), logged as (
         insert into ${tableName(webhookAttempts)} (${columnNames(webhookAttempts, ATTEMPT)})
@@ -92,6 +93,7 @@ function healthOf(outcomes: AttemptOutcome[]) {
 async function writeAttempts(db: Db, outcomes: AttemptOutcome[]): Promise<{ written: Set<string>; failing: FailingWebhook[] }> {
   const at = outcomes.reduce((latest, o) => (o.at > latest ? o.at : latest), outcomes[0]!.at);
   const rows = await writeOn(db).execute({
+    ids: outcomes.map((o) => o.deliveryId),
     deliveries: JSON.stringify(
       outcomes.map((o) =>
         sqlNamed(webhookDeliveries, {
