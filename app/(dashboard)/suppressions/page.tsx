@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import { ComingSoon } from '../coming-soon';
+import { SuppressionsView } from './suppressions-view';
 
 export const metadata: Metadata = { title: 'Suppressions' };
 
 export default function SuppressionsPage() {
-  return <ComingSoon href="/suppressions" />;
+  return <SuppressionsView />;
 }

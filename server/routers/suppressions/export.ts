@@ -1,7 +1,8 @@
 import { pipeline } from 'node:stream/promises';
 import { apiContext } from '../../http/api-context';
 import type { PlainRoute } from '../../http/routes';
-import { CSV_COLUMNS, exportSuppressions } from '../../services/suppressions/export';
+import { suppressionExport, isClosedEarly } from '../../http/suppression-export';
+import { CSV_COLUMNS } from '../../services/suppressions/export';
 import { authorize } from '../../trpc/procedures';
 
 /** The list as a CSV download, streamed from the database; trpc-to-openapi answers JSON only: a plain route. */
@@ -27,21 +28,16 @@ export const suppressionExportRoute: PlainRoute = {
   async handle({ req, res, deps, requestId }) {
     const principal = await authorize(apiContext(deps, req, res, requestId), {});
     // Reads the first chunk: a database that is away is still a 503 here, before any byte is sent.
-    const csv = await exportSuppressions(deps, principal);
-    res.writeHead(200, {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': 'attachment; filename="suppressions.csv"',
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'private, no-store',
-    });
+    const csv = await suppressionExport(deps, principal);
+    res.writeHead(200, csv.headers);
     try {
       // Backpressure end to end: the socket's pace decides when the next chunk is read.
-      await pipeline(csv, res);
+      await pipeline(csv.body, res);
     } catch (error) {
       // The status is out: a failure now can only cut the download short (the client sees an
       // incomplete chunked body, never a truncated file that looks whole).
       if (!res.destroyed) res.destroy();
-      if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.log.error({ requestId, err: error }, 'request failed');
+      if (!isClosedEarly(error)) deps.log.error({ requestId, err: error }, 'request failed');
     }
   },
 };

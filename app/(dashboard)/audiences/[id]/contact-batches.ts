@@ -1,10 +1,7 @@
+import { chunk as chunkOf } from '../../../lib/chunk';
+
 /** The API takes at most this many contacts (or ids) per batch request. */
 export const CONTACT_BATCH_SIZE = 1_000;
 
 /** The items in runs of `size`, in order; the last may be shorter. */
-export function chunk<T>(items: readonly T[], size: number = CONTACT_BATCH_SIZE): T[][] {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError('the batch size must be a whole number, at least 1');
-  const batches: T[][] = [];
-  for (let start = 0; start < items.length; start += size) batches.push(items.slice(start, start + size));
-  return batches;
-}
+export const chunk = <T>(items: readonly T[], size: number = CONTACT_BATCH_SIZE): T[][] => chunkOf(items, size);

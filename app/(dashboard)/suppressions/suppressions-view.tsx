@@ -1,0 +1,102 @@
+'use client';
+
+import { useState } from 'react';
+import { PlusIcon } from 'lucide-react';
+import { Button } from '../../components/button';
+import { ErrorAlert } from '../../components/error-alert';
+import { PageHeader } from '../../components/page-header';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { AddSuppressionsDialog } from './add-suppressions-dialog';
+import { ExportButton } from './export-button';
+import { ReasonFilter } from './reason-filter';
+import type { SuppressionReason } from './reasons';
+import { RemoveSuppressionDialog } from './remove-suppression-dialog';
+import { SuppressionRow } from './suppression-row';
+import { SuppressionSearch } from './suppression-search';
+import { SuppressionSkeletonRows } from './suppression-skeleton-rows';
+import { SuppressionsEmpty } from './suppressions-empty';
+import { SuppressionsFooter } from './suppressions-footer';
+import { SuppressionsIntro } from './suppressions-intro';
+import { SuppressionsTable } from './suppressions-table';
+import type { Suppression } from './types';
+import { useSuppressions } from './use-suppressions';
+
+/** The suppression list: searched, filtered by reason, paged, added to, exported, and trimmed one address at a time. */
+export function SuppressionsView() {
+  const [searchText, setSearchText] = useState('');
+  const [reason, setReason] = useState<SuppressionReason | undefined>(undefined);
+  const search = useDebouncedValue(searchText.trim(), 300);
+  const { query, suppressions } = useSuppressions({ search, reason });
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<Suppression | null>(null);
+  const filtered = search !== '' || reason !== undefined;
+  const refreshing = query.isRefetching && !query.isFetchingNextPage;
+  // Nothing on the list at all: the empty state says so instead of a toolbar over nothing.
+  const empty = !filtered && suppressions?.length === 0;
+
+  const addButton = (
+    <Button onClick={() => setAdding(true)}>
+      <PlusIcon className="size-4" />
+      Add addresses
+    </Button>
+  );
+  const retry = (
+    <Button variant="secondary" size="sm" onClick={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())} loading={query.isFetching}>
+      Try again
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Suppressions"
+        description={<SuppressionsIntro />}
+        actions={
+          suppressions && !empty ? (
+            <>
+              <ExportButton />
+              {addButton}
+            </>
+          ) : undefined
+        }
+      />
+
+      {!empty && (
+        <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-start">
+          <SuppressionSearch value={searchText} onChange={setSearchText} searching={query.isFetching && search !== ''} />
+          <ReasonFilter value={reason} onChange={setReason} />
+        </div>
+      )}
+
+      {query.isPending && (
+        <SuppressionsTable busy>
+          <SuppressionSkeletonRows />
+        </SuppressionsTable>
+      )}
+
+      {query.isError && !suppressions && <ErrorAlert error={query.error} fallbackTitle="Could not load the suppression list" action={retry} />}
+
+      {suppressions?.length === 0 && <SuppressionsEmpty filtered={filtered} action={addButton} />}
+
+      {suppressions && suppressions.length > 0 && (
+        <>
+          <SuppressionsTable busy={refreshing}>
+            {suppressions.map((suppression) => (
+              <SuppressionRow key={suppression.id} suppression={suppression} onRemove={() => setRemoving(suppression)} />
+            ))}
+            {query.isFetchingNextPage && <SuppressionSkeletonRows count={2} />}
+          </SuppressionsTable>
+          {query.isError && (
+            <div className="mt-4">
+              <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more addresses' : 'Could not refresh the list'} action={retry} />
+            </div>
+          )}
+          <SuppressionsFooter shown={suppressions.length} hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoad={() => void query.fetchNextPage()} />
+        </>
+      )}
+
+      <AddSuppressionsDialog open={adding} onClose={() => setAdding(false)} />
+      {removing && <RemoveSuppressionDialog suppression={removing} onClose={() => setRemoving(null)} />}
+    </>
+  );
+}
