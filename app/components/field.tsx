@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { cx } from './cx';
 
 const controlClasses =
@@ -42,6 +42,40 @@ export function TextField({
       <input
         id={id}
         className={cx(controlClasses, Boolean(error) && 'ring-red-400! focus:ring-red-600!')}
+        aria-describedby={describedBy}
+        aria-invalid={error ? true : undefined}
+        {...props}
+      />
+      {description && (
+        <p id={descriptionId} className="mt-1.5 text-xs text-slate-500">
+          {description}
+        </p>
+      )}
+      {error && <FieldError id={errorId}>{error}</FieldError>}
+    </div>
+  );
+}
+
+/** A multi-line field (`mono` for code: HTML, JSON), with its description and the server's complaint under it. */
+export function TextareaField({
+  label,
+  hint,
+  description,
+  error,
+  mono = false,
+  className,
+  ...props
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; hint?: ReactNode; description?: ReactNode; error?: ReactNode; mono?: boolean }) {
+  const id = useId();
+  const descriptionId = `${id}-description`;
+  const errorId = `${id}-error`;
+  const describedBy = [description && descriptionId, error && errorId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={className}>
+      <Label htmlFor={id} label={label} hint={hint} />
+      <textarea
+        id={id}
+        className={cx(controlClasses, 'resize-y', mono && 'font-mono text-[13px] leading-5', Boolean(error) && 'ring-red-400! focus:ring-red-600!')}
         aria-describedby={describedBy}
         aria-invalid={error ? true : undefined}
         {...props}
