@@ -5,7 +5,9 @@ const Code = ({ children }: { children: string }) => <code className="rounded bg
 function Rule({ example, children }: { example: string; children: ReactNode }) {
   return (
     <li className="flex flex-col gap-1 py-2 first:pt-0 last:pb-0">
-      <Code>{example}</Code>
+      <span className="self-start">
+        <Code>{example}</Code>
+      </span>
       <span className="text-slate-600">{children}</span>
     </li>
   );

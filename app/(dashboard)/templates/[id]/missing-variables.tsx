@@ -12,7 +12,7 @@ export function MissingVariables({ names }: { names: string[] }) {
           </span>
         ))}{' '}
         {names.length === 1 ? 'is' : 'are'} not given and {names.length === 1 ? 'renders' : 'render'} empty. Give {names.length === 1 ? 'it' : 'them'} in
-        the JSON above, or a default in the template ({'{{ name | default: "…" }}'}).
+        the JSON above, or a default in the template.
       </span>
     </Alert>
   );

@@ -61,7 +61,8 @@ export function PreviewPanel({ template, variables, onVariablesChange, unsaved }
 
       {other ? <ErrorAlert error={other} fallbackTitle="Could not render the preview" /> : null}
 
-      {query.data ? <RenderedPreview rendered={query.data} stale={Boolean(jsonError || byField.variables || other) || query.isPlaceholderData} /> : query.isPending && !jsonError ? <PreviewSkeleton /> : null}
+      {query.data && jsonError && <p className="text-xs text-slate-500">The last preview stays below, dimmed, until the JSON is fixed.</p>}
+      {query.data ? <RenderedPreview rendered={query.data} stale={Boolean(jsonError) || query.isPlaceholderData} /> : query.isPending && !jsonError ? <PreviewSkeleton /> : null}
     </section>
   );
 }
