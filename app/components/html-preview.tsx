@@ -12,6 +12,10 @@ import { previewDocument, hasRemoteContent } from '../lib/preview-document';
 export function HtmlPreview({ html, title = 'HTML version of the email', className = 'h-[32rem]' }: { html: string; title?: string; className?: string }) {
   const [remoteImages, setRemoteImages] = useState(false);
   const srcDoc = useMemo(() => previewDocument(html, { remoteImages }), [html, remoteImages]);
+  // Each document gets a new iframe: Chromium can keep showing the first document of a sandboxed
+  // frame whose srcdoc changes while that first one is still loading (a preview that re-renders fast).
+  const [shown, setShown] = useState({ srcDoc, version: 0 });
+  if (shown.srcDoc !== srcDoc) setShown({ srcDoc, version: shown.version + 1 });
   const remote = useMemo(() => hasRemoteContent(html), [html]);
 
   return (
@@ -26,8 +30,8 @@ export function HtmlPreview({ html, title = 'HTML version of the email', classNa
       )}
       <div className={cx('min-h-48 resize-y overflow-hidden bg-white', className)}>
         <iframe
-          // A new document when the policy changes: a meta policy cannot be loosened in place.
-          key={remoteImages ? 'remote' : 'blocked'}
+          // A new frame per document; a meta policy could not be loosened in place anyway.
+          key={shown.version}
           title={title}
           data-testid="html-preview"
           sandbox=""

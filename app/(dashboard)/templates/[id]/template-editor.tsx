@@ -10,7 +10,6 @@ import { SyntaxHelp } from '../syntax-help';
 import { TEMPLATE_FORM_ID, TemplateForm } from '../template-form';
 import { sameValues, updateInput, valuesOf } from '../template-values';
 import type { Template } from '../types';
-import { useInvalidateTemplates } from '../use-invalidate-templates';
 import { DeleteTemplateSection } from './delete-template-section';
 import { PreviewPanel } from './preview-panel';
 import { TemplateFacts } from './template-facts';
@@ -23,7 +22,6 @@ import { variablesSkeleton, withVariables } from './variables-json';
 export function TemplateEditor({ template }: { template: Template }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const invalidate = useInvalidateTemplates();
   const [values, setValues] = useState(() => valuesOf(template));
   const [variables, setVariables] = useState(() => variablesSkeleton(template.variables));
   const update = useMutation(
@@ -33,7 +31,10 @@ export function TemplateEditor({ template }: { template: Template }) {
         setValues(valuesOf(saved));
         // Variables the change brought in join the sample, empty; the values typed stay.
         setVariables((current) => withVariables(current, saved.variables));
-        void invalidate();
+        void queryClient.invalidateQueries(trpc.templates.list.pathFilter());
+        // Renderings of the previous version are dropped rather than shown as current: the
+        // preview renders again, the last one dimmed meanwhile.
+        void queryClient.resetQueries(trpc.templates.preview.pathFilter());
       },
     }),
   );
