@@ -23,6 +23,20 @@ const renderedHtml = (page: Page) => page.frameLocator('[data-testid="html-previ
 const renderedText = (page: Page) => preview(page).getByTestId('preview-text');
 const form = (page: Page) => page.getByTestId('template-form');
 
+/**
+ * A screenshot of the page with the preview's frame painted: Chromium does not paint a sandboxed
+ * (out-of-process) frame that has not been in view, so a full-page screenshot would show it blank.
+ * The viewport is made as tall as the page for the picture.
+ */
+async function shotWithFrame(page: Page, name: string) {
+  if (!process.env.SHOTS_DIR) return;
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: size.width, height: await page.evaluate(() => document.documentElement.scrollHeight) });
+  await page.waitForTimeout(300);
+  await shot(page, name);
+  await page.setViewportSize(size);
+}
+
 /** The preview has settled: the last variables typed are rendered, nothing is pending. */
 async function settled(page: Page) {
   await expect(preview(page).getByTestId('preview-rendering')).toHaveCount(0);
@@ -79,7 +93,7 @@ test('a template is written, previewed with variables, edited, refused bad synta
   await expect(renderedText(page)).toHaveText('Hello Ada <b>, your plan is Pro.');
   await expect(preview(page).getByTestId('missing-variables')).toHaveCount(0);
   await settled(page);
-  await shot(page, 'templates-preview');
+  await shotWithFrame(page, 'templates-preview');
 
   // An edit not saved yet: said so, and the preview stays the saved version.
   await form(page).getByLabel('Subject').fill('Hi {{ name }}, welcome to {{ company | default: "EU Mail" }}');
@@ -87,7 +101,7 @@ test('a template is written, previewed with variables, edited, refused bad synta
   await expect(editor(page).getByTestId('unsaved-changes')).toBeVisible();
   await expect(preview(page).getByTestId('preview-unsaved')).toBeVisible();
   await expect(renderedSubject(page)).toHaveText('Welcome, Ada <b>');
-  await shot(page, 'templates-unsaved');
+  await shotWithFrame(page, 'templates-unsaved');
 
   // Saved: the new variable joins the sample (the values typed stay) and the preview follows.
   await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -127,7 +141,7 @@ test('a template is written, previewed with variables, edited, refused bad synta
   await expect(preview(page).getByTestId('rendered-preview')).toHaveAttribute('data-stale', 'true');
   await page.waitForTimeout(1_000);
   expect(previewRequests).toEqual([]);
-  await shot(page, 'templates-invalid-json');
+  await shotWithFrame(page, 'templates-invalid-json');
 
   // JSON that parses but is not an object: the server's 400, under the same field.
   await variablesField(page).fill('["Ada"]');
@@ -147,7 +161,7 @@ test('a template is written, previewed with variables, edited, refused bad synta
   await expect(editor(page).getByTestId('unsaved-changes')).toBeVisible();
   await expect(renderedSubject(page)).toHaveText('Hi Ada, welcome to EU Mail');
   await expect(renderedHtml(page).getByRole('heading', { level: 1 })).toHaveText('Hi Ada');
-  await shot(page, 'templates-syntax-error');
+  await shotWithFrame(page, 'templates-syntax-error');
 
   // A loop is refused by name, under the text this time.
   await html.fill(savedHtml);
