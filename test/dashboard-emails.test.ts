@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { filtersQuery, hasFilters, listInput, parseFilters } from '@/app/(dashboard)/emails/filters';
-import { hasRemoteContent, previewDocument } from '@/app/(dashboard)/emails/[id]/preview-document';
+import { hasRemoteContent, previewDocument } from '@/app/lib/preview-document';
 import { fromUtcInput, toUtcInput } from '@/app/(dashboard)/emails/[id]/schedule-time';
 import { formatBytes } from '@/app/lib/format';
 

@@ -18,7 +18,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/webhooks', label: 'Webhooks', icon: WebhookIcon, ready: true, description: 'Endpoints that receive signed events about your emails, contacts, domains and broadcasts.' },
   { href: '/audiences', label: 'Audiences', icon: UsersIcon, ready: true, description: 'Lists of contacts to send broadcasts to, with their subscription status.' },
   { href: '/broadcasts', label: 'Broadcasts', icon: MegaphoneIcon, ready: false, description: 'Messages sent to a whole audience at once, now or on a schedule.' },
-  { href: '/templates', label: 'Templates', icon: LayoutTemplateIcon, ready: false, description: 'Reusable subjects and bodies with {{ variables }}, previewed before sending.' },
+  { href: '/templates', label: 'Templates', icon: LayoutTemplateIcon, ready: true, description: 'Reusable subjects and bodies with {{ variables }}, previewed before sending.' },
   { href: '/suppressions', label: 'Suppressions', icon: BanIcon, ready: true, description: 'Addresses that will not receive email: bounces, complaints, unsubscribes and manual entries.' },
 ];
 

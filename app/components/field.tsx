@@ -56,14 +56,16 @@ export function TextField({
   );
 }
 
-export function TextAreaField({
+/** A multi-line field (`mono` for code: HTML, JSON), with its description and the server's complaint under it. */
+export function TextareaField({
   label,
   hint,
   description,
   error,
+  mono = false,
   className,
   ...props
-}: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; hint?: ReactNode; description?: ReactNode; error?: ReactNode }) {
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; hint?: ReactNode; description?: ReactNode; error?: ReactNode; mono?: boolean }) {
   const id = useId();
   const descriptionId = `${id}-description`;
   const errorId = `${id}-error`;
@@ -73,7 +75,7 @@ export function TextAreaField({
       <Label htmlFor={id} label={label} hint={hint} />
       <textarea
         id={id}
-        className={cx(controlClasses, Boolean(error) && 'ring-red-400! focus:ring-red-600!')}
+        className={cx(controlClasses, 'resize-y', mono && 'font-mono text-[13px] leading-5', Boolean(error) && 'ring-red-400! focus:ring-red-600!')}
         aria-describedby={describedBy}
         aria-invalid={error ? true : undefined}
         {...props}

@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
-import { TextAreaField } from '../../components/field';
+import { TextareaField } from '../../components/field';
 import { countOf, formatCount } from '../../lib/format';
 import { CallerReasonField } from './caller-reason-field';
 import type { CallerReason } from './reasons';
@@ -49,7 +49,7 @@ export function AddSuppressionsForm({
 
   return (
     <form onSubmit={submit} className="space-y-5" noValidate data-testid="add-suppressions-form">
-      <TextAreaField
+      <TextareaField
         label="Addresses"
         name="emails"
         rows={7}

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import { ComingSoon } from '../coming-soon';
+import { TemplatesView } from './templates-view';
 
 export const metadata: Metadata = { title: 'Templates' };
 
 export default function TemplatesPage() {
-  return <ComingSoon href="/templates" />;
+  return <TemplatesView />;
 }

@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import { cx } from '../../../components/cx';
 import type { Email } from '../types';
-import { HtmlPreview } from './html-preview';
+import { HtmlPreview } from '../../../components/html-preview';
 
 type Version = 'html' | 'text';
 

@@ -1,16 +1,21 @@
 'use client';
 
 import { useMemo, useState } from 'react';
-import { Button } from '../../../components/button';
-import { previewDocument, hasRemoteContent } from './preview-document';
+import { Button } from './button';
+import { cx } from './cx';
+import { previewDocument, hasRemoteContent } from '../lib/preview-document';
 
 /**
  * The HTML as a mail client would draw it, in an iframe with `sandbox=""`: no scripts, no
  * same-origin access, no forms, no popups. Remote content stays off until asked for.
  */
-export function HtmlPreview({ html }: { html: string }) {
+export function HtmlPreview({ html, title = 'HTML version of the email', className = 'h-[32rem]' }: { html: string; title?: string; className?: string }) {
   const [remoteImages, setRemoteImages] = useState(false);
   const srcDoc = useMemo(() => previewDocument(html, { remoteImages }), [html, remoteImages]);
+  // Each document gets a new iframe: Chromium can keep showing the first document of a sandboxed
+  // frame whose srcdoc changes while that first one is still loading (a preview that re-renders fast).
+  const [shown, setShown] = useState({ srcDoc, version: 0 });
+  if (shown.srcDoc !== srcDoc) setShown({ srcDoc, version: shown.version + 1 });
   const remote = useMemo(() => hasRemoteContent(html), [html]);
 
   return (
@@ -23,11 +28,11 @@ export function HtmlPreview({ html }: { html: string }) {
           </Button>
         </div>
       )}
-      <div className="h-[32rem] min-h-48 resize-y overflow-hidden bg-white">
+      <div className={cx('min-h-48 resize-y overflow-hidden bg-white', className)}>
         <iframe
-          // A new document when the policy changes: a meta policy cannot be loosened in place.
-          key={remoteImages ? 'remote' : 'blocked'}
-          title="HTML version of the email"
+          // A new frame per document; a meta policy could not be loosened in place anyway.
+          key={shown.version}
+          title={title}
           data-testid="html-preview"
           sandbox=""
           srcDoc={srcDoc}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { readVariables, variablesSkeleton, withVariables } from '@/app/(dashboard)/templates/[id]/variables-json';
+import { createInput, sameValues, TEMPLATE_FIELDS, updateInput, valuesOf } from '@/app/(dashboard)/templates/template-values';
+import type { Template } from '@/app/(dashboard)/templates/types';
+import { fieldErrors } from '@/app/lib/field-errors';
+
+const failure = (code: string, error: string) => ({ data: { envelope: { status: 400, code, error } } });
+
+const template: Template = {
+  id: '01a2138a-9daa-71a5-b82d-16cd67318e96',
+  name: 'Welcome',
+  subject: 'Welcome, {{ name | default: "there" }}',
+  html: '<h1>Hello {{ name }}</h1>',
+  text: null,
+  variables: ['name'],
+  createdAt: '2026-11-25T10:00:00.000Z',
+  updatedAt: '2026-11-25T10:00:00.000Z',
+};
+
+describe("the preview's variables JSON", () => {
+  it('starts from the template variables, empty', () => {
+    expect(variablesSkeleton(['name', 'plan'])).toBe('{\n  "name": "",\n  "plan": ""\n}');
+    expect(variablesSkeleton([])).toBe('{}');
+  });
+
+  it('sends JSON that parses, normalized; nothing for an empty field; says why it does not parse', () => {
+    expect(readVariables('{ "name":  "Ada" }')).toEqual({ ok: true, json: '{"name":"Ada"}' });
+    expect(readVariables('  \n')).toEqual({ ok: true, json: undefined });
+    // Whether it is an object is the server's rule: it answers a 400 naming `variables`.
+    expect(readVariables('[1]')).toEqual({ ok: true, json: '[1]' });
+    const broken = readVariables('{ "name": "Ada", ');
+    expect(broken.ok).toBe(false);
+    expect(!broken.ok && broken.error).toMatch(/^Not valid JSON: /);
+  });
+
+  it('adds the variables a save found, keeping the values typed; leaves text that is not an object alone', () => {
+    expect(JSON.parse(withVariables('{ "name": "Ada", "extra": 1 }', ['name', 'company']))).toEqual({ name: 'Ada', extra: 1, company: '' });
+    const unchanged = '{ "name": "Ada" }';
+    expect(withVariables(unchanged, ['name'])).toBe(unchanged);
+    expect(withVariables('{ "name": ', ['name', 'company'])).toBe('{ "name": ');
+    expect(withVariables('[1]', ['name'])).toBe('[1]');
+    expect(withVariables('', ['name'])).toBe('{\n  "name": ""\n}');
+  });
+});
+
+describe("the editor's values", () => {
+  it('reads a missing part as an empty field', () => {
+    expect(valuesOf(template)).toEqual({ name: 'Welcome', subject: template.subject, html: template.html, text: '' });
+    expect(sameValues(valuesOf(template), { ...valuesOf(template) })).toBe(true);
+    expect(sameValues(valuesOf(template), { ...valuesOf(template), text: 'Hi' })).toBe(false);
+  });
+
+  it('creates without the parts left empty', () => {
+    expect(createInput({ name: ' Welcome ', subject: 'Hi', html: '', text: 'Hello' })).toEqual({ name: 'Welcome', subject: 'Hi', html: undefined, text: 'Hello' });
+  });
+
+  it('updates only what changed, and an emptied part is removed', () => {
+    expect(updateInput(template, valuesOf(template))).toEqual({ id: template.id, name: undefined, subject: undefined, html: undefined, text: undefined });
+    expect(updateInput(template, { ...valuesOf(template), html: '', text: 'Hello {{ name }}' })).toEqual({
+      id: template.id,
+      name: undefined,
+      subject: undefined,
+      html: null,
+      text: 'Hello {{ name }}',
+    });
+    expect(updateInput(template, { ...valuesOf(template), name: 'Welcome ' }).name).toBeUndefined();
+  });
+
+  it("puts the server's Liquid errors under the part they name", () => {
+    const error = failure('VALIDATION_ERROR', 'html: line 3: tag {% if vip %} not closed');
+    expect(fieldErrors(error, TEMPLATE_FIELDS)).toEqual({ byField: { html: 'line 3: tag {% if vip %} not closed' }, other: null });
+    const text = failure('VALIDATION_ERROR', 'text: line 1: the for tag is not allowed: loops are not allowed in templates');
+    expect(fieldErrors(text, TEMPLATE_FIELDS).byField).toEqual({ text: 'line 1: the for tag is not allowed: loops are not allowed in templates' });
+  });
+});
