@@ -2,9 +2,8 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { Button } from '../../components/button';
-import { Dialog } from '../../components/dialog';
-import { ErrorAlert } from '../../components/error-alert';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { IrreversibleConsequences } from '../../components/irreversible-consequences';
 import { countOf } from '../../lib/format';
 import { useTRPC } from '../../lib/trpc';
 import type { Audience } from './types';
@@ -40,7 +39,7 @@ export function DeleteAudienceDialog({ audience, open, onClose, leaveTo }: { aud
   };
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={open}
       onClose={close}
       title="Delete audience"
@@ -50,26 +49,20 @@ export function DeleteAudienceDialog({ audience, open, onClose, leaveTo }: { aud
           Delete <strong className="font-semibold break-all text-slate-700">{audience.name}</strong>?
         </>
       }
+      confirmLabel="Delete audience"
+      onConfirm={() => remove.mutate({ id: audience.id })}
+      pending={remove.isPending}
+      loading={remove.isPending || (remove.isSuccess && Boolean(leaveTo))}
+      error={remove.error}
+      errorTitle="Could not delete the audience"
     >
-      <div className="space-y-4">
-        <ul className="list-disc space-y-1 pl-5 text-sm text-slate-600">
-          <li data-testid="delete-audience-contacts">
-            {audience.contactCount === 0 ? 'It has no contacts.' : `Its ${countOf(audience.contactCount, 'contact')} are deleted with it, their subscription status included.`}
-          </li>
-          <li>Webhooks get no contact.deleted event for them: the audience goes, not each subscription.</li>
-          <li>An audience that a broadcast is scheduled for or sending to cannot be deleted until that broadcast is done or cancelled.</li>
-        </ul>
-        <p className="text-sm font-medium text-slate-700">This cannot be undone.</p>
-        {remove.error && <ErrorAlert error={remove.error} fallbackTitle="Could not delete the audience" />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={close} disabled={remove.isPending}>
-            Cancel
-          </Button>
-          <Button variant="danger" loading={remove.isPending || (remove.isSuccess && Boolean(leaveTo))} onClick={() => remove.mutate({ id: audience.id })}>
-            Delete audience
-          </Button>
-        </div>
-      </div>
-    </Dialog>
+      <IrreversibleConsequences>
+        <li data-testid="delete-audience-contacts">
+          {audience.contactCount === 0 ? 'It has no contacts.' : `Its ${countOf(audience.contactCount, 'contact')} are deleted with it, their subscription status included.`}
+        </li>
+        <li>Webhooks get no contact.deleted event for them: the audience goes, not each subscription.</li>
+        <li>An audience that a broadcast is scheduled for or sending to cannot be deleted until that broadcast is done or cancelled.</li>
+      </IrreversibleConsequences>
+    </ConfirmDialog>
   );
 }

@@ -3,6 +3,7 @@
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
 import { RefreshCwIcon } from 'lucide-react';
+import { LoadMoreFooter } from '../../components/load-more-footer';
 import { PageHeader } from '../../components/page-header';
 import { useDashboardMode } from '../../lib/dashboard-mode';
 import { EmailFiltersBar } from './email-filters';
@@ -11,7 +12,6 @@ import { EmailSkeletonRows } from './email-skeleton-rows';
 import { EmailsEmpty, EmailsNoMatch } from './emails-empty';
 import { EmailsTable } from './emails-table';
 import { hasFilters } from './filters';
-import { LoadMore } from './load-more';
 import { useEmailFilters } from './use-email-filters';
 import { useEmailList } from './use-email-list';
 
@@ -74,7 +74,14 @@ export function EmailsView() {
               <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more emails' : 'Could not refresh the list'} action={retry} />
             </div>
           )}
-          <LoadMore shown={emails.length} hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoad={() => void query.fetchNextPage()} />
+          <LoadMoreFooter
+            count={emails.length === 1 ? '1 email' : `${emails.length} emails`}
+            testId="emails-footer"
+            countTestId="emails-count"
+            hasMore={query.hasNextPage}
+            loading={query.isFetchingNextPage}
+            onLoad={() => void query.fetchNextPage()}
+          />
         </>
       )}
     </>

@@ -1,9 +1,9 @@
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
+import { StatBox } from '../../components/stat-box';
 import { countOf } from '../../lib/format';
 import { InvalidAddresses } from './invalid-addresses';
-import { SummaryStat } from './summary-stat';
 import type { UploadOutcome } from './suppression-upload';
 
 /** What adding several addresses did: new entries, addresses already listed, and those refused with the reason. */
@@ -32,9 +32,9 @@ export function AddSuppressionsSummary({ outcome, onAnother, onDone }: { outcome
         </p>
       )}
       <dl className="grid grid-cols-3 gap-3">
-        <SummaryStat label="Added" value={outcome.added} testId="summary-added" tone="good" />
-        <SummaryStat label="Already listed" value={outcome.alreadySuppressed} testId="summary-already" />
-        <SummaryStat label="Invalid" value={outcome.invalid.length} testId="summary-invalid" tone="bad" />
+        <StatBox label="Added" value={outcome.added} testId="summary-added" tone="good" />
+        <StatBox label="Already listed" value={outcome.alreadySuppressed} testId="summary-already" />
+        <StatBox label="Invalid" value={outcome.invalid.length} testId="summary-invalid" tone="bad" />
       </dl>
       {outcome.invalid.length > 0 && (
         <div className="space-y-2">

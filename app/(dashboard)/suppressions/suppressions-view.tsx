@@ -1,10 +1,14 @@
 'use client';
 
 import { useState } from 'react';
+import { SUPPRESSION_LIMITS } from '@/server/services/suppressions/limits';
 import { PlusIcon } from 'lucide-react';
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
+import { LoadMoreFooter } from '../../components/load-more-footer';
 import { PageHeader } from '../../components/page-header';
+import { SearchBox } from '../../components/search-box';
+import { countOf } from '../../lib/format';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { AddSuppressionsDialog } from './add-suppressions-dialog';
 import { ExportButton } from './export-button';
@@ -12,10 +16,8 @@ import { ReasonFilter } from './reason-filter';
 import type { SuppressionReason } from './reasons';
 import { RemoveSuppressionDialog } from './remove-suppression-dialog';
 import { SuppressionRow } from './suppression-row';
-import { SuppressionSearch } from './suppression-search';
 import { SuppressionSkeletonRows } from './suppression-skeleton-rows';
 import { SuppressionsEmpty } from './suppressions-empty';
-import { SuppressionsFooter } from './suppressions-footer';
 import { SuppressionsIntro } from './suppressions-intro';
 import { SuppressionsTable } from './suppressions-table';
 import type { Suppression } from './types';
@@ -63,7 +65,7 @@ export function SuppressionsView() {
 
       {!empty && (
         <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-start">
-          <SuppressionSearch value={searchText} onChange={setSearchText} searching={query.isFetching && search !== ''} />
+          <SearchBox value={searchText} onChange={setSearchText} searching={query.isFetching && search !== ''} maxLength={SUPPRESSION_LIMITS.searchChars} />
           <ReasonFilter value={reason} onChange={setReason} />
         </div>
       )}
@@ -91,7 +93,14 @@ export function SuppressionsView() {
               <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more addresses' : 'Could not refresh the list'} action={retry} />
             </div>
           )}
-          <SuppressionsFooter shown={suppressions.length} hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoad={() => void query.fetchNextPage()} />
+          <LoadMoreFooter
+            count={countOf(suppressions.length, 'address', 'addresses')}
+            testId="suppressions-footer"
+            countTestId="suppressions-shown"
+            hasMore={query.hasNextPage}
+            loading={query.isFetchingNextPage}
+            onLoad={() => void query.fetchNextPage()}
+          />
         </>
       )}
 

@@ -4,11 +4,12 @@ import Link from 'next/link';
 import { PlusIcon } from 'lucide-react';
 import { Button, buttonClasses } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
+import { LoadMoreFooter } from '../../components/load-more-footer';
 import { PageHeader } from '../../components/page-header';
+import { countOf } from '../../lib/format';
 import { TemplateRow } from './template-row';
 import { TemplateSkeletonRows } from './template-skeleton-rows';
 import { TemplatesEmpty } from './templates-empty';
-import { TemplatesFooter } from './templates-footer';
 import { TemplatesTable } from './templates-table';
 import { useTemplates } from './use-templates';
 
@@ -60,7 +61,14 @@ export function TemplatesView() {
               <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more templates' : 'Could not refresh the list'} action={retry} />
             </div>
           )}
-          <TemplatesFooter shown={templates.length} hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoad={() => void query.fetchNextPage()} />
+          <LoadMoreFooter
+            count={countOf(templates.length, 'template')}
+            testId="templates-footer"
+            countTestId="templates-count"
+            hasMore={query.hasNextPage}
+            loading={query.isFetchingNextPage}
+            onLoad={() => void query.fetchNextPage()}
+          />
         </>
       )}
     </>

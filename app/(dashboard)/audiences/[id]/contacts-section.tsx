@@ -4,14 +4,15 @@ import { useMemo, useState } from 'react';
 import { FileUpIcon, UserPlusIcon } from 'lucide-react';
 import { Button } from '../../../components/button';
 import { ErrorAlert } from '../../../components/error-alert';
+import { LoadMoreFooter } from '../../../components/load-more-footer';
+import { SearchBox } from '../../../components/search-box';
+import { countOf } from '../../../lib/format';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import type { Audience, Contact } from '../types';
 import { AddContactDialog } from './add-contact-dialog';
 import { ContactRow } from './contact-row';
-import { ContactSearch } from './contact-search';
 import { ContactSkeletonRows } from './contact-skeleton-rows';
 import { ContactsEmpty } from './contacts-empty';
-import { ContactsFooter } from './contacts-footer';
 import { ContactsTable } from './contacts-table';
 import { DeleteContactDialog } from './delete-contact-dialog';
 import { DeleteContactsDialog } from './delete-contacts-dialog';
@@ -99,7 +100,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
 
       {!empty && (
         <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
-          <ContactSearch value={searchText} onChange={changeSearch} searching={query.isFetching && search !== ''} />
+          <SearchBox value={searchText} onChange={changeSearch} searching={query.isFetching && search !== ''} maxLength={320} />
           <SubscriptionFilter value={subscription} onChange={changeSubscription} />
         </div>
       )}
@@ -135,7 +136,14 @@ export function ContactsSection({ audience }: { audience: Audience }) {
             {query.isFetchingNextPage && <ContactSkeletonRows count={2} />}
           </ContactsTable>
           {query.isError && <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more contacts' : 'Could not refresh the contacts'} action={retry} />}
-          <ContactsFooter shown={contacts.length} hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoad={() => void query.fetchNextPage()} />
+          <LoadMoreFooter
+            count={countOf(contacts.length, 'contact')}
+            testId="contacts-footer"
+            countTestId="contacts-shown"
+            hasMore={query.hasNextPage}
+            loading={query.isFetchingNextPage}
+            onLoad={() => void query.fetchNextPage()}
+          />
         </>
       )}
 

@@ -1,9 +1,7 @@
 'use client';
 
 import { useMutation } from '@tanstack/react-query';
-import { Button } from '../../../components/button';
-import { Dialog } from '../../../components/dialog';
-import { ErrorAlert } from '../../../components/error-alert';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useTRPC } from '../../../lib/trpc';
 import type { Contact } from '../types';
 import { useInvalidateAudiences } from '../use-invalidate-audiences';
@@ -27,8 +25,7 @@ export function DeleteContactDialog({ audienceId, contact, onClose, onDeleted }:
   };
 
   return (
-    <Dialog
-      open
+    <ConfirmDialog
       onClose={close}
       testId="delete-contact-dialog"
       title="Delete contact"
@@ -37,22 +34,16 @@ export function DeleteContactDialog({ audienceId, contact, onClose, onDeleted }:
           Delete <strong className="font-semibold break-all text-slate-700">{contact.email}</strong> from this audience?
         </>
       }
+      confirmLabel="Delete contact"
+      onConfirm={() => remove.mutate({ id: audienceId, contactId: contact.id })}
+      pending={remove.isPending}
+      error={remove.error}
+      errorTitle="Could not delete the contact"
     >
-      <div className="space-y-4">
-        <p className="text-sm text-slate-600">
-          The contact and its subscription status are deleted. If you only want to stop sending to this person, unsubscribe them instead: an
-          unsubscribed contact stays unsubscribed when the address is imported again, a deleted one does not.
-        </p>
-        {remove.error && <ErrorAlert error={remove.error} fallbackTitle="Could not delete the contact" />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={close} disabled={remove.isPending}>
-            Cancel
-          </Button>
-          <Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate({ id: audienceId, contactId: contact.id })}>
-            Delete contact
-          </Button>
-        </div>
-      </div>
-    </Dialog>
+      <p className="text-sm text-slate-600">
+        The contact and its subscription status are deleted. If you only want to stop sending to this person, unsubscribe them instead: an
+        unsubscribed contact stays unsubscribed when the address is imported again, a deleted one does not.
+      </p>
+    </ConfirmDialog>
   );
 }

@@ -3,10 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../../components/button';
-import { ErrorAlert } from '../../../components/error-alert';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { TextField } from '../../../components/field';
-import { Dialog } from '../../../components/dialog';
+import { IrreversibleConsequences } from '../../../components/irreversible-consequences';
 import { useTRPC } from '../../../lib/trpc';
 import type { Domain } from '../types';
 
@@ -49,7 +48,7 @@ export function DeleteDomainDialog({ domain, open, onClose }: { domain: Domain; 
   };
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={open}
       onClose={close}
       title="Delete domain"
@@ -59,43 +58,38 @@ export function DeleteDomainDialog({ domain, open, onClose }: { domain: Domain; 
           Delete <strong className="font-semibold break-all text-slate-700">{domain.name}</strong>?
         </>
       }
+      confirmLabel="Delete domain"
+      onSubmit={submit}
+      confirmDisabled={!matches}
+      pending={remove.isPending}
+      loading={remove.isPending || remove.isSuccess}
+      error={remove.error}
+      errorTitle="Could not delete the domain"
     >
-      <form onSubmit={submit} className="space-y-4">
-        <ul className="list-disc space-y-1 pl-5 text-sm text-slate-600">
-          <li>Email can no longer be sent from this domain.</li>
-          <li>Its DKIM signing key is destroyed; adding the domain again gives new records to publish.</li>
-          <li data-testid="pinned-keys-warning">
-            API keys restricted to this domain are revoked immediately
-            {pinned.length > 0 ? (
-              <>
-                : <strong className="font-medium text-slate-800">{pinned.map((key) => key.name).join(', ')}</strong>.
-              </>
-            ) : (
-              '.'
-            )}
-          </li>
-        </ul>
-        <p className="text-sm font-medium text-slate-700">This cannot be undone.</p>
-        <TextField
-          label={`Type ${domain.name} to confirm`}
-          name="confirm"
-          autoComplete="off"
-          autoCapitalize="none"
-          spellCheck={false}
-          autoFocus
-          value={typed}
-          onChange={(event) => setTyped(event.target.value)}
-        />
-        {remove.error && <ErrorAlert error={remove.error} fallbackTitle="Could not delete the domain" />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={close} disabled={remove.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="danger" loading={remove.isPending || remove.isSuccess} disabled={!matches}>
-            Delete domain
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      <IrreversibleConsequences>
+        <li>Email can no longer be sent from this domain.</li>
+        <li>Its DKIM signing key is destroyed; adding the domain again gives new records to publish.</li>
+        <li data-testid="pinned-keys-warning">
+          API keys restricted to this domain are revoked immediately
+          {pinned.length > 0 ? (
+            <>
+              : <strong className="font-medium text-slate-800">{pinned.map((key) => key.name).join(', ')}</strong>.
+            </>
+          ) : (
+            '.'
+          )}
+        </li>
+      </IrreversibleConsequences>
+      <TextField
+        label={`Type ${domain.name} to confirm`}
+        name="confirm"
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        autoFocus
+        value={typed}
+        onChange={(event) => setTyped(event.target.value)}
+      />
+    </ConfirmDialog>
   );
 }

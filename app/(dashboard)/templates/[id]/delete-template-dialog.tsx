@@ -2,9 +2,8 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { Button } from '../../../components/button';
-import { Dialog } from '../../../components/dialog';
-import { ErrorAlert } from '../../../components/error-alert';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { IrreversibleConsequences } from '../../../components/irreversible-consequences';
 import { useTRPC } from '../../../lib/trpc';
 import type { Template } from '../types';
 
@@ -32,7 +31,7 @@ export function DeleteTemplateDialog({ template, open, onClose }: { template: Te
   };
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={open}
       onClose={close}
       title="Delete template"
@@ -42,23 +41,17 @@ export function DeleteTemplateDialog({ template, open, onClose }: { template: Te
           Delete <strong className="font-semibold break-all text-slate-700">{template.name}</strong>?
         </>
       }
+      confirmLabel="Delete template"
+      onConfirm={() => remove.mutate({ id: template.id })}
+      pending={remove.isPending}
+      loading={remove.isPending || remove.isSuccess}
+      error={remove.error}
+      errorTitle="Could not delete the template"
     >
-      <div className="space-y-4">
-        <ul className="list-disc space-y-1 pl-5 text-sm text-slate-600">
-          <li>Sends that give its template_id are refused from now on: update your code first.</li>
-          <li>Emails already sent with it keep their content.</li>
-        </ul>
-        <p className="text-sm font-medium text-slate-700">This cannot be undone.</p>
-        {remove.error && <ErrorAlert error={remove.error} fallbackTitle="Could not delete the template" />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={close} disabled={remove.isPending}>
-            Cancel
-          </Button>
-          <Button variant="danger" loading={remove.isPending || remove.isSuccess} onClick={() => remove.mutate({ id: template.id })}>
-            Delete template
-          </Button>
-        </div>
-      </div>
-    </Dialog>
+      <IrreversibleConsequences>
+        <li>Sends that give its template_id are refused from now on: update your code first.</li>
+        <li>Emails already sent with it keep their content.</li>
+      </IrreversibleConsequences>
+    </ConfirmDialog>
   );
 }

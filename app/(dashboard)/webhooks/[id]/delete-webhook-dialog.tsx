@@ -2,9 +2,8 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { Button } from '../../../components/button';
-import { Dialog } from '../../../components/dialog';
-import { ErrorAlert } from '../../../components/error-alert';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { IrreversibleConsequences } from '../../../components/irreversible-consequences';
 import { useTRPC } from '../../../lib/trpc';
 import type { Webhook } from '../types';
 
@@ -31,7 +30,7 @@ export function DeleteWebhookDialog({ webhook, open, onClose }: { webhook: Webho
   };
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={open}
       onClose={close}
       title="Delete endpoint"
@@ -41,23 +40,17 @@ export function DeleteWebhookDialog({ webhook, open, onClose }: { webhook: Webho
           Delete <strong className="font-mono font-semibold break-all text-slate-700">{webhook.url}</strong>?
         </>
       }
+      confirmLabel="Delete endpoint"
+      onConfirm={() => remove.mutate({ id: webhook.id })}
+      pending={remove.isPending}
+      loading={remove.isPending || remove.isSuccess}
+      error={remove.error}
+      errorTitle="Could not delete the endpoint"
     >
-      <div className="space-y-4">
-        <ul className="list-disc space-y-1 pl-5 text-sm text-slate-600">
-          <li>No more events are sent to this URL, and the retries still scheduled are dropped.</li>
-          <li>Its delivery history goes with it.</li>
-        </ul>
-        <p className="text-sm font-medium text-slate-700">This cannot be undone.</p>
-        {remove.error && <ErrorAlert error={remove.error} fallbackTitle="Could not delete the endpoint" />}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={close} disabled={remove.isPending}>
-            Cancel
-          </Button>
-          <Button variant="danger" loading={remove.isPending || remove.isSuccess} onClick={() => remove.mutate({ id: webhook.id })}>
-            Delete endpoint
-          </Button>
-        </div>
-      </div>
-    </Dialog>
+      <IrreversibleConsequences>
+        <li>No more events are sent to this URL, and the retries still scheduled are dropped.</li>
+        <li>Its delivery history goes with it.</li>
+      </IrreversibleConsequences>
+    </ConfirmDialog>
   );
 }

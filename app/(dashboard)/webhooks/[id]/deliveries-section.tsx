@@ -4,8 +4,8 @@ import { Fragment, useState } from 'react';
 import { RefreshCwIcon } from 'lucide-react';
 import { Button } from '../../../components/button';
 import { ErrorAlert } from '../../../components/error-alert';
+import { LoadMoreFooter } from '../../../components/load-more-footer';
 import { DeliveriesEmpty } from './deliveries-empty';
-import { DeliveriesFooter } from './deliveries-footer';
 import { DeliveriesTable } from './deliveries-table';
 import { DeliveryPanel } from './delivery-panel';
 import { DeliveryRow } from './delivery-row';
@@ -73,7 +73,14 @@ export function DeliveriesSection({ webhookId }: { webhookId: string }) {
           {query.isError && (
             <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more deliveries' : 'Could not refresh the deliveries'} action={retry} />
           )}
-          <DeliveriesFooter shown={deliveries.length} hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoad={() => void query.fetchNextPage()} />
+          <LoadMoreFooter
+            count={deliveries.length === 1 ? '1 delivery' : `${deliveries.length} deliveries`}
+            testId="deliveries-footer"
+            countTestId="deliveries-count"
+            hasMore={query.hasNextPage}
+            loading={query.isFetchingNextPage}
+            onLoad={() => void query.fetchNextPage()}
+          />
         </>
       )}
     </section>

@@ -1,22 +1,11 @@
-import Link from 'next/link';
 import { WebhookIcon } from 'lucide-react';
-import { buttonClasses } from '../../../components/button';
-import { EmptyState } from '../../../components/empty-state';
+import { NotFoundState } from '../../../components/not-found-state';
 
 /** An unknown id, an endpoint of another organization, or one deleted meanwhile. */
 export function WebhookNotFound() {
   return (
-    <EmptyState
-      testId="webhook-not-found"
-      icon={<WebhookIcon className="size-6" />}
-      title="Endpoint not found"
-      action={
-        <Link href="/webhooks" className={buttonClasses('secondary')}>
-          Back to webhooks
-        </Link>
-      }
-    >
+    <NotFoundState testId="webhook-not-found" icon={<WebhookIcon className="size-6" />} title="Endpoint not found" backHref="/webhooks" backLabel="Back to webhooks">
       This webhook endpoint does not exist on your account. It may have been deleted.
-    </EmptyState>
+    </NotFoundState>
   );
 }

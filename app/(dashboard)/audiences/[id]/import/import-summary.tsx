@@ -1,10 +1,10 @@
 import { Alert } from '../../../../components/alert';
 import { Button } from '../../../../components/button';
 import { ErrorAlert } from '../../../../components/error-alert';
+import { StatBox } from '../../../../components/stat-box';
 import { countOf } from '../../../../lib/format';
 import type { SkippedRow } from './contact-rows';
 import type { UploadOutcome } from './contact-upload';
-import { ImportStat } from './import-stat';
 import { SkippedRows } from './skipped-rows';
 
 /**
@@ -39,10 +39,10 @@ export function ImportSummary({ outcome, fileSkipped, onAnother, onDone }: { out
         </p>
       )}
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <ImportStat label="Created" value={outcome.created} testId="import-created" tone="good" />
-        <ImportStat label="Updated" value={outcome.updated} testId="import-updated" />
-        <ImportStat label="Unchanged" value={outcome.unchanged} testId="import-unchanged" />
-        <ImportStat label="Skipped" value={skipped.length} testId="import-skipped" tone="bad" />
+        <StatBox label="Created" value={outcome.created} testId="import-created" tone="good" />
+        <StatBox label="Updated" value={outcome.updated} testId="import-updated" />
+        <StatBox label="Unchanged" value={outcome.unchanged} testId="import-unchanged" />
+        <StatBox label="Skipped" value={skipped.length} testId="import-skipped" tone="bad" />
       </dl>
       {outcome.merged > 0 && (
         <p className="text-sm text-slate-600" data-testid="import-merged">

@@ -1,9 +1,8 @@
 import { SearchIcon } from 'lucide-react';
 import { useId } from 'react';
-import { SUPPRESSION_LIMITS } from '@/server/services/suppressions/limits';
 
-/** A part of the address, any case; the list asks the server once typing pauses. */
-export function SuppressionSearch({ value, onChange, searching }: { value: string; onChange: (value: string) => void; searching: boolean }) {
+/** A labelled search field for part of an address, any case; the caller asks the server once typing pauses. */
+export function SearchBox({ value, onChange, searching, maxLength }: { value: string; onChange: (value: string) => void; searching: boolean; maxLength: number }) {
   const id = useId();
   return (
     <div className="w-full sm:max-w-xs">
@@ -22,7 +21,7 @@ export function SuppressionSearch({ value, onChange, searching }: { value: strin
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
-          maxLength={SUPPRESSION_LIMITS.searchChars}
+          maxLength={maxLength}
           value={value}
           onChange={(event) => onChange(event.target.value)}
           aria-busy={searching || undefined}

@@ -1,8 +1,8 @@
-import { cx } from '../../../../components/cx';
-import { formatCount } from '../../../../lib/format';
+import { cx } from './cx';
+import { formatCount } from '../lib/format';
 
-/** One number of an import's summary. */
-export function ImportStat({ label, value, testId, tone = 'neutral' }: { label: string; value: number; testId: string; tone?: 'neutral' | 'good' | 'bad' }) {
+/** One number of a summary (a `dt`/`dd` pair in a box); a tone colours it when it is above zero. */
+export function StatBox({ label, value, testId, tone = 'neutral' }: { label: string; value: number; testId: string; tone?: 'neutral' | 'good' | 'bad' }) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white px-3 py-2.5">
       <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
