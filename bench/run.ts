@@ -5,6 +5,9 @@
  *   BENCH_SUITE=api-keys (default)  GET /api/api-keys, bench/suite-api-keys.ts   → results/latest.json
  *   BENCH_SUITE=emails              sending, batch, delivery, list filters over 1M emails,
  *                                   bench/suite-emails.ts                         → results/emails-latest.json
+ *   BENCH_SUITE=contacts            1M contacts imported through /contacts/batch, search at 1M,
+ *                                   export of 1M suppressions, bench/suite-contacts.ts
+ *                                                                                 → results/contacts-latest.json
  *   BENCH_SUITE=startup             npm start to a healthy /api/health, bench/suite-startup.ts
  *   BENCH_SUITE=soak                the built service for 10 min under a steady open-loop mix,
  *                                   delivering meanwhile, bench/suite-soak.ts    → results/soak-latest.json
@@ -17,6 +20,7 @@
  */
 import { cleanup, errorText, log } from './harness';
 import { apiKeysDeadlineMs, runApiKeysSuite } from './suite-api-keys';
+import { contactsDeadlineMs, runContactsSuite } from './suite-contacts';
 import { emailsDeadlineMs, runEmailsSuite } from './suite-emails';
 import { runSoakSuite, soakDeadlineMs } from './suite-soak';
 import { runStartupSuite, startupDeadlineMs } from './suite-startup';
@@ -25,6 +29,7 @@ import { runWebhooksSuite, webhooksDeadlineMs } from './suite-webhooks';
 const SUITES = {
   'api-keys': { run: runApiKeysSuite, deadlineMs: apiKeysDeadlineMs },
   emails: { run: runEmailsSuite, deadlineMs: emailsDeadlineMs },
+  contacts: { run: runContactsSuite, deadlineMs: contactsDeadlineMs },
   startup: { run: runStartupSuite, deadlineMs: startupDeadlineMs },
   soak: { run: runSoakSuite, deadlineMs: soakDeadlineMs },
   webhooks: { run: runWebhooksSuite, deadlineMs: webhooksDeadlineMs },
@@ -32,7 +37,7 @@ const SUITES = {
 
 const requested = process.env.BENCH_SUITE || 'api-keys';
 const names = requested === 'all' ? (Object.keys(SUITES) as Array<keyof typeof SUITES>) : [requested as keyof typeof SUITES];
-for (const name of names) if (!(name in SUITES)) throw new Error(`BENCH_SUITE: unknown suite "${name}" (use api-keys, emails, startup, soak, webhooks or all)`);
+for (const name of names) if (!(name in SUITES)) throw new Error(`BENCH_SUITE: unknown suite "${name}" (use api-keys, emails, contacts, startup, soak, webhooks or all)`);
 
 // The whole run, seeding included; a stuck step cannot keep the process alive past it.
 const DEADLINE_MS = names.reduce((sum, name) => sum + SUITES[name].deadlineMs(), 0);
