@@ -11,3 +11,4 @@ export * from './workers';
 export * from './webhooks';
 export * from './audiences';
 export * from './templates';
+export * from './usage';

@@ -14,6 +14,18 @@ export const organizations = pgTable('organizations', {
   /** Operator override of the plan's requests per rate-limit window. */
   rateLimitOverride: integer('rate_limit_override'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  /** When the organization last moved from Free to a paid volume: the new-account pool starts here. */
+  paidSince: timestamp('paid_since', { withTimezone: true, mode: 'date' }),
+  /** When it left the new-account pool by volume (by time it leaves at paidSince + 7 days, not recorded). */
+  poolExitedAt: timestamp('pool_exited_at', { withTimezone: true, mode: 'date' }),
+  /** The hourly evaluation of sending standing: when it last ran and what it found. */
+  standingEvaluatedAt: timestamp('standing_evaluated_at', { withTimezone: true, mode: 'date' }),
+  busiestRecentDay: integer('busiest_recent_day').notNull().default(0),
+  /** Why the daily ceiling is halved (an elevated bounce or complaint rate); null when it is not. */
+  elevatedReason: text('elevated_reason'),
+  /** A downgrade waits for the end of the billing period. */
+  pendingPlan: text('pending_plan'),
+  pendingPlanAt: timestamp('pending_plan_at', { withTimezone: true, mode: 'date' }),
 });
 
 export const members = pgTable(
