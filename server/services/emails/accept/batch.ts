@@ -4,7 +4,9 @@ import { AppError, type ErrorCode } from '../../../errors';
 import { normalizeAddress, parseMailbox } from '../../shared/addresses';
 import { draftEmail } from './draft';
 import { recipientsOf, type EmailInput, type EmailRequest } from './input';
-import { storeEmails, type EmailDraft } from './store';
+import { storeEmails } from './store';
+import { storeWithinLimits, type Candidate } from './within-limits';
+import { isListShaped } from '../../plans/list-shape';
 import type { Principal } from '../../shared/principal';
 import { permitWithin } from './checks';
 import { loadSendContext } from './context';
@@ -41,11 +43,12 @@ export async function sendBatch(deps: Deps, principal: Principal, items: BatchIt
     }
   };
 
-  const drafts: Array<{ index: number; draft: EmailDraft }> = [];
+  const candidates: Array<{ index: number } & Candidate> = [];
   if (requested.length > 0) {
     try {
       // Content first: an item whose template is not the organization's or does not render is refused on its own.
       const contents = await withTemplateContent(deps, principal, requested.map(({ request }) => request));
+      const listShaped = isListShaped(requested.map(({ request }) => ('template' in request ? { templateId: request.template.templateId } : request)));
       const valid: Array<{ index: number; input: EmailInput }> = [];
       requested.forEach(({ index }, i) => {
         const content = contents[i]!;
@@ -62,19 +65,23 @@ export async function sendBatch(deps: Deps, principal: Principal, items: BatchIt
       for (const { index, input } of valid) {
         try {
           const permit = await permitWithin(deps, principal, context, { from: input.from, recipients: recipientsOf(input) });
-          drafts.push({ index, draft: draftEmail(principal, input, permit, { now, scheduledAt: null }) });
+          candidates.push({ index, draft: draftEmail(principal, input, permit, { now, scheduledAt: null }), recipients: permit.deliverable.length, listShaped });
         } catch (error) {
           failed(index, error);
         }
       }
-      const { deliveriesQueued } = await storeEmails(deps.db, drafts.map(({ draft }) => draft));
-      if (deliveriesQueued) deps.jobs.wake('webhook-delivery', []);
+      const { refusals, result } = await storeWithinLimits(deps, principal, context, 'transactional', candidates, (drafts, reservation) => storeEmails(deps.db, drafts, reservation));
+      refusals.forEach((refusal, i) => {
+        if (refusal) failed(candidates[i]!.index, refusal);
+      });
+      if (result.deliveriesQueued) deps.jobs.wake('webhook-delivery', []);
     } catch (error) {
       // Nothing of the batch was stored (one statement): every item still without an outcome failed.
       for (const { index } of requested) if (!outcomes[index]) failed(index, error);
       return outcomes;
     }
   }
+  const drafts = candidates.filter(({ index }) => !outcomes[index]);
   for (const { index, draft } of drafts) outcomes[index] = { id: draft.row.id! };
   if (drafts.length > 0) deps.jobs.wake('email-dispatch', drafts.map(({ draft }) => draft.row.id!));
   return outcomes;

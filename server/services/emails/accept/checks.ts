@@ -27,13 +27,13 @@ interface SendAttempt {
 }
 
 /**
- * Every refusal that happens before an email is queued, in the spec's order. Nothing is stored
- * when one applies.
+ * Every refusal before an email is queued, in the spec's order, but the limits (within-limits.ts,
+ * which reads the same context). Nothing is stored when one applies.
  */
-export async function permitSend(deps: Pick<Deps, 'db' | 'config' | 'clock'>, principal: Principal, input: SendAttempt): Promise<SendPermit> {
+export async function permitSend(deps: Pick<Deps, 'db' | 'config' | 'clock'>, principal: Principal, input: SendAttempt): Promise<{ permit: SendPermit; context: SendContext }> {
   const sender = parseMailbox(input.from);
   const context = await loadSendContext(deps.db, principal.organizationId, [sender.domain], input.recipients.map(normalizeAddress));
-  return permitWithin(deps, principal, context, input);
+  return { permit: await permitWithin(deps, principal, context, input), context };
 }
 
 /**

@@ -9,7 +9,9 @@ import { scheduleTime } from '../schedule-time';
 import { permitSend } from './checks';
 import { draftEmail } from './draft';
 import { recipientsOf, type EmailRequest, type SendEmailInput } from './input';
-import { storeEmails } from './store';
+import { storeEmails, type EmailDraft, type StoreResult } from './store';
+import { storeWithinLimits } from './within-limits';
+import type { Reservation } from '../../plans/sending-limits';
 import { withContent } from './template-content';
 
 /**
@@ -26,7 +28,7 @@ export async function sendEmail(deps: Deps, principal: Principal, request: Email
   }
   const input = await withContent(deps, principal, request);
   const scheduledAt = scheduleTime(deps, input.scheduledAt);
-  const permit = await permitSend(deps, principal, { from: input.from, recipients: recipientsOf(input) });
+  const { permit, context } = await permitSend(deps, principal, { from: input.from, recipients: recipientsOf(input) });
   const now = deps.clock.now();
   const draft = draftEmail(principal, input, permit, { now, scheduledAt, idempotencyKey: key });
   const id = draft.row.id!;
@@ -39,21 +41,30 @@ export async function sendEmail(deps: Deps, principal: Principal, request: Email
     content: attachment.content,
     expiresAt: new Date(now.getTime() + ATTACHMENT_RETENTION_MS),
   }));
-  const stored =
-    !key && attachments.length === 0
-      ? await storeEmails(deps.db, [draft])
-      : await deps.db.transaction(async (tx) => {
-          if (key) {
-            // A key past its 24 hours is free again: release it so the new email can take it.
-            await tx
-              .update(emails)
-              .set({ idempotencyKey: null })
-              .where(and(eq(emails.organizationId, principal.organizationId), eq(emails.mode, principal.mode), eq(emails.idempotencyKey, key), lt(emails.idempotencyExpiresAt, now)));
-          }
-          const result = await storeEmails(tx, [draft]);
-          if (result.stored.has(id) && attachments.length > 0) await tx.insert(emailAttachments).values(attachments);
-          return result;
-        });
+  const store = async (drafts: EmailDraft[], reservation: Reservation | null): Promise<StoreResult> => {
+    if (!key && attachments.length === 0) return storeEmails(deps.db, drafts, reservation);
+    try {
+      return await deps.db.transaction(async (tx) => {
+        if (key) {
+          // A key past its 24 hours is free again: release it so the new email can take it.
+          await tx
+            .update(emails)
+            .set({ idempotencyKey: null })
+            .where(and(eq(emails.organizationId, principal.organizationId), eq(emails.mode, principal.mode), eq(emails.idempotencyKey, key), lt(emails.idempotencyExpiresAt, now)));
+        }
+        const result = await storeEmails(tx, drafts, reservation);
+        // Counted but not stored: a concurrent request took the key. Roll the count back with the transaction.
+        if (reservation && result.reserved && !result.stored.has(id)) throw new LostKeyRace();
+        if (result.stored.has(id) && attachments.length > 0) await tx.insert(emailAttachments).values(attachments);
+        return result;
+      });
+    } catch (error) {
+      if (error instanceof LostKeyRace) return { stored: new Set(), deliveriesQueued: false, reserved: true, monthRecipients: null };
+      throw error;
+    }
+  };
+  const { refusals, result: stored } = await storeWithinLimits(deps, principal, context, 'transactional', [{ draft, recipients: permit.deliverable.length, listShaped: false }], store);
+  if (refusals[0]) throw refusals[0];
   if (stored.deliveriesQueued) deps.jobs.wake('webhook-delivery', []);
   if (stored.stored.has(id)) {
     deps.jobs.wake('email-dispatch', id);
@@ -64,6 +75,8 @@ export async function sendEmail(deps: Deps, principal: Principal, request: Email
   if (!winner) throw conflict('A request with this Idempotency-Key is in progress; retry');
   return { id: winner };
 }
+
+class LostKeyRace extends Error {}
 
 async function findByIdempotencyKey(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, key: string): Promise<string | null> {
   const [row] = await deps.db

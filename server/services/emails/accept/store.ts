@@ -5,6 +5,8 @@ import { emailEvents, emails, events } from '@/db/schema';
 import { newId } from '../../../ids';
 import { LOGGED_RETURNING, queueDeliveries } from '../../webhooks/fan-out';
 import type { EmailEventInput } from '../events';
+import { RESERVE_USAGE, reservationValues } from '../../plans/reservation-sql';
+import type { Reservation } from '../../plans/sending-limits';
 
 type EmailInsert = typeof emails.$inferInsert;
 
@@ -22,13 +24,16 @@ export interface EmailDraft {
 const STORED = ['id', 'organizationId', 'mode', 'from', 'to', 'subject', 'tags', 'createdAt'] as const;
 const HISTORY = ['id', 'emailId', 'organizationId', 'type', 'recipient', 'data', 'createdAt'] as const;
 const LOGGED = ['id', 'organizationId', 'type', 'data', 'createdAt'] as const;
-const storeOn = perDatabase((db: Db) =>
-  prepareSql<{ id: string; queued: number }>(
-    db,
-    'store_emails',
-    sql`with stored as (
+function storeStatement(withinLimits: boolean) {
+  const limits = withinLimits ? sql`${RESERVE_USAGE}, ` : sql``;
+  const gate = withinLimits ? sql`where exists (select 1 from reserved)` : sql``;
+  const answer = withinLimits
+    ? sql`select coalesce((select json_agg(id) from stored), '[]') as ids, (select count(*)::int from queued) as queued, (select month_recipients from reserved) as month_recipients`
+    : sql`select id, (select count(*)::int from queued) as queued from stored`;
+  return sql`with ${limits}stored as (
         insert into ${tableName(emails)} (${columnNames(emails)})
         select ${columnNames(emails)} from ${populateRecordset(emails, 'emails')}
+        ${gate}
         on conflict do nothing
         returning ${columnNames(emails, STORED)}
       ), history as (
@@ -46,17 +51,30 @@ const storeOn = perDatabase((db: Db) =>
           join stored s on ${column(emails, 'id', 's')} = l.email_id
         ${LOGGED_RETURNING}
       ), queued as (${queueDeliveries('logged')})
-      select id, (select count(*)::int from queued) as queued from stored`,
-  ),
+      ${answer}`;
+}
+
+const storeOn = perDatabase((db: Db) => prepareSql<{ id: string; queued: number }>(db, 'store_emails', storeStatement(false)));
+// Live email moves the organization's sending counters in the same statement: accepted exactly when counted.
+const storeWithinLimitsOn = perDatabase((db: Db) =>
+  prepareSql<{ ids: string[] | string; queued: number; month_recipients: number | null }>(db, 'store_emails_within_limits', storeStatement(true)),
 );
+
+export interface StoreResult {
+  stored: Set<string>;
+  deliveriesQueued: boolean;
+  /** With a reservation: whether the counters still had room (nothing is stored when not), and the month's count after it. */
+  reserved: boolean;
+  monthRecipients: number | null;
+}
 
 /**
  * Stores accepted emails with their events, all stamped with the email's `createdAt`; returns the
  * ids that were stored (an email whose idempotency key is taken is not), and whether webhook
  * deliveries were queued. `db` may be a transaction, when attachments ride along.
  */
-export async function storeEmails(db: Db, drafts: EmailDraft[]): Promise<{ stored: Set<string>; deliveriesQueued: boolean }> {
-  if (drafts.length === 0) return { stored: new Set(), deliveriesQueued: false };
+export async function storeEmails(db: Db, drafts: EmailDraft[], reservation: Reservation | null = null): Promise<StoreResult> {
+  if (drafts.length === 0) return { stored: new Set(), deliveriesQueued: false, reserved: true, monthRecipients: null };
   const history: unknown[] = [];
   const log: unknown[] = [];
   for (const { row, events: list } of drafts) {
@@ -66,10 +84,16 @@ export async function storeEmails(db: Db, drafts: EmailDraft[]): Promise<{ store
       log.push({ ...sqlNamed(events, { id: newId(), type: event.type, data: recipient ? { recipient, ...event.data } : (event.data ?? {}) }), email_id: row.id });
     }
   }
-  const stored = await storeOn(db).execute({
+  const values = {
     emails: JSON.stringify(drafts.map((draft) => rowRecord(emails, draft.row))),
     history: JSON.stringify(history),
     log: JSON.stringify(log),
-  });
-  return { stored: new Set(stored.map((row) => row.id)), deliveriesQueued: (stored[0]?.queued ?? 0) > 0 };
+  };
+  if (!reservation) {
+    const stored = await storeOn(db).execute(values);
+    return { stored: new Set(stored.map((row) => row.id)), deliveriesQueued: (stored[0]?.queued ?? 0) > 0, reserved: true, monthRecipients: null };
+  }
+  const [row] = await storeWithinLimitsOn(db).execute({ ...values, ...reservationValues(reservation) });
+  const ids = typeof row!.ids === 'string' ? (JSON.parse(row!.ids) as string[]) : row!.ids;
+  return { stored: new Set(ids), deliveriesQueued: row!.queued > 0, reserved: row!.month_recipients !== null, monthRecipients: row!.month_recipients };
 }

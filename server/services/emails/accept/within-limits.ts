@@ -1,0 +1,61 @@
+import type { Deps } from '../../../deps';
+import { AppError, notFound } from '../../../errors';
+import { noticeOverageEntered } from '../../plans/overage-notice';
+import { allot, reservationOf, sendingLimits, usedNow, type Reservation, type SendKind } from '../../plans/sending-limits';
+import { refreshStanding } from '../../plans/standing';
+import { readUsageCounters } from '../../plans/usage-counters';
+import type { Principal } from '../../shared/principal';
+import type { SendContext } from './context';
+import type { EmailDraft, StoreResult } from './store';
+
+/** An email that passed every other check, asking the limits for room. */
+export interface Candidate {
+  draft: EmailDraft;
+  /** Live recipients it will be sent to (suppressed ones are not sent, so not counted). */
+  recipients: number;
+  listShaped: boolean;
+}
+
+/** A send whose counters keep moving under it this many times in a row is told to retry. */
+const MAX_ROUNDS = 20;
+
+/**
+ * The monthly quota, the daily ceiling and the list-send allowance, last of the refusals before
+ * queueing. Allots room to the candidates in order from the counters read with the send context,
+ * then stores them with a reservation that the store statement checks again under the counters'
+ * row lock. When another sender took the room meanwhile, nothing was stored: the counters are read
+ * again and the candidates allotted again. Test mode sends nothing and counts nothing.
+ */
+export async function storeWithinLimits(
+  deps: Deps,
+  principal: Principal,
+  context: SendContext,
+  kind: SendKind,
+  candidates: Candidate[],
+  store: (drafts: EmailDraft[], reservation: Reservation | null) => Promise<StoreResult>,
+): Promise<{ refusals: Array<AppError | null>; result: StoreResult }> {
+  if (principal.mode === 'test') return { refusals: candidates.map(() => null), result: await store(candidates.map((c) => c.draft), null) };
+  if (!context.account) throw notFound('Organization');
+  const account = { ...context.account, ...(await refreshStanding(deps, principal.organizationId, context.account)) };
+  let counters = context.counters;
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const limits = sendingLimits(account, kind, deps.clock.now());
+    const allotment = allot(limits, usedNow(counters, limits), candidates);
+    const accepted = candidates.filter((_, index) => allotment.refusals[index] === null);
+    if (accepted.length === 0) return { refusals: allotment.refusals, result: { stored: new Set(), deliveriesQueued: false, reserved: true, monthRecipients: null } };
+    const result = await store(
+      accepted.map((c) => c.draft),
+      reservationOf(principal.organizationId, limits, allotment),
+    );
+    if (result.reserved) {
+      const month = result.monthRecipients ?? 0;
+      if (limits.overage && month > limits.quota && counters.overageNotifiedMonth !== limits.month) {
+        // The email is accepted already: a failed notice is logged, never turned into a refusal the client would retry.
+        await noticeOverageEntered(deps, principal.organizationId, limits).catch((err: unknown) => deps.log.error({ err, organizationId: principal.organizationId }, 'overage notice failed'));
+      }
+      return { refusals: allotment.refusals, result };
+    }
+    counters = await readUsageCounters(deps, principal.organizationId);
+  }
+  throw new AppError('RATE_LIMITED', 'Concurrent sends keep taking the room this one counted on; retry');
+}

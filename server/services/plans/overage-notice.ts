@@ -1,0 +1,36 @@
+import { and, eq, isNull, ne, or } from 'drizzle-orm';
+import { organizations, usageCounters } from '@/db/schema';
+import { overageEnteredEmail } from '@/emails/overage-entered';
+import type { Deps } from '../../deps';
+import { enqueueSystemEmail } from '../system-mail/queue';
+import type { SendingLimits } from './sending-limits';
+
+/**
+ * Tells the owner, once per month, that the organization has entered metered overage. The
+ * conditional update is the "once": of concurrent senders that all crossed the quota, one wins.
+ */
+export async function noticeOverageEntered(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'jobs'>, organizationId: string, limits: SendingLimits): Promise<void> {
+  const emailId = await deps.db.transaction(async (tx) => {
+    const [marked] = await tx
+      .update(usageCounters)
+      .set({ overageNotifiedMonth: limits.month })
+      .where(and(eq(usageCounters.organizationId, organizationId), or(isNull(usageCounters.overageNotifiedMonth), ne(usageCounters.overageNotifiedMonth, limits.month))))
+      .returning({ organizationId: usageCounters.organizationId });
+    if (!marked) return null;
+    const [organization] = await tx.select({ name: organizations.name, ownerEmail: organizations.ownerEmail }).from(organizations).where(eq(organizations.id, organizationId));
+    if (!organization) return null;
+    return enqueueSystemEmail(tx, deps, {
+      organizationId,
+      kind: 'overage-entered',
+      to: organization.ownerEmail,
+      email: overageEnteredEmail({
+        organizationName: organization.name,
+        quota: limits.quota,
+        monthLimit: limits.monthLimit,
+        rateEurCents: limits.plan.overagePer1000EurCents ?? 0,
+        billingUrl: `${deps.config.appUrl}/billing`,
+      }),
+    });
+  });
+  if (emailId) deps.jobs.wake('system-mail', emailId);
+}
