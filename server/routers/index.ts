@@ -8,6 +8,7 @@ import { healthRouter } from './health';
 import { organizationRouter } from './organizations';
 import { suppressionsRouter } from './suppressions/router';
 import { templatesRouter } from './templates';
+import { usageRouter } from './usage';
 import { webhooksRouter } from './webhooks';
 
 /** One router for REST (through trpc-to-openapi) and for the dashboard's typed client. */
@@ -22,6 +23,7 @@ export const appRouter = router({
   events: eventsRouter,
   suppressions: suppressionsRouter,
   templates: templatesRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -228,6 +228,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/webhooks/{id}/deliveries/{deliveryId}', sendingAccess: false, liveWrite: false, ...withDelivery },
   { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/replay', sendingAccess: false, liveWrite: true, ...withDelivery },
   { method: 'GET', path: '/events', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/usage', sendingAccess: false, liveWrite: false },
   { method: 'POST', path: '/audiences', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { name: 'Newsletter' } }) },
   { method: 'GET', path: '/audiences', sendingAccess: false, liveWrite: false },
   { method: 'GET', path: '/audiences/{id}', sendingAccess: false, liveWrite: false, ...withAudience() },

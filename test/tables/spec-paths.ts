@@ -24,5 +24,6 @@ export const EXTRA_OPERATIONS: string[] = [
   'GET /webhooks/{id}/deliveries/{deliveryId}',
   'POST /webhooks/{id}/deliveries/{deliveryId}/replay',
   'GET /events',
+  'GET /usage',
   'GET /audiences/{id}',
 ];

@@ -1,0 +1,138 @@
+import { and, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import { apiKeys, audiences, domains, emails, organizations, usageDays, webhooks } from '@/db/schema';
+import type { Deps } from '../../deps';
+import { notFound } from '../../errors';
+import { readUsageCounters } from './usage-counters';
+import { startOfNextUtcMonth, startOfUtcMonth, utcDay } from './calendar';
+import { overageBudgetCents } from './overage';
+import { planOf } from './plans';
+import { LIST_SEND_ALLOWANCE, sendingLimits, usedNow, type SendingAccount } from './sending-limits';
+import { refreshStanding } from './standing';
+
+interface Cap {
+  used: number;
+  /** null = unlimited */
+  limit: number | null;
+}
+
+export interface UsageDay {
+  day: string;
+  /** Live recipients accepted that day (what the ceiling and quota count). */
+  recipients: number;
+  /** Live messages by outcome, by the day they were accepted. */
+  sent: number;
+  delivered: number;
+  bounced: number;
+  complained: number;
+}
+
+async function caps(deps: Pick<Deps, 'db'>, organizationId: string) {
+  const [row] = await deps.db
+    .select({
+      domains: sql<number>`(select count(*)::int from ${domains} where ${domains.organizationId} = ${organizationId})`,
+      webhooks: sql<number>`(select count(*)::int from ${webhooks} where ${webhooks.organizationId} = ${organizationId})`,
+      contacts: sql<number>`(select coalesce(sum(${audiences.contactCount}), 0)::int from ${audiences} where ${audiences.organizationId} = ${organizationId})`,
+      apiKeys: sql<number>`(select count(*)::int from ${apiKeys} where ${apiKeys.organizationId} = ${organizationId} and ${apiKeys.mode} = 'live' and ${isNull(apiKeys.revokedAt)})`,
+    })
+    .from(sql`(select 1) as one`);
+  return row!;
+}
+
+/** The month so far by day: the counters' history joined with the outcomes of the messages accepted each day. */
+async function monthByDay(deps: Pick<Deps, 'db'>, organizationId: string, monthStart: Date, monthEnd: Date): Promise<UsageDay[]> {
+  const [history, outcomes] = await Promise.all([
+    deps.db
+      .select({ day: usageDays.day, recipients: usageDays.recipients })
+      .from(usageDays)
+      .where(and(eq(usageDays.organizationId, organizationId), gte(usageDays.day, utcDay(monthStart)), lt(usageDays.day, utcDay(monthEnd)))),
+    deps.db
+      .select({
+        day: sql<string>`to_char(${emails.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`,
+        sent: sql<number>`count(*) filter (where ${emails.status} in ('sent', 'delivered', 'bounced', 'complained'))::int`,
+        delivered: sql<number>`count(*) filter (where ${emails.status} in ('delivered', 'complained'))::int`,
+        bounced: sql<number>`count(*) filter (where ${emails.status} = 'bounced')::int`,
+        complained: sql<number>`count(*) filter (where ${emails.status} = 'complained')::int`,
+      })
+      .from(emails)
+      .where(and(eq(emails.organizationId, organizationId), eq(emails.mode, 'live'), gte(emails.createdAt, monthStart), lt(emails.createdAt, monthEnd)))
+      .groupBy(sql`1`),
+  ]);
+  const days = new Map<string, UsageDay>();
+  const dayOf = (day: string) => days.get(day) ?? days.set(day, { day, recipients: 0, sent: 0, delivered: 0, bounced: 0, complained: 0 }).get(day)!;
+  for (const row of history) dayOf(row.day).recipients = row.recipients;
+  for (const row of outcomes) Object.assign(dayOf(row.day), { sent: row.sent, delivered: row.delivered, bounced: row.bounced, complained: row.complained });
+  return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
+}
+
+/** GET /usage and the billing page: the plan, this month and today against their limits, the review allowance and the caps. */
+export async function describeUsage(deps: Pick<Deps, 'db' | 'clock'>, organizationId: string) {
+  const [organization] = await deps.db.select().from(organizations).where(eq(organizations.id, organizationId));
+  if (!organization) throw notFound('Organization');
+  const account: SendingAccount = { ...organization, ...(await refreshStanding(deps, organizationId, organization)) };
+  const now = deps.clock.now();
+  const limits = sendingLimits(account, 'transactional', now);
+  const monthStart = startOfUtcMonth(now);
+  const monthEnd = startOfNextUtcMonth(now);
+  const [counters, used, days, overage] = await Promise.all([
+    readUsageCounters(deps, organizationId),
+    caps(deps, organizationId),
+    monthByDay(deps, organizationId, monthStart, monthEnd),
+    deps.db
+      .select({
+        recipients: sql<number>`coalesce(sum(${usageDays.overageRecipients}), 0)::int`,
+        millicents: sql<number>`coalesce(sum(${usageDays.overageCostMillicents}), 0)::bigint`,
+      })
+      .from(usageDays)
+      .where(and(eq(usageDays.organizationId, organizationId), gte(usageDays.day, utcDay(monthStart)), lt(usageDays.day, utcDay(monthEnd)))),
+  ]);
+  const count = usedNow(counters, limits);
+  const { plan } = limits;
+  const cap = (usedCount: number, limit: number | null): Cap => ({ used: usedCount, limit });
+  const pending = organization.pendingPlan && organization.pendingPlanAt && organization.pendingPlanAt > now ? planOf(organization.pendingPlan) : null;
+  return {
+    status: organization.status,
+    plan: { id: plan.id, label: plan.label, monthlyEmails: plan.monthlyEmails, priceEurCents: plan.priceEurCents, overagePer1000EurCents: plan.overagePer1000EurCents },
+    pendingPlanChange: pending ? { plan: pending.id, label: pending.label, effectiveAt: organization.pendingPlanAt!.toISOString() } : null,
+    period: { start: monthStart.toISOString(), end: monthEnd.toISOString() },
+    month: {
+      emails: count.month,
+      quota: limits.quota,
+      remaining: Math.max(0, limits.monthLimit - count.month),
+      resetsAt: monthEnd.toISOString(),
+    },
+    overage: {
+      enabled: organization.overageEnabled,
+      available: plan.overagePer1000EurCents !== null,
+      emails: overage[0]?.recipients ?? 0,
+      costEurCents: Math.round(Number(overage[0]?.millicents ?? 0) / 1000),
+      stopsAt: limits.quota + (limits.overage ? limits.monthLimit - limits.quota : 0),
+      budgetEurCents: plan.overagePer1000EurCents === null ? 0 : overageBudgetCents(plan),
+    },
+    today: {
+      day: limits.day,
+      recipients: count.day,
+      ceiling: limits.ceiling.limit,
+      remaining: Math.max(0, limits.ceiling.limit - count.day),
+      reason: limits.ceiling.reason,
+      tier: limits.ceiling.tier,
+      halved: limits.ceiling.halved,
+      changesAt: limits.ceiling.changesAt?.toISOString() ?? null,
+      resetsAt: limits.dayResetsAt.toISOString(),
+    },
+    review: {
+      reviewed: organization.reviewed,
+      allowance: LIST_SEND_ALLOWANCE,
+      used: count.list,
+      remaining: organization.reviewed ? null : Math.max(0, LIST_SEND_ALLOWANCE - count.list),
+    },
+    caps: {
+      domains: cap(used.domains, plan.domains),
+      webhookEndpoints: cap(used.webhooks, plan.webhookEndpoints),
+      contacts: cap(used.contacts, plan.contacts),
+      apiKeys: cap(used.apiKeys, plan.apiKeys),
+    },
+    days,
+  };
+}
+
+export type Usage = Awaited<ReturnType<typeof describeUsage>>;
