@@ -1,9 +1,38 @@
 'use client';
 
+import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
+import { formatCount } from '../lib/format';
 import { useTRPC } from '../lib/trpc';
+import { UsageMeter } from './billing/usage-meter';
+import { useUsage } from './billing/use-usage';
 
-/** The organization the signed-in person acts for, and its plan. */
+/** The plan and this month's emails against its quota, linking to the billing page. */
+function MonthToDate({ plan: fallback }: { plan: { label: string; monthlyEmails: number } }) {
+  const usage = useUsage();
+  if (usage.isPending) return <div className="mt-1 h-8 animate-pulse rounded bg-slate-200" />;
+  // The sidebar is no place for an error (the billing page shows it): the plan alone, as before.
+  if (usage.isError) {
+    return (
+      <p className="text-xs text-slate-500">
+        {fallback.label} plan · {formatCount(fallback.monthlyEmails)} emails/month
+      </p>
+    );
+  }
+  const { plan, month } = usage.data;
+  return (
+    <Link href="/billing" className="group -mx-1 mt-1 block rounded px-1 py-0.5 hover:bg-slate-100" data-testid="sidebar-usage">
+      <p className="text-xs text-slate-500 group-hover:text-slate-700">
+        {plan.label} plan · {formatCount(month.emails)} / {formatCount(month.quota)} this month
+      </p>
+      <div className="mt-1.5">
+        <UsageMeter label="Emails this month" used={month.emails} limit={month.quota} unit="emails" size="sm" />
+      </div>
+    </Link>
+  );
+}
+
+/** The organization the signed-in person acts for, its plan, and how much of the month's quota is used. */
 export function OrganizationBadge() {
   const trpc = useTRPC();
   const { data, isPending, isError } = useQuery(trpc.organization.current.queryOptions({}));
@@ -15,9 +44,7 @@ export function OrganizationBadge() {
       ) : (
         <>
           <p className="truncate text-sm font-medium text-slate-900">{data.name}</p>
-          <p className="text-xs text-slate-500">
-            {data.plan.label} plan · {data.plan.monthlyEmails.toLocaleString('en')} emails/month
-          </p>
+          <MonthToDate plan={data.plan} />
         </>
       )}
     </div>

@@ -1,7 +1,10 @@
 import type { ReactNode } from 'react';
 
-/** A column title, a name only screen readers hear (an actions column), or a control (a select-all checkbox). */
-export type Column = string | { srOnly: string } | { control: ReactNode };
+/**
+ * A column title, a title aligned right over numbers, a name only screen readers hear (an actions
+ * column), or a control (a select-all checkbox).
+ */
+export type Column = string | { numeric: string } | { srOnly: string } | { control: ReactNode };
 
 /** The frame every resource table shares; rows come from the caller (real rows or skeletons). */
 export function DataTable({ label, columns, busy = false, dense = false, children }: { label: string; columns: Column[]; busy?: boolean; dense?: boolean; children: ReactNode }) {
@@ -14,9 +17,9 @@ export function DataTable({ label, columns, busy = false, dense = false, childre
               <th
                 key={index}
                 scope="col"
-                className={`${dense ? 'px-3' : 'px-4'} py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase first:pl-5 last:pr-5`}
+                className={`${dense ? 'px-3' : 'px-4'} py-3 ${typeof column === 'object' && 'numeric' in column ? 'text-right' : 'text-left'} text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase first:pl-5 last:pr-5`}
               >
-                {typeof column === 'string' ? column : 'srOnly' in column ? <span className="sr-only">{column.srOnly}</span> : column.control}
+                {typeof column === 'string' ? column : 'numeric' in column ? column.numeric : 'srOnly' in column ? <span className="sr-only">{column.srOnly}</span> : column.control}
               </th>
             ))}
           </tr>

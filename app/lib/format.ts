@@ -49,3 +49,18 @@ export const formatCount = (count: number) => countFormat.format(count);
 
 /** "1 contact", "2,500 contacts". */
 export const countOf = (count: number, singular: string, plural = `${singular}s`) => `${formatCount(count)} ${count === 1 ? singular : plural}`;
+
+const eurFormat = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** "€13.50", "€1,350.00": an amount in euro cents, always with the cents. */
+export const formatEur = (cents: number) => eurFormat.format(cents / 100);
+
+const compactFormat = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+
+/** "950", "2.5K", "1M": a chart axis's labels, where a full count would crowd it. */
+export const formatCompact = (count: number) => compactFormat.format(count);
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** "26 Nov": a UTC day ('YYYY-MM-DD') within a month already named. */
+export const formatDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));

@@ -1,0 +1,156 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { startDnsServer, type DnsServer } from '../test/support/dns';
+import { publishRecords } from '../test/support/domains';
+import { createApiKey, setPlan, shot, signUp, uniqueEmail } from './helpers';
+
+/**
+ * The usage and billing page: a new organization on Free (its ceiling and why, no days yet,
+ * overage unavailable), then on a paid volume (overage switched on and kept), live sending in the
+ * chart and the sidebar, and plan changes (a downgrade waits for the next UTC month, an upgrade
+ * quotes its prorated charge). Live sends need a verified domain and a recipient domain with an
+ * MX, published on the loopback DNS server the web server resolves through (as in emails.spec.ts).
+ */
+let dns: DnsServer;
+
+test.beforeAll(async () => {
+  dns = await startDnsServer({ port: 5354 });
+});
+
+test.afterAll(() => dns?.close());
+
+test.beforeEach(() => {
+  dns.clear();
+  dns.mx('example.net', 'mx.example.net');
+});
+
+async function trpcMutation<T>(page: Page, path: string, input: unknown): Promise<T> {
+  const response = await page.request.post(`/api/trpc/${path}`, { data: input });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()).result.data;
+}
+
+async function trpcQuery<T>(page: Page, path: string, input: unknown): Promise<T> {
+  const response = await page.request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`);
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()).result.data;
+}
+
+/** Registers a domain with the dashboard's own API, publishes its records, and waits until it is verified. */
+async function verifiedDomain(page: Page): Promise<string> {
+  const name = `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.example.com`;
+  const domain = await trpcMutation<{ id: string; records: Parameters<typeof publishRecords>[1] }>(page, 'domains.create', { name });
+  publishRecords(dns, domain.records);
+  await trpcMutation(page, 'domains.verify', { id: domain.id });
+  await expect
+    .poll(async () => (await trpcQuery<{ status: string }>(page, 'domains.get', { id: domain.id })).status, { timeout: 30_000 })
+    .toBe('verified');
+  return name;
+}
+
+async function post(request: APIRequestContext, key: string, path: string, body: unknown) {
+  const response = await request.post(path, { headers: { Authorization: `Bearer ${key}` }, data: body });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+const overageSwitch = (page: Page) => page.getByRole('switch', { name: 'Metered overage' });
+
+async function openBilling(page: Page) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage and billing' }).click();
+  await expect(page).toHaveURL(/\/billing$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Usage and billing' })).toBeVisible();
+  await expect(page.getByTestId('billing')).toBeVisible();
+}
+
+test('a new organization on Free, then on a paid volume with metered overage switched on', async ({ page }) => {
+  await signUp(page, uniqueEmail('billing'));
+  await expect(page.getByTestId('sidebar-usage')).toHaveText(/Free plan · 0 \/ 3,000 this month/);
+  await openBilling(page);
+
+  await expect(page.getByTestId('current-plan')).toHaveText('Free');
+  await expect(page.getByTestId('month-emails')).toHaveText('0');
+  await expect(page.getByTestId('month-quota')).toHaveText('3,000');
+  await expect(page.getByTestId('today-ceiling')).toHaveText('100');
+  await expect(page.getByTestId('ceiling-reason')).toHaveText('Free plan: 100 recipients a day.');
+  await expect(page.getByTestId('ceiling-changes-at')).toHaveCount(0);
+  await expect(page.getByTestId('usage-chart-empty')).toContainText('No live email this month yet');
+  await expect(page.getByTestId('review-remaining')).toHaveText('500');
+
+  await expect(overageSwitch(page)).toBeDisabled();
+  await expect(overageSwitch(page)).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByTestId('overage-unavailable')).toContainText('Not available on the Free plan');
+
+  await expect(page.getByTestId('cap-domains-value')).toHaveText('0 of 1');
+  await expect(page.getByTestId('cap-webhooks-value')).toHaveText('0 of 1');
+  await expect(page.getByTestId('cap-contacts-value')).toHaveText('0 of 1,000');
+  await expect(page.getByTestId('cap-api-keys-value')).toHaveText('0 of 1');
+  await expect(page.getByTestId('cap-domains-meter')).toBeVisible();
+
+  const freeRow = page.getByTestId('plan-row').and(page.locator('[data-plan="free"]'));
+  await expect(freeRow).toHaveAttribute('data-current', 'true');
+  await expect(freeRow).toContainText('Current');
+  await expect(page.getByTestId('plan-row')).toHaveCount(9);
+  await shot(page, 'billing-free');
+
+  await setPlan(page, '10k');
+  await page.reload();
+  await expect(page.getByTestId('current-plan')).toHaveText('Production 10k');
+  await expect(page.getByTestId('sidebar-usage')).toHaveText(/Production 10k plan · 0 \/ 10,000 this month/);
+  // Paid, the organization starts in the new-account pool, which ends by time at the latest.
+  await expect(page.getByTestId('today-ceiling')).toHaveText('1,000');
+  await expect(page.getByTestId('ceiling-reason')).toContainText('New-account pool');
+  await expect(page.getByTestId('ceiling-changes-at')).toContainText('UTC');
+  await expect(page.getByTestId('cap-domains-value')).toHaveText('0 of 3');
+  await expect(page.getByTestId('cap-api-keys-value')).toHaveText('0 · unlimited');
+
+  await expect(overageSwitch(page)).toBeEnabled();
+  await expect(overageSwitch(page)).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByTestId('overage-stops-at')).toHaveText('10,000 emails');
+  await expect(page.getByTestId('overage-cost')).toHaveText('€0.00');
+  await overageSwitch(page).click();
+  await expect(overageSwitch(page)).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByTestId('overage-state')).toHaveText('On');
+  // The stop moves past the quota: the overage budget (the price difference to 25k) at €0.45 per 1,000.
+  await expect(page.getByTestId('overage-stops-at')).not.toHaveText('10,000 emails');
+
+  await page.reload();
+  await expect(overageSwitch(page)).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByTestId('overage-state')).toHaveText('On');
+  await expect(page.getByTestId('overage-emails')).toHaveText('0 emails');
+  await shot(page, 'billing-10k-overage-on');
+
+  await overageSwitch(page).click();
+  await expect(overageSwitch(page)).toHaveAttribute('aria-checked', 'false');
+  await page.reload();
+  await expect(overageSwitch(page)).toHaveAttribute('aria-checked', 'false');
+});
+
+test('live sending shows in the chart, the cards and the sidebar', async ({ page, request }) => {
+  await signUp(page, uniqueEmail('billing-send'));
+  const domain = await verifiedDomain(page);
+  const key = await createApiKey(page, 'Production');
+  const from = `Acme <hello@${domain}>`;
+  // 1 + 3 recipients transactional, then a list-shaped batch: ten items of one message.
+  await post(request, key, '/api/emails', { from, to: 'ada@example.net', subject: 'Receipt', text: 'Thanks.' });
+  await post(request, key, '/api/emails', { from, to: ['alan@example.net', 'grace@example.net'], cc: 'edsger@example.net', subject: 'Minutes', text: 'Attached.' });
+  const batch = Array.from({ length: 10 }, (_, index) => ({ from, to: `reader${index}@example.net`, subject: 'Our news', text: 'This month.' }));
+  await post(request, key, '/api/emails/batch', batch);
+
+  await openBilling(page);
+  await expect(page.getByTestId('month-emails')).toHaveText('14');
+  await expect(page.getByTestId('today-recipients')).toHaveText('14');
+  await expect(page.getByTestId('review-used')).toHaveText('10');
+  await expect(page.getByTestId('review-remaining')).toHaveText('490');
+  await expect(page.getByTestId('sidebar-usage')).toHaveText(/Free plan · 14 \/ 3,000 this month/);
+
+  await expect(page.getByTestId('usage-chart-empty')).toHaveCount(0);
+  await expect(page.getByTestId('running-total-chart')).toBeVisible();
+  await expect(page.getByTestId('outcome-chart')).toBeVisible();
+  await expect(page.getByTestId('day-readout')).toContainText('(today)');
+  await expect(page.getByTestId('day-readout')).toContainText('14 recipients accepted');
+  await expect(page.getByTestId('cap-domains-value')).toHaveText('1 of 1');
+  await expect(page.getByTestId('cap-domains-meter')).toHaveAttribute('data-tone', 'full');
+  await shot(page, 'billing-sent');
+
+  await page.getByText('Show the numbers by day').click();
+  await expect(page.getByRole('table', { name: 'This month by day' }).getByRole('row', { name: /today/ })).toContainText('14');
+});
