@@ -10,7 +10,7 @@ import { useUsage } from './billing/use-usage';
 /** The plan and this month's emails against its quota, linking to the billing page. */
 function MonthToDate({ plan: fallback }: { plan: { label: string; monthlyEmails: number } }) {
   const usage = useUsage();
-  if (usage.isPending) return <div className="mt-1 h-8 animate-pulse rounded bg-slate-200" />;
+  if (usage.isPending) return <div className="mt-1 h-11 animate-pulse rounded bg-slate-200" />;
   // The sidebar is no place for an error (the billing page shows it): the plan alone, as before.
   if (usage.isError) {
     return (
@@ -21,13 +21,14 @@ function MonthToDate({ plan: fallback }: { plan: { label: string; monthlyEmails:
   }
   const { plan, month } = usage.data;
   return (
-    <Link href="/billing" className="group -mx-1 mt-1 block rounded px-1 py-0.5 hover:bg-slate-100" data-testid="sidebar-usage">
-      <p className="text-xs text-slate-500 group-hover:text-slate-700">
-        {plan.label} plan · {formatCount(month.emails)} / {formatCount(month.quota)} this month
-      </p>
-      <div className="mt-1.5">
+    <Link href="/billing" className="group -mx-1 mt-0.5 block rounded px-1 py-0.5 text-xs hover:bg-slate-100" data-testid="sidebar-usage">
+      <p className="truncate text-slate-500 group-hover:text-slate-700">{plan.label} plan</p>
+      <div className="my-1.5">
         <UsageMeter label="Emails this month" used={month.emails} limit={month.quota} unit="emails" size="sm" />
       </div>
+      <p className="text-slate-500 tabular-nums group-hover:text-slate-700">
+        {formatCount(month.emails)} / {formatCount(month.quota)} this month
+      </p>
     </Link>
   );
 }

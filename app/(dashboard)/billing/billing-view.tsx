@@ -16,7 +16,7 @@ import { UsageChart } from './usage-chart';
 import { useUsage } from './use-usage';
 
 export function BillingView() {
-  const usage = useUsage();
+  const usage = useUsage({ fresh: true });
   // Billing is live state: in test mode the server refuses changes, so the page says why first.
   const readOnlyReason = useDashboardMode() === 'test' ? 'The dashboard is in test mode: switch to Live to change billing.' : null;
 

@@ -3,6 +3,17 @@ import { SectionCard } from './section-card';
 import type { Usage } from './types';
 import { UsageMeter } from './usage-meter';
 
+function Row({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className="flex justify-between gap-3">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="font-medium text-slate-900 tabular-nums" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
 /** This month's emails against the quota, and with overage on, against where sending stops. */
 export function MonthCard({ usage }: { usage: Usage }) {
   const { month, overage } = usage;
@@ -28,25 +39,18 @@ export function MonthCard({ usage }: { usage: Usage }) {
         />
       </div>
       <dl className="mt-3 space-y-1 text-sm">
-        <div className="flex justify-between gap-3">
-          <dt className="text-slate-500">Left before sending stops</dt>
-          <dd className="font-medium text-slate-900 tabular-nums" data-testid="month-remaining">
-            {formatCount(month.remaining)}
-          </dd>
-        </div>
-        {overageOn && (
-          <div className="flex justify-between gap-3">
-            <dt className="text-slate-500">Stops at (with overage)</dt>
-            <dd className="font-medium text-slate-900 tabular-nums">{formatCount(overage.stopsAt)}</dd>
-          </div>
+        {overageOn ? (
+          <>
+            <Row label="Left in the quota" value={formatCount(Math.max(0, month.quota - month.emails))} />
+            <Row label="Sending stops at" value={`${formatCount(overage.stopsAt)} with overage`} />
+          </>
+        ) : (
+          <Row label="Left this month" value={formatCount(month.remaining)} testId="month-remaining" />
         )}
-        <div className="flex justify-between gap-3">
-          <dt className="text-slate-500">Quota resets</dt>
-          <dd className="text-slate-900">
-            <time dateTime={month.resetsAt}>{formatDateTime(month.resetsAt)}</time>
-          </dd>
-        </div>
       </dl>
+      <p className="mt-3 text-sm text-slate-600">
+        The quota resets on <time dateTime={month.resetsAt}>{formatDateTime(month.resetsAt)}</time>.
+      </p>
       <p className="mt-auto pt-3 text-xs text-slate-500">Live recipients accepted: an email to three recipients counts three. Test-mode email is not counted.</p>
     </SectionCard>
   );

@@ -12,12 +12,14 @@ import { useInvalidateBilling } from './use-usage';
 
 function Figure({ label, value, hint, testId }: { label: string; value: string; hint?: string; testId: string }) {
   return (
-    <div className="rounded-lg border border-slate-200 px-3 py-2.5">
-      <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
-      <dd className="mt-0.5 text-lg font-semibold text-slate-900 tabular-nums" data-testid={testId}>
-        {value}
+    <div className="flex items-baseline justify-between gap-3 py-2">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="text-right">
+        <span className="font-medium text-slate-900 tabular-nums" data-testid={testId}>
+          {value}
+        </span>
+        {hint && <span className="ml-1.5 text-slate-500">{hint}</span>}
       </dd>
-      {hint && <dd className="text-xs text-slate-500">{hint}</dd>}
     </div>
   );
 }
@@ -55,7 +57,10 @@ export function OverageSection({ usage, readOnlyReason }: { usage: Usage; readOn
       {!overage.available || rate === null ? (
         <p id={explanationId} className="text-sm text-slate-600" data-testid="overage-unavailable">
           Not available on the {plan.label} plan: sending stops at the monthly quota of {formatCount(month.quota)} emails. On a Production volume you can
-          turn it on to keep transactional email going past the quota at a metered rate.
+          turn it on to keep transactional email going past the quota at a metered rate.{' '}
+          <a href="#plans-heading" className="font-medium text-indigo-700 hover:underline">
+            Compare the plans
+          </a>
         </p>
       ) : (
         <>
@@ -64,13 +69,13 @@ export function OverageSection({ usage, readOnlyReason }: { usage: Usage; readOn
             {formatEur(overage.budgetEurCents)} of overage a month: beyond that the next volume up is the cheaper choice, so sending stops. Broadcasts always
             stop at the quota.
           </p>
-          <dl className="mt-4 grid gap-3 sm:grid-cols-3">
+          <dl className="mt-3 divide-y divide-slate-100 border-t border-slate-100 text-sm">
             <Figure label="Metered this month" value={`${formatCount(overage.emails)} emails`} testId="overage-emails" />
             <Figure label="Cost so far" value={formatEur(overage.costEurCents)} hint={`of at most ${formatEur(overage.budgetEurCents)}`} testId="overage-cost" />
             <Figure
               label="Sending stops at"
               value={`${formatCount(overage.stopsAt)} emails`}
-              hint={overage.enabled ? 'the quota plus the overage' : 'the quota, while overage is off'}
+              hint={overage.enabled ? '(quota plus overage)' : '(the quota, while overage is off)'}
               testId="overage-stops-at"
             />
           </dl>

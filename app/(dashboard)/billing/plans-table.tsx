@@ -12,7 +12,7 @@ const VOLUMES: Plan[] = Object.values(PLANS).sort((a, b) => a.monthlyEmails - b.
 
 const columns = [
   'Plan',
-  ...['Emails / month', 'Price / month', 'Overage / 1,000', 'Domains', 'Webhook endpoints', 'Contacts', 'API keys', 'Log retention'].map((numeric) => ({ numeric })),
+  ...['Emails / month', 'Price / month', 'Overage / 1,000', 'Domains', 'Webhooks', 'Contacts', 'Log retention'].map((numeric) => ({ numeric })),
   { srOnly: 'Change plan' },
 ];
 
@@ -68,7 +68,6 @@ export function PlansTable({ usage, onChoose, disabled = false }: { usage: Usage
             <td className="px-3 py-2.5 text-right tabular-nums">{limit(row.domains)}</td>
             <td className="px-3 py-2.5 text-right tabular-nums">{formatCount(row.webhookEndpoints)}</td>
             <td className="px-3 py-2.5 text-right tabular-nums">{formatCount(row.contacts)}</td>
-            <td className="px-3 py-2.5 text-right tabular-nums">{limit(row.apiKeys)}</td>
             <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{row.logRetentionDays} days</td>
             <td className="py-2.5 pr-5 pl-3 text-right">
               <PlanAction row={row} usage={usage} onChoose={onChoose} disabled={disabled} />

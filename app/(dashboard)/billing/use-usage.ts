@@ -5,11 +5,12 @@ import { useTRPC } from '../../lib/trpc';
 
 /**
  * This month's and today's use against the plan. The sidebar asks on every page, so one answer
- * serves for a minute (the billing page shares it); a change made here invalidates it at once.
+ * serves it for a minute; the billing page (`fresh`) asks again whenever it opens, showing the
+ * answer it has meanwhile. A change made here invalidates it at once.
  */
-export function useUsage() {
+export function useUsage({ fresh = false }: { fresh?: boolean } = {}) {
   const trpc = useTRPC();
-  return useQuery(trpc.usage.current.queryOptions({}, { staleTime: 60_000 }));
+  return useQuery(trpc.usage.current.queryOptions({}, { staleTime: 60_000, refetchOnMount: fresh ? 'always' : true }));
 }
 
 /** Refetches the usage (page and sidebar) and the organization's plan after a billing change. */
