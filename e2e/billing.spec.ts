@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { publishRecords } from '../test/support/domains';
+import { formatDate, formatDateTime } from '../app/lib/format';
 import { createApiKey, setPlan, shot, signUp, uniqueEmail } from './helpers';
 
 /**
@@ -153,4 +154,55 @@ test('live sending shows in the chart, the cards and the sidebar', async ({ page
 
   await page.getByText('Show the numbers by day').click();
   await expect(page.getByRole('table', { name: 'This month by day' }).getByRole('row', { name: /today/ })).toContainText('14');
+});
+
+test('plan changes: a downgrade waits for the next month and can be cancelled, an upgrade quotes its prorated charge', async ({ page }) => {
+  await signUp(page, uniqueEmail('billing-plans'));
+  await setPlan(page, '50k');
+  await openBilling(page);
+  await expect(page.getByTestId('current-plan')).toHaveText('Production 50k');
+  const now = new Date();
+  const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
+  const planRow = (plan: string) => page.getByTestId('plan-row').and(page.locator(`[data-plan="${plan}"]`));
+  const dialog = page.getByTestId('change-plan-dialog');
+
+  // Down: scheduled for the first instant of next month (UTC), the plan unchanged until then.
+  await planRow('10k').getByRole('button', { name: 'Downgrade to Production 10k' }).click();
+  await expect(dialog.getByRole('heading', { name: 'Downgrade to Production 10k?' })).toBeVisible();
+  await expect(dialog.getByTestId('downgrade-effective-at')).toHaveText(formatDateTime(nextMonth));
+  await shot(page, 'billing-downgrade-dialog', { fullPage: false });
+  await dialog.getByRole('button', { name: 'Schedule downgrade' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('pending-plan-change')).toHaveAttribute('data-effective-at', nextMonth);
+  await expect(page.getByRole('status').filter({ hasText: 'Moving to Production 10k' })).toContainText(formatDateTime(nextMonth));
+  await expect(page.getByTestId('plan-change-notice')).toContainText(`Downgrade to Production 10k scheduled for ${formatDateTime(nextMonth)}`);
+  await expect(planRow('10k')).toContainText(`From ${formatDate(nextMonth)}`);
+  await expect(page.getByTestId('current-plan')).toHaveText('Production 50k');
+  await shot(page, 'billing-pending-downgrade');
+
+  await page.reload();
+  await expect(page.getByTestId('pending-plan-change')).toHaveAttribute('data-plan', '10k');
+
+  // Choosing the current plan again cancels it.
+  await page.getByRole('button', { name: 'Keep Production 50k' }).first().click();
+  await expect(dialog.getByRole('heading', { name: 'Keep Production 50k?' })).toBeVisible();
+  await expect(dialog).toContainText('The downgrade to Production 10k');
+  await dialog.getByRole('button', { name: 'Keep Production 50k' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('pending-plan-change')).toHaveCount(0);
+  await expect(page.getByTestId('plan-change-notice')).toContainText('The scheduled downgrade is cancelled');
+
+  // Up: at once, with the price difference for the rest of the month shown before confirming.
+  await planRow('100k').getByRole('button', { name: 'Upgrade to Production 100k' }).click();
+  await expect(dialog.getByRole('heading', { name: 'Upgrade to Production 100k?' })).toBeVisible();
+  await expect(dialog.getByTestId('prorated-charge')).toHaveText(/^€\d+\.\d{2}$/);
+  const charge = await dialog.getByTestId('prorated-charge').textContent();
+  expect(Number(charge!.slice(1))).toBeGreaterThan(0);
+  await shot(page, 'billing-upgrade-dialog', { fullPage: false });
+  await dialog.getByRole('button', { name: 'Upgrade now' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('current-plan')).toHaveText('Production 100k');
+  await expect(page.getByTestId('plan-change-notice')).toContainText(`Charged for the rest of the month: ${charge}`);
+  await expect(page.getByTestId('sidebar-usage')).toHaveText(/Production 100k plan.*0 \/ 100,000 this month/);
+  await expect(planRow('100k')).toHaveAttribute('data-current', 'true');
 });

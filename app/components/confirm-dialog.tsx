@@ -9,6 +9,7 @@ import { ErrorAlert } from './error-alert';
  * A confirmation before a destructive action: what it changes, the action's error if it failed,
  * and Cancel beside the danger button. With `onSubmit` the body is a form and the danger button
  * submits it (for a confirmation typed into a field); otherwise the button calls `onConfirm`.
+ * `confirmVariant="primary"` is for an action that matters but destroys nothing (a plan change).
  */
 export function ConfirmDialog({
   open = true,
@@ -25,6 +26,7 @@ export function ConfirmDialog({
   loading = pending,
   error,
   errorTitle,
+  confirmVariant = 'danger',
 }: {
   open?: boolean;
   onClose: () => void;
@@ -42,6 +44,7 @@ export function ConfirmDialog({
   loading?: boolean;
   error: unknown;
   errorTitle: string;
+  confirmVariant?: 'danger' | 'primary';
 }) {
   const body = (
     <>
@@ -52,11 +55,11 @@ export function ConfirmDialog({
           Cancel
         </Button>
         {onSubmit ? (
-          <Button type="submit" variant="danger" loading={loading} disabled={confirmDisabled}>
+          <Button type="submit" variant={confirmVariant} loading={loading} disabled={confirmDisabled}>
             {confirmLabel}
           </Button>
         ) : (
-          <Button variant="danger" loading={loading} disabled={confirmDisabled} onClick={onConfirm}>
+          <Button variant={confirmVariant} loading={loading} disabled={confirmDisabled} onClick={onConfirm}>
             {confirmLabel}
           </Button>
         )}

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { forbidden } from '../errors';
 import { setOverage } from '../services/organizations/organizations';
-import { PLANS } from '../services/plans/plans';
+import { PLANS, type PlanId } from '../services/plans/plans';
+import { quotePlanChange } from '../services/plans/quote';
 import { describeUsage } from '../services/plans/usage';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { isoDate, jsonBoolean } from './shared';
+
+const planIds = Object.keys(PLANS) as [PlanId, ...PlanId[]];
 
 const cap = z.object({ used: z.number().int(), limit: z.number().int().nullable().describe('null: unlimited') });
 
@@ -95,4 +98,12 @@ export const usageRouter = router({
       await setOverage(ctx.deps, ctx.principal.organizationId, input.enabled);
       return { enabled: input.enabled };
     }),
+  /**
+   * For the billing page's confirmation: what `organization.changePlan` would do now (kind, when,
+   * and an upgrade's prorated charge), changing nothing.
+   */
+  quotePlanChange: orgProcedure.input(z.object({ plan: z.enum(planIds) })).query(async ({ ctx, input }) => {
+    const quote = await quotePlanChange(ctx.deps, ctx.principal.organizationId, input.plan);
+    return { ...quote, effectiveAt: quote.effectiveAt.toISOString() };
+  }),
 });

@@ -1,17 +1,22 @@
 'use client';
 
+import { useState } from 'react';
+import { PLANS, type Plan, type PlanId } from '@/server/services/plans/plan-table';
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { useDashboardMode } from '../../lib/dashboard-mode';
 import { BillingSkeleton } from './billing-skeleton';
 import { CapsSection } from './caps-section';
+import { ChangePlanDialog } from './change-plan-dialog';
 import { MonthCard } from './month-card';
 import { OverageSection } from './overage-section';
 import { PendingChangeBanner } from './pending-change-banner';
-import { PlansTable } from './plans-table';
+import { PlanChangeNotice } from './plan-change-notice';
+import { PlansTable, type PlanChoice } from './plans-table';
 import { ReviewCard } from './review-card';
 import { TodayCard } from './today-card';
+import type { PlanChangeResult } from './types';
 import { UsageChart } from './usage-chart';
 import { useUsage } from './use-usage';
 
@@ -19,6 +24,13 @@ export function BillingView() {
   const usage = useUsage({ fresh: true });
   // Billing is live state: in test mode the server refuses changes, so the page says why first.
   const readOnlyReason = useDashboardMode() === 'test' ? 'The dashboard is in test mode: switch to Live to change billing.' : null;
+  const [choosing, setChoosing] = useState<{ target: Plan; choice: PlanChoice } | null>(null);
+  const [lastChange, setLastChange] = useState<PlanChangeResult | null>(null);
+  const choose = (target: Plan, choice: PlanChoice) => {
+    setLastChange(null);
+    setChoosing({ target, choice });
+  };
+  const current = usage.data ? PLANS[usage.data.plan.id as PlanId] : null;
 
   return (
     <>
@@ -43,7 +55,16 @@ export function BillingView() {
 
       {usage.data && (
         <div className="space-y-6" data-testid="billing" data-plan={usage.data.plan.id}>
-          <PendingChangeBanner usage={usage.data} />
+          <PendingChangeBanner
+            usage={usage.data}
+            action={
+              current && (
+                <Button variant="secondary" size="sm" disabled={readOnlyReason !== null} onClick={() => choose(current, 'keep')}>
+                  Keep {current.label}
+                </Button>
+              )
+            }
+          />
           <div className="grid gap-6 md:grid-cols-3">
             <MonthCard usage={usage.data} />
             <TodayCard usage={usage.data} />
@@ -59,11 +80,27 @@ export function BillingView() {
               Plans
             </h2>
             <p className="mt-1 mb-4 text-sm text-slate-500">
-              You are on <span className="font-medium text-slate-700" data-testid="current-plan">{usage.data.plan.label}</span>. Prices are per month, in euros.
+              You are on <span className="font-medium text-slate-700" data-testid="current-plan">{usage.data.plan.label}</span>. Prices are per month, in euros. An
+              upgrade takes effect at once, charged for the rest of the month; a downgrade at the start of the next month (UTC).
+              {readOnlyReason && ` ${readOnlyReason}`}
             </p>
-            <PlansTable usage={usage.data} disabled={readOnlyReason !== null} />
+            {lastChange && <PlanChangeNotice result={lastChange} />}
+            <PlansTable usage={usage.data} onChoose={choose} disabled={readOnlyReason !== null} />
           </section>
         </div>
+      )}
+
+      {usage.data && choosing && (
+        <ChangePlanDialog
+          usage={usage.data}
+          target={choosing.target}
+          choice={choosing.choice}
+          onClose={() => setChoosing(null)}
+          onChanged={(result) => {
+            setChoosing(null);
+            setLastChange(result);
+          }}
+        />
       )}
     </>
   );

@@ -3,3 +3,5 @@ import type { RouterOutputs } from '@/server/routers/types';
 export type Usage = RouterOutputs['usage']['current'];
 export type UsageDay = Usage['days'][number];
 export type Cap = Usage['caps']['domains'];
+/** What `organization.changePlan` answers: the change as made, and the organization after it. */
+export type PlanChangeResult = RouterOutputs['organization']['changePlan'];

@@ -1,0 +1,22 @@
+import { CircleCheckIcon } from 'lucide-react';
+import { formatDateTime, formatEur } from '../../lib/format';
+import type { PlanChangeResult } from './types';
+
+/** What the last plan change did, in a sentence, under the choice that made it. */
+export function PlanChangeNotice({ result }: { result: PlanChangeResult }) {
+  const { change, organization } = result;
+  const sentence =
+    change.kind === 'upgrade'
+      ? `You are on ${organization.plan.label} now. Charged for the rest of the month: ${formatEur(change.proratedChargeEurCents ?? 0)}.`
+      : change.kind === 'downgrade'
+        ? `Downgrade to ${organization.pendingPlan?.label ?? 'the new plan'} scheduled for ${formatDateTime(change.effectiveAt)}.`
+        : change.kind === 'cancelled'
+          ? `The scheduled downgrade is cancelled: you stay on ${organization.plan.label}.`
+          : `You are on ${organization.plan.label} already.`;
+  return (
+    <p role="status" className="mb-4 flex items-start gap-2 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900" data-testid="plan-change-notice">
+      <CircleCheckIcon className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+      {sentence}
+    </p>
+  );
+}
