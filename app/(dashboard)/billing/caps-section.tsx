@@ -34,7 +34,7 @@ function CapRow({ label, href, cap, testId }: { label: string; href: string; cap
         // No limit, no bar to fill: a plain rule keeps the rows aligned.
         <div className="h-1.5 rounded-full bg-slate-100" aria-hidden="true" />
       ) : (
-        <UsageMeter label={label} used={cap.used} limit={cap.limit} size="sm" testId={`${testId}-meter`} />
+        <UsageMeter label={label} used={cap.used} limit={cap.limit} size="sm" cap testId={`${testId}-meter`} />
       )}
     </li>
   );

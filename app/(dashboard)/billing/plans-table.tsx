@@ -12,7 +12,7 @@ const VOLUMES: Plan[] = Object.values(PLANS).sort((a, b) => a.monthlyEmails - b.
 
 const columns = [
   'Plan',
-  ...['Emails / month', 'Price / month', 'Overage / 1,000', 'Domains', 'Webhooks', 'Contacts', 'Log retention'].map((numeric) => ({ numeric })),
+  ...['Emails / month', 'Price / month', 'Domains', 'Webhooks', 'Contacts', 'Logs kept'].map((numeric) => ({ numeric })),
   { srOnly: 'Change plan' },
 ];
 
@@ -54,16 +54,21 @@ export function PlansTable({ usage, onChoose, disabled = false }: { usage: Usage
         return (
           <tr key={row.id} data-testid="plan-row" data-plan={row.id} data-current={current || undefined} className={cx(current ? 'bg-indigo-50/60' : 'hover:bg-slate-50/60')}>
             <th scope="row" className="py-2.5 pr-3 pl-5 text-left font-medium whitespace-nowrap text-slate-900">
-              <span className="flex items-center gap-2">
-                {row.label}
-                {current && <Badge tone="accent">Current</Badge>}
-                {pending && <Badge tone="amber">From {formatDate(pending.effectiveAt)}</Badge>}
-              </span>
+              {row.label}
+              {(current || pending) && (
+                <span className="mt-1 flex gap-1.5">
+                  {current && <Badge tone="accent">Current</Badge>}
+                  {pending && <Badge tone="amber">From {formatDate(pending.effectiveAt)}</Badge>}
+                </span>
+              )}
             </th>
             <td className="px-3 py-2.5 text-right tabular-nums">{formatCount(row.monthlyEmails)}</td>
-            <td className="px-3 py-2.5 text-right tabular-nums">{row.priceEurCents === 0 ? 'Free' : formatEur(row.priceEurCents)}</td>
-            <td className="px-3 py-2.5 text-right text-slate-600 tabular-nums">
-              {row.overagePer1000EurCents === null ? <span title="No metered overage: sending stops at the quota">None</span> : formatEur(row.overagePer1000EurCents)}
+            <td className="px-3 py-2.5 text-right tabular-nums">
+              {row.priceEurCents === 0 ? 'Free' : formatEur(row.priceEurCents)}
+              {/* The overage rate belongs with the price: it is what a month past the quota costs. */}
+              <span className="block text-xs whitespace-nowrap text-slate-500" data-testid="plan-overage-rate">
+                {row.overagePer1000EurCents === null ? 'no overage' : `overage ${formatEur(row.overagePer1000EurCents)} / 1,000`}
+              </span>
             </td>
             <td className="px-3 py-2.5 text-right tabular-nums">{limit(row.domains)}</td>
             <td className="px-3 py-2.5 text-right tabular-nums">{formatCount(row.webhookEndpoints)}</td>

@@ -8,6 +8,8 @@ export function meterTone(used: number, limit: number): 'ok' | 'near' | 'full' {
 }
 
 const fills = { ok: 'bg-indigo-600', near: 'bg-amber-500', full: 'bg-red-600' } as const;
+/** A cap that is reached stops nothing already there, only the next one: amber, not red. */
+const capFills = { ...fills, full: 'bg-amber-500' } as const;
 
 /**
  * A thin bar of `used` out of `limit`. `mark` draws a tick at a count inside the bar: the quota,
@@ -20,6 +22,7 @@ export function UsageMeter({
   unit,
   mark,
   size = 'md',
+  cap = false,
   testId,
 }: {
   label: string;
@@ -29,6 +32,8 @@ export function UsageMeter({
   unit?: string;
   mark?: { at: number; label: string };
   size?: 'sm' | 'md';
+  /** A plan cap (domains, keys) rather than a limit that stops sending. */
+  cap?: boolean;
   testId?: string;
 }) {
   const percent = limit > 0 ? Math.min(100, (used / limit) * 100) : 100;
@@ -48,7 +53,7 @@ export function UsageMeter({
       data-tone={tone}
       className={cx('relative overflow-hidden rounded-full bg-slate-200', size === 'sm' ? 'h-1.5' : 'h-2.5')}
     >
-      <div className={cx('h-full rounded-full transition-[width] duration-300', fills[tone])} style={{ width: `${shown}%` }} />
+      <div className={cx('h-full rounded-full transition-[width] duration-300', (cap ? capFills : fills)[tone])} style={{ width: `${shown}%` }} />
       {markPercent !== null && (
         <div className="absolute inset-y-0 w-0.5 bg-slate-500" style={{ left: `calc(${markPercent}% - 1px)` }} title={mark!.label} aria-hidden="true" />
       )}
