@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import { isUuid } from '../ids';
 import { sandboxRecords } from '../services/domains/sandbox';
+import { describeUsage } from '../services/plans/usage';
 import { AppError, validationError } from '../errors';
 import {
   createOrganizationWithKey,
@@ -21,6 +22,7 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (print
   org:status     --org ID --status active|restricted|suspended|paused
   org:overage    --org ID --on | --off
   org:rate-limit --org ID --limit N | --default
+  org:usage      --org ID        (the month's and today's counters against their limits, as GET /usage)
   sandbox:records                (the DNS records to publish for SANDBOX_DOMAIN)`;
 
 export type AdminArgs = Record<string, string | true>;
@@ -97,6 +99,8 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
       const limit = args.default === true ? null : Number(text(args, 'limit'));
       return view(await setRateLimit(deps, orgId(args), limit));
     }
+    case 'org:usage':
+      return describeUsage(deps, orgId(args));
     case 'sandbox:records':
       if (!deps.sandbox) throw validationError('SANDBOX_DOMAIN is not set');
       return { domain: deps.sandbox.name, records: sandboxRecords(deps.sandbox, deps.config.mailHost) };
