@@ -3,6 +3,7 @@ import { isUuid } from '../ids';
 import { sandboxRecords } from '../services/domains/sandbox';
 import { describeUsage } from '../services/plans/usage';
 import { AppError, validationError } from '../errors';
+import { CLOCK_USAGE, isClockCommand, runClockCommand } from './clock-commands';
 import {
   createOrganizationWithKey,
   getOrganization,
@@ -23,7 +24,8 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (print
   org:overage    --org ID --on | --off
   org:rate-limit --org ID --limit N | --default
   org:usage      --org ID        (the month's and today's counters against their limits, as GET /usage)
-  sandbox:records                (the DNS records to publish for SANDBOX_DOMAIN)`;
+  sandbox:records                (the DNS records to publish for SANDBOX_DOMAIN)
+${CLOCK_USAGE}`;
 
 export type AdminArgs = Record<string, string | true>;
 
@@ -77,6 +79,7 @@ const view = (organization: Organization) => ({
 
 /** The operator's commands; each calls an organization service and answers with JSON. */
 export async function runAdminCommand(deps: Deps, command: string, args: AdminArgs): Promise<unknown> {
+  if (isClockCommand(command)) return runClockCommand(deps, command, args);
   switch (command) {
     case 'org:create': {
       const createdAt = typeof args['created-at'] === 'string' ? new Date(args['created-at']) : undefined;
