@@ -8,17 +8,18 @@ import {
   createOrganizationWithKey,
   getOrganization,
   setOverage,
-  setPlan,
   setRateLimit,
   setReviewed,
   setStatus,
   type Organization,
 } from '../services/organizations/organizations';
+import { changePlan, type PlanChange } from '../services/plans/changes';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (prints JSON)
   org:create     --name N --owner-email E --plan P [--created-at ISO]
   org:show       --org ID
-  org:plan       --org ID --plan free|10k|25k|50k|100k|250k|500k|1m|2m
+  org:plan       --org ID --plan free|10k|25k|50k|100k|250k|500k|1m|2m [--now]
+                 (up: at once; down: at the start of next month, or at once with --now)
   org:review     --org ID --approve | --revoke
   org:status     --org ID --status active|restricted|suspended|paused
   org:overage    --org ID --on | --off
@@ -75,6 +76,14 @@ const view = (organization: Organization) => ({
   ownerEmail: organization.ownerEmail,
   rateLimitOverride: organization.rateLimitOverride,
   createdAt: organization.createdAt.toISOString(),
+  pendingPlan: organization.pendingPlan,
+  pendingPlanAt: organization.pendingPlanAt?.toISOString() ?? null,
+});
+
+const changeView = (change: PlanChange) => ({
+  kind: change.kind,
+  effectiveAt: change.effectiveAt.toISOString(),
+  ...(change.proratedChargeEurCents === undefined ? {} : { proratedChargeEurCents: change.proratedChargeEurCents }),
 });
 
 /** The operator's commands; each calls an organization service and answers with JSON. */
@@ -90,8 +99,10 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
     }
     case 'org:show':
       return view(await getOrganization(deps, orgId(args)));
-    case 'org:plan':
-      return view(await setPlan(deps, orgId(args), text(args, 'plan')));
+    case 'org:plan': {
+      const { organization, change } = await changePlan(deps, orgId(args), text(args, 'plan'), { immediately: args.now === true });
+      return { ...view(organization), change: changeView(change) };
+    }
     case 'org:review':
       return view(await setReviewed(deps, orgId(args), toggle(args, 'approve', 'revoke')));
     case 'org:status':

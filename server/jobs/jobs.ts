@@ -1,5 +1,5 @@
 /** Kinds of pending work. Each is a due row in Postgres; a wake-up only shortens the wait for it. */
-export type JobKind = 'system-mail' | 'domain-check' | 'email-dispatch' | 'webhook-delivery' | 'retention';
+export type JobKind = 'system-mail' | 'domain-check' | 'email-dispatch' | 'webhook-delivery' | 'retention' | 'plan-changes';
 
 /**
  * Tells whatever drives background work that a row is due now. The row itself is the truth:

@@ -1,11 +1,26 @@
 import { z } from 'zod';
 import { describeOrganization } from '../services/organizations/organizations';
+import { changePlanAsOwner } from '../services/plans/changes';
+import { PLANS, type PlanId } from '../services/plans/plans';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 
-/** For the dashboard only (no REST path): who the signed-in person acts for. */
+const planIds = Object.keys(PLANS) as [PlanId, ...PlanId[]];
+
+/** For the dashboard only (no REST path): who the signed-in person acts for, and its plan. */
 export const organizationRouter = router({
   current: orgProcedure
     .input(z.object({}).optional())
     .query(({ ctx }) => describeOrganization(ctx.deps, ctx.principal.organizationId)),
+  /** The billing page's plan change: up at once (with the prorated charge), down at the end of the month. */
+  changePlan: orgProcedure
+    .meta({ liveWrite: true })
+    .input(z.object({ plan: z.enum(planIds) }))
+    .mutation(async ({ ctx, input }) => {
+      const { change } = await changePlanAsOwner(ctx.deps, ctx.principal, input.plan);
+      return {
+        organization: await describeOrganization(ctx.deps, ctx.principal.organizationId),
+        change: { ...change, effectiveAt: change.effectiveAt.toISOString() },
+      };
+    }),
 });

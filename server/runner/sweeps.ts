@@ -4,6 +4,7 @@ import type { SweepReport } from '../services/shared/dispatch-sweep';
 import { sweepDomainChecks } from '../services/domains/verification';
 import { sweepEmailDispatch } from '../services/emails/pipeline/dispatch';
 import { applyRetention } from '../services/emails/retention';
+import { applyDuePlanChanges } from '../services/plans/changes';
 import { sweepSystemEmails } from '../services/system-mail/queue';
 import { sweepWebhookDeliveries } from '../services/webhooks/deliver';
 
@@ -49,5 +50,7 @@ export const SWEEPS: Sweep[] = [
   dispatchSweep('email-dispatch', 1_000, sweepEmailDispatch),
   // Polled often: an event logged inside a transaction may wake the sweep before it commits.
   dispatchSweep('webhook-delivery', 500, sweepWebhookDeliveries),
+  // Caps read the plan in force without waiting for this; it writes down downgrades already due.
+  sweep({ kind: 'plan-changes', intervalMs: 5_000, run: applyDuePlanChanges, summary: counted('applied') }),
   sweep({ kind: 'retention', intervalMs: 3_600_000, run: applyRetention, summary: (result) => (result.emailsDeleted + result.eventsDeleted + result.attachmentsExpired > 0 ? result : null) }),
 ];

@@ -9,7 +9,7 @@ import { AppError, forbidden, notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
 import { hashKey } from './admission';
 import { findOwnDomain } from '../domains/repo';
-import { planOf } from '../plans/plans';
+import { planInForce } from '../plans/effective';
 import type { Mode, Permission, Principal } from '../shared/principal';
 import { enqueueSystemEmail } from '../system-mail/queue';
 
@@ -77,23 +77,19 @@ export async function createApiKey(deps: Deps, principal: Principal, input: Crea
   }
   return deps.db.transaction(async (tx) => {
     // The row lock serialises concurrent creations, so the plan's key cap cannot be overrun.
-    const [organization] = await tx
-      .select()
-      .from(organizations)
-      .where(eq(organizations.id, principal.organizationId))
-      .for('update');
-    if (!organization) throw notFound('Organization');
+    const plan = await planInForce(tx, principal.organizationId, deps.clock.now(), { lock: true });
     if (input.domainId && !(await findOwnDomain(tx, principal.organizationId, input.domainId))) {
       throw notFound('Domain');
     }
-    const cap = planOf(organization.plan).apiKeys;
+    // Test keys never count: the Free plan's one key is a live key (DESIGN: the cap counts live keys).
+    const cap = plan.apiKeys;
     if (mode === 'live' && cap !== null) {
       const [{ count } = { count: 0 }] = await tx
         .select({ count: sql<number>`count(*)::int` })
         .from(apiKeys)
         .where(and(eq(apiKeys.organizationId, principal.organizationId), eq(apiKeys.mode, 'live'), isNull(apiKeys.revokedAt)));
       if (count >= cap) {
-        throw new AppError('PLAN_LIMIT_EXCEEDED', `The ${planOf(organization.plan).label} plan allows ${cap} live API key${cap === 1 ? '' : 's'}; revoke one or upgrade`);
+        throw new AppError('PLAN_LIMIT_EXCEEDED', `The ${plan.label} plan allows ${cap} live API key${cap === 1 ? '' : 's'}; revoke one or upgrade`);
       }
     }
     const { key, record } = await issueApiKey(tx, deps, {

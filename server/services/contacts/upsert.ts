@@ -74,16 +74,6 @@ const upsertOn = perDatabase((db: Db) => {
   );
 });
 
-/** How many of these addresses the audience does not hold yet: what an upsert would add. */
-const newAddressesOn = perDatabase((db: Db) =>
-  prepareSql<{ adding: number }>(
-    db,
-    null,
-    sql`select count(*)::int as adding from unnest(${sql.placeholder('emails')}::text[]) as e(email)
-      where not exists (select 1 from ${tableName(contacts, 'c')} where ${c('audienceId')} = ${sql.placeholder('audience')}::uuid and ${c('email')} = e.email)`,
-  ),
-);
-
 export interface RowError {
   /** The row's position in the request. */
   index: number;
@@ -128,8 +118,7 @@ export async function upsertContacts(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, 
   if (rows.size === 0) return { created: 0, updated: 0, unchanged: 0, errors, changed: [] };
   const emails = [...rows.keys()];
   const written = await deps.db.transaction(async (tx) => {
-    const [{ adding } = { adding: 0 }] = await newAddressesOn(tx).execute({ emails, audience: audience.id });
-    await refusePastContactCap(tx, principal.organizationId, adding);
+    await refusePastContactCap(tx, { organizationId: principal.organizationId, audienceId: audience.id, emails, now: deps.clock.now() });
     return upsertOn(tx).execute({
       organization: principal.organizationId,
       audience: audience.id,

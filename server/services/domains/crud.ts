@@ -1,13 +1,13 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { dkimKeys, domains, organizations } from '@/db/schema';
+import { dkimKeys, domains } from '@/db/schema';
 import type { Db } from '@/db/client';
 import { generateDkimKeyPair } from '../../crypto/dkim-keys';
 import { seal } from '../../crypto/secret-box';
 import type { Deps } from '../../deps';
-import { AppError, conflict, notFound } from '../../errors';
+import { AppError, conflict } from '../../errors';
 import { newId } from '../../ids';
 import { revokeKeysPinnedTo } from '../api-keys/keys';
-import { planOf } from '../plans/plans';
+import { planInForce } from '../plans/effective';
 import { recordEvent } from '../shared/events';
 import type { Principal } from '../shared/principal';
 import { checkDomainConnect, type DomainConnectAnswer } from './connect';
@@ -22,19 +22,16 @@ interface RegisterDomainInput {
   clickTracking?: boolean;
 }
 
-/** Registers a domain with a fresh DKIM key and starts polling DNS for its records at once. */
-/** PLAN_LIMIT_EXCEEDED when the organization has as many domains as its plan allows. */
-async function refuseAtDomainCap(db: Db, organizationId: string, lock: boolean): Promise<void> {
-  const query = db.select().from(organizations).where(eq(organizations.id, organizationId));
-  const [organization] = await (lock ? query.for('update') : query);
-  if (!organization) throw notFound('Organization');
-  const plan = planOf(organization.plan);
+/** PLAN_LIMIT_EXCEEDED when the organization has as many domains as its plan in force allows. */
+async function refuseAtDomainCap(db: Db, organizationId: string, now: Date, lock: boolean): Promise<void> {
+  const plan = await planInForce(db, organizationId, now, { lock });
   const [{ value: existing } = { value: 0 }] = await db.select({ value: count() }).from(domains).where(eq(domains.organizationId, organizationId));
   if (plan.domains !== null && existing >= plan.domains) {
     throw new AppError('PLAN_LIMIT_EXCEEDED', `The ${plan.label} plan allows ${plan.domains} domain${plan.domains === 1 ? '' : 's'}; delete one or upgrade`);
   }
 }
 
+/** Registers a domain with a fresh DKIM key and starts polling DNS for its records at once. */
 export async function registerDomain(deps: Deps, principal: Principal, input: RegisterDomainInput): Promise<DomainView> {
   const sandbox = deps.config.sandboxDomain;
   const asGiven = input.name.trim().toLowerCase().replace(/\.$/, '');
@@ -44,12 +41,12 @@ export async function registerDomain(deps: Deps, principal: Principal, input: Re
   const name = normalizeDomainName(input.name);
   const returnPath = normalizeReturnPath(input.returnPath ?? 'send');
   // Refused before the key is made: a 2048-bit key costs 20-30 times a refusal.
-  await refuseAtDomainCap(deps.db, principal.organizationId, false);
+  await refuseAtDomainCap(deps.db, principal.organizationId, deps.clock.now(), false);
   const pair = await generateDkimKeyPair();
   const now = deps.clock.now();
   const created = await deps.db.transaction(async (tx) => {
     // Again under the organization's row lock, which serialises registrations, so the cap holds.
-    await refuseAtDomainCap(tx, principal.organizationId, true);
+    await refuseAtDomainCap(tx, principal.organizationId, now, true);
     const [taken] = await tx
       .select({ organizationId: domains.organizationId })
       .from(domains)

@@ -4,7 +4,8 @@ import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
-import { planOf, type PlanId } from '../plans/plans';
+import { effectivePlan, pendingPlanAhead } from '../plans/effective';
+import { planOf } from '../plans/plans';
 import { issueApiKey } from '../api-keys/keys';
 import { isOrganizationStatus, ORGANIZATION_STATUSES } from './statuses';
 
@@ -20,9 +21,11 @@ async function createOrganization(
   const name = input.name.trim();
   if (!name) throw validationError('name must not be empty');
   const now = deps.clock.now();
+  const createdAt = input.createdAt ?? now;
   const [organization] = await tx
     .insert(organizations)
-    .values({ id: newId(), name, plan: plan.id, ownerEmail: input.ownerEmail.trim().toLowerCase(), createdAt: input.createdAt ?? now })
+    // Created on a paid volume, it has paid since it exists: the new-account pool starts then.
+    .values({ id: newId(), name, plan: plan.id, ownerEmail: input.ownerEmail.trim().toLowerCase(), createdAt, paidSince: plan.priceEurCents > 0 ? createdAt : null })
     .returning();
   if (input.ownerUserId) {
     await tx.insert(members).values({ id: newId(), organizationId: organization!.id, userId: input.ownerUserId, role: 'owner', createdAt: now });
@@ -82,15 +85,21 @@ export async function ensureOrganizationOfUser(deps: Pick<Deps, 'db' | 'clock'>,
   }
 }
 
-/** What the dashboard shows of an organization: its name, plan and the plan's limits. */
-export async function describeOrganization(deps: Pick<Deps, 'db'>, id: string) {
+/**
+ * What the dashboard shows of an organization: its name, the plan in force and its limits, and a
+ * downgrade waiting for the end of the billing period (null when none is).
+ */
+export async function describeOrganization(deps: Pick<Deps, 'db' | 'clock'>, id: string) {
   const organization = await getOrganization(deps, id);
-  const plan = planOf(organization.plan);
+  const now = deps.clock.now();
+  const plan = effectivePlan(organization, now);
+  const pending = pendingPlanAhead(organization, now);
   return {
     id: organization.id,
     name: organization.name,
     status: organization.status,
     plan: { id: plan.id, label: plan.label, monthlyEmails: plan.monthlyEmails, apiKeys: plan.apiKeys, domains: plan.domains },
+    pendingPlan: pending ? { id: pending.plan.id, label: pending.plan.label, monthlyEmails: pending.plan.monthlyEmails, effectiveAt: pending.at.toISOString() } : null,
   };
 }
 
@@ -99,8 +108,6 @@ async function update(deps: Pick<Deps, 'db'>, id: string, values: Partial<Organi
   if (!organization) throw notFound('Organization');
   return organization;
 }
-
-export const setPlan = (deps: Pick<Deps, 'db'>, id: string, plan: PlanId | string) => update(deps, id, { plan: planOf(plan).id });
 
 export function setStatus(deps: Pick<Deps, 'db'>, id: string, status: string) {
   if (!isOrganizationStatus(status)) {

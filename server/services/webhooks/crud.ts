@@ -1,10 +1,10 @@
 import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
-import { organizations, webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
+import { webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { AppError, notFound } from '../../errors';
 import { newId } from '../../ids';
-import { planOf } from '../plans/plans';
+import { planInForce } from '../plans/effective';
 import type { Principal } from '../shared/principal';
 import { DAY_MS } from '../shared/time';
 import { newSigningSecret, openSecret, sealSecret } from './secrets';
@@ -28,11 +28,9 @@ export async function ownWebhook(db: Db, principal: Principal, id: string, lock 
   return row;
 }
 
-/** PLAN_LIMIT_EXCEEDED when the organization has as many endpoints as its plan allows; under its row lock, so concurrent creations queue. */
-async function refuseAtWebhookCap(tx: Db, organizationId: string): Promise<void> {
-  const [organization] = await tx.select({ plan: organizations.plan }).from(organizations).where(eq(organizations.id, organizationId)).for('update');
-  if (!organization) throw notFound('Organization');
-  const plan = planOf(organization.plan);
+/** PLAN_LIMIT_EXCEEDED when the organization has as many endpoints as its plan in force allows; under its row lock, so concurrent creations queue. */
+async function refuseAtWebhookCap(tx: Db, organizationId: string, now: Date): Promise<void> {
+  const plan = await planInForce(tx, organizationId, now, { lock: true });
   const [{ value: existing } = { value: 0 }] = await tx.select({ value: count() }).from(webhooks).where(eq(webhooks.organizationId, organizationId));
   if (existing >= plan.webhookEndpoints) {
     const n = plan.webhookEndpoints;
@@ -50,7 +48,7 @@ export async function createWebhook(deps: Deps, principal: Principal, input: { u
   const secret = newSigningSecret();
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
-    await refuseAtWebhookCap(tx, principal.organizationId);
+    await refuseAtWebhookCap(tx, principal.organizationId, now);
     const [created] = await tx
       .insert(webhooks)
       .values({ id: newId(), organizationId: principal.organizationId, url, events: subscriptions, secretSealed: sealSecret(secret, deps.encryptionKey), createdAt: now, updatedAt: now })

@@ -1,0 +1,117 @@
+import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { members, organizations } from '@/db/schema';
+import type { Deps } from '../../deps';
+import { forbidden, notFound } from '../../errors';
+import type { Principal } from '../shared/principal';
+import { billingPeriodOf } from './billing-period';
+import { effectivePlan, pendingPlanAhead } from './effective';
+import { planOf, type Plan, type PlanId } from './plans';
+
+type OrganizationRow = typeof organizations.$inferSelect;
+
+/**
+ * - upgrade: a higher monthly volume, in force at once;
+ * - downgrade: a lower one, recorded and in force at the end of the billing period (at once
+ *   when an operator says so);
+ * - cancelled: the current plan chosen again while a change was pending, which drops it;
+ * - unchanged: the current plan chosen again, nothing pending.
+ */
+export type PlanChangeKind = 'upgrade' | 'downgrade' | 'unchanged' | 'cancelled';
+
+export interface PlanChange {
+  kind: PlanChangeKind;
+  from: PlanId;
+  to: PlanId;
+  /** When the organization is on `to`: now, or the first instant of the next UTC month. */
+  effectiveAt: Date;
+  /** Upgrades only: the price difference for what is left of the month, in euro cents. */
+  proratedChargeEurCents?: number;
+}
+
+export interface PlanChangeOutcome {
+  organization: OrganizationRow;
+  change: PlanChange;
+}
+
+/**
+ * The price difference for the rest of the billing period, by milliseconds: moving from EUR 9 to
+ * EUR 36 with half the month left charges EUR 13.50.
+ */
+export function proratedChargeEurCents(from: Plan, to: Plan, now: Date): number {
+  const { start, end } = billingPeriodOf(now);
+  const remaining = (end.getTime() - now.getTime()) / (end.getTime() - start.getTime());
+  return Math.round((to.priceEurCents - from.priceEurCents) * remaining);
+}
+
+/**
+ * Moves an organization to another plan. Up (a higher monthly volume) takes effect at once and
+ * answers the prorated charge; down is recorded as pending and applies at the first instant of
+ * the next UTC month (`immediately`, for operators, applies it now). Choosing the current plan
+ * again cancels a pending change. Runs under the organization's row lock, the same lock every cap
+ * check takes, so no creation is counted against a plan that is changing under it.
+ */
+export async function changePlan(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  organizationId: string,
+  planId: string,
+  options: { immediately?: boolean } = {},
+): Promise<PlanChangeOutcome> {
+  const target = planOf(planId);
+  return deps.db.transaction(async (tx) => {
+    const [organization] = await tx.select().from(organizations).where(eq(organizations.id, organizationId)).for('update');
+    if (!organization) throw notFound('Organization');
+    const now = deps.clock.now();
+    // A downgrade whose time has come is the plan already, written or not.
+    const current = effectivePlan(organization, now);
+    const settled = { plan: target.id, pendingPlan: null, pendingPlanAt: null };
+    let values: Partial<OrganizationRow>;
+    let change: PlanChange;
+    if (target.id === current.id) {
+      values = settled;
+      change = { kind: pendingPlanAhead(organization, now) ? 'cancelled' : 'unchanged', from: current.id, to: target.id, effectiveAt: now };
+    } else if (target.monthlyEmails > current.monthlyEmails) {
+      // The new-account pool starts when an organization starts paying, so leaving Free starts it anew.
+      values = current.priceEurCents === 0 ? { ...settled, paidSince: now } : settled;
+      change = { kind: 'upgrade', from: current.id, to: target.id, effectiveAt: now, proratedChargeEurCents: proratedChargeEurCents(current, target, now) };
+    } else if (options.immediately) {
+      values = settled;
+      change = { kind: 'downgrade', from: current.id, to: target.id, effectiveAt: now };
+    } else {
+      const effectiveAt = billingPeriodOf(now).end;
+      values = { plan: current.id, pendingPlan: target.id, pendingPlanAt: effectiveAt };
+      change = { kind: 'downgrade', from: current.id, to: target.id, effectiveAt };
+    }
+    const [updated] = await tx.update(organizations).set(values).where(eq(organizations.id, organizationId)).returning();
+    return { organization: updated!, change };
+  });
+}
+
+/**
+ * The dashboard's plan change: the organization's owner, signed in, and never `immediately`
+ * (a downgrade waits for the end of the period the organization has paid for).
+ */
+export async function changePlanAsOwner(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, planId: string): Promise<PlanChangeOutcome> {
+  if (principal.userId === null) throw forbidden('Only the organization owner, signed in to the dashboard, can change the plan');
+  const [membership] = await deps.db
+    .select({ role: members.role })
+    .from(members)
+    .where(and(eq(members.organizationId, principal.organizationId), eq(members.userId, principal.userId)));
+  if (membership?.role !== 'owner') throw forbidden('Only the organization owner can change the plan');
+  return changePlan(deps, principal.organizationId, planId);
+}
+
+/**
+ * Writes every pending change whose time has come: the plan becomes the pending one and the
+ * pending columns are cleared. Cap checks do not wait for this (they read the plan in force), so
+ * it only makes the row say what is already true. One statement: a concurrent changePlan holds
+ * the row lock, and the statement re-checks the row after it, so a change cancelled meanwhile is
+ * not applied.
+ */
+export async function applyDuePlanChanges(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
+  const applied = await deps.db
+    .update(organizations)
+    .set({ plan: sql`${organizations.pendingPlan}`, pendingPlan: null, pendingPlanAt: null })
+    .where(and(isNotNull(organizations.pendingPlan), lte(organizations.pendingPlanAt, deps.clock.now())))
+    .returning({ id: organizations.id });
+  return applied.length;
+}
