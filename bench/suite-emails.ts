@@ -41,7 +41,7 @@ import { signingKeyOf } from '../server/services/domains/signing';
 import { toSendEmailInput } from '../server/routers/emails/wire';
 import { sendEmail } from '../server/services/emails/accept/send';
 import { listEmails, type EmailFilter } from '../server/services/emails/read';
-import { createOrganizationWithKey, setRateLimit } from '../server/services/organizations/organizations';
+import { createOrganizationWithKey, setRateLimit, setReviewed } from '../server/services/organizations/organizations';
 import type { Principal } from '../server/services/shared/principal';
 import type { BareSmtpJob, BareSmtpRun } from './bare-smtp';
 import type { DispatchRun } from './dispatch-worker';
@@ -197,8 +197,10 @@ async function setUp(): Promise<World> {
   // RSA key generation (registerDomain) runs on libuv's pool; 4 at a time keeps both cores busy.
   const worker = async () => {
     for (let i = next++; i < settings.organizations; i = next++) {
-      const { organizationId, apiKey } = await createOrganizationWithKey(deps, { name: `Bench org ${i}`, ownerEmail: `owner${i}@bench.example`, plan: '100k' });
+      // A settled, reviewed account on the top volume: the benchmark measures sending, not the daily ceiling or the review hold.
+      const { organizationId, apiKey } = await createOrganizationWithKey(deps, { name: `Bench org ${i}`, ownerEmail: `owner${i}@bench.example`, plan: '2m', createdAt: new Date(Date.now() - 60 * 86_400_000) });
       await setRateLimit(deps, organizationId, settings.rateLimit);
+      await setReviewed(deps, organizationId, true);
       const admission = await admitApiKey(deps, apiKey);
       if (!admission) throw new Error('the seeded key does not authenticate');
       const name = `sender${i}.example.com`;

@@ -13,7 +13,7 @@ import { loadConfig } from '../server/config';
 import { createRuntime, stopRuntime } from '../server/runtime';
 import { admitApiKey } from '../server/services/api-keys/admission';
 import { registerDomain } from '../server/services/domains/crud';
-import { createOrganizationWithKey, setRateLimit } from '../server/services/organizations/organizations';
+import { createOrganizationWithKey, setRateLimit, setReviewed } from '../server/services/organizations/organizations';
 import {
   cpuWindow,
   createDatabase,
@@ -117,8 +117,10 @@ async function setUp(): Promise<World> {
   const orgs: World['orgs'] = [];
   try {
     for (let i = 0; i < settings.organizations; i++) {
-      const { organizationId, apiKey } = await createOrganizationWithKey(runtime.deps, { name: `Soak org ${i}`, ownerEmail: `owner${i}@soak.example`, plan: '100k' });
+      // Settled and reviewed on the top volume: the soak measures sending, not the daily ceiling or the review hold.
+      const { organizationId, apiKey } = await createOrganizationWithKey(runtime.deps, { name: `Soak org ${i}`, ownerEmail: `owner${i}@soak.example`, plan: '2m', createdAt: new Date(Date.now() - 60 * 86_400_000) });
       await setRateLimit(runtime.deps, organizationId, settings.rateLimit);
+      await setReviewed(runtime.deps, organizationId, true);
       const admission = await admitApiKey(runtime.deps, apiKey);
       if (!admission) throw new Error('the seeded key does not authenticate');
       const name = `soak${i}.example.com`;

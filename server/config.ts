@@ -103,6 +103,7 @@ const envSchema = z.object({
       return list as (typeof roles)[number][];
     }),
   DASHBOARD: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
+  TEST_CLOCK: z.enum(['on', 'off'], { message: 'must be on or off' }).default('off'),
   ENCRYPTION_KEY: z
     .string()
     .refine((value) => Buffer.from(value, 'base64').length === 32, { message: 'must be 32 bytes, base64-encoded' })
@@ -151,6 +152,8 @@ export type Config = {
   roles: Array<'web' | 'smtp' | 'worker'>;
   /** Serve the Next dashboard from the web role (off: the API alone, no build needed). */
   dashboard: boolean;
+  /** Test-only: time is real time plus the offset in `test_clock`, moved by clock:set and clock:advance. */
+  testClock: boolean;
   /** Key for secrets at rest (DKIM private keys); unset = generated into DATA_DIR. */
   encryptionKey: Buffer | undefined;
   /** Our mail host: the MX of customers' return-path subdomains and the SPF include. */
@@ -225,6 +228,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authSecret: e.BETTER_AUTH_SECRET,
     roles: e.ROLES,
     dashboard: e.DASHBOARD === 'on',
+    testClock: e.TEST_CLOCK === 'on',
     encryptionKey: e.ENCRYPTION_KEY ? Buffer.from(e.ENCRYPTION_KEY, 'base64') : undefined,
     mailHost: e.MAIL_HOST ?? bounceDomain,
     domainConnect: domainConnectConfig(e),

@@ -51,6 +51,10 @@ async function main(): Promise<void> {
   setRuntime(runtime);
   const log = runtime.deps.log;
   for (const cidr of config.webhookAllowPrivateCidrs) log.warn({ cidr }, `WEBHOOK_ALLOW_PRIVATE_CIDRS lets webhooks reach ${cidr}: for tests only`);
+  if (runtime.sharedClock) {
+    const offsetMs = runtime.sharedClock.currentOffsetMs();
+    log.warn({ offsetMs, now: runtime.sharedClock.now().toISOString() }, 'TEST_CLOCK=on: this process keeps a shared test time that anyone with the admin CLI can move (clock:set, clock:advance): for tests only, never in production');
+  }
 
   let server: ReturnType<typeof createHttpServer> | null = null;
   if (config.roles.includes('web')) {

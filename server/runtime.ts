@@ -12,6 +12,7 @@ import { closeRelayPools } from './mail/delivery';
 import { createSystemMailer, type SystemMailer } from './mail/system-mailer';
 import { EmbeddedRunner } from './runner/embedded';
 import { SWEEPS } from './runner/sweeps';
+import { SharedTestClock } from './shared-test-clock';
 import { loadSandboxDomain } from './services/domains/sandbox';
 import { WorkerClaims } from './services/shared/claims/worker';
 
@@ -22,6 +23,8 @@ export interface Runtime {
   deps: Deps;
   auth: Auth;
   runner: EmbeddedRunner | null;
+  /** TEST_CLOCK=on (and no clock handed in): the clock shared through the database, polled until stopRuntime. */
+  sharedClock: SharedTestClock | null;
 }
 
 interface RuntimeOptions {
@@ -59,9 +62,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   // The operator CLI (no roles) claims nothing and leaves no worker behind.
   if (config.roles.length > 0) await claims.start();
+  const sharedClock = !options.clock && config.testClock ? new SharedTestClock(database.db, log) : null;
+  await sharedClock?.start();
   const deps: Deps = {
     db: database.db,
-    clock: options.clock ?? systemClock,
+    clock: options.clock ?? sharedClock ?? systemClock,
     config,
     jobs,
     systemMailer:
@@ -73,12 +78,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   };
   const auth = createAuth(deps, config.authSecret ?? dataDirSecret(config.dataDir, 'auth-secret'));
   if (runner && (options.runner ?? config.roles.includes('worker'))) runner.start();
-  return { config, database, deps, auth, runner };
+  return { config, database, deps, auth, runner, sharedClock };
 }
 
 export async function stopRuntime(runtime: Runtime): Promise<void> {
   await runtime.runner?.stop();
   await runtime.deps.claims.stop();
+  await runtime.sharedClock?.stop();
   closeRelayPools();
   await closeOutboundConnections();
   await runtime.database.close();

@@ -73,6 +73,7 @@ describe('admin commands', () => {
     expect(await run(['org:overage', '--org', org, '--off'])).toMatchObject({ overageEnabled: false });
     expect(await run(['org:rate-limit', '--org', org, '--limit', '1000'])).toMatchObject({ rateLimitOverride: 1000 });
     expect(await run(['org:rate-limit', '--org', org, '--default'])).toMatchObject({ rateLimitOverride: null });
+    expect(await run(['org:usage', '--org', org])).toMatchObject({ plan: { id: '1m' }, month: { emails: 0, quota: 1_000_000 }, today: { recipients: 0 }, review: { reviewed: false, used: 0 } });
   });
 
   it.each([

@@ -1,7 +1,9 @@
 import type { Deps } from '../deps';
 import { isUuid } from '../ids';
 import { sandboxRecords } from '../services/domains/sandbox';
+import { describeUsage } from '../services/plans/usage';
 import { AppError, validationError } from '../errors';
+import { CLOCK_USAGE, isClockCommand, runClockCommand } from './clock-commands';
 import {
   createOrganizationWithKey,
   getOrganization,
@@ -22,7 +24,9 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (print
   org:status     --org ID --status active|restricted|suspended|paused
   org:overage    --org ID --on | --off
   org:rate-limit --org ID --limit N | --default
-  sandbox:records                (the DNS records to publish for SANDBOX_DOMAIN)`;
+  org:usage      --org ID        (the month's and today's counters against their limits, as GET /usage)
+  sandbox:records                (the DNS records to publish for SANDBOX_DOMAIN)
+${CLOCK_USAGE}`;
 
 export type AdminArgs = Record<string, string | true>;
 
@@ -84,6 +88,7 @@ const changeView = (change: PlanChange) => ({
 
 /** The operator's commands; each calls an organization service and answers with JSON. */
 export async function runAdminCommand(deps: Deps, command: string, args: AdminArgs): Promise<unknown> {
+  if (isClockCommand(command)) return runClockCommand(deps, command, args);
   switch (command) {
     case 'org:create': {
       const createdAt = typeof args['created-at'] === 'string' ? new Date(args['created-at']) : undefined;
@@ -108,6 +113,8 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
       const limit = args.default === true ? null : Number(text(args, 'limit'));
       return view(await setRateLimit(deps, orgId(args), limit));
     }
+    case 'org:usage':
+      return describeUsage(deps, orgId(args));
     case 'sandbox:records':
       if (!deps.sandbox) throw validationError('SANDBOX_DOMAIN is not set');
       return { domain: deps.sandbox.name, records: sandboxRecords(deps.sandbox, deps.config.mailHost) };

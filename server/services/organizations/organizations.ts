@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
-import { effectivePlan } from '../plans/effective';
+import { effectivePlan, pendingPlanAhead } from '../plans/effective';
 import { planOf } from '../plans/plans';
 import { issueApiKey } from '../api-keys/keys';
 import { isOrganizationStatus, ORGANIZATION_STATUSES } from './statuses';
@@ -93,13 +93,13 @@ export async function describeOrganization(deps: Pick<Deps, 'db' | 'clock'>, id:
   const organization = await getOrganization(deps, id);
   const now = deps.clock.now();
   const plan = effectivePlan(organization, now);
-  const pending = organization.pendingPlan !== null && organization.pendingPlanAt !== null && organization.pendingPlanAt > now ? planOf(organization.pendingPlan) : null;
+  const pending = pendingPlanAhead(organization, now);
   return {
     id: organization.id,
     name: organization.name,
     status: organization.status,
     plan: { id: plan.id, label: plan.label, monthlyEmails: plan.monthlyEmails, apiKeys: plan.apiKeys, domains: plan.domains },
-    pendingPlan: pending ? { id: pending.id, label: pending.label, monthlyEmails: pending.monthlyEmails, effectiveAt: organization.pendingPlanAt!.toISOString() } : null,
+    pendingPlan: pending ? { id: pending.plan.id, label: pending.plan.label, monthlyEmails: pending.plan.monthlyEmails, effectiveAt: pending.at.toISOString() } : null,
   };
 }
 

@@ -1,3 +1,5 @@
+import { startOfNextUtcMonth, startOfUtcMonth } from './calendar';
+
 /**
  * The billing period is the UTC calendar month, the same month as the monthly quota: a plan's
  * price is charged per month, the quota resets on the first at 00:00 UTC, and a downgrade applies
@@ -10,8 +12,4 @@ export interface BillingPeriod {
   end: Date;
 }
 
-export function billingPeriodOf(at: Date): BillingPeriod {
-  const year = at.getUTCFullYear();
-  const month = at.getUTCMonth();
-  return { start: new Date(Date.UTC(year, month, 1)), end: new Date(Date.UTC(year, month + 1, 1)) };
-}
+export const billingPeriodOf = (at: Date): BillingPeriod => ({ start: startOfUtcMonth(at), end: startOfNextUtcMonth(at) });

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import { forbidden, notFound } from '../../errors';
 import type { Principal } from '../shared/principal';
 import { billingPeriodOf } from './billing-period';
-import { effectivePlan } from './effective';
+import { effectivePlan, pendingPlanAhead } from './effective';
 import { planOf, type Plan, type PlanId } from './plans';
 
 type OrganizationRow = typeof organizations.$inferSelect;
@@ -63,13 +63,12 @@ export async function changePlan(
     const now = deps.clock.now();
     // A downgrade whose time has come is the plan already, written or not.
     const current = effectivePlan(organization, now);
-    const pendingStillAhead = organization.pendingPlan !== null && organization.pendingPlanAt !== null && organization.pendingPlanAt > now;
     const settled = { plan: target.id, pendingPlan: null, pendingPlanAt: null };
     let values: Partial<OrganizationRow>;
     let change: PlanChange;
     if (target.id === current.id) {
       values = settled;
-      change = { kind: pendingStillAhead ? 'cancelled' : 'unchanged', from: current.id, to: target.id, effectiveAt: now };
+      change = { kind: pendingPlanAhead(organization, now) ? 'cancelled' : 'unchanged', from: current.id, to: target.id, effectiveAt: now };
     } else if (target.monthlyEmails > current.monthlyEmails) {
       // The new-account pool starts when an organization starts paying, so leaving Free starts it anew.
       values = current.priceEurCents === 0 ? { ...settled, paidSince: now } : settled;

@@ -23,6 +23,12 @@ export function effectivePlan(organization: PlanColumns, now: Date): Plan {
   return planOf(organization.plan);
 }
 
+/** The downgrade still waiting for the end of the billing period at `now`, or null. */
+export function pendingPlanAhead(organization: PlanColumns, now: Date): { plan: Plan; at: Date } | null {
+  if (organization.pendingPlan === null || organization.pendingPlanAt === null || organization.pendingPlanAt.getTime() <= now.getTime()) return null;
+  return { plan: planOf(organization.pendingPlan), at: organization.pendingPlanAt };
+}
+
 /**
  * The organization's plan in force, read with its row lock (`lock`) when the caller is about to
  * create something the plan caps: the lock lasts to the end of the caller's transaction and

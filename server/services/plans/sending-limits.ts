@@ -1,7 +1,7 @@
 import { AppError } from '../../errors';
 import { startOfNextUtcDay, startOfNextUtcMonth, utcDay, utcMonth } from './calendar';
 import { dailyCeiling, type DailyCeiling } from './ceiling';
-import { effectivePlan, type PlanColumns } from './effective-plan';
+import { effectivePlan, type PlanColumns } from './effective';
 import { overageHeadroom } from './overage';
 import type { Plan } from './plans';
 import type { Standing } from './standing';

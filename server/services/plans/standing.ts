@@ -1,4 +1,4 @@
-import { and, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { emails, organizations, usageDays } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { DAY_MS, HOUR_MS } from '../shared/time';
@@ -82,7 +82,7 @@ export async function refreshStanding(deps: Pick<Deps, 'db' | 'clock'>, organiza
     .where(
       and(
         eq(organizations.id, organizationId),
-        or(isNull(organizations.standingEvaluatedAt), lt(organizations.standingEvaluatedAt, new Date(now.getTime() - STANDING.evaluateEveryMs)), sql`${organizations.standingEvaluatedAt} > ${now}`),
+        or(isNull(organizations.standingEvaluatedAt), lte(organizations.standingEvaluatedAt, new Date(now.getTime() - STANDING.evaluateEveryMs)), gt(organizations.standingEvaluatedAt, now)),
       ),
     )
     .returning({ plan: organizations.plan });

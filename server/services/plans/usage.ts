@@ -3,9 +3,10 @@ import { apiKeys, audiences, domains, emails, organizations, usageDays, webhooks
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import { readUsageCounters } from './usage-counters';
-import { startOfNextUtcMonth, startOfUtcMonth, utcDay } from './calendar';
+import { billingPeriodOf } from './billing-period';
+import { utcDay } from './calendar';
+import { pendingPlanAhead } from './effective';
 import { overageBudgetCents } from './overage';
-import { planOf } from './plans';
 import { LIST_SEND_ALLOWANCE, sendingLimits, usedNow, type SendingAccount } from './sending-limits';
 import { refreshStanding } from './standing';
 
@@ -71,8 +72,7 @@ export async function describeUsage(deps: Pick<Deps, 'db' | 'clock'>, organizati
   const account: SendingAccount = { ...organization, ...(await refreshStanding(deps, organizationId, organization)) };
   const now = deps.clock.now();
   const limits = sendingLimits(account, 'transactional', now);
-  const monthStart = startOfUtcMonth(now);
-  const monthEnd = startOfNextUtcMonth(now);
+  const { start: monthStart, end: monthEnd } = billingPeriodOf(now);
   const [counters, used, days, overage] = await Promise.all([
     readUsageCounters(deps, organizationId),
     caps(deps, organizationId),
@@ -88,11 +88,11 @@ export async function describeUsage(deps: Pick<Deps, 'db' | 'clock'>, organizati
   const count = usedNow(counters, limits);
   const { plan } = limits;
   const cap = (usedCount: number, limit: number | null): Cap => ({ used: usedCount, limit });
-  const pending = organization.pendingPlan && organization.pendingPlanAt && organization.pendingPlanAt > now ? planOf(organization.pendingPlan) : null;
+  const pending = pendingPlanAhead(organization, now);
   return {
     status: organization.status,
     plan: { id: plan.id, label: plan.label, monthlyEmails: plan.monthlyEmails, priceEurCents: plan.priceEurCents, overagePer1000EurCents: plan.overagePer1000EurCents },
-    pendingPlanChange: pending ? { plan: pending.id, label: pending.label, effectiveAt: organization.pendingPlanAt!.toISOString() } : null,
+    pendingPlanChange: pending ? { plan: pending.plan.id, label: pending.plan.label, effectiveAt: pending.at.toISOString() } : null,
     period: { start: monthStart.toISOString(), end: monthEnd.toISOString() },
     month: {
       emails: count.month,
