@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import { billingPeriodOf } from './billing-period';
 import { proratedChargeEurCents, type PlanChange } from './changes';
-import { effectivePlan } from './effective';
+import { effectivePlan, pendingPlanAhead } from './effective';
 import { planOf } from './plans';
 
 /**
@@ -23,8 +23,7 @@ export async function quotePlanChange(deps: Pick<Deps, 'db' | 'clock'>, organiza
   const now = deps.clock.now();
   const current = effectivePlan(organization, now);
   if (target.id === current.id) {
-    const pendingStillAhead = organization.pendingPlan !== null && organization.pendingPlanAt !== null && organization.pendingPlanAt > now;
-    return { kind: pendingStillAhead ? 'cancelled' : 'unchanged', from: current.id, to: target.id, effectiveAt: now };
+    return { kind: pendingPlanAhead(organization, now) ? 'cancelled' : 'unchanged', from: current.id, to: target.id, effectiveAt: now };
   }
   if (target.monthlyEmails > current.monthlyEmails) {
     return { kind: 'upgrade', from: current.id, to: target.id, effectiveAt: now, proratedChargeEurCents: proratedChargeEurCents(current, target, now) };
