@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import { forbidden, notFound } from '../../errors';
 import type { Principal } from '../shared/principal';
 import { billingPeriodOf } from './billing-period';
-import { effectivePlan, pendingPlanAhead } from './effective';
+import { effectivePlan, pendingPlanAhead, type PlanColumns } from './effective';
 import { planOf, type Plan, type PlanId } from './plans';
 
 type OrganizationRow = typeof organizations.$inferSelect;
@@ -50,6 +50,34 @@ export function proratedChargeEurCents(from: Plan, to: Plan, now: Date): number 
  * again cancels a pending change. Runs under the organization's row lock, the same lock every cap
  * check takes, so no creation is counted against a plan that is changing under it.
  */
+/**
+ * What choosing `target` at `now` does, and the columns it writes: changePlan applies it under the
+ * row lock, quotePlanChange answers it beforehand.
+ */
+export function decidePlanChange(
+  organization: PlanColumns,
+  target: Plan,
+  now: Date,
+  options: { immediately?: boolean } = {},
+): { values: Partial<OrganizationRow>; change: PlanChange } {
+  // A downgrade whose time has come is the plan already, written or not.
+  const current = effectivePlan(organization, now);
+  const settled = { plan: target.id, pendingPlan: null, pendingPlanAt: null };
+  if (target.id === current.id) {
+    return { values: settled, change: { kind: pendingPlanAhead(organization, now) ? 'cancelled' : 'unchanged', from: current.id, to: target.id, effectiveAt: now } };
+  }
+  if (target.monthlyEmails > current.monthlyEmails) {
+    // The new-account pool starts when an organization starts paying, so leaving Free starts it anew.
+    return {
+      values: current.priceEurCents === 0 ? { ...settled, paidSince: now } : settled,
+      change: { kind: 'upgrade', from: current.id, to: target.id, effectiveAt: now, proratedChargeEurCents: proratedChargeEurCents(current, target, now) },
+    };
+  }
+  if (options.immediately) return { values: settled, change: { kind: 'downgrade', from: current.id, to: target.id, effectiveAt: now } };
+  const effectiveAt = billingPeriodOf(now).end;
+  return { values: { plan: current.id, pendingPlan: target.id, pendingPlanAt: effectiveAt }, change: { kind: 'downgrade', from: current.id, to: target.id, effectiveAt } };
+}
+
 export async function changePlan(
   deps: Pick<Deps, 'db' | 'clock'>,
   organizationId: string,
@@ -60,27 +88,7 @@ export async function changePlan(
   return deps.db.transaction(async (tx) => {
     const [organization] = await tx.select().from(organizations).where(eq(organizations.id, organizationId)).for('update');
     if (!organization) throw notFound('Organization');
-    const now = deps.clock.now();
-    // A downgrade whose time has come is the plan already, written or not.
-    const current = effectivePlan(organization, now);
-    const settled = { plan: target.id, pendingPlan: null, pendingPlanAt: null };
-    let values: Partial<OrganizationRow>;
-    let change: PlanChange;
-    if (target.id === current.id) {
-      values = settled;
-      change = { kind: pendingPlanAhead(organization, now) ? 'cancelled' : 'unchanged', from: current.id, to: target.id, effectiveAt: now };
-    } else if (target.monthlyEmails > current.monthlyEmails) {
-      // The new-account pool starts when an organization starts paying, so leaving Free starts it anew.
-      values = current.priceEurCents === 0 ? { ...settled, paidSince: now } : settled;
-      change = { kind: 'upgrade', from: current.id, to: target.id, effectiveAt: now, proratedChargeEurCents: proratedChargeEurCents(current, target, now) };
-    } else if (options.immediately) {
-      values = settled;
-      change = { kind: 'downgrade', from: current.id, to: target.id, effectiveAt: now };
-    } else {
-      const effectiveAt = billingPeriodOf(now).end;
-      values = { plan: current.id, pendingPlan: target.id, pendingPlanAt: effectiveAt };
-      change = { kind: 'downgrade', from: current.id, to: target.id, effectiveAt };
-    }
+    const { values, change } = decidePlanChange(organization, target, deps.clock.now(), options);
     const [updated] = await tx.update(organizations).set(values).where(eq(organizations.id, organizationId)).returning();
     return { organization: updated!, change };
   });
