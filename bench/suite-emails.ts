@@ -265,8 +265,9 @@ async function measureLoad(
   requests: LoadRequest[],
   options: { connections: number; warmupSeconds: number; durationSeconds: number; itemsPerRequest: number; countRows?: boolean },
 ): Promise<LoadFigure> {
-  const rowsBefore = options.countRows ? await countEmails(world) : 0;
   if (options.countRows) await settle(world);
+  // Counted after settling: the previous measure's requests still in flight when it stopped have been stored by now.
+  const rowsBefore = options.countRows ? await countEmails(world) : 0;
   let window: ReturnType<typeof cpuWindow> | null = null;
   log(`${target.id} ${measure}: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s`);
   const load = await runLoad(
