@@ -1,8 +1,8 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
-import { publishRecords } from '../test/support/domains';
 import { formatDate, formatDateTime } from '../app/lib/format';
 import { createApiKey, setPlan, shot, signUp, uniqueEmail } from './helpers';
+import { verifiedDomain } from './dashboard-api';
 
 /**
  * The usage and billing page: a new organization on Free (its ceiling and why, no days yet,
@@ -23,30 +23,6 @@ test.beforeEach(() => {
   dns.clear();
   dns.mx('example.net', 'mx.example.net');
 });
-
-async function trpcMutation<T>(page: Page, path: string, input: unknown): Promise<T> {
-  const response = await page.request.post(`/api/trpc/${path}`, { data: input });
-  expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()).result.data;
-}
-
-async function trpcQuery<T>(page: Page, path: string, input: unknown): Promise<T> {
-  const response = await page.request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`);
-  expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()).result.data;
-}
-
-/** Registers a domain with the dashboard's own API, publishes its records, and waits until it is verified. */
-async function verifiedDomain(page: Page): Promise<string> {
-  const name = `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.example.com`;
-  const domain = await trpcMutation<{ id: string; records: Parameters<typeof publishRecords>[1] }>(page, 'domains.create', { name });
-  publishRecords(dns, domain.records);
-  await trpcMutation(page, 'domains.verify', { id: domain.id });
-  await expect
-    .poll(async () => (await trpcQuery<{ status: string }>(page, 'domains.get', { id: domain.id })).status, { timeout: 30_000 })
-    .toBe('verified');
-  return name;
-}
 
 async function post(request: APIRequestContext, key: string, path: string, body: unknown) {
   const response = await request.post(path, { headers: { Authorization: `Bearer ${key}` }, data: body });
@@ -127,7 +103,7 @@ test('a new organization on Free, then on a paid volume with metered overage swi
 
 test('live sending shows in the chart, the cards and the sidebar', async ({ page, request }) => {
   await signUp(page, uniqueEmail('billing-send'));
-  const domain = await verifiedDomain(page);
+  const domain = await verifiedDomain(page, dns);
   const key = await createApiKey(page, 'Production');
   const from = `Acme <hello@${domain}>`;
   // 1 + 3 recipients transactional, then a list-shaped batch: ten items of one message.

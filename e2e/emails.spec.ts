@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
-import { publishRecords } from '../test/support/domains';
 import { createApiKey, shot, signUp, uniqueEmail } from './helpers';
+import { verifiedDomain } from './dashboard-api';
 
 /**
  * The dashboard shows live emails only (a signed-in person acts in live mode). Live emails need
@@ -24,32 +24,6 @@ test.beforeEach(() => {
   // The recipients' domain: an MX, so live sends pass the deliverability check.
   dns.mx('example.net', 'mx.example.net');
 });
-
-const domainName = () => `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.example.com`;
-
-async function trpcMutation<T>(page: Page, path: string, input: unknown): Promise<T> {
-  const response = await page.request.post(`/api/trpc/${path}`, { data: input });
-  expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()).result.data;
-}
-
-async function trpcQuery<T>(page: Page, path: string, input: unknown): Promise<T> {
-  const response = await page.request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`);
-  expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()).result.data;
-}
-
-/** Registers a domain with the dashboard's own API, publishes its records, and waits until it is verified. */
-async function verifiedDomain(page: Page): Promise<string> {
-  const name = domainName();
-  const domain = await trpcMutation<{ id: string; records: Parameters<typeof publishRecords>[1] }>(page, 'domains.create', { name });
-  publishRecords(dns, domain.records);
-  await trpcMutation(page, 'domains.verify', { id: domain.id });
-  await expect
-    .poll(async () => (await trpcQuery<{ status: string }>(page, 'domains.get', { id: domain.id })).status, { timeout: 30_000 })
-    .toBe('verified');
-  return name;
-}
 
 /** `POST /api/emails` as an application would send it, with an API key (no session cookie). */
 async function send(request: APIRequestContext, key: string, body: Record<string, unknown>): Promise<string> {
@@ -95,7 +69,7 @@ test('live emails are listed, filtered through the URL, and open with their time
   await expect(page.getByTestId('email-filters')).toHaveCount(0);
   await shot(page, 'list-empty');
 
-  const domain = await verifiedDomain(page);
+  const domain = await verifiedDomain(page, dns);
   await page.goto('/api-keys');
   const testKey = await createApiKey(page, 'CI', { mode: 'Test' });
   const liveKey = await createApiKey(page, 'Production');
@@ -348,7 +322,7 @@ test('live emails are listed, filtered through the URL, and open with their time
 test('in test mode the dashboard lists test emails, and a timeline plays out by itself', async ({ page, request }) => {
   await signUp(page, uniqueEmail('e2e-emails-test'));
   // Domains and keys are live state: set up in live mode, then switch the dashboard to test mode.
-  const domain = await verifiedDomain(page);
+  const domain = await verifiedDomain(page, dns);
   await page.goto('/api-keys');
   const testKey = await createApiKey(page, 'CI', { mode: 'Test' });
   const liveKey = await createApiKey(page, 'Production');

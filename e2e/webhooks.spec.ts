@@ -1,8 +1,8 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
-import { publishRecords } from '../test/support/domains';
 import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from '../test/support/webhook-receiver';
 import { createApiKey, shot, signUp, uniqueEmail } from './helpers';
+import { trpcMutation, verifiedDomain } from './dashboard-api';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -27,32 +27,6 @@ test.beforeEach(async () => {
 });
 
 test.afterEach(() => receiver?.close());
-
-const domainName = () => `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.example.com`;
-
-async function trpcMutation<T>(page: Page, path: string, input: unknown): Promise<T> {
-  const response = await page.request.post(`/api/trpc/${path}`, { data: input });
-  expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()).result.data;
-}
-
-async function trpcQuery<T>(page: Page, path: string, input: unknown): Promise<T> {
-  const response = await page.request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`);
-  expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()).result.data;
-}
-
-/** Registers a domain with the dashboard's own API, publishes its records, and waits until it is verified. */
-async function verifiedDomain(page: Page): Promise<string> {
-  const name = domainName();
-  const domain = await trpcMutation<{ id: string; records: Parameters<typeof publishRecords>[1] }>(page, 'domains.create', { name });
-  publishRecords(dns, domain.records);
-  await trpcMutation(page, 'domains.verify', { id: domain.id });
-  await expect
-    .poll(async () => (await trpcQuery<{ status: string }>(page, 'domains.get', { id: domain.id })).status, { timeout: 30_000 })
-    .toBe('verified');
-  return name;
-}
 
 /** `POST /api/emails` as an application would send it, with an API key (no session cookie). */
 async function send(request: APIRequestContext, key: string, body: Record<string, unknown>): Promise<string> {
@@ -135,7 +109,7 @@ test('an endpoint added in the dashboard receives signed events, and its page sh
   const webhookId = (await row.getAttribute('data-webhook-id'))!;
 
   // A test-mode email, sent with a test key made in the dashboard.
-  const domain = await verifiedDomain(page);
+  const domain = await verifiedDomain(page, dns);
   await page.goto('/api-keys');
   const testKey = await createApiKey(page, 'CI', { mode: 'Test' });
   await send(request, testKey, { from: `Acme <hello@${domain}>`, to: 'ada@example.net', subject: 'Webhooks in test mode', text: 'Hello' });

@@ -1,0 +1,30 @@
+import { expect, type Page } from '@playwright/test';
+import type { DnsServer } from '../test/support/dns';
+import { publishRecords } from '../test/support/domains';
+
+/** The dashboard's own tRPC API, called with the signed-in page's session: setup that a spec does not test through the UI. */
+export async function trpcMutation<T>(page: Page, path: string, input: unknown): Promise<T> {
+  const response = await page.request.post(`/api/trpc/${path}`, { data: input });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()).result.data;
+}
+
+export async function trpcQuery<T>(page: Page, path: string, input: unknown): Promise<T> {
+  const response = await page.request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`);
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()).result.data;
+}
+
+export const domainName = () => `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.example.com`;
+
+/** Registers a domain with the dashboard's own API, publishes its records on the spec's DNS server, and waits until it is verified. */
+export async function verifiedDomain(page: Page, dns: DnsServer): Promise<string> {
+  const name = domainName();
+  const domain = await trpcMutation<{ id: string; records: Parameters<typeof publishRecords>[1] }>(page, 'domains.create', { name });
+  publishRecords(dns, domain.records);
+  await trpcMutation(page, 'domains.verify', { id: domain.id });
+  await expect
+    .poll(async () => (await trpcQuery<{ status: string }>(page, 'domains.get', { id: domain.id })).status, { timeout: 30_000 })
+    .toBe('verified');
+  return name;
+}
