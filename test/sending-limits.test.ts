@@ -168,6 +168,25 @@ describe('daily recipient ceiling', () => {
     expect((await usage(org.apiKey)).today).toMatchObject({ halved: false, ceiling: 5_000 });
   });
 
+  it('archives the day a rollover closes: the busiest day and the chart read it', async () => {
+    app.clock.set('2026-11-20T10:00:00.000Z');
+    const org = await sendingOrg(app, { plan: '10k', createdAt: new Date('2026-09-01T00:00:00.000Z') });
+    await prime(org.organizationId, { day: '2026-11-20', dayRecipients: 4_000, monthRecipients: 4_000 });
+    app.clock.set('2026-11-21T09:00:00.000Z');
+    expect((await send(org.apiKey, { to: 'a@example.net' })).status).toBe(200);
+    app.clock.set('2026-11-23T12:00:00.000Z');
+    expect((await send(org.apiKey, { to: ['b@example.net', 'c@example.net'] })).status).toBe(200);
+    app.clock.advance(2 * 60 * 60_000);
+    const body = await usage(org.apiKey);
+    expect(body.today).toMatchObject({ recipients: 2, ceiling: 8_000 });
+    expect(body.days.map((day: { day: string; recipients: number }) => [day.day, day.recipients])).toEqual([
+      ['2026-11-20', 4_000],
+      ['2026-11-21', 1],
+      ['2026-11-23', 2],
+    ]);
+    expect(body.month.emails).toBe(4_003);
+  });
+
   it('follows the busiest recent day past 7 days after the pool', async () => {
     const org = await sendingOrg(app, { plan: '10k', createdAt: settled() });
     await prime(org.organizationId, { dayRecipients: 0 });

@@ -16,11 +16,24 @@ export const usageCounters = pgTable('usage_counters', {
   month: date('month', { mode: 'string' }).notNull(),
   monthRecipients: integer('month_recipients').notNull().default(0),
   listRecipients: integer('list_recipients').notNull().default(0),
+  /** Recipients metered past the quota this month, and their cost in thousandths of a euro cent. */
+  monthOverageRecipients: integer('month_overage_recipients').notNull().default(0),
+  monthOverageMillicents: bigint('month_overage_millicents', { mode: 'number' }).notNull().default(0),
+  /**
+   * What the last rollover moved out, so that the hot statement writes no history row: the hourly
+   * standing evaluation archives the previous day into usage_days; the previous month's overage
+   * stays here, billed.
+   */
+  previousDay: date('previous_day', { mode: 'string' }),
+  previousDayRecipients: integer('previous_day_recipients').notNull().default(0),
+  previousMonth: date('previous_month', { mode: 'string' }),
+  previousMonthOverageRecipients: integer('previous_month_overage_recipients').notNull().default(0),
+  previousMonthOverageMillicents: bigint('previous_month_overage_millicents', { mode: 'number' }).notNull().default(0),
   /** The month whose entry into overage was already told to the owner. */
   overageNotifiedMonth: date('overage_notified_month', { mode: 'string' }),
 });
 
-/** Live recipients accepted per UTC day, with the part metered as overage and its cost: the history behind usage and billing. */
+/** Live recipients accepted per past UTC day, archived from the counters by the hourly standing evaluation: the busiest day and the chart read it. */
 export const usageDays = pgTable(
   'usage_days',
   {
@@ -29,9 +42,6 @@ export const usageDays = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
     recipients: integer('recipients').notNull().default(0),
-    overageRecipients: integer('overage_recipients').notNull().default(0),
-    /** Thousandths of a euro cent: a rate per 1,000 in cents times the metered recipients. */
-    overageCostMillicents: bigint('overage_cost_millicents', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.day] })],
 );

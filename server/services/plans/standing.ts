@@ -1,5 +1,6 @@
 import { and, eq, gt, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import { emails, organizations, usageDays } from '@/db/schema';
+import { emails, organizations, usageCounters, usageDays } from '@/db/schema';
+import { column, columnNames, tableName } from '@/db/raw-sql';
 import type { Deps } from '../../deps';
 import { DAY_MS, HOUR_MS } from '../shared/time';
 import { utcDay } from './calendar';
@@ -58,6 +59,21 @@ async function measure(deps: Pick<Deps, 'db'>, organizationId: string, since: Da
   return row ?? { sent: 0, delivered: 0, bounced: 0, complained: 0 };
 }
 
+/**
+ * Copies the counter row's finished days (the day before the last rollover, and the row's day once
+ * it is past) into usage_days. Their counts are final, so writing them again is harmless; the send
+ * path never writes history, and a day rolls over at most once between two hourly evaluations.
+ */
+export async function archivePastDays(deps: Pick<Deps, 'db'>, organizationId: string, now: Date): Promise<void> {
+  const counter = (key: 'organizationId' | 'day' | 'dayRecipients' | 'previousDay' | 'previousDayRecipients') => column(usageCounters, key, 'c');
+  await deps.db.execute(sql`insert into ${tableName(usageDays)} (${columnNames(usageDays, ['organizationId', 'day', 'recipients'])})
+    select ${counter('organizationId')}, d.day, d.recipients
+    from ${tableName(usageCounters, 'c')},
+      lateral (values (${counter('previousDay')}, ${counter('previousDayRecipients')}), (${counter('day')}, ${counter('dayRecipients')})) as d(day, recipients)
+    where ${counter('organizationId')} = ${organizationId} and d.day is not null and d.day < ${utcDay(now)}::date
+    on conflict (${columnNames(usageDays, ['organizationId', 'day'])}) do update set ${column(usageDays, 'recipients')} = excluded.${column(usageDays, 'recipients')}`);
+}
+
 async function busiestRecentDay(deps: Pick<Deps, 'db'>, organizationId: string, now: Date): Promise<number> {
   const [row] = await deps.db
     .select({ busiest: sql<number>`coalesce(max(${usageDays.recipients}), 0)::int` })
@@ -88,7 +104,10 @@ export async function refreshStanding(deps: Pick<Deps, 'db' | 'clock'>, organiza
     .returning({ plan: organizations.plan });
   if (!claimed) return current;
   const windowStart = new Date(now.getTime() - STANDING.rateWindowDays * DAY_MS);
-  const [rates, busiest] = await Promise.all([measure(deps, organizationId, windowStart), busiestRecentDay(deps, organizationId, now)]);
+  const [rates, busiest] = await Promise.all([
+    measure(deps, organizationId, windowStart),
+    archivePastDays(deps, organizationId, now).then(() => busiestRecentDay(deps, organizationId, now)),
+  ]);
   const inPool = claimed.plan !== 'free' && current.poolExitedAt === null && now < poolEndsAt(current);
   const poolExitedAt = inPool && leavesPoolByVolume(rates) ? now : current.poolExitedAt;
   const next = { busiestRecentDay: busiest, elevatedReason: elevatedReason(rates), poolExitedAt };

@@ -1,13 +1,12 @@
 import { and, eq, gte, isNull, lt, sql } from 'drizzle-orm';
-import { apiKeys, audiences, domains, emails, organizations, usageDays, webhooks } from '@/db/schema';
+import { apiKeys, audiences, domains, emails, organizations, usageCounters, usageDays, webhooks } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
-import { readUsageCounters } from './usage-counters';
 import { billingPeriodOf } from './billing-period';
 import { utcDay } from './calendar';
 import { pendingPlanAhead } from './effective';
 import { overageBudgetCents } from './overage';
-import { LIST_SEND_ALLOWANCE, sendingLimits, usedNow, type SendingAccount } from './sending-limits';
+import { LIST_SEND_ALLOWANCE, NO_USAGE, sendingLimits, usedNow, type SendingAccount } from './sending-limits';
 import { refreshStanding } from './standing';
 
 interface Cap {
@@ -39,7 +38,7 @@ async function caps(deps: Pick<Deps, 'db'>, organizationId: string) {
   return row!;
 }
 
-/** The month so far by day: the counters' history joined with the outcomes of the messages accepted each day. */
+/** The month so far by day (past days as archived): the counters' history joined with the outcomes of the messages accepted each day. */
 async function monthByDay(deps: Pick<Deps, 'db'>, organizationId: string, monthStart: Date, monthEnd: Date): Promise<UsageDay[]> {
   const [history, outcomes] = await Promise.all([
     deps.db
@@ -65,6 +64,12 @@ async function monthByDay(deps: Pick<Deps, 'db'>, organizationId: string, monthS
   return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
 }
 
+function mergeToday(days: UsageDay[], today: string, recipients: number): UsageDay[] {
+  const found = days.find((day) => day.day === today);
+  if (found) return days.map((day) => (day === found ? { ...day, recipients } : day));
+  return [...days, { day: today, recipients, sent: 0, delivered: 0, bounced: 0, complained: 0 }].sort((a, b) => a.day.localeCompare(b.day));
+}
+
 /** GET /usage and the billing page: the plan, this month and today against their limits, the review allowance and the caps. */
 export async function describeUsage(deps: Pick<Deps, 'db' | 'clock'>, organizationId: string) {
   const [organization] = await deps.db.select().from(organizations).where(eq(organizations.id, organizationId));
@@ -73,19 +78,16 @@ export async function describeUsage(deps: Pick<Deps, 'db' | 'clock'>, organizati
   const now = deps.clock.now();
   const limits = sendingLimits(account, 'transactional', now);
   const { start: monthStart, end: monthEnd } = billingPeriodOf(now);
-  const [counters, used, days, overage] = await Promise.all([
-    readUsageCounters(deps, organizationId),
+  const [[stored], used, history] = await Promise.all([
+    deps.db.select().from(usageCounters).where(eq(usageCounters.organizationId, organizationId)),
     caps(deps, organizationId),
     monthByDay(deps, organizationId, monthStart, monthEnd),
-    deps.db
-      .select({
-        recipients: sql<number>`coalesce(sum(${usageDays.overageRecipients}), 0)::int`,
-        millicents: sql<number>`coalesce(sum(${usageDays.overageCostMillicents}), 0)::bigint`,
-      })
-      .from(usageDays)
-      .where(and(eq(usageDays.organizationId, organizationId), gte(usageDays.day, utcDay(monthStart)), lt(usageDays.day, utcDay(monthEnd)))),
   ]);
+  const counters = stored ?? { ...NO_USAGE, monthOverageRecipients: 0, monthOverageMillicents: 0 };
   const count = usedNow(counters, limits);
+  const overage = counters.month === limits.month ? { recipients: counters.monthOverageRecipients, millicents: counters.monthOverageMillicents } : { recipients: 0, millicents: 0 };
+  // Past days come archived from usage_days; today is the live counter.
+  const days = count.day > 0 ? mergeToday(history, limits.day, count.day) : history;
   const { plan } = limits;
   const cap = (usedCount: number, limit: number | null): Cap => ({ used: usedCount, limit });
   const pending = pendingPlanAhead(organization, now);
@@ -103,8 +105,8 @@ export async function describeUsage(deps: Pick<Deps, 'db' | 'clock'>, organizati
     overage: {
       enabled: organization.overageEnabled,
       available: plan.overagePer1000EurCents !== null,
-      emails: overage[0]?.recipients ?? 0,
-      costEurCents: Math.round(Number(overage[0]?.millicents ?? 0) / 1000),
+      emails: overage.recipients,
+      costEurCents: Math.round(Number(overage.millicents) / 1000),
       stopsAt: limits.quota + (limits.overage ? limits.monthLimit - limits.quota : 0),
       budgetEurCents: plan.overagePer1000EurCents === null ? 0 : overageBudgetCents(plan),
     },
