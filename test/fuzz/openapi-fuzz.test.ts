@@ -213,7 +213,7 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
     }
-  }, 600_000);
+  }, 900_000);
 });
 
 describe('the cross-organization sweep', () => {
