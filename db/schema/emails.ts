@@ -60,6 +60,9 @@ export const emails = pgTable(
     /** The original URLs of rewritten links, by index: a click token can only ever lead to one of these. */
     trackedLinks: text('tracked_links').array().notNull().default([]),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    /** A broadcast's message: the broadcast, and the contact it went to (its unsubscribe link names it). */
+    broadcastId: uuid('broadcast_id'),
+    contactId: uuid('contact_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -70,6 +73,8 @@ export const emails = pgTable(
     index('emails_recipients_gin').using('gin', t.recipientAddresses),
     index('emails_tag_keys_gin').using('gin', t.tagKeys),
     index('emails_due_idx').on(t.nextAttemptAt).where(sql`${t.nextAttemptAt} is not null`),
+    // One message per contact and broadcast, whatever a fan-out retried: a second is skipped on insert.
+    uniqueIndex('emails_broadcast_contact_unique').on(t.broadcastId, t.contactId).where(sql`${t.broadcastId} is not null`),
     uniqueIndex('emails_idempotency_unique').on(t.organizationId, t.mode, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
   ],
 );

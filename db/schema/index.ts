@@ -12,3 +12,4 @@ export * from './webhooks';
 export * from './audiences';
 export * from './templates';
 export * from './usage';
+export * from './broadcasts';
