@@ -9,11 +9,11 @@ import {
   getOrganization,
   setOverage,
   setRateLimit,
-  setReviewed,
   setStatus,
   type Organization,
 } from '../services/organizations/organizations';
 import { changePlan, type PlanChange } from '../services/plans/changes';
+import { reviewOrganization } from '../services/broadcasts/holds';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (prints JSON)
   org:create     --name N --owner-email E --plan P [--created-at ISO]
@@ -104,7 +104,7 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
       return { ...view(organization), change: changeView(change) };
     }
     case 'org:review':
-      return view(await setReviewed(deps, orgId(args), toggle(args, 'approve', 'revoke')));
+      return view(await reviewOrganization(deps, orgId(args), toggle(args, 'approve', 'revoke')));
     case 'org:status':
       return view(await setStatus(deps, orgId(args), text(args, 'status')));
     case 'org:overage':

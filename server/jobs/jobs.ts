@@ -1,5 +1,10 @@
 /** Kinds of pending work. Each is a due row in Postgres; a wake-up only shortens the wait for it. */
-export type JobKind = 'system-mail' | 'domain-check' | 'email-dispatch' | 'webhook-delivery' | 'retention' | 'plan-changes';
+export type JobKind = 'system-mail' | 'domain-check' | 'email-dispatch' | 'webhook-delivery' | 'retention' | 'plan-changes' | 'broadcast-fanout';
+
+/** Whose work it is, for drivers that limit concurrency per organization (Inngest's concurrency keys). */
+export interface WakeScope {
+  organizationId: string;
+}
 
 /**
  * Tells whatever drives background work that a row is due now. The row itself is the truth:
@@ -7,6 +12,6 @@ export type JobKind = 'system-mail' | 'domain-check' | 'email-dispatch' | 'webho
  */
 export interface Jobs {
   /** One row or many (a batch of emails wakes once); none: something of this kind is due (its sweep runs). */
-  wake(kind: JobKind, id: string | string[]): void;
+  wake(kind: JobKind, id: string | string[], scope?: WakeScope): void;
 }
 

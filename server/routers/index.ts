@@ -1,6 +1,7 @@
 import { router } from '../trpc/init';
 import { apiKeysRouter } from './api-keys';
 import { audiencesRouter } from './audiences';
+import { broadcastsRouter } from './broadcasts';
 import { domainsRouter } from './domains';
 import { emailsRouter } from './emails/router';
 import { eventsRouter } from './events';
@@ -24,6 +25,7 @@ export const appRouter = router({
   suppressions: suppressionsRouter,
   templates: templatesRouter,
   usage: usageRouter,
+  broadcasts: broadcastsRouter,
 });
 
 export type AppRouter = typeof appRouter;

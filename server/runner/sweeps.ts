@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import type { JobKind } from '../jobs/jobs';
 import type { SweepReport } from '../services/shared/dispatch-sweep';
+import { sweepBroadcasts } from '../services/broadcasts/fan-out';
 import { sweepDomainChecks } from '../services/domains/verification';
 import { sweepEmailDispatch } from '../services/emails/pipeline/dispatch';
 import { applyRetention } from '../services/emails/retention';
@@ -50,6 +51,14 @@ export const SWEEPS: Sweep[] = [
   dispatchSweep('email-dispatch', 1_000, sweepEmailDispatch),
   // Polled often: an event logged inside a transaction may wake the sweep before it commits.
   dispatchSweep('webhook-delivery', 500, sweepWebhookDeliveries),
+  // A sweep that worked on a broadcast may have stopped at its budget with chunks left: again at once.
+  sweep({
+    kind: 'broadcast-fanout',
+    intervalMs: 2_000,
+    run: sweepBroadcasts,
+    again: (report) => (report.outcomes.more ?? 0) > 0,
+    summary: (report) => (report.handled > 0 ? { handled: report.handled, outcomes: report.outcomes } : null),
+  }),
   // Caps read the plan in force without waiting for this; it writes down downgrades already due.
   sweep({ kind: 'plan-changes', intervalMs: 5_000, run: applyDuePlanChanges, summary: counted('applied') }),
   sweep({ kind: 'retention', intervalMs: 3_600_000, run: applyRetention, summary: (result) => (result.emailsDeleted + result.eventsDeleted + result.attachmentsExpired > 0 ? result : null) }),

@@ -60,7 +60,11 @@ async function otherOrganization(): Promise<void> {
   const deliveries = await app.request('GET', `/api/webhooks/${webhook.body.id}`, { key: org.apiKey });
   const audience = await app.request('POST', '/api/audiences', { key: org.apiKey, body: { name: 'Customers' } });
   const contact = await app.request('POST', `/api/audiences/${audience.body.id}/contacts`, { key: org.apiKey, body: { email: 'customer@example.net', name: 'Customer' } });
-  expect([audience.status, contact.status]).toEqual([201, 201]);
+  const broadcast = await app.request('POST', '/api/broadcasts', {
+    key: org.apiKey,
+    body: { audience_id: audience.body.id, from: 'News <news@other-company.com>', subject: 'News', html: '<p>Hi {{ name }}</p>' },
+  });
+  expect([audience.status, contact.status, broadcast.status]).toEqual([201, 201, 201]);
   other.ids = {
     domain: domain.body.id,
     apiKey: spareKey.body.id,
@@ -74,6 +78,7 @@ async function otherOrganization(): Promise<void> {
     // DELETE /suppressions/{id} takes an address too.
     suppressedAddress: suppression.body.email,
     template: template.body.id,
+    broadcast: broadcast.body.id,
   };
 }
 
@@ -242,6 +247,11 @@ describe('the cross-organization sweep', () => {
     '/suppressions/{id}': { id: 'suppression' },
     '/templates/{id}': { id: 'template' },
     '/templates/{id}/preview': { id: 'template' },
+    '/broadcasts/{id}': { id: 'broadcast' },
+    '/broadcasts/{id}/send': { id: 'broadcast' },
+    '/broadcasts/{id}/test': { id: 'broadcast' },
+    '/broadcasts/{id}/cancel': { id: 'broadcast' },
+    '/broadcasts/{id}/preflight': { id: 'broadcast' },
   };
 
   it('answers 404 NOT_FOUND to another organization on a real resource, and leaves it untouched', async () => {
@@ -256,6 +266,7 @@ describe('the cross-organization sweep', () => {
           app.request('GET', `/api/audiences/${other.ids.audience}/contacts`, { key: other.key }),
           app.request('GET', '/api/suppressions', { key: other.key }),
           app.request('GET', `/api/templates/${other.ids.template}`, { key: other.key }),
+          app.request('GET', `/api/broadcasts/${other.ids.broadcast}`, { key: other.key }),
         ]).then((responses) => responses.map((r) => r.body)),
       );
     const before = await snapshot();

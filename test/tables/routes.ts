@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@/server/services/api-keys/keys';
 import { eq } from 'drizzle-orm';
-import { audiences, contacts, domains, events, suppressions, webhookDeliveries, webhooks } from '@/db/schema';
+import { audiences, contacts, domains, events, organizations, suppressions, webhookDeliveries, webhooks } from '@/db/schema';
 import { newId } from '@/server/ids';
 import { newSigningSecret, sealSecret } from '@/server/services/webhooks/secrets';
 import { registerDomain } from '@/server/services/domains/crud';
@@ -9,6 +9,8 @@ import { toSendEmailInput } from '@/server/routers/emails/wire';
 import { sendEmail } from '@/server/services/emails/accept/send';
 import { getEmail } from '@/server/services/emails/read';
 import { createTemplate } from '@/server/services/templates/crud';
+import { createBroadcast } from '@/server/services/broadcasts/crud';
+import { sendBroadcast } from '@/server/services/broadcasts/send';
 import type { Principal } from '@/server/services/shared/principal';
 import type { TestApp } from '../support/app';
 
@@ -163,6 +165,27 @@ async function makeSuppression(ctx: PrepareContext): Promise<string> {
   return id;
 }
 
+/**
+ * A broadcast of a paid organization that can be sent: from a verified domain, to an audience with
+ * one contact; `scheduled` an hour ahead. Test copies to the default owner (owner@acme.test) resolve.
+ */
+async function makeBroadcast(ctx: PrepareContext, state: 'draft' | 'scheduled'): Promise<string> {
+  const deps = ctx.app.runtime.deps;
+  await deps.db.update(organizations).set({ plan: '10k' }).where(eq(organizations.id, ctx.organizationId));
+  const { from } = await sendable(ctx);
+  ctx.app.dns.mx('acme.test', 'mx.acme.test');
+  const { id: audienceId } = await makeContact(ctx);
+  const principal = principalFor(ctx);
+  const { id } = await createBroadcast(deps, principal, { audienceId, from, subject: 'News', html: '<p>Hi {{ name }}</p><a href="{{ unsubscribe_url }}">Unsubscribe</a>' });
+  if (state === 'scheduled') await sendBroadcast(deps, principal, id, { scheduledAt: new Date(ctx.app.clock.now().getTime() + 3_600_000) });
+  return id;
+}
+
+const withBroadcast = (state: 'draft' | 'scheduled' = 'draft', body?: () => unknown) => ({
+  prepare: async (ctx: PrepareContext) => ({ params: { id: await makeBroadcast(ctx, state) }, body: body?.() }),
+  foreign: async (ctx: PrepareContext) => ({ id: await makeBroadcast(ctx, state) }),
+});
+
 export const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api-keys', sendingAccess: false, liveWrite: false, prepare: async () => ({ body: { name: 'matrix' } }) },
   { method: 'GET', path: '/api-keys', sendingAccess: false, liveWrite: false },
@@ -264,6 +287,20 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/templates/{id}/preview', sendingAccess: false, liveWrite: false, ...withTemplate() },
   { method: 'PATCH', path: '/templates/{id}', sendingAccess: false, liveWrite: true, ...withTemplate(() => ({ subject: 'Hello {{ name }}' })) },
   { method: 'DELETE', path: '/templates/{id}', sendingAccess: false, liveWrite: true, ...withTemplate() },
+  {
+    method: 'POST',
+    path: '/broadcasts',
+    sendingAccess: false,
+    liveWrite: true,
+    prepare: async (ctx) => ({ body: { audience_id: await makeAudience(ctx), from: 'News <news@example.com>', subject: 'News', html: '<p>Hi {{ name }}</p>' } }),
+  },
+  { method: 'GET', path: '/broadcasts', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/broadcasts/{id}', sendingAccess: false, liveWrite: false, ...withBroadcast() },
+  { method: 'PATCH', path: '/broadcasts/{id}', sendingAccess: false, liveWrite: true, ...withBroadcast('draft', () => ({ name: 'Renamed' })) },
+  { method: 'DELETE', path: '/broadcasts/{id}', sendingAccess: false, liveWrite: true, ...withBroadcast() },
+  { method: 'POST', path: '/broadcasts/{id}/send', sendingAccess: false, liveWrite: true, ...withBroadcast() },
+  { method: 'POST', path: '/broadcasts/{id}/test', sendingAccess: false, liveWrite: false, ...withBroadcast('draft', () => ({ to: ['owner@acme.test'] })) },
+  { method: 'POST', path: '/broadcasts/{id}/cancel', sendingAccess: false, liveWrite: true, ...withBroadcast('scheduled') },
 ];
 
 export const fillPath = (path: string, params: Record<string, string> = {}) =>

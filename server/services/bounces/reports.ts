@@ -91,6 +91,7 @@ export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock' | 'jo
         to: emails.to,
         subject: emails.subject,
         tags: emails.tags,
+        broadcastId: emails.broadcastId,
       })
       .from(emails)
       .where(eq(emails.id, report.emailId))

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import type { EmailEventType } from '../shared/event-types';
 import { logEvents } from '../shared/events';
+import { countsOfEvents, tallyEvents } from '../broadcasts/tally';
 
 /** What an event of an email tells a webhook receiver about it, so no callback is needed. */
 interface EmailEventSubject {
@@ -14,6 +15,8 @@ interface EmailEventSubject {
   to?: string[];
   subject?: string;
   tags?: Array<{ name: string; value: string }>;
+  /** A broadcast's email: its events move the broadcast's counts. */
+  broadcastId?: string | null;
 }
 
 export type EmailEventInput = { type: EmailEventType; recipient?: string | null; data?: Record<string, unknown> };
@@ -50,4 +53,5 @@ export async function recordEmailEvents(tx: Db, deps: Pick<Deps, 'clock' | 'jobs
   const { history, log } = emailEventRows(deps.clock.now(), email, list);
   await tx.insert(emailEvents).values(history);
   await logEvents(tx, deps, log);
+  await tallyEvents(tx, email.broadcastId ?? null, countsOfEvents(list.map((event) => event.type)));
 }

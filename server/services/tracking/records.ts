@@ -3,6 +3,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { emailEvents, emails } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { recordEmailEvents } from '../emails/events';
+import { tallyEvents } from '../broadcasts/tally';
 import { verifyToken } from './tokens';
 
 /** A repeat open of one email, or click of one link, within this window is not recorded again. */
@@ -57,6 +58,7 @@ async function loadEmail(deps: TrackingDeps, emailId: string) {
       tags: emails.tags,
       trackOpens: emails.trackOpens,
       trackedLinks: emails.trackedLinks,
+      broadcastId: emails.broadcastId,
     })
     .from(emails)
     .where(eq(emails.id, emailId));
@@ -76,7 +78,10 @@ async function record(deps: TrackingDeps, email: LoadedEmail, type: 'email.opene
       .where(and(...conditions))
       .limit(1);
     if (recent) return false;
+    // A broadcast counts each email opened (or clicked) once: only the first such event moves its count.
+    const first = email.broadcastId ? (await tx.select({ id: emailEvents.id }).from(emailEvents).where(and(eq(emailEvents.emailId, email.id), eq(emailEvents.type, type))).limit(1)).length === 0 : false;
     await recordEmailEvents(tx, deps, email, [{ type, data }]);
+    if (first) await tallyEvents(tx, email.broadcastId, type === 'email.opened' ? { opened: 1 } : { clicked: 1 });
     return true;
   });
 }

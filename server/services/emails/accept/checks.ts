@@ -15,7 +15,8 @@ export interface SendPermit {
   suppressed: string[];
 }
 
-const ACCOUNT_REFUSALS = {
+/** The refusal of each account state that stops sending, with its code. */
+export const ACCOUNT_REFUSALS = {
   restricted: ['ACCOUNT_RESTRICTED', 'This account is on hold; contact support'],
   suspended: ['SENDING_SUSPENDED', 'Sending is suspended for this account'],
   paused: ['SERVICE_PAUSED', 'Sending is paused for this account'],

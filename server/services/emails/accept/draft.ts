@@ -14,7 +14,7 @@ export function draftEmail(
   principal: Principal,
   input: EmailInput,
   permit: SendPermit,
-  options: { now: Date; scheduledAt: Date | null; idempotencyKey?: string },
+  options: { now: Date; scheduledAt: Date | null; idempotencyKey?: string; id?: string },
 ): EmailDraft {
   const { now, scheduledAt } = options;
   const key = options.idempotencyKey;
@@ -27,7 +27,7 @@ export function draftEmail(
     attempts: 0,
   }));
   const row: EmailDraft['row'] = {
-    id: newId(),
+    id: options.id ?? newId(),
     organizationId: principal.organizationId,
     mode: principal.mode,
     domainId: permit.domain?.id ?? null,

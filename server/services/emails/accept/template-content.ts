@@ -9,7 +9,7 @@ import { EMAIL_LIMITS } from './limits';
 const BREAK_OR_NUL = /[\r\n\0]/;
 
 /** What a template rendered to must be what an email may carry, as if it had been sent as it is. */
-function checkRendered(rendered: RenderedTemplate): void {
+export function checkRendered(rendered: RenderedTemplate): void {
   const { subject } = rendered;
   if (subject.trim() === '') throw validationError('subject: the template\'s subject renders empty; give the variables it needs');
   if (subject.length > EMAIL_LIMITS.subjectChars) throw validationError(`subject: renders longer than ${EMAIL_LIMITS.subjectChars} characters`);

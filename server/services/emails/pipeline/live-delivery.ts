@@ -108,7 +108,7 @@ async function send(deps: Deps, row: ClaimedEmail, recipients: number[], now: Da
     text: row.text ?? undefined,
     headers: row.headers,
     attachments: attachments.filter((a) => a.content).map((a) => ({ filename: a.filename, content: a.content!, contentType: a.contentType })),
-    feedback: { organizationId: row.organizationId, stream: 'transactional' },
+    feedback: row.broadcastId ? { organizationId: row.organizationId, stream: 'broadcast', campaignId: row.broadcastId } : { organizationId: row.organizationId, stream: 'transactional' },
     date: messageDate,
     verpKey: verpKeyFrom(deps.encryptionKey),
   });

@@ -6,6 +6,7 @@ import type { Deps } from '../../../deps';
 import { newId } from '../../../ids';
 import { unclaimedByInput } from '../../shared/claims/lease';
 import { groupCommitter } from '../../shared/group-commit';
+import { tallyCte } from '../../broadcasts/tally';
 import { LOGGED_RETURNING, queueDeliveries } from '../../webhooks/fan-out';
 import { emailEventRows, type EmailEventInput } from '../events';
 import type { RecipientState } from '../aggregate-status';
@@ -59,12 +60,13 @@ const writeOn = perDatabase((db: Db) =>
           ${column(emails, 'messageDate')} = coalesce(o.${column(emails, 'messageDate')}, ${column(emails, 'messageDate', 'e')})
         from input o
         where ${column(emails, 'id', 'e')} = o.${column(emails, 'id')} and ${column(emails, 'recipientStates', 'e')} = o.expected
-        returning ${column(emails, 'id', 'e')}
+        returning ${column(emails, 'id', 'e')}, ${column(emails, 'broadcastId', 'e')}
       ), history as (
         insert into ${tableName(emailEvents)} (${columnNames(emailEvents, HISTORY)})
         select ${columnNames(emailEvents, HISTORY)} from ${jsonRecordset('history', 'h', emailEvents, HISTORY)}
         where ${column(emailEvents, 'emailId', 'h')} in (select id from updated)
-      ), logged as (
+        returning ${column(emailEvents, 'emailId')} as email_id, ${column(emailEvents, 'type')} as type
+      ), ${tallyCte('history', 'updated')}, logged as (
         insert into ${tableName(events)} (${columnNames(events, LOGGED)})
         select ${columnNames(events, LOGGED)} from ${jsonRecordset('log', 'l', events, LOGGED, [['email_id', 'uuid']])}
         where l.email_id in (select id from updated)

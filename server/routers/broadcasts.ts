@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { cancelBroadcast, sendBroadcast } from '../services/broadcasts/send';
+import { createBroadcast, deleteBroadcast, getBroadcast, listBroadcasts, updateBroadcast } from '../services/broadcasts/crud';
+import { BROADCAST_STATUSES, HOLD_REASONS } from '../services/broadcasts/statuses';
+import { sendTestCopies, TEST_RECIPIENTS_MAX } from '../services/broadcasts/test-send';
+import { EMAIL_LIMITS } from '../services/emails/accept/limits';
+import { TEMPLATE_LIMITS } from '../services/templates/limits';
+import { AddressError, parseMailbox } from '../services/shared/addresses';
+import { router } from '../trpc/init';
+import { orgProcedure } from '../trpc/procedures';
+import { idParam, isoDate, messageResponse, pageQuery } from './shared';
+
+const NO_BREAKS = /^[^\r\n\0]*$/;
+
+const mailbox = (field: string) =>
+  z.string().superRefine((value, ctx) => {
+    try {
+      parseMailbox(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: error instanceof AddressError ? error.message : `${field} is not a valid email address` });
+    }
+  });
+
+const counts = z
+  .object({
+    recipients: z.number().int().describe('Subscribed contacts when sending started'),
+    queued: z.number().int().describe('Emails handed to delivery'),
+    sent: z.number().int(),
+    delivered: z.number().int(),
+    bounced: z.number().int(),
+    complained: z.number().int(),
+    opened: z.number().int().describe('Emails opened at least once'),
+    clicked: z.number().int().describe('Emails with at least one tracked click'),
+    unsubscribed: z.number().int().describe('Emails whose recipient unsubscribed through them'),
+    suppressed: z.number().int().describe('Contacts skipped: on the suppression list'),
+    skipped: z.number().int().describe('Contacts skipped: unsubscribed or removed after sending started'),
+    canceled: z.number().int().describe('Queued emails withdrawn by a cancel'),
+  })
+  .meta({ id: 'BroadcastCounts' });
+
+const summary = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    audienceId: z.uuid().nullable().describe('Null once the audience was deleted'),
+    from: z.string(),
+    subject: z.string().nullable().describe('Liquid; null with a template: the template\'s subject'),
+    templateId: z.uuid().nullable(),
+    status: z.enum(BROADCAST_STATUSES),
+    heldReason: z.enum(HOLD_REASONS).nullable().describe('Why a held broadcast waits: review, or a limit until it resets'),
+    failedReason: z.string().nullable(),
+    scheduledAt: isoDate.nullable(),
+    startedAt: isoDate.nullable(),
+    sentAt: isoDate.nullable().describe('When the last message was handed to delivery'),
+    cancelledAt: isoDate.nullable(),
+    counts,
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'BroadcastSummary' });
+
+const broadcast = summary
+  .extend({
+    replyTo: z.array(z.string()),
+    html: z.string().nullable().describe('Liquid: {{ email }}, {{ name }}, {{ unsubscribe_url }}; outputs are HTML-escaped'),
+    text: z.string().nullable(),
+  })
+  .meta({ id: 'Broadcast' });
+
+const name = z.string().trim().min(1, 'must not be empty').max(200).regex(NO_BREAKS, 'must not contain CR, LF or NUL');
+const subject = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(EMAIL_LIMITS.subjectChars)
+  .regex(NO_BREAKS, 'must not contain CR, LF or NUL')
+  .describe('Liquid: {{ name | default: "there" }}');
+const body = z.string().max(TEMPLATE_LIMITS.bodyBytes);
+const replyTo = z.union([mailbox('reply_to'), z.array(mailbox('reply_to')).max(EMAIL_LIMITS.recipients)]).transform((value) => (Array.isArray(value) ? value : [value]));
+const when = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2026-11-21T10:00:00Z' });
+
+const tags = ['Broadcasts'];
+const byId = { id: idParam };
+// A broadcast's html and text may reach an email's body bound, JSON-escaped.
+const bodyLimitBytes = 16 * 1024 * 1024;
+
+export const broadcastsRouter = router({
+  create: orgProcedure
+    .meta({ openapi: { method: 'POST', path: '/broadcasts', operationId: 'createBroadcast', tags, summary: 'Create a broadcast (draft)' }, successStatus: 201, liveWrite: true, bodyLimitBytes })
+    .input(
+      z.strictObject({
+        audience_id: z.uuid({ message: 'must be the id of one of your audiences' }),
+        from: mailbox('from'),
+        subject: subject.optional().describe('Required unless template_id is given (then it overrides the template\'s)'),
+        html: body.optional(),
+        text: body.optional(),
+        template_id: z.uuid({ message: 'must be the id of one of your templates' }).optional(),
+        name: name.optional().describe('Default: the subject'),
+        reply_to: replyTo.optional(),
+      }),
+    )
+    .output(broadcast)
+    .mutation(({ ctx, input }) =>
+      createBroadcast(ctx.deps, ctx.principal, {
+        audienceId: input.audience_id,
+        from: input.from,
+        subject: input.subject,
+        html: input.html,
+        text: input.text,
+        templateId: input.template_id,
+        name: input.name,
+        replyTo: input.reply_to,
+      }),
+    ),
+
+  list: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/broadcasts', operationId: 'listBroadcasts', tags, summary: 'List broadcasts, newest first, with status and counts' } })
+    .input(z.strictObject({ ...pageQuery({ max: 100, default: 20 }) }))
+    .output(z.object({ data: z.array(summary), nextCursor: z.uuid().nullable() }))
+    .query(({ ctx, input }) => listBroadcasts(ctx.deps, ctx.principal, input)),
+
+  get: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/broadcasts/{id}', operationId: 'getBroadcast', tags, summary: 'Get a broadcast with its counts' } })
+    .input(z.strictObject(byId))
+    .output(broadcast)
+    .query(({ ctx, input }) => getBroadcast(ctx.deps, ctx.principal, input.id)),
+
+  update: orgProcedure
+    .meta({
+      openapi: { method: 'PATCH', path: '/broadcasts/{id}', operationId: 'updateBroadcast', tags, summary: 'Change a draft or scheduled broadcast, or schedule it (scheduled_at; null unschedules)' },
+      liveWrite: true,
+      bodyLimitBytes,
+      errors: [409],
+    })
+    .input(
+      z.strictObject({
+        ...byId,
+        audience_id: z.uuid({ message: 'must be the id of one of your audiences' }).optional(),
+        from: mailbox('from').optional(),
+        subject: subject.nullable().optional(),
+        html: body.nullable().optional(),
+        text: body.nullable().optional(),
+        template_id: z.uuid({ message: 'must be the id of one of your templates' }).nullable().optional(),
+        name: name.optional(),
+        reply_to: replyTo.optional(),
+        scheduled_at: when.nullable().optional(),
+      }),
+    )
+    .output(broadcast)
+    .mutation(({ ctx, input }) =>
+      updateBroadcast(ctx.deps, ctx.principal, input.id, {
+        audienceId: input.audience_id,
+        from: input.from,
+        subject: input.subject,
+        html: input.html,
+        text: input.text,
+        templateId: input.template_id,
+        name: input.name,
+        replyTo: input.reply_to,
+        scheduledAt: input.scheduled_at === undefined ? undefined : input.scheduled_at === null ? null : new Date(input.scheduled_at),
+      }),
+    ),
+
+  delete: orgProcedure
+    .meta({ openapi: { method: 'DELETE', path: '/broadcasts/{id}', operationId: 'deleteBroadcast', tags, summary: 'Delete a draft or cancelled broadcast' }, liveWrite: true, errors: [409] })
+    .input(z.strictObject(byId))
+    .output(messageResponse)
+    .mutation(async ({ ctx, input }) => {
+      await deleteBroadcast(ctx.deps, ctx.principal, input.id);
+      return { message: 'Broadcast deleted' };
+    }),
+
+  send: orgProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/broadcasts/{id}/send', operationId: 'sendBroadcast', tags, summary: 'Send now, schedule (scheduled_at) or resume a held broadcast; needs a paid plan' },
+      liveWrite: true,
+      errors: [409],
+    })
+    .input(z.strictObject({ ...byId, scheduled_at: when.optional() }))
+    .output(broadcast)
+    .mutation(({ ctx, input }) => sendBroadcast(ctx.deps, ctx.principal, input.id, { scheduledAt: input.scheduled_at ? new Date(input.scheduled_at) : undefined })),
+
+  test: orgProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/broadcasts/{id}/test', operationId: 'testBroadcast', tags, summary: "Send a test copy to the account owner's address or addresses on your verified domains" },
+    })
+    .input(z.strictObject({ ...byId, to: z.array(mailbox('to')).min(1, 'give at least one address').max(TEST_RECIPIENTS_MAX, `at most ${TEST_RECIPIENTS_MAX} addresses`) }))
+    .output(z.object({ data: z.array(z.object({ id: z.uuid().describe('The test email') })) }))
+    .mutation(({ ctx, input }) => sendTestCopies(ctx.deps, ctx.principal, input.id, input.to)),
+
+  cancel: orgProcedure
+    .meta({ openapi: { method: 'POST', path: '/broadcasts/{id}/cancel', operationId: 'cancelBroadcast', tags, summary: 'Cancel a scheduled, sending or held broadcast' }, liveWrite: true, errors: [409] })
+    .input(z.strictObject(byId))
+    .output(broadcast)
+    .mutation(({ ctx, input }) => cancelBroadcast(ctx.deps, ctx.principal, input.id)),
+
+});

@@ -1,0 +1,149 @@
+import { and, eq } from 'drizzle-orm';
+import { broadcasts, templates } from '@/db/schema';
+import type { Db } from '@/db/client';
+import type { Deps } from '../../deps';
+import { conflict, notFound, validationError } from '../../errors';
+import { newId } from '../../ids';
+import { ownAudience } from '../audiences/crud';
+import { fetchPage, type Page } from '../shared/pagination';
+import type { Principal } from '../shared/principal';
+import { checkContent } from './content';
+import { scheduleInTransaction, unschedule } from './send';
+import { DELETABLE, EDITABLE } from './statuses';
+import { broadcastSummary, broadcastView, type BroadcastRow, type BroadcastSummary, type BroadcastView } from './view';
+
+export interface CreateBroadcastInput {
+  audienceId: string;
+  from: string;
+  name?: string;
+  replyTo?: string[];
+  subject?: string;
+  html?: string;
+  text?: string;
+  templateId?: string;
+}
+
+/**
+ * Any of the fields. Giving `templateId` clears html and text, giving html or text clears the
+ * template: the last one named wins. `scheduledAt` schedules (a time) or unschedules (null).
+ */
+export interface UpdateBroadcastInput {
+  audienceId?: string;
+  from?: string;
+  name?: string;
+  replyTo?: string[];
+  subject?: string | null;
+  html?: string | null;
+  text?: string | null;
+  templateId?: string | null;
+  scheduledAt?: Date | null;
+}
+
+/** The organization's broadcast, or 404 (another organization's is not found either); `lock` holds its row to the end of the transaction. */
+export async function ownBroadcast(db: Db, principal: Pick<Principal, 'organizationId'>, id: string, lock = false): Promise<BroadcastRow> {
+  const query = db
+    .select()
+    .from(broadcasts)
+    .where(and(eq(broadcasts.id, id), eq(broadcasts.organizationId, principal.organizationId)));
+  const [row] = await (lock ? query.for('update') : query);
+  if (!row) throw notFound('Broadcast');
+  return row;
+}
+
+async function ownTemplateName(db: Db, principal: Principal, id: string): Promise<{ name: string; subject: string }> {
+  const [row] = await db
+    .select({ name: templates.name, subject: templates.subject })
+    .from(templates)
+    .where(and(eq(templates.id, id), eq(templates.organizationId, principal.organizationId)));
+  if (!row) throw notFound('Template');
+  return row;
+}
+
+/** What a broadcast says, checked: its own Liquid content, or a template of the organization (whose own rules were checked when it was saved). */
+async function checkMessage(db: Db, principal: Principal, row: Pick<BroadcastRow, 'subject' | 'html' | 'text' | 'templateId'>): Promise<void> {
+  if (row.templateId) {
+    if (row.html !== null || row.text !== null) throw validationError('template_id: give either template_id or html/text');
+    await ownTemplateName(db, principal, row.templateId);
+    if (row.subject !== null) checkContent({ subject: row.subject, html: null, text: '' });
+    return;
+  }
+  if (row.subject === null) throw validationError('subject: required unless template_id is given');
+  checkContent({ subject: row.subject, html: row.html, text: row.text });
+}
+
+export async function createBroadcast(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: CreateBroadcastInput): Promise<BroadcastView> {
+  if (input.templateId && (input.html !== undefined || input.text !== undefined)) throw validationError('template_id: give either template_id or html/text');
+  await ownAudience(deps.db, principal, input.audienceId);
+  const content = { subject: input.subject ?? null, html: input.html ?? null, text: input.text ?? null, templateId: input.templateId ?? null };
+  await checkMessage(deps.db, principal, content);
+  const template = input.templateId ? await ownTemplateName(deps.db, principal, input.templateId) : null;
+  const now = deps.clock.now();
+  const [row] = await deps.db
+    .insert(broadcasts)
+    .values({
+      id: newId(),
+      organizationId: principal.organizationId,
+      audienceId: input.audienceId,
+      name: input.name ?? content.subject ?? template?.name ?? 'Broadcast',
+      from: input.from,
+      replyTo: input.replyTo ?? [],
+      ...content,
+      status: 'draft',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return broadcastView(row!);
+}
+
+export async function getBroadcast(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<BroadcastView> {
+  return broadcastView(await ownBroadcast(deps.db, principal, id));
+}
+
+export async function listBroadcasts(deps: Pick<Deps, 'db'>, principal: Principal, page: { limit: number; cursor?: string }): Promise<Page<BroadcastSummary>> {
+  const result = await fetchPage(broadcasts.id, page, ({ where, orderBy, limit }) =>
+    deps.db
+      .select()
+      .from(broadcasts)
+      .where(and(eq(broadcasts.organizationId, principal.organizationId), where))
+      .orderBy(orderBy)
+      .limit(limit),
+  );
+  return { data: result.data.map(broadcastSummary), nextCursor: result.nextCursor };
+}
+
+/** The fields of a draft or scheduled broadcast; scheduling goes through the same checks as a send. */
+export async function updateBroadcast(deps: Deps, principal: Principal, id: string, input: UpdateBroadcastInput): Promise<BroadcastView> {
+  const row = await deps.db.transaction(async (tx) => {
+    const current = await ownBroadcast(tx, principal, id, true);
+    if (!EDITABLE.includes(current.status)) throw conflict(`The broadcast is ${current.status}: only a draft or scheduled broadcast can be changed`);
+    if (input.audienceId !== undefined) await ownAudience(tx, principal, input.audienceId);
+    if (input.templateId && (input.html !== undefined || input.text !== undefined)) throw validationError('template_id: give either template_id or html/text');
+    const next: Partial<BroadcastRow> = {};
+    for (const key of ['audienceId', 'from', 'name', 'replyTo', 'subject', 'html', 'text', 'templateId'] as const) {
+      if (input[key] !== undefined) Object.assign(next, { [key]: input[key] });
+    }
+    if (input.templateId) Object.assign(next, { html: null, text: null });
+    if (input.html !== undefined || input.text !== undefined) next.templateId = null;
+    const merged = { ...current, ...next };
+    await checkMessage(tx, principal, merged);
+    const [changed] = await tx
+      .update(broadcasts)
+      .set({ ...next, updatedAt: deps.clock.now() })
+      .where(eq(broadcasts.id, current.id))
+      .returning();
+    if (input.scheduledAt === undefined) return changed!;
+    if (input.scheduledAt === null) return unschedule(tx, deps, changed!);
+    return scheduleInTransaction(tx, deps, principal, changed!, input.scheduledAt);
+  });
+  if (row.status === 'scheduled') deps.jobs.wake('broadcast-fanout', row.id, { organizationId: row.organizationId });
+  return broadcastView(row);
+}
+
+export async function deleteBroadcast(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const row = await ownBroadcast(tx, principal, id, true);
+    if (!DELETABLE.includes(row.status)) throw conflict(`The broadcast is ${row.status}: only a draft or cancelled broadcast can be deleted; cancel it first`);
+    await tx.delete(broadcasts).where(eq(broadcasts.id, row.id));
+  });
+}

@@ -1,0 +1,88 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { audiences, broadcasts, contacts, domains, organizations, templates } from '@/db/schema';
+import type { Db } from '@/db/client';
+import type { Deps } from '../../deps';
+import { AppError, validationError } from '../../errors';
+import { ACCOUNT_REFUSALS } from '../emails/accept/checks';
+import { effectivePlan } from '../plans/effective';
+import { parseMailbox } from '../shared/addresses';
+import { recordBroadcastEvent } from './events';
+import type { BroadcastRow } from './view';
+
+/**
+ * Why the broadcast cannot be sent now, in the order a person should hear it, or null. Locks the
+ * audience's row in share mode, so an audience cannot be deleted under a broadcast that is about
+ * to hold it (the delete takes it for update and asks the holds).
+ */
+export async function sendRefusal(tx: Db, deps: Pick<Deps, 'clock' | 'config'>, row: BroadcastRow): Promise<AppError | null> {
+  const [organization] = await tx
+    .select({ status: organizations.status, plan: organizations.plan, pendingPlan: organizations.pendingPlan, pendingPlanAt: organizations.pendingPlanAt })
+    .from(organizations)
+    .where(eq(organizations.id, row.organizationId));
+  if (!organization) return new AppError('NOT_FOUND', 'Organization not found');
+  if (effectivePlan(organization, deps.clock.now()).priceEurCents === 0) {
+    return new AppError('PLAN_LIMIT_EXCEEDED', 'Broadcasts need a paid plan: move up from Free to send one (test copies work on every plan)');
+  }
+  const account = ACCOUNT_REFUSALS[organization.status as keyof typeof ACCOUNT_REFUSALS];
+  if (account) return new AppError(account[0], account[1]);
+  if (!row.audienceId) return validationError('audience_id: the audience was deleted; choose another one');
+  const [audience] = await tx.select({ id: audiences.id }).from(audiences).where(eq(audiences.id, row.audienceId)).for('share');
+  if (!audience) return validationError('audience_id: the audience was deleted; choose another one');
+  const senderDomain = parseMailbox(row.from).domain;
+  if (deps.config.sandboxDomain !== undefined && senderDomain === deps.config.sandboxDomain) {
+    return new AppError('DOMAIN_NOT_VERIFIED', 'The shared sandbox domain sends only to the account owner: send broadcasts from a verified domain of your own');
+  }
+  const [domain] = await tx
+    .select({ status: domains.status })
+    .from(domains)
+    .where(and(eq(domains.organizationId, row.organizationId), eq(domains.name, senderDomain)));
+  if (domain?.status !== 'verified') return new AppError('DOMAIN_NOT_VERIFIED', `${senderDomain} is not a verified domain of this account; register and verify it first`);
+  if (row.templateId) {
+    const [template] = await tx.select({ id: templates.id }).from(templates).where(eq(templates.id, row.templateId));
+    if (!template) return validationError('template_id: the template was deleted; choose another one or write the content');
+  } else if (row.templateId === null && row.html === null && row.text === null) {
+    return validationError('html: the broadcast has no content');
+  }
+  return null;
+}
+
+/** The content sending starts with: a template's copied in, so edits to the template meanwhile change nothing. */
+async function frozenContent(tx: Db, row: BroadcastRow): Promise<Pick<BroadcastRow, 'subject' | 'html' | 'text'>> {
+  if (!row.templateId) return { subject: row.subject, html: row.html, text: row.text };
+  const [template] = await tx.select().from(templates).where(eq(templates.id, row.templateId));
+  if (!template) throw validationError('template_id: the template was deleted');
+  return { subject: row.subject ?? template.subject, html: template.html, text: template.text };
+}
+
+/**
+ * Sending starts: the audience as it is now (its newest contact, so later ones are left out, and
+ * its subscribed count) and the content are fixed on the row, and the fan-out is due at once.
+ * In the caller's transaction, with the broadcast's row locked and its refusals checked.
+ */
+export async function startSending(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, row: BroadcastRow): Promise<BroadcastRow> {
+  const [snapshot] = await tx
+    .select({
+      lastContactId: sql<string | null>`max(${contacts.id})`,
+      recipients: sql<number>`(count(*) filter (where ${contacts.subscribed}))::int`,
+    })
+    .from(contacts)
+    .where(eq(contacts.audienceId, row.audienceId!));
+  const now = deps.clock.now();
+  const [started] = await tx
+    .update(broadcasts)
+    .set({
+      ...(await frozenContent(tx, row)),
+      status: 'sending',
+      heldReason: null,
+      startedAt: now,
+      nextAttemptAt: now,
+      lastContactId: snapshot?.lastContactId ?? null,
+      recipients: snapshot?.recipients ?? 0,
+      cursor: null,
+      updatedAt: now,
+    })
+    .where(eq(broadcasts.id, row.id))
+    .returning();
+  await recordBroadcastEvent(tx, deps, started!, 'broadcast.sending');
+  return started!;
+}

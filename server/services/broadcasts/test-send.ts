@@ -1,0 +1,90 @@
+import { and, eq } from 'drizzle-orm';
+import { domains, templates } from '@/db/schema';
+import type { Deps } from '../../deps';
+import { forbidden, validationError } from '../../errors';
+import { permitSend } from '../emails/accept/checks';
+import { draftEmail } from '../emails/accept/draft';
+import type { EmailInput } from '../emails/accept/input';
+import { storeEmails } from '../emails/accept/store';
+import { storeWithinLimits } from '../emails/accept/within-limits';
+import { normalizeAddress, parseMailbox } from '../shared/addresses';
+import type { Principal } from '../shared/principal';
+import { renderForContact, SAMPLE_NAME, type BroadcastContent } from './content';
+import { ownBroadcast } from './crud';
+import type { BroadcastRow } from './view';
+
+/** At most this many addresses per test send. */
+export const TEST_RECIPIENTS_MAX = 5;
+
+/** A test copy's unsubscribe link leads to a page that says it was a test: it names no contact. */
+const sampleUnsubscribeUrl = (appUrl: string) => `${appUrl}/unsubscribe/test`;
+
+async function contentOf(deps: Pick<Deps, 'db'>, row: BroadcastRow): Promise<BroadcastContent> {
+  if (!row.templateId) return { subject: row.subject ?? '', html: row.html, text: row.text };
+  const [template] = await deps.db.select().from(templates).where(eq(templates.id, row.templateId));
+  if (!template) throw validationError('template_id: the template was deleted; choose another one or write the content');
+  return { subject: row.subject ?? template.subject, html: template.html, text: template.text };
+}
+
+/**
+ * Whom a test copy may go to: the account owner, or an address on one of the organization's
+ * verified domains. A test copy is for the people who write the broadcast, never a way round
+ * the audience.
+ */
+async function checkTestRecipients(deps: Pick<Deps, 'db'>, principal: Principal, ownerEmail: string, to: string[]): Promise<void> {
+  const verified = new Set(
+    (
+      await deps.db
+        .select({ name: domains.name })
+        .from(domains)
+        .where(and(eq(domains.organizationId, principal.organizationId), eq(domains.status, 'verified')))
+    ).map((row) => row.name),
+  );
+  for (const address of to) {
+    const { domain } = parseMailbox(address);
+    const onVerified = [...verified].some((name) => domain === name || domain.endsWith(`.${name}`));
+    if (normalizeAddress(address) !== ownerEmail.toLowerCase() && !onVerified) {
+      throw forbidden(`Test copies go to the account owner's address or to addresses on your verified domains, not to ${address}`);
+    }
+  }
+}
+
+/**
+ * `POST /broadcasts/{id}/test`: the broadcast as it is now, rendered with sample values for each
+ * address, subject marked [Test]. Every refusal of a send applies; the copies count against the
+ * daily and monthly limits, not against the list-send allowance. Works in every status and plan.
+ */
+export async function sendTestCopies(deps: Deps, principal: Principal, id: string, to: string[]): Promise<{ data: Array<{ id: string }> }> {
+  if (to.length === 0 || to.length > TEST_RECIPIENTS_MAX) throw validationError(`to: give 1 to ${TEST_RECIPIENTS_MAX} addresses`);
+  const row = await ownBroadcast(deps.db, principal, id);
+  const content = await contentOf(deps, row);
+  const { permit, context } = await permitSend(deps, principal, { from: row.from, recipients: to });
+  await checkTestRecipients(deps, principal, context.organization!.ownerEmail, to);
+  const now = deps.clock.now();
+  const version = { id: row.id, updatedAt: row.updatedAt };
+  const candidates = permit.deliverable.map((address) => {
+    const rendered = renderForContact(version, content, { email: normalizeAddress(address), name: SAMPLE_NAME, unsubscribeUrl: sampleUnsubscribeUrl(deps.config.appUrl) });
+    const input: EmailInput = {
+      from: row.from,
+      to: [address],
+      cc: [],
+      bcc: [],
+      replyTo: row.replyTo,
+      subject: `[Test] ${rendered.subject}`.slice(0, 998),
+      html: rendered.html ?? undefined,
+      text: rendered.text ?? undefined,
+      headers: {},
+      tags: [{ name: 'broadcast_test', value: row.id }],
+      tracking: {},
+    };
+    return { draft: draftEmail(principal, input, { ...permit, deliverable: [address], suppressed: [] }, { now, scheduledAt: null }), recipients: 1, listShaped: false };
+  });
+  const { refusals, result } = await storeWithinLimits(deps, principal, context, 'broadcast', candidates, (drafts, reservation) => storeEmails(deps.db, drafts, reservation));
+  // Copies past a limit are not sent; when none fits, the limit's refusal is the answer.
+  const refusal = refusals.find((r) => r !== null);
+  if (refusal && result.stored.size === 0) throw refusal;
+  if (result.deliveriesQueued) deps.jobs.wake('webhook-delivery', []);
+  const ids = candidates.map((c) => c.draft.row.id).filter((emailId) => result.stored.has(emailId));
+  if (ids.length > 0) deps.jobs.wake('email-dispatch', ids);
+  return { data: ids.map((emailId) => ({ id: emailId })) };
+}
