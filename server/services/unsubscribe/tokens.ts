@@ -50,3 +50,16 @@ export function openUnsubscribeToken(encryptionKey: Buffer, token: string): Unsu
 export function unsubscribeLinks(config: { appUrl: string; bounceDomain: string }, token: string): { url: string; mailto: string } {
   return { url: `${config.appUrl}/unsubscribe/${token}`, mailto: `${MAILTO_PREFIX}${token}@${config.bounceDomain}` };
 }
+
+/**
+ * The token of a mailto unsubscribe address (`unsub-<token>@<any domain>`), or null when the
+ * address is not one; whether the token is ours is {@link openUnsubscribeToken}'s to say. The
+ * prefix is matched in any case, the token exactly (base64url is case-sensitive).
+ */
+export function mailtoToken(address: string): string | null {
+  const bare = address.trim().replace(/^<|>$/g, '');
+  const at = bare.lastIndexOf('@');
+  if (at <= MAILTO_PREFIX.length) return null;
+  if (bare.slice(0, MAILTO_PREFIX.length).toLowerCase() !== MAILTO_PREFIX) return null;
+  return bare.slice(MAILTO_PREFIX.length, at);
+}
