@@ -7,21 +7,12 @@ import { BROADCAST_STATUSES, HOLD_REASONS } from '../services/broadcasts/statuse
 import { sendTestCopies, TEST_RECIPIENTS_MAX } from '../services/broadcasts/test-send';
 import { EMAIL_LIMITS } from '../services/emails/accept/limits';
 import { TEMPLATE_LIMITS } from '../services/templates/limits';
-import { AddressError, parseMailbox } from '../services/shared/addresses';
+import { mailbox } from './emails/wire';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, messageResponse, pageQuery } from './shared';
 
 const NO_BREAKS = /^[^\r\n\0]*$/;
-
-const mailbox = (field: string) =>
-  z.string().superRefine((value, ctx) => {
-    try {
-      parseMailbox(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: error instanceof AddressError ? error.message : `${field} is not a valid email address` });
-    }
-  });
 
 const counts = z
   .object({
@@ -90,6 +81,18 @@ const body = z.string().max(TEMPLATE_LIMITS.bodyBytes);
 const replyTo = z.union([mailbox('reply_to'), z.array(mailbox('reply_to')).max(EMAIL_LIMITS.recipients)]).transform((value) => (Array.isArray(value) ? value : [value]));
 const when = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2026-11-21T10:00:00Z' });
 
+/** The fields create and update share, from the wire's snake_case to the service's input. */
+const fieldsOf = <T extends { audience_id?: string; from?: string; subject?: string | null; html?: string | null; text?: string | null; template_id?: string | null; name?: string; reply_to?: string[] }>(input: T) => ({
+  audienceId: input.audience_id,
+  from: input.from,
+  subject: input.subject,
+  html: input.html,
+  text: input.text,
+  templateId: input.template_id,
+  name: input.name,
+  replyTo: input.reply_to,
+});
+
 const tags = ['Broadcasts'];
 const byId = { id: idParam };
 // A broadcast's html and text may reach an email's body bound, JSON-escaped.
@@ -113,14 +116,13 @@ export const broadcastsRouter = router({
     .output(broadcast)
     .mutation(({ ctx, input }) =>
       createBroadcast(ctx.deps, ctx.principal, {
+        ...fieldsOf(input),
         audienceId: input.audience_id,
         from: input.from,
         subject: input.subject,
         html: input.html,
         text: input.text,
         templateId: input.template_id,
-        name: input.name,
-        replyTo: input.reply_to,
       }),
     ),
 
@@ -160,14 +162,7 @@ export const broadcastsRouter = router({
     .output(broadcast)
     .mutation(({ ctx, input }) =>
       updateBroadcast(ctx.deps, ctx.principal, input.id, {
-        audienceId: input.audience_id,
-        from: input.from,
-        subject: input.subject,
-        html: input.html,
-        text: input.text,
-        templateId: input.template_id,
-        name: input.name,
-        replyTo: input.reply_to,
+        ...fieldsOf(input),
         scheduledAt: input.scheduled_at === undefined ? undefined : input.scheduled_at === null ? null : new Date(input.scheduled_at),
       }),
     ),

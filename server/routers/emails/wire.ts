@@ -8,7 +8,8 @@ import { AddressError, parseMailbox } from '../../services/shared/addresses';
 // The wire format of an email (snake_case, strict, base64 attachments), parsed here and handed to
 // the accept path as its typed input: the services never see the request body.
 
-const mailbox = (field: string) =>
+/** A string that must parse as one mailbox (`Name <addr>` or `addr`), refused with the parser's reason. */
+export const mailbox = (field: string) =>
   z.string().superRefine((value, ctx) => {
     try {
       parseMailbox(value);
