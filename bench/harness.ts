@@ -204,6 +204,8 @@ export function cpuWindow(pids: Record<string, number | undefined>) {
 export interface ServerSpec {
   id: string;
   script: string;
+  /** Another checkout of the project to run the script from (its bench/ and its code), for comparisons. */
+  root?: string;
   env: Record<string, string>;
   /** Write --cpu-prof profiles to bench/results/profiles/<id>/. */
   profile?: boolean;
@@ -239,8 +241,8 @@ function profileArgs(id: string, profile: boolean | undefined): string[] {
 /** Starts an HTTP target (it prints `READY <port>` once it listens on 127.0.0.1). */
 export async function startServer(spec: ServerSpec): Promise<{ child: ChildProcess; port: number }> {
   const child = track(
-    spawn(process.execPath, ['--import', 'tsx', ...profileArgs(spec.id, spec.profile), path.join(benchDir, spec.script)], {
-      cwd: projectRoot,
+    spawn(process.execPath, ['--import', 'tsx', ...profileArgs(spec.id, spec.profile), path.join(spec.root ? path.join(spec.root, 'bench') : benchDir, spec.script)], {
+      cwd: spec.root ?? projectRoot,
       env: childEnv(spec.env),
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     }),

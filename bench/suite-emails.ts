@@ -88,6 +88,9 @@ const settings = {
   poolSize: 10,
   rateLimit: 1_000_000,
   profile: process.env.BENCH_PROFILE === '1',
+  /** Another checkout (e.g. a worktree of an older commit): send and batch alternate between its REST server and this one. */
+  compareDir: process.env.BENCH_COMPARE_DIR || null,
+  compareRounds: int('BENCH_COMPARE_ROUNDS', 6),
   parts: (() => {
     const wanted = (process.env.BENCH_EMAIL_PARTS || PARTS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
     for (const part of wanted) if (!(PARTS as readonly string[]).includes(part)) throw new Error(`BENCH_EMAIL_PARTS: unknown part "${part}" (use ${PARTS.join(', ')})`);
@@ -332,7 +335,7 @@ const SEND_TARGETS = [
   { id: 'bare', script: 'bare-emails-server.ts', description: 'node:http + postgres-js: key lookup + one INSERT (batch: one multi-row INSERT)' },
 ];
 
-async function sendingParts(world: World, parts: Part[]): Promise<LoadFigure[]> {
+function sendRequests(world: World): { single: LoadRequest[]; batch: LoadRequest[] } {
   const single: LoadRequest[] = world.orgs.flatMap((org) =>
     [0, 1, 2, 3].map((variant) => ({ method: 'POST' as const, path: '/api/emails', key: org.apiKey, body: JSON.stringify(emailBody(org, variant)) })),
   );
@@ -342,6 +345,11 @@ async function sendingParts(world: World, parts: Part[]): Promise<LoadFigure[]> 
     key: org.apiKey,
     body: JSON.stringify(Array.from({ length: settings.batchSize }, (_, i) => emailBody(org, i))),
   }));
+  return { single, batch };
+}
+
+async function sendingParts(world: World, parts: Part[]): Promise<LoadFigure[]> {
+  const { single, batch } = sendRequests(world);
   const figures: LoadFigure[] = [];
   for (const spec of SEND_TARGETS) {
     log(`${spec.id}: starting (${spec.description})`);
@@ -387,6 +395,91 @@ async function sendingParts(world: World, parts: Part[]): Promise<LoadFigure[]> 
   if (Number(moved!.n) !== 0) throw new Error(`${moved!.n} accepted emails left 'queued' while sends were measured: something delivered`);
   log('checked: every accepted email is still queued (no delivery ran during the send measures)');
   return figures;
+}
+
+/* ------------------------------------------------------------------ comparison --------------- */
+
+interface CompareRound {
+  round: number;
+  measure: string;
+  thisPerSecond: number;
+  otherPerSecond: number;
+  thisCpuMs: number | null;
+  otherCpuMs: number | null;
+}
+
+/**
+ * BENCH_COMPARE_DIR: this REST server and another checkout's, both running on the same database
+ * and world, measured in turn (the order flips every round) so that both see the same machine:
+ * on a machine whose speed drifts from minute to minute, the ratio within a round holds where
+ * separate runs cannot tell 10 % from noise. The other checkout must read this schema (an older
+ * commit does: migrations only add).
+ */
+async function comparePart(world: World, parts: Part[]): Promise<CompareRound[]> {
+  const { single, batch } = sendRequests(world);
+  const servers = [
+    await startServer({ id: 'rest', script: 'rest-server.ts', env: world.serviceEnv }),
+    await startServer({ id: 'rest-compare', script: 'rest-server.ts', env: world.serviceEnv, root: settings.compareDir! }),
+  ];
+  const targets = servers.map((server, i) => ({ id: i === 0 ? 'rest' : 'rest-compare', child: server.child, port: server.port }));
+  const measures = [
+    ...(parts.includes('send') ? [{ measure: 'single', requests: single, connections: settings.connections, itemsPerRequest: 1 }] : []),
+    ...(parts.includes('batch') ? [{ measure: 'batch', requests: batch, connections: settings.batchConnections, itemsPerRequest: settings.batchSize }] : []),
+  ];
+  const rounds: CompareRound[] = [];
+  try {
+    for (let round = 1; round <= settings.compareRounds; round += 1) {
+      for (const m of measures) {
+        const order = round % 2 === 1 ? [0, 1] : [1, 0];
+        const figures: LoadFigure[] = [];
+        for (const index of order) {
+          figures[index] = await measureLoad(world, targets[index]!, m.measure, m.requests, {
+            connections: m.connections,
+            warmupSeconds: settings.warmupSeconds,
+            durationSeconds: settings.durationSeconds,
+            itemsPerRequest: m.itemsPerRequest,
+            countRows: true,
+          });
+        }
+        rounds.push({
+          round,
+          measure: m.measure,
+          thisPerSecond: figures[0]!.itemsPerSecond,
+          otherPerSecond: figures[1]!.itemsPerSecond,
+          thisCpuMs: sumCpu(figures[0]!),
+          otherCpuMs: sumCpu(figures[1]!),
+        });
+        const last = rounds[rounds.length - 1]!;
+        log(`round ${round} ${m.measure}: this ${last.thisPerSecond.toFixed(0)}/s, other ${last.otherPerSecond.toFixed(0)}/s, this/other ${(last.thisPerSecond / last.otherPerSecond).toFixed(3)}`);
+      }
+    }
+  } finally {
+    for (const server of servers) await stopChild(server.child);
+  }
+  return rounds;
+}
+
+const sumCpu = (figure: LoadFigure) => (figure.serverCpuMsPerItem != null && figure.postgresCpuMsPerItem != null ? figure.serverCpuMsPerItem + figure.postgresCpuMsPerItem : null);
+
+function printComparison(rounds: CompareRound[]): void {
+  printTable(
+    ['round', 'measure', 'this /s', 'other /s', 'this/other', 'this CPU ms/email', 'other CPU ms/email'],
+    rounds.map((r) => [
+      String(r.round),
+      r.measure,
+      r.thisPerSecond.toFixed(0),
+      r.otherPerSecond.toFixed(0),
+      (r.thisPerSecond / r.otherPerSecond).toFixed(3),
+      r.thisCpuMs?.toFixed(3) ?? '-',
+      r.otherCpuMs?.toFixed(3) ?? '-',
+    ]),
+  );
+  for (const measure of [...new Set(rounds.map((r) => r.measure))]) {
+    const ratios = rounds.filter((r) => r.measure === measure).map((r) => r.thisPerSecond / r.otherPerSecond);
+    const geometric = Math.exp(ratios.reduce((sum, ratio) => sum + Math.log(ratio), 0) / ratios.length);
+    const sorted = [...ratios].sort((a, b) => a - b);
+    console.log(`${measure}: this checkout runs at ${(geometric * 100).toFixed(1)} % of the other (geometric mean of ${ratios.length} rounds; min ${(sorted[0]! * 100).toFixed(1)} %, max ${(sorted[sorted.length - 1]! * 100).toFixed(1)} %)`);
+  }
 }
 
 /* ------------------------------------------------------------------ delivery ------------------ */
@@ -907,7 +1000,11 @@ export async function runEmailsSuite(): Promise<void> {
     settings: { ...settings, targets: TARGETS },
   };
 
-  if (settings.parts.includes('send') || settings.parts.includes('batch')) {
+  if (settings.compareDir && (settings.parts.includes('send') || settings.parts.includes('batch'))) {
+    const rounds = await comparePart(world, settings.parts);
+    printComparison(rounds);
+    report.comparison = { other: settings.compareDir, rounds };
+  } else if (settings.parts.includes('send') || settings.parts.includes('batch')) {
     const figures = await sendingParts(world, settings.parts);
     printSending(figures);
     report.sending = figures;

@@ -46,7 +46,7 @@ const broadcastPrincipal = (organizationId: string, plan: string): Principal => 
   rateLimitOverride: null,
 });
 
-type ContactRow = { id: string; email: string; name: string | null; subscribed: boolean };
+type ContactRow = { id: string; email: string; name: string | null; subscribed: boolean; updatedAt: Date };
 
 /** Why the broadcast cannot go on (checked at every chunk: the account or domain may have changed since it started). */
 function failureOf(context: SendContext, sender: Mailbox): string | null {
@@ -103,9 +103,10 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
 
     // Each contact in order: the candidates the limits are asked about, and where each contact stands.
     const candidates: Candidate[] = [];
-    const fates: Array<'skipped' | 'suppressed' | number> = [];
+    const fates: Array<'absent' | 'skipped' | 'suppressed' | number> = [];
     for (const contact of chunk) {
-      if (!contact.subscribed) fates.push('skipped');
+      // Unsubscribed before the start: never a recipient, not counted; since the start: skipped.
+      if (!contact.subscribed) fates.push(row.startedAt && contact.updatedAt > row.startedAt ? 'skipped' : 'absent');
       else if (context.suppressed.has(contact.email)) fates.push('suppressed');
       else {
         const emailId = newId();
@@ -177,7 +178,7 @@ function renderedOrNull<T>(render: () => T): T | null {
 function contactsAfterCursor(tx: Db, row: BroadcastRow): Promise<ContactRow[]> {
   if (!row.audienceId || !row.lastContactId) return Promise.resolve([]);
   return tx
-    .select({ id: contacts.id, email: contacts.email, name: contacts.name, subscribed: contacts.subscribed })
+    .select({ id: contacts.id, email: contacts.email, name: contacts.name, subscribed: contacts.subscribed, updatedAt: contacts.updatedAt })
     .from(contacts)
     .where(and(eq(contacts.audienceId, row.audienceId), row.cursor ? gt(contacts.id, row.cursor) : undefined, lte(contacts.id, row.lastContactId)))
     .orderBy(asc(contacts.id))

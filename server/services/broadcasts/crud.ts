@@ -8,6 +8,7 @@ import { ownAudience } from '../audiences/crud';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
 import { checkContent } from './content';
+import { ownBroadcast } from './own';
 import { scheduleInTransaction, unschedule } from './send';
 import { DELETABLE, EDITABLE } from './statuses';
 import { broadcastSummary, broadcastView, type BroadcastRow, type BroadcastSummary, type BroadcastView } from './view';
@@ -37,17 +38,6 @@ export interface UpdateBroadcastInput {
   text?: string | null;
   templateId?: string | null;
   scheduledAt?: Date | null;
-}
-
-/** The organization's broadcast, or 404 (another organization's is not found either); `lock` holds its row to the end of the transaction. */
-export async function ownBroadcast(db: Db, principal: Pick<Principal, 'organizationId'>, id: string, lock = false): Promise<BroadcastRow> {
-  const query = db
-    .select()
-    .from(broadcasts)
-    .where(and(eq(broadcasts.id, id), eq(broadcasts.organizationId, principal.organizationId)));
-  const [row] = await (lock ? query.for('update') : query);
-  if (!row) throw notFound('Broadcast');
-  return row;
 }
 
 async function ownTemplateName(db: Db, principal: Principal, id: string): Promise<{ name: string; subject: string }> {

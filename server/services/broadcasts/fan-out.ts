@@ -107,8 +107,8 @@ export async function sweepBroadcasts(deps: Deps): Promise<BroadcastSweepReport>
   return { handled: started, outcomes };
 }
 
-/** When a broadcast is next due, for a durable function that sleeps until then; null when nothing is pending. */
-export async function broadcastDueAt(deps: Pick<Deps, 'db'>, id: string): Promise<string | null> {
+/** When a broadcast is next due, for a durable function to sleep until; null when it is due now or nothing is pending. */
+export async function broadcastDueAt(deps: Pick<Deps, 'db' | 'clock'>, id: string): Promise<string | null> {
   const [row] = await deps.db.select({ nextAttemptAt: broadcasts.nextAttemptAt }).from(broadcasts).where(eq(broadcasts.id, id));
-  return row?.nextAttemptAt?.toISOString() ?? null;
+  return row?.nextAttemptAt && row.nextAttemptAt > deps.clock.now() ? row.nextAttemptAt.toISOString() : null;
 }

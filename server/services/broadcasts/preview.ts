@@ -6,7 +6,7 @@ import { notFound } from '../../errors';
 import type { Principal } from '../shared/principal';
 import { parseTemplate } from '../templates/parse';
 import { renderForContact, renderParsedForContact, SAMPLE_NAME, type BroadcastContent, type ContactValues } from './content';
-import { ownBroadcast } from './crud';
+import { ownBroadcast } from './own';
 import { contentOf } from './test-send';
 
 /** Content being written, not saved yet: its own subject and bodies, or a template's (a subject of its own overriding the template's). */

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { AppError, conflict } from '../../errors';
 import { scheduleTime } from '../emails/schedule-time';
 import type { Principal } from '../shared/principal';
-import { ownBroadcast } from './crud';
+import { ownBroadcast } from './own';
 import { recordBroadcastEvent } from './events';
 import { resumeHeld } from './holds';
 import { sendRefusal, startSending } from './start';

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { audiences, broadcasts, contacts, domains, organizations, templates } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
@@ -60,11 +60,10 @@ async function frozenContent(tx: Db, row: BroadcastRow): Promise<Pick<BroadcastR
  * In the caller's transaction, with the broadcast's row locked and its refusals checked.
  */
 export async function startSending(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, row: BroadcastRow): Promise<BroadcastRow> {
+  // Postgres has no max() of uuid: the newest contact is the first by id descending.
+  const [newest] = await tx.select({ id: contacts.id }).from(contacts).where(eq(contacts.audienceId, row.audienceId!)).orderBy(desc(contacts.id)).limit(1);
   const [snapshot] = await tx
-    .select({
-      lastContactId: sql<string | null>`max(${contacts.id})`,
-      recipients: sql<number>`(count(*) filter (where ${contacts.subscribed}))::int`,
-    })
+    .select({ recipients: sql<number>`(count(*) filter (where ${contacts.subscribed}))::int` })
     .from(contacts)
     .where(eq(contacts.audienceId, row.audienceId!));
   const now = deps.clock.now();
@@ -76,7 +75,7 @@ export async function startSending(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, r
       heldReason: null,
       startedAt: now,
       nextAttemptAt: now,
-      lastContactId: snapshot?.lastContactId ?? null,
+      lastContactId: newest?.id ?? null,
       recipients: snapshot?.recipients ?? 0,
       cursor: null,
       updatedAt: now,

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { domains, templates } from '@/db/schema';
+import { domains, organizations, templates } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { forbidden, validationError } from '../../errors';
 import { permitSend } from '../emails/accept/checks';
@@ -10,8 +10,8 @@ import { storeWithinLimits } from '../emails/accept/within-limits';
 import { normalizeAddress, parseMailbox } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
 import { renderForContact, SAMPLE_NAME, type BroadcastContent } from './content';
-import { ownBroadcast } from './crud';
 import { TEST_RECIPIENTS_MAX } from './limits';
+import { ownBroadcast } from './own';
 import type { BroadcastRow } from './view';
 
 /** A test copy's unsubscribe link leads to a page that says it was a test: it names no contact. */
@@ -30,7 +30,9 @@ export async function contentOf(deps: Pick<Deps, 'db'>, row: BroadcastRow): Prom
  * verified domains. A test copy is for the people who write the broadcast, never a way round
  * the audience.
  */
-async function checkTestRecipients(deps: Pick<Deps, 'db'>, principal: Principal, ownerEmail: string, to: string[]): Promise<void> {
+async function checkTestRecipients(deps: Pick<Deps, 'db'>, principal: Principal, to: string[]): Promise<void> {
+  const [organization] = await deps.db.select({ ownerEmail: organizations.ownerEmail }).from(organizations).where(eq(organizations.id, principal.organizationId));
+  const ownerEmail = organization?.ownerEmail ?? '';
   const verified = new Set(
     (
       await deps.db
@@ -57,8 +59,8 @@ export async function sendTestCopies(deps: Deps, principal: Principal, id: strin
   if (to.length === 0 || to.length > TEST_RECIPIENTS_MAX) throw validationError(`to: give 1 to ${TEST_RECIPIENTS_MAX} addresses`);
   const row = await ownBroadcast(deps.db, principal, id);
   const content = await contentOf(deps, row);
+  await checkTestRecipients(deps, principal, to);
   const { permit, context } = await permitSend(deps, principal, { from: row.from, recipients: to });
-  await checkTestRecipients(deps, principal, context.organization!.ownerEmail, to);
   const now = deps.clock.now();
   const version = { id: row.id, updatedAt: row.updatedAt };
   const candidates = permit.deliverable.map((address) => {

@@ -46,7 +46,7 @@ export function openUnsubscribeToken(encryptionKey: Buffer, token: string): Unsu
   return { contactId: uuidFrom(body.subarray(0, 16)), emailId: uuidFrom(body.subarray(16, 32)) };
 }
 
-/** Where a recipient unsubscribes: the one-click URL (RFC 8058) and the mailto address the bounce receiver takes. */
-export function unsubscribeLinks(config: { appUrl: string; bounceDomain: string }, token: string): { url: string; mailto: string } {
-  return { url: `${config.appUrl}/unsubscribe/${token}`, mailto: `${MAILTO_PREFIX}${token}@${config.bounceDomain}` };
+/** Where a recipient unsubscribes: the one-click URL (RFC 8058), and the mailto address at our mail host, which the bounce receiver takes. */
+export function unsubscribeLinks(config: { appUrl: string; mailHost: string }, token: string): { url: string; mailto: string } {
+  return { url: `${config.appUrl}/unsubscribe/${token}`, mailto: `${MAILTO_PREFIX}${token}@${config.mailHost}` };
 }

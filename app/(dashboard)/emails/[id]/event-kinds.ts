@@ -12,6 +12,7 @@ import {
   SendIcon,
   TriangleAlertIcon,
   CircleXIcon,
+  UserMinusIcon,
   type LucideIcon,
 } from 'lucide-react';
 
@@ -37,6 +38,7 @@ const KINDS: Record<EmailEventType, EventKind> = {
   'email.failed': { label: 'Failed', icon: TriangleAlertIcon, tone: 'bg-red-100 text-red-700' },
   'email.opened': { label: 'Opened', icon: EyeIcon, tone: 'bg-indigo-100 text-indigo-700' },
   'email.clicked': { label: 'Clicked', icon: MousePointerClickIcon, tone: 'bg-indigo-100 text-indigo-700' },
+  'email.unsubscribed': { label: 'Unsubscribed', icon: UserMinusIcon, tone: 'bg-amber-100 text-amber-800' },
 };
 
 /** How the timeline draws an event: every email event type has its own look (a new one is a type error until drawn). */
