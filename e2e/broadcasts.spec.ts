@@ -77,10 +77,13 @@ async function tallShot(page: Page, name: string) {
   await page.setViewportSize(viewport);
 }
 
-const header = (raw: string, name: string) => new RegExp(`^${name}: ?(.*)$`, 'im').exec(raw)?.[1];
+/** A header of a raw message, its folded lines joined (long ones such as List-Unsubscribe are folded). */
+const header = (raw: string, name: string) => new RegExp(`^${name}: ?(.*)$`, 'im').exec(raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' '))?.[1];
 const messagesTo = (address: string) => mx.messages.filter((message) => message.to.includes(address));
 
 test('a broadcast is composed with a live preview, test-sent, sent to its audience and followed until it is sent', async ({ page }) => {
+  // The whole life of a broadcast, real deliveries included: more than the default minute.
+  test.setTimeout(150_000);
   const { owner, domain } = await newsletterAccount(page, 'e2e-broadcasts');
 
   // The list starts empty, with the way to the first one.
@@ -243,4 +246,41 @@ test('a scheduled broadcast can go back to draft, be cancelled and deleted', asy
   await page.getByTestId('delete-broadcast-dialog').getByRole('button', { name: 'Delete broadcast' }).click();
   await expect(page).toHaveURL(/\/broadcasts$/);
   await expect(page.getByTestId('broadcasts-empty')).toBeVisible();
+});
+
+test('past the review allowance a broadcast is held, says why and where it stopped, and can be cancelled', async ({ page }) => {
+  test.setTimeout(150_000);
+  await signUp(page, uniqueEmail('e2e-broadcasts-held'));
+  const domain = await verifiedDomain(page, dns);
+  await setPlan(page, '10k');
+  // 501 readers on a domain whose MX has no address: nothing is delivered, the fan-out is what is watched.
+  dns.mx('readers.example.org', 'mx.nowhere.test');
+  const audience = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Everyone' });
+  const readers = Array.from({ length: 501 }, (_, index) => ({ email: `reader-${index}@readers.example.org` }));
+  await trpcMutation(page, 'audiences.batchContacts', { id: audience.id, contacts: readers });
+  const broadcast = await trpcMutation<{ id: string }>(page, 'broadcasts.create', { audience_id: audience.id, from: `news@${domain}`, name: 'Launch', subject: 'We launched', html: HTML });
+  await trpcMutation(page, 'broadcasts.send', { id: broadcast.id });
+
+  // A new account's first list sends stop at the allowance until review: the page says so.
+  await page.goto(`/broadcasts/${broadcast.id}`);
+  const detail = page.getByTestId('broadcast-detail');
+  await expect(detail).toHaveAttribute('data-status', 'held', { timeout: 60_000 });
+  await expect(detail.getByTestId('hold-reason')).toHaveAttribute('data-reason', 'review');
+  await expect(detail.getByTestId('hold-reason')).toContainText('Held for review after 500 recipients');
+  await expect(detail.getByTestId('hold-reason')).toContainText('resumes where it stopped once approved');
+  await expect(detail.getByTestId('queued-of-recipients')).toHaveText('500 of 501 recipients');
+  await expect(detail.getByTestId('live-indicator')).toBeVisible();
+  // A review hold is lifted by the review, not by trying again.
+  await expect(detail.getByRole('button', { name: 'Resume now' })).toHaveCount(0);
+  await shot(page, 'broadcasts-held');
+
+  // Cancelled: what had not been handed over is withdrawn.
+  await detail.getByRole('button', { name: 'Cancel broadcast' }).click();
+  const dialog = page.getByTestId('cancel-broadcast-dialog');
+  await expect(dialog).toContainText('Contacts not reached yet get nothing');
+  await dialog.getByRole('button', { name: 'Cancel broadcast' }).click();
+  await expect(detail).toHaveAttribute('data-status', 'cancelled');
+  await expect(detail.getByTestId('status-notice')).toContainText('withdrawn');
+  await expect(detail.getByRole('button', { name: 'Delete broadcast' })).toBeVisible();
+  await shot(page, 'broadcasts-held-cancelled');
 });

@@ -48,8 +48,9 @@ export function BroadcastDetail({ broadcast, refreshing }: { broadcast: Broadcas
       <DetailHeader broadcast={broadcast} actions={actions} />
       <div className="space-y-6">
         <StatusNotice broadcast={broadcast} />
-        <div className="grid items-start gap-6 lg:grid-cols-[3fr_2fr]">
-          <DeliveryProgress broadcast={broadcast} />
+        {/* A broadcast cancelled before it started has no progress to show: only its message. */}
+        <div className={broadcast.startedAt ? 'grid items-start gap-6 lg:grid-cols-[3fr_2fr]' : undefined}>
+          {broadcast.startedAt && <DeliveryProgress broadcast={broadcast} />}
           <MessageSection broadcast={broadcast} audienceName={broadcast.audienceId ? names.get(broadcast.audienceId) : undefined} />
         </div>
         {isDeletable(broadcast.status) && <DeleteBroadcastSection broadcast={broadcast} />}

@@ -47,8 +47,7 @@ export function ComposerForm({
   return (
     <form id={COMPOSER_FORM_ID} onSubmit={submit} className="space-y-5" data-testid="broadcast-form" noValidate>
       <AudiencePicker value={values.audienceId} onChange={set('audienceId')} subscribed={subscribed} error={byField.audience_id} />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <FromField value={values.from} onChange={set('from')} error={byField.from} />
+      <FromField value={values.from} onChange={set('from')} error={byField.from} />
         <TextField
           label="Reply-To"
           name="reply_to"
@@ -61,7 +60,6 @@ export function ComposerForm({
           description="Where replies go, if not to the sender. Separate several with commas."
           error={byField.reply_to}
         />
-      </div>
       <TextField
         label="Subject"
         name="subject"
