@@ -81,7 +81,7 @@ describe('broadcast messages on the wire', () => {
     expect(signed).toEqual(expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post', 'from', 'subject']));
     // Long header fields arrive folded (RFC 5322 §2.2.3): unfold before reading them.
     const header = received.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
-    expect(header).toMatch(/^List-Unsubscribe: <https:\/\/mail\.eumail\.test\/unsubscribe\/[A-Za-z0-9_-]+>,\s+<mailto:unsub-[A-Za-z0-9_-]+@mx\.eumail\.example>\r?$/m);
+    expect(header).toMatch(/^List-Unsubscribe: <https:\/\/mail\.eumail\.test\/unsubscribe\/[A-Za-z0-9_-]+>,\s+<mailto:u-[A-Za-z0-9_-]+@mx\.eumail\.example>\r?$/m);
     expect(header).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
     expect(header).toMatch(/^Precedence: bulk\r?$/m);
     expect(header).toMatch(new RegExp(`^Feedback-ID: ${id}:${org.organizationId}:broadcast:eumail`, 'm'));

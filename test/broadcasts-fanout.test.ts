@@ -126,7 +126,7 @@ describe('fan-out', () => {
     expect(mallory.text).toContain('Hi <b>Mal & Co</b>: https://mail.eumail.test/unsubscribe/');
     const url = /href="(https:\/\/mail\.eumail\.test\/unsubscribe\/[A-Za-z0-9_-]+)"/.exec(mallory.html!)![1]!;
     expect(mallory.headers).toEqual({
-      'List-Unsubscribe': expect.stringMatching(new RegExp(`^<${url}>, <mailto:unsub-[A-Za-z0-9_-]{59}@mail\\.eumail\\.test>$`)),
+      'List-Unsubscribe': expect.stringMatching(new RegExp(`^<${url}>, <mailto:u-[A-Za-z0-9_-]{59}@mail\\.eumail\\.test>$`)),
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
       Precedence: 'bulk',
     });

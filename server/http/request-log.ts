@@ -46,8 +46,13 @@ export function logWhenDone(log: Log, req: IncomingMessage, res: ServerResponse,
       requestId,
       method: req.method,
       // A tracking token names an email: the log keeps that it was a pixel or a click, not which.
-      // An address in the path (DELETE /suppressions/ada%40example.com) is personal data: left out too.
-      path: path.startsWith('/t/') ? path.replace(/^(\/t\/[^/]+\/).+$/, '$1…') : path.replace(/[^/]*(?:@|%40)[^/]*/gi, '…'),
+      // An unsubscribe token names a person: left out. So is an address in the path
+      // (DELETE /suppressions/ada%40example.com): personal data.
+      path: path.startsWith('/t/')
+        ? path.replace(/^(\/t\/[^/]+\/).+$/, '$1…')
+        : path.startsWith('/unsubscribe/')
+          ? '/unsubscribe/…'
+          : path.replace(/[^/]*(?:@|%40)[^/]*/gi, '…'),
       status: res.writableFinished ? res.statusCode : 499,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       ...facts,

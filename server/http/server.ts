@@ -14,6 +14,7 @@ import { logWhenDone } from './request-log';
 import { createRestHandler, type RestRequest } from './rest';
 import { sendError, sendJson } from './respond';
 import { handleTracking } from './tracking';
+import { handleUnsubscribe } from './unsubscribe';
 import { createTrpcHandler, TRPC_PATH } from './trpc';
 
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -43,7 +44,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     // The service's own paths get an access line; Next's pages and assets are the dashboard's business.
-    if (startsWithSegment(path, '/api') || startsWithSegment(path, '/t') || path === '/docs/openapi.json' || path === '/admin/command') {
+    if (startsWithSegment(path, '/api') || startsWithSegment(path, '/t') || startsWithSegment(path, '/unsubscribe') || path === '/docs/openapi.json' || path === '/admin/command') {
       logWhenDone(runtime.deps.log, req, res, requestId, path);
     }
     if (startsWithSegment(path, TRPC_PATH)) return trpc(req, res, path.slice(TRPC_PATH.length), requestId);
@@ -56,6 +57,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
       return sendJson(res, 200, JSON.parse(openApi()));
     }
     if (startsWithSegment(path, '/t')) return handleTracking(req, res, runtime.deps);
+    if (startsWithSegment(path, '/unsubscribe')) return handleUnsubscribe(req, res, runtime.deps);
     if (path === '/admin/command' && options.adminToken) return handleAdmin(req, res, runtime.deps, options.adminToken);
     if (options.next) return options.next(req, res);
     return sendError(res, 'NOT_FOUND', 'Not found');

@@ -4,15 +4,20 @@ import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp
 import type { Log } from '../log';
 import type { Deps } from '../deps';
 import { recordDeliveryReport } from '../services/bounces/reports';
+import { mailtoToken, openUnsubscribeToken } from '../services/unsubscribe/tokens';
+import { unsubscribe } from '../services/unsubscribe/unsubscribe';
 import { parseReport } from './bounce-parser';
 import { parseVerpAddress, verpKeyFrom } from './verp';
 
 /**
  * The bounce receiver (BOUNCE_SMTP_PORT): the MX of every customer's return-path subdomain. It takes
- * mail for VERP addresses only (`bounces+<emailId>.<index>.<tag>@…`, tag checked) and refuses every
- * other recipient at RCPT TO, so it is no open relay and no mailbox. A delivery status notification
+ * mail for VERP addresses (`bounces+<emailId>.<index>.<tag>@…`, tag checked) and for the mailto
+ * unsubscribe addresses of broadcasts (`u-<token>@…`, token checked), and refuses every other
+ * recipient at RCPT TO, so it is no open relay and no mailbox. A delivery status notification
  * or an abuse report becomes a bounce, a delay or a complaint of the recipient the VERP address
  * names (services/bounces.ts); anything else (auto-replies, plain mail) is accepted and dropped.
+ * Any message to an unsubscribe address unsubscribes the contact its token names, whatever it
+ * says (services/unsubscribe).
  *
  * No AUTH. STARTTLS is offered (opportunistic: senders of bounces do not check certificates), with
  * smtp-server's built-in self-signed certificate unless `tls` is given.
@@ -69,7 +74,9 @@ export async function startBounceServer(options: BounceServerOptions): Promise<B
 
     onRcptTo(address: SMTPServerAddress, session: SMTPServerSession, callback: (error?: Error | null) => void) {
       if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError(452, '4.5.3 Too many recipients'));
-      if (!parseVerpAddress(key, address.address)) return callback(smtpError(550, '5.1.1 No such recipient here'));
+      const token = mailtoToken(address.address);
+      const known = token === null ? parseVerpAddress(key, address.address) !== null : openUnsubscribeToken(options.deps.encryptionKey, token) !== null;
+      if (!known) return callback(smtpError(550, '5.1.1 No such recipient here'));
       callback();
     },
 
@@ -98,7 +105,13 @@ export async function startBounceServer(options: BounceServerOptions): Promise<B
   });
 
   async function handleMessage(raw: Buffer, session: SMTPServerSession): Promise<void> {
+    for (const token of session.envelope.rcptTo.map((rcpt) => mailtoToken(rcpt.address)).filter((t) => t !== null)) {
+      const outcome = await unsubscribe(options.deps, token, { everything: false, via: 'mailto' });
+      log.info({ status: outcome?.state.status ?? 'unknown token', changed: outcome?.changed ?? false }, 'unsubscribe by mail');
+    }
     const targets = session.envelope.rcptTo.map((rcpt) => parseVerpAddress(key, rcpt.address)).filter((t) => t !== null);
+    // Only unsubscribe addresses: no report to read.
+    if (targets.length === 0) return;
     const report = await parseReport(raw);
     const from = session.envelope.mailFrom ? session.envelope.mailFrom.address || '<>' : '<>';
     if (!report) {

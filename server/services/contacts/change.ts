@@ -1,27 +1,16 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { column, columnNames, perDatabase, prepareSql, sqlUuidV7, tableName } from '@/db/raw-sql';
-import { audiences, contacts, events } from '@/db/schema';
+import { column, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
+import { audiences, contacts } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import { ownAudience } from '../audiences/crud';
 import type { Principal } from '../shared/principal';
-import { LOGGED_RETURNING, queueDeliveries } from '../webhooks/fan-out';
+import { logContactEvents } from './events';
 import { contactView, type ContactView } from './fields';
 import { getContact } from './read';
 
-const EVENT_COLUMNS = ['id', 'organizationId', 'type', 'data', 'createdAt'] as const;
 const c = (key: 'id' | 'email' | 'name' | 'subscribed' | 'createdAt' | 'updatedAt' | 'audienceId', alias = 'c') => column(contacts, key, alias);
-
-/** The event of each contact a CTE named `changed` returns, logged with its webhook deliveries. */
-const logContactEvents = (type: string) => sql`logged as (
-    insert into ${tableName(events)} (${columnNames(events, EVENT_COLUMNS)})
-    select ${sqlUuidV7}, ${sql.placeholder('organization')}::uuid, ${type},
-      jsonb_build_object('contactId', x.id, 'audienceId', ${sql.placeholder('audience')}::uuid, 'email', x.email, 'name', x.name, 'subscribed', x.subscribed),
-      ${sql.placeholder('now')}::timestamptz
-    from changed x
-    ${LOGGED_RETURNING}
-  ), queued as (${queueDeliveries('logged')})`;
 
 // PATCH: only what is given changes; an unchanged contact is not written and has no event.
 const updateOn = perDatabase((db: Db) =>

@@ -6,7 +6,7 @@ import { uuidBytes } from '../tracking/tokens';
  * emailId (16 bytes) ‖ tag (12 bytes) ), tag = HMAC-SHA256(unsubscribeKey, the 32 bytes before it)
  * truncated to 96 bits, unsubscribeKey = HMAC-SHA256(encryptionKey, "eumail unsubscribe v1"). It
  * names the contact, so it still works after the email itself has expired, and the email, so the
- * unsubscribe is recorded in that email's history. 59 characters: it fits an address's local part.
+ * unsubscribe is recorded in that email's history. 59 characters: with the mailto prefix it fits an address's local part (64 at most).
  */
 
 const TAG_BYTES = 12;
@@ -14,7 +14,8 @@ const BODY_BYTES = 32;
 const TOKEN_BYTES = BODY_BYTES + TAG_BYTES;
 const TOKEN_CHARS = Math.ceil((TOKEN_BYTES * 4) / 3);
 /** The mailto address's local part is this prefix and the token. */
-export const MAILTO_PREFIX = 'unsub-';
+// Short: with the 59-character token the local part stays within RFC 5321's 64 characters.
+export const MAILTO_PREFIX = 'u-';
 
 export interface UnsubscribeTarget {
   contactId: string;
@@ -49,4 +50,17 @@ export function openUnsubscribeToken(encryptionKey: Buffer, token: string): Unsu
 /** Where a recipient unsubscribes: the one-click URL (RFC 8058), and the mailto address at our mail host, which the bounce receiver takes. */
 export function unsubscribeLinks(config: { appUrl: string; mailHost: string }, token: string): { url: string; mailto: string } {
   return { url: `${config.appUrl}/unsubscribe/${token}`, mailto: `${MAILTO_PREFIX}${token}@${config.mailHost}` };
+}
+
+/**
+ * The token of a mailto unsubscribe address (`u-<token>@<any domain>`), or null when the
+ * address is not one; whether the token is ours is {@link openUnsubscribeToken}'s to say. The
+ * prefix is matched in any case, the token exactly (base64url is case-sensitive).
+ */
+export function mailtoToken(address: string): string | null {
+  const bare = address.trim().replace(/^<|>$/g, '');
+  const at = bare.lastIndexOf('@');
+  if (at <= MAILTO_PREFIX.length) return null;
+  if (bare.slice(0, MAILTO_PREFIX.length).toLowerCase() !== MAILTO_PREFIX) return null;
+  return bare.slice(MAILTO_PREFIX.length, at);
 }

@@ -1,0 +1,65 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Deps } from '../deps';
+import { describeUnsubscribe } from '../services/unsubscribe/describe';
+import { unsubscribe } from '../services/unsubscribe/unsubscribe';
+import { readFormFields } from './form-body';
+import { confirmPage, donePage, NOT_FOUND_PAGE, PAGE_CSP, UNAVAILABLE_PAGE } from './unsubscribe-page';
+
+/** `/unsubscribe/<token>`; the token alphabet is base64url, anything else is no unsubscribe link. */
+const UNSUBSCRIBE_PATH = /^\/unsubscribe\/([A-Za-z0-9_-]{1,128})\/?$/;
+/** The one-click body and the page's form are a few dozen bytes. */
+export const UNSUBSCRIBE_BODY_LIMIT_BYTES = 8 * 1024;
+const ALLOW = 'GET, HEAD, POST';
+
+// Nothing here sets a cookie or redirects (RFC 8058), and nothing is cached or sent on as a referrer:
+// the URL holds the token.
+const COMMON = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string>, head: boolean): void {
+  const bytes = Buffer.from(body);
+  res.statusCode = status;
+  for (const [name, value] of Object.entries({ ...COMMON, ...headers })) res.setHeader(name, value);
+  res.setHeader('Content-Length', String(bytes.length));
+  res.end(head ? undefined : bytes);
+}
+
+const page = (res: ServerResponse, status: number, html: string, head = false, extra: Record<string, string> = {}) =>
+  send(res, status, html, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': PAGE_CSP, ...extra }, head);
+
+const text = (res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}) =>
+  send(res, status, `${body}\n`, { 'Content-Type': 'text/plain; charset=utf-8', ...extra }, false);
+
+/**
+ * `GET|HEAD /unsubscribe/<token>`: the page that asks to confirm; it changes nothing, since mail
+ * scanners follow links. `POST` with `List-Unsubscribe=One-Click` (RFC 8058): unsubscribes and
+ * answers a short text. `POST` from the page's form (`confirm=1`, `everything=1` to stop all
+ * mail from the sender): unsubscribes and answers a confirmation page. A bad token is a 404.
+ */
+export async function handleUnsubscribe(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'jobs' | 'encryptionKey' | 'log'>): Promise<void> {
+  const url = req.url ?? '/';
+  const queryAt = url.indexOf('?');
+  const match = UNSUBSCRIBE_PATH.exec(queryAt === -1 ? url : url.slice(0, queryAt));
+  const method = req.method ?? 'GET';
+  const head = method === 'HEAD';
+  if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return text(res, 405, 'Method not allowed', { Allow: ALLOW });
+  if (!match) return page(res, 404, NOT_FOUND_PAGE, head);
+  const token = match[1]!;
+
+  try {
+    if (method !== 'POST') {
+      const state = await describeUnsubscribe(deps, token);
+      return state ? page(res, 200, confirmPage(state), head) : page(res, 404, NOT_FOUND_PAGE, head);
+    }
+    const fields = await readFormFields(req, UNSUBSCRIBE_BODY_LIMIT_BYTES);
+    // The rest of an oversized body is not read: closing lets the client's next request start clean.
+    if (fields === 'too-large') return text(res, 413, `The request body is larger than ${UNSUBSCRIBE_BODY_LIMIT_BYTES} bytes`, { Connection: 'close' });
+    const oneClick = fields.get('List-Unsubscribe') === 'One-Click';
+    if (!oneClick && !fields.has('confirm')) return text(res, 400, 'Send List-Unsubscribe=One-Click, or confirm on the unsubscribe page');
+    const outcome = await unsubscribe(deps, token, oneClick ? { everything: false, via: 'one-click' } : { everything: fields.get('everything') === '1', via: 'page' });
+    if (!outcome) return page(res, 404, NOT_FOUND_PAGE);
+    return oneClick ? text(res, 200, 'Unsubscribed') : page(res, 200, donePage(outcome.state));
+  } catch (error) {
+    deps.log.error({ requestId: res.getHeader('X-Request-Id'), err: error }, 'unsubscribe failed');
+    return page(res, 503, UNAVAILABLE_PAGE, head, { 'Retry-After': '5' });
+  }
+}

@@ -1,0 +1,36 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { column, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
+import { contacts } from '@/db/schema';
+import type { Deps } from '../../deps';
+import { logContactEvents } from './events';
+
+const c = (key: 'id' | 'email' | 'name' | 'subscribed') => column(contacts, key, 'c');
+
+// A contact already unsubscribed is not written and has no event: opting out twice changes nothing.
+const optOutOn = perDatabase((db: Db) =>
+  prepareSql<{ id: string; queued: number }>(
+    db,
+    null,
+    sql`with changed as (
+        update ${tableName(contacts, 'c')} set ${column(contacts, 'subscribed')} = false, ${column(contacts, 'updatedAt')} = ${sql.placeholder('now')}::timestamptz
+        where ${c('id')} = ${sql.placeholder('id')}::uuid and ${c('subscribed')}
+        returning ${c('id')}, ${c('email')}, ${c('name')}, ${c('subscribed')}
+      ), ${logContactEvents('contact.updated')}
+      select x.id, (select count(*)::int from queued) as queued from changed x`,
+  ),
+);
+
+/**
+ * The contact's own request to get no more of the audience's mail, in the caller's transaction:
+ * unsubscribed, with its `contact.updated` event and webhook deliveries. Answers whether it
+ * changed and how many deliveries were queued (the caller wakes webhooks once it has committed).
+ */
+export async function optOutContact(
+  tx: Db,
+  deps: Pick<Deps, 'clock'>,
+  contact: { id: string; organizationId: string; audienceId: string },
+): Promise<{ changed: boolean; queued: number }> {
+  const [row] = await optOutOn(tx).execute({ id: contact.id, organization: contact.organizationId, audience: contact.audienceId, now: deps.clock.now().toISOString() });
+  return { changed: row !== undefined, queued: row?.queued ?? 0 };
+}

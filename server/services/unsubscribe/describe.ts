@@ -1,0 +1,11 @@
+import type { Deps } from '../../deps';
+import { findRecipient, stateOf } from './recipient';
+import { openUnsubscribeToken } from './tokens';
+import type { UnsubscribeState } from './vocabulary';
+
+/** What the unsubscribe page shows for a token, changing nothing (mail scanners follow links); null when the token is not one of ours. */
+export async function describeUnsubscribe(deps: Pick<Deps, 'db' | 'encryptionKey'>, token: string): Promise<UnsubscribeState | null> {
+  const target = openUnsubscribeToken(deps.encryptionKey, token);
+  if (!target) return null;
+  return stateOf(deps.db, await findRecipient(deps.db, target.contactId, { lock: false }));
+}

@@ -1,0 +1,49 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { broadcasts, emailEvents, emails } from '@/db/schema';
+import type { Deps } from '../../deps';
+import { recordEmailEvents } from '../emails/events';
+import type { Recipient } from './recipient';
+import type { UnsubscribeChannel } from './vocabulary';
+
+/**
+ * The unsubscribe as a signal about the message it came from: `email.unsubscribed` in that
+ * email's history and the event log, and the broadcast's `unsubscribed` count moved, both the
+ * first time only (the count is of emails, each once). Nothing when the email is gone (its
+ * retention ran out) or is not this contact's copy of a broadcast. Answers whether it recorded.
+ */
+export async function recordUnsubscribedEmail(
+  tx: Db,
+  deps: Pick<Deps, 'clock' | 'jobs'>,
+  input: { emailId: string; recipient: Recipient; via: UnsubscribeChannel },
+): Promise<boolean> {
+  const [email] = await tx
+    .select({
+      id: emails.id,
+      organizationId: emails.organizationId,
+      mode: emails.mode,
+      from: emails.from,
+      to: emails.to,
+      subject: emails.subject,
+      tags: emails.tags,
+      broadcastId: emails.broadcastId,
+    })
+    .from(emails)
+    .where(and(eq(emails.id, input.emailId), eq(emails.contactId, input.recipient.id), eq(emails.organizationId, input.recipient.organizationId)));
+  if (!email?.broadcastId) return false;
+  // The caller holds the contact's row lock, so no other unsubscribe of this email is between this read and the insert.
+  const [earlier] = await tx
+    .select({ id: emailEvents.id })
+    .from(emailEvents)
+    .where(and(eq(emailEvents.emailId, email.id), eq(emailEvents.type, 'email.unsubscribed')))
+    .limit(1);
+  if (earlier) return false;
+  await recordEmailEvents(tx, deps, email, [
+    { type: 'email.unsubscribed', recipient: input.recipient.email, data: { via: input.via, contactId: input.recipient.id, broadcastId: email.broadcastId } },
+  ]);
+  await tx
+    .update(broadcasts)
+    .set({ unsubscribed: sql`${broadcasts.unsubscribed} + 1` })
+    .where(eq(broadcasts.id, email.broadcastId));
+  return true;
+}
