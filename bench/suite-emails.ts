@@ -110,8 +110,9 @@ export const emailsDeadlineMs = () => {
   const has = (part: Part) => settings.parts.includes(part);
   return (
     120_000 +
-    (has('send') ? 3 * load(settings.warmupSeconds, settings.durationSeconds) : 0) +
-    (has('batch') ? 3 * load(settings.warmupSeconds, settings.durationSeconds) : 0) +
+    // Three targets, or two per round when comparing checkouts.
+    (has('send') ? (settings.compareDir ? 2 * settings.compareRounds : 3) * load(settings.warmupSeconds, settings.durationSeconds) : 0) +
+    (has('batch') ? (settings.compareDir ? 2 * settings.compareRounds : 3) * load(settings.warmupSeconds, settings.durationSeconds) : 0) +
     (has('deliver') ? 10 * (90_000 + settings.deliverSeconds * 1000 + settings.deliverCount * 5) : 0) +
     (has('list') ? 600_000 + settings.listRows * 0.3 + 12 * load(settings.listWarmupSeconds, settings.listDurationSeconds) : 0)
   );

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { previewBroadcast } from '../services/broadcasts/preview';
 import { cancelBroadcast, sendBroadcast } from '../services/broadcasts/send';
 import { createBroadcast, deleteBroadcast, getBroadcast, listBroadcasts, updateBroadcast } from '../services/broadcasts/crud';
+import { preflightBroadcast } from '../services/broadcasts/preflight/preflight';
+import { CHECK_STATUSES, PREFLIGHT_CHECK_IDS } from '../services/broadcasts/preflight/checks';
 import { BROADCAST_STATUSES, HOLD_REASONS } from '../services/broadcasts/statuses';
 import { TEST_RECIPIENTS_MAX } from '../services/broadcasts/limits';
 import { sendTestCopies } from '../services/broadcasts/test-send';
@@ -68,6 +70,16 @@ const broadcast = summary
     text: z.string().nullable(),
   })
   .meta({ id: 'Broadcast' });
+
+const check = z
+  .object({
+    id: z.enum(PREFLIGHT_CHECK_IDS),
+    status: z.enum(CHECK_STATUSES),
+    title: z.string(),
+    detail: z.string().describe('What was found and, for warn and fail, how to fix it'),
+  })
+  .meta({ id: 'PreflightCheck' });
+const preflight = z.object({ ready: z.boolean().describe('No check fails (warnings do not stop a send)'), checks: z.array(check) }).meta({ id: 'BroadcastPreflight' });
 
 const name = z.string().trim().min(1, 'must not be empty').max(200).regex(NO_BREAKS, 'must not contain CR, LF or NUL');
 const subject = z
@@ -224,4 +236,9 @@ export const broadcastsRouter = router({
     .output(broadcast)
     .mutation(({ ctx, input }) => cancelBroadcast(ctx.deps, ctx.principal, input.id)),
 
+  preflight: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/broadcasts/{id}/preflight', operationId: 'preflightBroadcast', tags, summary: "Check Gmail's and Yahoo's bulk-sender rules before sending: each check passes, warns or fails with how to fix it" } })
+    .input(z.strictObject(byId))
+    .output(preflight)
+    .query(({ ctx, input }) => preflightBroadcast(ctx.deps, ctx.principal, input.id)),
 });

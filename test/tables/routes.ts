@@ -301,6 +301,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/broadcasts/{id}/send', sendingAccess: false, liveWrite: true, ...withBroadcast() },
   { method: 'POST', path: '/broadcasts/{id}/test', sendingAccess: false, liveWrite: false, ...withBroadcast('draft', () => ({ to: ['owner@acme.test'] })) },
   { method: 'POST', path: '/broadcasts/{id}/cancel', sendingAccess: false, liveWrite: true, ...withBroadcast('scheduled') },
+  { method: 'GET', path: '/broadcasts/{id}/preflight', sendingAccess: false, liveWrite: false, ...withBroadcast() },
 ];
 
 export const fillPath = (path: string, params: Record<string, string> = {}) =>

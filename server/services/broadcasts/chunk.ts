@@ -8,13 +8,14 @@ import { ACCOUNT_REFUSALS, type SendPermit } from '../emails/accept/checks';
 import { loadSendContext, type SendContext } from '../emails/accept/context';
 import { draftEmail } from '../emails/accept/draft';
 import type { EmailInput } from '../emails/accept/input';
-import { storeEmails } from '../emails/accept/store';
+import { storeEmails, type EmailDraft } from '../emails/accept/store';
 import { storeWithinLimits, type Candidate } from '../emails/accept/within-limits';
 import { startOfNextUtcDay, startOfNextUtcMonth } from '../plans/calendar';
 import { parseMailbox, type Mailbox } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
 import { sealUnsubscribeToken, unsubscribeKeyFrom, unsubscribeLinks } from '../unsubscribe/tokens';
 import { renderForContact } from './content';
+import type { RenderedTemplate } from '../templates/render';
 import { recordBroadcastEvent } from './events';
 import { holdBroadcast } from './holds';
 import type { HoldReason } from './statuses';
@@ -97,9 +98,7 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
     }
     const domain = context.domains.get(sender.domain)!;
     const principal = broadcastPrincipal(row.organizationId, context.account?.plan ?? 'free');
-    const permit = (address: string): SendPermit => ({ sender, domain, deliverable: [address], suppressed: [] });
-    const key = unsubscribeKeyFrom(deps.encryptionKey);
-    const content = { subject: row.subject ?? '', html: row.html, text: row.text };
+    const copy = copyMaker(deps, row, { principal, sender, domain, now });
 
     // Each contact in order: the candidates the limits are asked about, and where each contact stands.
     const candidates: Candidate[] = [];
@@ -109,30 +108,12 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
       if (!contact.subscribed) fates.push(row.startedAt && contact.updatedAt > row.startedAt ? 'skipped' : 'absent');
       else if (context.suppressed.has(contact.email)) fates.push('suppressed');
       else {
-        const emailId = newId();
-        const links = unsubscribeLinks(deps.config, sealUnsubscribeToken(key, { contactId: contact.id, emailId }));
-        const rendered = renderedOrNull(() => renderForContact({ id: row.id, updatedAt: row.startedAt ?? row.updatedAt }, content, { email: contact.email, name: contact.name, unsubscribeUrl: links.url }));
-        if (!rendered) {
-          fates.push('skipped');
-          continue;
+        const draft = copy(contact);
+        if (!draft) fates.push('skipped');
+        else {
+          fates.push(candidates.length);
+          candidates.push({ draft, recipients: 1, listShaped: true });
         }
-        const input: EmailInput = {
-          from: row.from,
-          to: [contact.email],
-          cc: [],
-          bcc: [],
-          replyTo: row.replyTo,
-          subject: rendered.subject,
-          html: rendered.html ?? undefined,
-          text: rendered.text ?? undefined,
-          headers: listHeaders(links),
-          tags: [],
-          tracking: {},
-        };
-        const draft = draftEmail(principal, input, permit(contact.email), { now, scheduledAt: null, id: emailId });
-        Object.assign(draft.row, { broadcastId: row.id, contactId: contact.id });
-        fates.push(candidates.length);
-        candidates.push({ draft, recipients: 1, listShaped: true });
       }
     }
 
@@ -165,14 +146,43 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
   });
 }
 
-/** A copy that cannot be rendered for this contact (its values hit a render limit) is skipped, not the whole broadcast. */
-function renderedOrNull<T>(render: () => T): T | null {
-  try {
-    return render();
-  } catch (error) {
-    if (error instanceof AppError) return null;
-    throw error;
-  }
+/**
+ * Makes each contact's copy of the broadcast: its own email id, unsubscribe token and links, the
+ * content rendered with its values, and the list headers. Null for a copy that cannot be rendered
+ * for this contact (its values hit a render limit): that contact is skipped, not the broadcast.
+ */
+function copyMaker(deps: Pick<Deps, 'config' | 'encryptionKey'>, row: BroadcastRow, on: { principal: Principal; sender: Mailbox; domain: SendPermit['domain']; now: Date }) {
+  const key = unsubscribeKeyFrom(deps.encryptionKey);
+  const content = { subject: row.subject ?? '', html: row.html, text: row.text };
+  const version = { id: row.id, updatedAt: row.startedAt ?? row.updatedAt };
+  return (contact: ContactRow): EmailDraft | null => {
+    const emailId = newId();
+    const links = unsubscribeLinks(deps.config, sealUnsubscribeToken(key, { contactId: contact.id, emailId }));
+    let rendered: RenderedTemplate;
+    try {
+      rendered = renderForContact(version, content, { email: contact.email, name: contact.name, unsubscribeUrl: links.url });
+    } catch (error) {
+      if (error instanceof AppError) return null;
+      throw error;
+    }
+    const input: EmailInput = {
+      from: row.from,
+      to: [contact.email],
+      cc: [],
+      bcc: [],
+      replyTo: row.replyTo,
+      subject: rendered.subject,
+      html: rendered.html ?? undefined,
+      text: rendered.text ?? undefined,
+      headers: listHeaders(links),
+      tags: [],
+      tracking: {},
+    };
+    const permit: SendPermit = { sender: on.sender, domain: on.domain, deliverable: [contact.email], suppressed: [] };
+    const draft = draftEmail(on.principal, input, permit, { now: on.now, scheduledAt: null, id: emailId });
+    Object.assign(draft.row, { broadcastId: row.id, contactId: contact.id });
+    return draft;
+  };
 }
 
 function contactsAfterCursor(tx: Db, row: BroadcastRow): Promise<ContactRow[]> {

@@ -43,8 +43,8 @@ export function splitTxt(value: string): string[] {
 }
 
 export const dkimValue = (publicKey: string) => `v=DKIM1; k=rsa; p=${publicKey}`;
-const spfValue = (mailHost: string) => `v=spf1 include:${mailHost} ~all`;
-const DMARC_VALUE = 'v=DMARC1; p=none;';
+export const spfValue = (mailHost: string) => `v=spf1 include:${mailHost} ~all`;
+export const DMARC_VALUE = 'v=DMARC1; p=none;';
 
 export function buildDomainRecords(input: DomainRecordInput, statuses: Partial<Record<DnsRecord['record'], RecordStatus>> = {}): DnsRecord[] {
   const dkim = dkimValue(input.publicKey);

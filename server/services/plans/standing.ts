@@ -45,7 +45,8 @@ export function elevatedReason(rates: Rates): string | null {
 const leavesPoolByVolume = (rates: Rates) =>
   rates.delivered >= STANDING.poolExitDelivered && rates.bounced / rates.sent <= STANDING.maxBounceRate && rates.complained / rates.sent <= STANDING.maxComplaintRate;
 
-async function measure(deps: Pick<Deps, 'db'>, organizationId: string, since: Date): Promise<Rates> {
+/** The live messages since `since` that left, and what became of them: what every sending rate is judged over. */
+export async function measureRates(deps: Pick<Deps, 'db'>, organizationId: string, since: Date): Promise<Rates> {
   // Messages, not recipients: a message that left counts once, whatever became of it.
   const [row] = await deps.db
     .select({
@@ -105,7 +106,7 @@ export async function refreshStanding(deps: Pick<Deps, 'db' | 'clock'>, organiza
   if (!claimed) return current;
   const windowStart = new Date(now.getTime() - STANDING.rateWindowDays * DAY_MS);
   const [rates, busiest] = await Promise.all([
-    measure(deps, organizationId, windowStart),
+    measureRates(deps, organizationId, windowStart),
     archivePastDays(deps, organizationId, now).then(() => busiestRecentDay(deps, organizationId, now)),
   ]);
   const inPool = claimed.plan !== 'free' && current.poolExitedAt === null && now < poolEndsAt(current);

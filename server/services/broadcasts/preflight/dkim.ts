@@ -1,0 +1,34 @@
+import { dkimValue } from '../../domains/records';
+import { check, type PreflightCheck } from './checks';
+import { unanswered, type TxtAnswer } from './dns-answer';
+import { parseTagList, txtValues } from './tag-list';
+
+export interface DkimInput {
+  fromDomain: string;
+  /** `<selector>._domainkey.<domain>` of the domain's active key. */
+  name: string;
+  /** Base64 of the active key's public half, as published in `p=`. */
+  publicKey: string;
+  answer: TxtAnswer;
+}
+
+/**
+ * DKIM as a receiver verifies our signature: the record at the active key's selector carries that
+ * key. Messages are signed with d= the sending domain, which is the From domain, so a passing
+ * signature aligns under relaxed and strict alignment alike.
+ */
+export function judgeDkim(input: DkimInput): PreflightCheck {
+  const { name } = input;
+  const wanted = `publish a TXT record at ${name} with the value "${dkimValue(input.publicKey)}" (GET /domains/{id} lists it split into 255-byte strings)`;
+  if (input.answer.kind === 'transient') return check('dkim', 'warn', unanswered(name, input.answer));
+  if (input.answer.kind === 'absent') return check('dkim', 'fail', `No DKIM record at ${name}, so receivers cannot verify our signature on your messages. To fix it, ${wanted}.`);
+  const keys = txtValues(input.answer.value)
+    .map(parseTagList)
+    .filter((tags) => (tags.get('v') ?? 'DKIM1') === 'DKIM1')
+    .map((tags) => tags.get('p'));
+  if (keys.includes(input.publicKey)) {
+    return check('dkim', 'pass', `The DKIM record at ${name} carries the domain's signing key; messages are signed with d=${input.fromDomain}, the From domain, so DKIM aligns.`);
+  }
+  if (keys.includes('')) return check('dkim', 'fail', `The DKIM record at ${name} has an empty p=, which revokes the key, so our signature fails. To fix it, ${wanted}.`);
+  return check('dkim', 'fail', `The DKIM record at ${name} carries another key than the one we sign with, so our signature fails. To fix it, replace it: ${wanted}.`);
+}
