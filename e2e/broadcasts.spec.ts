@@ -138,9 +138,11 @@ test('a broadcast is composed with a live preview, test-sent, sent to its audien
   const composer = page.getByTestId('broadcast-composer');
   await expect(composer.getByRole('heading', { name: 'November news for {{ name | default: "you" }}', level: 1 })).toBeVisible();
   await expect(composer.getByTestId('broadcast-status')).toHaveText('Draft');
-  // The pre-flight list, or word that the checks could not run: either way the send stays possible.
+  // The pre-flight checks come before the send button: the domain is verified and the body has its unsubscribe link.
   const preflight = page.getByTestId('preflight');
-  await expect(preflight.getByTestId('preflight-check').first().or(preflight.getByTestId('preflight-error'))).toBeVisible({ timeout: 20_000 });
+  await expect(preflight.locator('[data-testid="preflight-check"][data-check="sender_domain"]')).toHaveAttribute('data-status', 'pass', { timeout: 20_000 });
+  await expect(preflight.locator('[data-testid="preflight-check"][data-check="visible_unsubscribe"]')).toHaveAttribute('data-status', 'pass');
+  await expect(preflight.getByTestId('preflight-summary')).toBeVisible();
   await tallShot(page, 'broadcasts-draft');
 
   // A name of its own, saved; an edit not saved yet keeps the send on the saved version.

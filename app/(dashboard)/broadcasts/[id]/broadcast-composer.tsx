@@ -33,7 +33,7 @@ export function BroadcastComposer({ broadcast }: { broadcast: Broadcast }) {
         setValues(valuesOf(saved));
         void queryClient.invalidateQueries(trpc.broadcasts.list.pathFilter());
         // The checks judged the previous version: they run again on this one.
-        void queryClient.invalidateQueries({ queryKey: [['broadcasts', 'preflight']] });
+        void queryClient.invalidateQueries(trpc.broadcasts.preflight.pathFilter());
       },
     }),
   );

@@ -9,7 +9,7 @@ const ICONS: Record<CheckStatus, { icon: typeof CircleCheckIcon; className: stri
 
 /** One check: its verdict as an icon (and in words for screen readers), its title, and the sentence that explains it. */
 export function PreflightItem({ check }: { check: PreflightCheck }) {
-  const { icon: Icon, className, label } = ICONS[check.status] ?? ICONS.warn;
+  const { icon: Icon, className, label } = ICONS[check.status];
   return (
     <li className="flex gap-3 py-2.5 first:pt-0 last:pb-0" data-testid="preflight-check" data-check={check.id} data-status={check.status}>
       <Icon className={`mt-0.5 size-5 shrink-0 ${className}`} aria-hidden="true" />
