@@ -26,4 +26,5 @@ export const EXTRA_OPERATIONS: string[] = [
   'GET /events',
   'GET /usage',
   'GET /audiences/{id}',
+  'GET /broadcasts/{id}/preflight',
 ];
