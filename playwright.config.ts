@@ -6,6 +6,12 @@ const BASE_URL = `http://localhost:${PORT}`;
 const DNS_PORT = 5354;
 /** e2e/webhooks.spec.ts runs its webhook receiver on loopback, which endpoints may not point at otherwise. */
 const WEBHOOK_ALLOW_PRIVATE_CIDRS = '127.0.0.0/8';
+/**
+ * e2e/broadcasts.spec.ts runs a recipients' MX on loopback: MX delivery goes to this port (not 25)
+ * and may reach 127.0.0.0/8. Other specs publish MX hosts without addresses, so nothing of theirs
+ * is delivered either way.
+ */
+const SMTP_MX_PORT = 2526;
 
 /**
  * End-to-end tests of the dashboard in Debian's Chromium (browser downloads are not available
@@ -38,7 +44,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `rm -rf .data-e2e && DATA_DIR=.data-e2e PORT=${PORT} APP_URL=${BASE_URL} DNS_SERVERS=127.0.0.1:${DNS_PORT} WEBHOOK_ALLOW_PRIVATE_CIDRS=${WEBHOOK_ALLOW_PRIVATE_CIDRS} MAIL_HOST=mx.eumail.example BOUNCE_SMTP_PORT=0 LOG_LEVEL=warn NEXT_TELEMETRY_DISABLED=1 npm start`,
+    command: `rm -rf .data-e2e && DATA_DIR=.data-e2e PORT=${PORT} APP_URL=${BASE_URL} DNS_SERVERS=127.0.0.1:${DNS_PORT} WEBHOOK_ALLOW_PRIVATE_CIDRS=${WEBHOOK_ALLOW_PRIVATE_CIDRS} SMTP_MX_PORT=${SMTP_MX_PORT} SMTP_MX_ALLOW_PRIVATE_CIDRS=127.0.0.0/8 MAIL_HOST=mx.eumail.example BOUNCE_SMTP_PORT=0 LOG_LEVEL=warn NEXT_TELEMETRY_DISABLED=1 npm start`,
     url: `${BASE_URL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: !process.env.CI,

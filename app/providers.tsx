@@ -27,8 +27,13 @@ export function Providers({ children }: { children: ReactNode }) {
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
       links: [
-        // A slow call (one that waits on the network, e.g. Domain Connect) asks for its own request, so a batch never waits on it.
-        splitLink({ condition: (op) => op.context.skipBatch === true, true: httpLink({ url: '/api/trpc' }), false: httpBatchLink({ url: '/api/trpc' }) }),
+        // A query whose input may outgrow a URL (a broadcast's preview carries its bodies) goes as a POST.
+        splitLink({
+          condition: (op) => op.context.postQuery === true,
+          true: httpLink({ url: '/api/trpc', methodOverride: 'POST' }),
+          // A slow call (one that waits on the network, e.g. Domain Connect) asks for its own request, so a batch never waits on it.
+          false: splitLink({ condition: (op) => op.context.skipBatch === true, true: httpLink({ url: '/api/trpc' }), false: httpBatchLink({ url: '/api/trpc' }) }),
+        }),
       ],
     }),
   );

@@ -242,7 +242,7 @@ test('an endpoint added in the dashboard receives signed events, and its page sh
   await edit.getByLabel('Endpoint URL').fill(longEndpoint);
   await edit.getByLabel('All events (*)').uncheck();
   await edit.getByRole('button', { name: 'Select all email events' }).click();
-  await expect(edit.getByTestId('event-count')).toHaveText('12 event types selected');
+  await expect(edit.getByTestId('event-count')).toHaveText('13 event types selected');
   await shot(page, 'webhooks-edit', { fullPage: false });
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await expect(edit).toBeHidden();
@@ -259,7 +259,7 @@ test('an endpoint added in the dashboard receives signed events, and its page sh
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
   await expect(row).toContainText(longEndpoint);
   await expect(row.getByTestId('webhook-events')).toContainText('email.queued');
-  await expect(row.getByTestId('webhook-events')).toContainText('+10 more');
+  await expect(row.getByTestId('webhook-events')).toContainText('+11 more');
   await expect(row.getByTestId('webhook-last-failure')).toContainText('answered 503');
   await expect(row.getByTestId('webhook-health')).not.toHaveAttribute('data-rate', '100');
   expect(await noHorizontalScroll()).toBe(true);

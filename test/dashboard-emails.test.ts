@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filtersQuery, hasFilters, listInput, parseFilters } from '@/app/(dashboard)/emails/filters';
 import { hasRemoteContent, previewDocument } from '@/app/lib/preview-document';
-import { fromUtcInput, toUtcInput } from '@/app/(dashboard)/emails/[id]/schedule-time';
+import { fromUtcInput, toUtcInput } from '@/app/lib/utc-input';
 import { formatBytes } from '@/app/lib/format';
 
 describe('the email list filters in the URL', () => {

@@ -17,7 +17,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/api-keys', label: 'API keys', icon: KeyRoundIcon, ready: true, description: 'Keys that authenticate your requests to the API and the SMTP gateway.' },
   { href: '/webhooks', label: 'Webhooks', icon: WebhookIcon, ready: true, description: 'Endpoints that receive signed events about your emails, contacts, domains and broadcasts.' },
   { href: '/audiences', label: 'Audiences', icon: UsersIcon, ready: true, description: 'Lists of contacts to send broadcasts to, with their subscription status.' },
-  { href: '/broadcasts', label: 'Broadcasts', icon: MegaphoneIcon, ready: false, description: 'Messages sent to a whole audience at once, now or on a schedule.' },
+  { href: '/broadcasts', label: 'Broadcasts', icon: MegaphoneIcon, ready: true, description: 'Messages sent to a whole audience at once, now or on a schedule.' },
   { href: '/templates', label: 'Templates', icon: LayoutTemplateIcon, ready: true, description: 'Reusable subjects and bodies with {{ variables }}, previewed before sending.' },
   { href: '/suppressions', label: 'Suppressions', icon: BanIcon, ready: true, description: 'Addresses that will not receive email: bounces, complaints, unsubscribes and manual entries.' },
   { href: '/billing', label: 'Usage and billing', icon: GaugeIcon, ready: true, description: 'Your plan, this month and today against its limits, metered overage, and changing plans.' },

@@ -33,6 +33,8 @@ export function createTrpcHandler(runtime: Pick<Runtime, 'deps' | 'auth'>, route
       router,
       path: path.replace(/^\/+|\/+$/g, ''),
       maxBodySize,
+      // A query may come as a POST: a preview of content being written carries bodies larger than a URL holds.
+      allowMethodOverride: true,
       createContext: () => trpcContext(runtime, req, requestId, (name, value) => (headers[name] = value)),
       responseMeta: ({ errors }) => {
         for (const error of errors) Object.assign(headers, toEnvelope(error).headers);

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { previewBroadcast } from '../services/broadcasts/preview';
 import { cancelBroadcast, sendBroadcast } from '../services/broadcasts/send';
 import { createBroadcast, deleteBroadcast, getBroadcast, listBroadcasts, updateBroadcast } from '../services/broadcasts/crud';
 import { preflightBroadcast } from '../services/broadcasts/preflight/preflight';
 import { CHECK_STATUSES, PREFLIGHT_CHECK_IDS } from '../services/broadcasts/preflight/checks';
 import { BROADCAST_STATUSES, HOLD_REASONS } from '../services/broadcasts/statuses';
-import { sendTestCopies, TEST_RECIPIENTS_MAX } from '../services/broadcasts/test-send';
+import { TEST_RECIPIENTS_MAX } from '../services/broadcasts/limits';
+import { sendTestCopies } from '../services/broadcasts/test-send';
 import { EMAIL_LIMITS } from '../services/emails/accept/limits';
 import { TEMPLATE_LIMITS } from '../services/templates/limits';
 import { mailbox } from './emails/wire';
@@ -137,6 +139,35 @@ export const broadcastsRouter = router({
     .input(z.strictObject(byId))
     .output(broadcast)
     .query(({ ctx, input }) => getBroadcast(ctx.deps, ctx.principal, input.id)),
+
+  /**
+   * For the dashboard only (no REST path): the broadcast as one contact gets it, saved (`id`) or
+   * as being written (the content fields), and how many subscribed contacts its audience has now.
+   * The composer asks it as a POST (method override): unsaved bodies may be larger than a URL.
+   */
+  preview: orgProcedure
+    .meta({ bodyLimitBytes })
+    .input(
+      z.strictObject({
+        id: idParam.optional(),
+        subject: z.string().max(EMAIL_LIMITS.subjectChars).optional(),
+        html: body.optional(),
+        text: body.optional(),
+        template_id: z.uuid({ message: 'must be the id of one of your templates' }).optional(),
+        audience_id: z.uuid({ message: 'must be the id of one of your audiences' }).optional(),
+        contact_id: z.uuid({ message: 'must be the id of a contact' }).optional(),
+      }),
+    )
+    .query(({ ctx, input }) =>
+      previewBroadcast(
+        ctx.deps,
+        ctx.principal,
+        input.id
+          ? { id: input.id }
+          : { content: { subject: input.subject, html: input.html, text: input.text, templateId: input.template_id, audienceId: input.audience_id } },
+        input.contact_id,
+      ),
+    ),
 
   update: orgProcedure
     .meta({

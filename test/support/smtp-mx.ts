@@ -20,6 +20,8 @@ export interface MxServerOptions {
   tls?: { key: string; cert: string };
   /** Speak TLS from the first byte (a smarthost on smtps:, port 465) with the `tls` certificate. */
   implicitTls?: boolean;
+  /** A fixed port (a server started apart, with SMTP_MX_PORT, delivers to it); any free port by default. */
+  port?: number;
 }
 
 const refusal = (answer: { code: number; message: string }) => Object.assign(new Error(answer.message), { responseCode: answer.code });
@@ -58,7 +60,7 @@ export async function startMxServer(options: MxServerOptions = {}) {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   return {
     port: (server.server.address() as AddressInfo).port,
     messages,

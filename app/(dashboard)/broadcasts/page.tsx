@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import { ComingSoon } from '../coming-soon';
+import { BroadcastsView } from './broadcasts-view';
 
 export const metadata: Metadata = { title: 'Broadcasts' };
 
 export default function BroadcastsPage() {
-  return <ComingSoon href="/broadcasts" />;
+  return <BroadcastsView />;
 }

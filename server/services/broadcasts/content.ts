@@ -2,7 +2,7 @@ import { validationError } from '../../errors';
 import { checkRendered } from '../emails/accept/template-content';
 import { parsedTemplate } from '../templates/cache';
 import { TEMPLATE_LIMITS } from '../templates/limits';
-import { parseTemplate } from '../templates/parse';
+import { parseTemplate, type ParsedTemplate } from '../templates/parse';
 import { renderTemplate, type RenderedTemplate } from '../templates/render';
 
 /** A broadcast's message as written (Liquid), or as copied from its template when sending started. */
@@ -37,7 +37,11 @@ export function checkContent(content: BroadcastContent): void {
  * change), so the parse is cached across chunks and workers of one process.
  */
 export function renderForContact(version: { id: string; updatedAt: Date }, content: BroadcastContent, contact: ContactValues): RenderedTemplate {
-  const parsed = parsedTemplate({ id: version.id, updatedAt: version.updatedAt, ...content });
+  return renderParsedForContact(parsedTemplate({ id: version.id, updatedAt: version.updatedAt, ...content }), contact);
+}
+
+/** The same from content parsed by the caller: a preview of unsaved content, which names no version to cache. */
+export function renderParsedForContact(parsed: ParsedTemplate, contact: ContactValues): RenderedTemplate {
   const rendered = renderTemplate(parsed, { email: contact.email, name: contact.name ?? '', unsubscribe_url: contact.unsubscribeUrl });
   checkRendered(rendered);
   return rendered;

@@ -10,16 +10,15 @@ import { storeWithinLimits } from '../emails/accept/within-limits';
 import { normalizeAddress, parseMailbox } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
 import { renderForContact, SAMPLE_NAME, type BroadcastContent } from './content';
+import { TEST_RECIPIENTS_MAX } from './limits';
 import { ownBroadcast } from './own';
 import type { BroadcastRow } from './view';
-
-/** At most this many addresses per test send. */
-export const TEST_RECIPIENTS_MAX = 5;
 
 /** A test copy's unsubscribe link leads to a page that says it was a test: it names no contact. */
 const sampleUnsubscribeUrl = (appUrl: string) => `${appUrl}/unsubscribe/test`;
 
-async function contentOf(deps: Pick<Deps, 'db'>, row: BroadcastRow): Promise<BroadcastContent> {
+/** What the broadcast says now: its own content, or its template's (a subject of its own overriding the template's). */
+export async function contentOf(deps: Pick<Deps, 'db'>, row: BroadcastRow): Promise<BroadcastContent> {
   if (!row.templateId) return { subject: row.subject ?? '', html: row.html, text: row.text };
   const [template] = await deps.db.select().from(templates).where(eq(templates.id, row.templateId));
   if (!template) throw validationError('template_id: the template was deleted; choose another one or write the content');

@@ -7,7 +7,7 @@ import { ErrorAlert } from '../../../components/error-alert';
 import { TextField } from '../../../components/field';
 import { useTRPC } from '../../../lib/trpc';
 import type { Email } from '../types';
-import { fromUtcInput, toUtcInput } from './schedule-time';
+import { fromUtcInput, toUtcInput } from '../../../lib/utc-input';
 import { useInvalidateEmails } from './use-invalidate-emails';
 
 /** Moves a scheduled email to another time (UTC, like every time on the page). */

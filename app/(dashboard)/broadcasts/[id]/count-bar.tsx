@@ -1,0 +1,33 @@
+import { formatCount } from '../../../lib/format';
+import { ProgressBar } from '../progress-bar';
+
+/** "34 %", or "—" against nothing; under one percent shows as "<1 %" rather than a misleading 0. */
+export function percentOf(value: number, total: number): string {
+  if (total <= 0) return '—';
+  const percent = (value / total) * 100;
+  if (value > 0 && percent < 1) return '<1 %';
+  return `${Math.round(percent)} %`;
+}
+
+/** One count of the broadcast as a labelled bar against its whole, with the number and its share. */
+export function CountBar({ label, value, total, tone, testId, hint }: {
+  label: string;
+  value: number;
+  total: number;
+  tone: 'indigo' | 'sky' | 'emerald' | 'orange' | 'fuchsia' | 'violet';
+  testId: string;
+  hint?: string;
+}) {
+  return (
+    <div className="grid grid-cols-[8rem_1fr_auto] items-center gap-x-4 gap-y-1" title={hint}>
+      <dt className="text-sm text-slate-600">{label}</dt>
+      <ProgressBar label={label} value={value} total={total} tone={tone} />
+      <dd className="w-32 text-right text-sm whitespace-nowrap tabular-nums">
+        <span className="font-semibold text-slate-900" data-testid={testId} data-value={value}>
+          {formatCount(value)}
+        </span>{' '}
+        <span className="text-slate-500">{percentOf(value, total)}</span>
+      </dd>
+    </div>
+  );
+}

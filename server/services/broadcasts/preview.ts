@@ -1,0 +1,97 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { audiences, contacts, templates } from '@/db/schema';
+import type { Db } from '@/db/client';
+import type { Deps } from '../../deps';
+import { notFound } from '../../errors';
+import type { Principal } from '../shared/principal';
+import { parseTemplate } from '../templates/parse';
+import { renderForContact, renderParsedForContact, SAMPLE_NAME, type BroadcastContent, type ContactValues } from './content';
+import { ownBroadcast } from './own';
+import { contentOf } from './test-send';
+
+/** Content being written, not saved yet: its own subject and bodies, or a template's (a subject of its own overriding the template's). */
+export interface UnsavedContent {
+  subject?: string;
+  html?: string;
+  text?: string;
+  templateId?: string;
+  /** The audience it is written for, whose subscribed contacts the answer counts. */
+  audienceId?: string;
+}
+
+/** A saved broadcast (as saved), or content from the composer. */
+export type PreviewSource = { id: string } | { content: UnsavedContent };
+
+export interface BroadcastPreview {
+  subject: string;
+  html: string | null;
+  text: string | null;
+  /** The contact it was rendered for; null: sample values (no contact chosen). */
+  contact: { id: string; email: string; name: string | null } | null;
+  /** Subscribed contacts of the audience now: whom a send would reach, before the suppression list. Null without an audience. */
+  recipients: number | null;
+}
+
+/** Without a contact the preview says who it would greet, with values that are plainly not a person's. */
+const SAMPLE_EMAIL = 'contact@example.com';
+
+/** A preview's unsubscribe link names no contact: the page it leads to says it was a preview. */
+const previewUnsubscribeUrl = (appUrl: string) => `${appUrl}/unsubscribe/preview`;
+
+async function ownContact(db: Db, principal: Principal, id: string) {
+  const [row] = await db
+    .select({ id: contacts.id, email: contacts.email, name: contacts.name })
+    .from(contacts)
+    .where(and(eq(contacts.id, id), eq(contacts.organizationId, principal.organizationId)));
+  if (!row) throw notFound('Contact');
+  return row;
+}
+
+async function subscribedContacts(db: Db, principal: Principal, audienceId: string | null | undefined): Promise<number | null> {
+  if (!audienceId) return null;
+  const [row] = await db
+    .select({ subscribed: sql<number>`(count(${contacts.id}) filter (where ${contacts.subscribed}))::int` })
+    .from(audiences)
+    .leftJoin(contacts, eq(contacts.audienceId, audiences.id))
+    .where(and(eq(audiences.id, audienceId), eq(audiences.organizationId, principal.organizationId)))
+    .groupBy(audiences.id);
+  return row ? row.subscribed : null;
+}
+
+async function unsavedContent(db: Db, principal: Principal, content: UnsavedContent): Promise<BroadcastContent> {
+  if (!content.templateId) return { subject: content.subject ?? '', html: content.html ?? null, text: content.text ?? null };
+  const [template] = await db
+    .select({ subject: templates.subject, html: templates.html, text: templates.text })
+    .from(templates)
+    .where(and(eq(templates.id, content.templateId), eq(templates.organizationId, principal.organizationId)));
+  if (!template) throw notFound('Template');
+  return { subject: content.subject || template.subject, html: template.html, text: template.text };
+}
+
+/**
+ * The broadcast as one contact of its audience will get it (or with sample values), rendered as
+ * the fan-out renders it: the same Liquid, the same checks (a 400 names the part), an unsubscribe
+ * link that leads nowhere real. Sends nothing, stores nothing.
+ */
+export async function previewBroadcast(deps: Pick<Deps, 'db' | 'config'>, principal: Principal, source: PreviewSource, contactId?: string): Promise<BroadcastPreview> {
+  const contact = contactId ? await ownContact(deps.db, principal, contactId) : null;
+  const values: ContactValues = {
+    email: contact?.email ?? SAMPLE_EMAIL,
+    name: contact ? contact.name : SAMPLE_NAME,
+    unsubscribeUrl: previewUnsubscribeUrl(deps.config.appUrl),
+  };
+  if ('id' in source) {
+    const row = await ownBroadcast(deps.db, principal, source.id);
+    // Its own bodies (a template's are copied in when sending starts) are one version of the
+    // broadcast, cached as the fan-out caches them; a template's may change under the same
+    // version, so they are parsed afresh.
+    const rendered =
+      row.html !== null || row.text !== null
+        ? renderForContact({ id: row.id, updatedAt: row.updatedAt }, { subject: row.subject ?? '', html: row.html, text: row.text }, values)
+        : renderParsedForContact(parseTemplate(await contentOf(deps, row)), values);
+    return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, row.audienceId) };
+  }
+  // Unsaved content changes with every keystroke: parsed here, not kept in the cache of stored versions.
+  const rendered = renderParsedForContact(parseTemplate(await unsavedContent(deps.db, principal, source.content)), values);
+  return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, source.content.audienceId) };
+}
