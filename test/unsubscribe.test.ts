@@ -337,6 +337,20 @@ describe('refusals', () => {
     expect(await snapshot(s)).toEqual(before);
   });
 
+  it("says so on the links of test copies and previews, which name no contact, and changes nothing", async () => {
+    const s = await seed();
+    const before = await snapshot(s);
+    for (const token of ['test', 'preview']) {
+      const get = await getPage(token);
+      expect(get.status).toBe(200);
+      expect(await get.text()).toContain('This is a test copy');
+      const post = await oneClick(token);
+      expect(post.status).toBe(200);
+      expect(await post.text()).toContain('test copy');
+    }
+    expect(await snapshot(s)).toEqual(before);
+  });
+
   it('answers 405 with Allow for other methods, 413 for an oversized body, 400 for a POST that asks nothing', async () => {
     const s = await seed();
     const before = await snapshot(s);

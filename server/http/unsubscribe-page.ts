@@ -88,4 +88,10 @@ export function nothingToDoPage(): string {
 
 export const NOT_FOUND_PAGE = layout('Link not found', '<h1>Link not found</h1><p>This unsubscribe link is not valid. Check that it was copied whole.</p>');
 
+/** Where the unsubscribe link of a test copy or a preview leads: it names no contact. */
+export const SAMPLE_PAGE = layout(
+  'Unsubscribe link of a test copy',
+  '<h1>This is a test copy</h1><p>In the broadcast itself, this link lets each recipient unsubscribe with one click. In a test copy or a preview it names no one, so nothing changes.</p>',
+);
+
 export const UNAVAILABLE_PAGE = layout('Try again', '<h1>Something went wrong</h1><p>This page could not be opened just now. Please try again in a moment.</p>');

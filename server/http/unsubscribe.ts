@@ -3,7 +3,8 @@ import type { Deps } from '../deps';
 import { describeUnsubscribe } from '../services/unsubscribe/describe';
 import { unsubscribe } from '../services/unsubscribe/unsubscribe';
 import { readFormFields } from './form-body';
-import { confirmPage, donePage, NOT_FOUND_PAGE, PAGE_CSP, UNAVAILABLE_PAGE } from './unsubscribe-page';
+import { SAMPLE_UNSUBSCRIBE_TOKENS } from '../services/unsubscribe/tokens';
+import { confirmPage, donePage, NOT_FOUND_PAGE, PAGE_CSP, SAMPLE_PAGE, UNAVAILABLE_PAGE } from './unsubscribe-page';
 
 /** `/unsubscribe/<token>`; the token alphabet is base64url, anything else is no unsubscribe link. */
 const UNSUBSCRIBE_PATH = /^\/unsubscribe\/([A-Za-z0-9_-]{1,128})\/?$/;
@@ -35,6 +36,9 @@ const text = (res: ServerResponse, status: number, body: string, extra: Record<s
  * answers a short text. `POST` from the page's form (`confirm=1`, `everything=1` to stop all
  * mail from the sender): unsubscribes and answers a confirmation page. A bad token is a 404.
  */
+/** The links of test copies and previews (`SAMPLE_UNSUBSCRIBE_TOKENS`): a page that says so, never a contact. */
+const SAMPLE_TOKENS = new Set<string>(SAMPLE_UNSUBSCRIBE_TOKENS);
+
 export async function handleUnsubscribe(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'jobs' | 'encryptionKey' | 'log'>): Promise<void> {
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
@@ -44,6 +48,7 @@ export async function handleUnsubscribe(req: IncomingMessage, res: ServerRespons
   if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return text(res, 405, 'Method not allowed', { Allow: ALLOW });
   if (!match) return page(res, 404, NOT_FOUND_PAGE, head);
   const token = match[1]!;
+  if (SAMPLE_TOKENS.has(token)) return method === 'POST' ? text(res, 200, 'Nothing to unsubscribe: this is a test copy') : page(res, 200, SAMPLE_PAGE, head);
 
   try {
     if (method !== 'POST') {

@@ -8,6 +8,7 @@ import { parseTemplate } from '../templates/parse';
 import { renderForContact, renderParsedForContact, SAMPLE_NAME, type BroadcastContent, type ContactValues } from './content';
 import { ownBroadcast } from './own';
 import { contentOf } from './test-send';
+import { sampleUnsubscribeUrl } from '../unsubscribe/tokens';
 
 /** Content being written, not saved yet: its own subject and bodies, or a template's (a subject of its own overriding the template's). */
 export interface UnsavedContent {
@@ -35,8 +36,6 @@ export interface BroadcastPreview {
 /** Without a contact the preview says who it would greet, with values that are plainly not a person's. */
 const SAMPLE_EMAIL = 'contact@example.com';
 
-/** A preview's unsubscribe link names no contact: the page it leads to says it was a preview. */
-const previewUnsubscribeUrl = (appUrl: string) => `${appUrl}/unsubscribe/preview`;
 
 async function ownContact(db: Db, principal: Principal, id: string) {
   const [row] = await db
@@ -78,7 +77,7 @@ export async function previewBroadcast(deps: Pick<Deps, 'db' | 'config'>, princi
   const values: ContactValues = {
     email: contact?.email ?? SAMPLE_EMAIL,
     name: contact ? contact.name : SAMPLE_NAME,
-    unsubscribeUrl: previewUnsubscribeUrl(deps.config.appUrl),
+    unsubscribeUrl: sampleUnsubscribeUrl(deps.config.appUrl, 'preview'),
   };
   if ('id' in source) {
     const row = await ownBroadcast(deps.db, principal, source.id);

@@ -9,13 +9,12 @@ import { storeEmails } from '../emails/accept/store';
 import { storeWithinLimits } from '../emails/accept/within-limits';
 import { normalizeAddress, parseMailbox } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
-import { renderForContact, SAMPLE_NAME, type BroadcastContent } from './content';
+import { renderParsedForContact, SAMPLE_NAME, type BroadcastContent } from './content';
+import { parseTemplate } from '../templates/parse';
+import { sampleUnsubscribeUrl } from '../unsubscribe/tokens';
 import { TEST_RECIPIENTS_MAX } from './limits';
 import { ownBroadcast } from './own';
 import type { BroadcastRow } from './view';
-
-/** A test copy's unsubscribe link leads to a page that says it was a test: it names no contact. */
-const sampleUnsubscribeUrl = (appUrl: string) => `${appUrl}/unsubscribe/test`;
 
 /** What the broadcast says now: its own content, or its template's (a subject of its own overriding the template's). */
 export async function contentOf(deps: Pick<Deps, 'db'>, row: BroadcastRow): Promise<BroadcastContent> {
@@ -62,9 +61,10 @@ export async function sendTestCopies(deps: Deps, principal: Principal, id: strin
   await checkTestRecipients(deps, principal, to);
   const { permit, context } = await permitSend(deps, principal, { from: row.from, recipients: to });
   const now = deps.clock.now();
-  const version = { id: row.id, updatedAt: row.updatedAt };
+  // Parsed afresh, not cached by the broadcast's version: a template it uses may have changed since.
+  const parsed = parseTemplate(content);
   const candidates = permit.deliverable.map((address) => {
-    const rendered = renderForContact(version, content, { email: normalizeAddress(address), name: SAMPLE_NAME, unsubscribeUrl: sampleUnsubscribeUrl(deps.config.appUrl) });
+    const rendered = renderParsedForContact(parsed, { email: normalizeAddress(address), name: SAMPLE_NAME, unsubscribeUrl: sampleUnsubscribeUrl(deps.config.appUrl, 'test') });
     const input: EmailInput = {
       from: row.from,
       to: [address],

@@ -64,3 +64,8 @@ export function mailtoToken(address: string): string | null {
   if (bare.slice(0, MAILTO_PREFIX.length).toLowerCase() !== MAILTO_PREFIX) return null;
   return bare.slice(MAILTO_PREFIX.length, at);
 }
+
+/** What stands for a token in test copies and previews: their links name no contact and unsubscribe no one. */
+export const SAMPLE_UNSUBSCRIBE_TOKENS = ['test', 'preview'] as const;
+
+export const sampleUnsubscribeUrl = (appUrl: string, kind: (typeof SAMPLE_UNSUBSCRIBE_TOKENS)[number]) => `${appUrl}/unsubscribe/${kind}`;
