@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { InngestTestEngine } from '@inngest/test';
-import { broadcasts, emails, events, organizations, systemEmails, workers } from '@/db/schema';
+import { broadcasts, emails, events, organizations, systemEmails, usageCounters, workers } from '@/db/schema';
 import { broadcastFunctions } from '@/inngest/functions/broadcasts';
 import { runAdminCommand } from '@/server/admin/commands';
 import { fanOutChunk } from '@/server/services/broadcasts/chunk';
@@ -222,6 +222,25 @@ describe('holds', () => {
     app.clock.set(midnight);
     await drain();
     await expectEachOnce(id, 1250);
+    expect((await read(id)).status).toBe('sent');
+  });
+
+  it('holds at the monthly quota (never metered overage) until the first of the next month', async () => {
+    await runAdminCommand(app.runtime.deps, 'org:overage', { org: org.organizationId, on: true });
+    // The month's sends so far, as the store statement leaves them: 300 short of the 10k quota.
+    const now = app.clock.now().toISOString();
+    await app.runtime.deps.db.insert(usageCounters).values({ organizationId: org.organizationId, day: now.slice(0, 10), month: `${now.slice(0, 7)}-01`, monthRecipients: 9_700 });
+    const id = await broadcastTo(await audienceOf(450));
+    await send(id);
+    await drain();
+    await expectEachOnce(id, 300);
+    expect(await read(id)).toMatchObject({ status: 'held', heldReason: 'monthly_limit' });
+    const [row] = await app.runtime.deps.db.select({ nextAttemptAt: broadcasts.nextAttemptAt }).from(broadcasts).where(eq(broadcasts.id, id));
+    const firstOfNext = new Date(Date.UTC(app.clock.now().getUTCFullYear(), app.clock.now().getUTCMonth() + 1, 1));
+    expect(row!.nextAttemptAt).toEqual(firstOfNext);
+    app.clock.set(firstOfNext);
+    await drain();
+    await expectEachOnce(id, 450);
     expect((await read(id)).status).toBe('sent');
   });
 
