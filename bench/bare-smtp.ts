@@ -20,7 +20,9 @@ export interface BareSmtpJob {
   /** TCP_NODELAY on the SMTP sockets (bench/whatif-nodelay.ts); nodemailer leaves Nagle on. */
   noDelay: boolean;
   dkim: { domainName: string; keySelector: string; privateKey: string };
-  message: { from: string; to: string; subject: string; html: string; text: string };
+  message: { from: string; to: string; subject: string; html: string; text?: string };
+  /** Headers beside the default Feedback-ID (which they may replace), e.g. a broadcast's List-Unsubscribe. */
+  headers?: Record<string, string>;
 }
 
 export interface BareSmtpRun {
@@ -46,7 +48,7 @@ async function run(job: BareSmtpJob): Promise<BareSmtpRun> {
         text: job.message.text,
         messageId: `<bare-${i}@${job.dkim.domainName}>`,
         date: new Date(),
-        headers: { 'Feedback-ID': `transactional:bench:transactional:eumail` },
+        headers: { 'Feedback-ID': `transactional:bench:transactional:eumail`, ...job.headers },
         envelope: { from: `bounce+${i}@send.${job.dkim.domainName}`, to: [job.message.to] },
         disableFileAccess: true,
         disableUrlAccess: true,

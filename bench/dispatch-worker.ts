@@ -11,7 +11,7 @@
  */
 import { loadConfig } from '../server/config';
 import { createRuntime, stopRuntime } from '../server/runtime';
-import { dueEmailIds, sweepEmailDispatch } from '../server/services/emails/pipeline/dispatch';
+import { dispatchesInFlight, dueEmailIds, sweepEmailDispatch } from '../server/services/emails/pipeline/dispatch';
 
 export interface DispatchRun {
   handled: number;
@@ -20,6 +20,12 @@ export interface DispatchRun {
   /** Sweeps that handled nothing while emails were still due (all claimed by another loop). */
   idleSweeps: number;
   timedOut: boolean;
+  /**
+   * Deliveries still in flight when the report was sent. A sweep that spends its budget returns
+   * without waiting for its rows in flight (they finish by themselves, uncounted in `handled`);
+   * the run waits up to a minute for them, and `ms` includes that wait.
+   */
+  leftInFlight: number;
 }
 
 async function main(): Promise<void> {
@@ -35,7 +41,7 @@ async function main(): Promise<void> {
   process.on('message', (request: { op: 'run'; loops: number; limitMs: number }) => {
     void (async () => {
       const started = performance.now();
-      const result: DispatchRun = { handled: 0, sweeps: 0, ms: 0, idleSweeps: 0, timedOut: false };
+      const result: DispatchRun = { handled: 0, sweeps: 0, ms: 0, idleSweeps: 0, timedOut: false, leftInFlight: 0 };
       const loop = async () => {
         for (;;) {
           if (performance.now() - started > request.limitMs) {
@@ -52,6 +58,9 @@ async function main(): Promise<void> {
         }
       };
       await Promise.all(Array.from({ length: request.loops }, loop));
+      const draining = performance.now();
+      while (dispatchesInFlight(deps) > 0 && performance.now() - draining < 60_000) await new Promise((resolve) => setTimeout(resolve, 5));
+      result.leftInFlight = dispatchesInFlight(deps);
       result.ms = performance.now() - started;
       process.send!(result);
     })().catch((error: unknown) => {

@@ -13,6 +13,9 @@
  *                                   delivering meanwhile, bench/suite-soak.ts    → results/soak-latest.json
  *   BENCH_SUITE=webhooks            signed webhook deliveries/s to a loopback receiver vs bare
  *                                   undici POSTs, bench/suite-webhooks.ts   → results/webhooks-latest.json
+ *   BENCH_SUITE=broadcasts          a broadcast to 100k contacts: the fan-out's hand-off to delivery vs
+ *                                   bare postgres-js INSERTs, then its delivery vs bare nodemailer,
+ *                                   bench/suite-broadcasts.ts             → results/broadcasts-latest.json
  *   BENCH_SUITE=all                 every suite, one after the other
  *
  * Whatever happens (success, failure, Ctrl-C, the overall deadline), every child is stopped, every
@@ -20,6 +23,7 @@
  */
 import { cleanup, errorText, log } from './harness';
 import { apiKeysDeadlineMs, runApiKeysSuite } from './suite-api-keys';
+import { broadcastsDeadlineMs, runBroadcastsSuite } from './suite-broadcasts';
 import { contactsDeadlineMs, runContactsSuite } from './suite-contacts';
 import { emailsDeadlineMs, runEmailsSuite } from './suite-emails';
 import { runSoakSuite, soakDeadlineMs } from './suite-soak';
@@ -33,11 +37,12 @@ const SUITES = {
   startup: { run: runStartupSuite, deadlineMs: startupDeadlineMs },
   soak: { run: runSoakSuite, deadlineMs: soakDeadlineMs },
   webhooks: { run: runWebhooksSuite, deadlineMs: webhooksDeadlineMs },
+  broadcasts: { run: runBroadcastsSuite, deadlineMs: broadcastsDeadlineMs },
 } as const;
 
 const requested = process.env.BENCH_SUITE || 'api-keys';
 const names = requested === 'all' ? (Object.keys(SUITES) as Array<keyof typeof SUITES>) : [requested as keyof typeof SUITES];
-for (const name of names) if (!(name in SUITES)) throw new Error(`BENCH_SUITE: unknown suite "${name}" (use api-keys, emails, contacts, startup, soak, webhooks or all)`);
+for (const name of names) if (!(name in SUITES)) throw new Error(`BENCH_SUITE: unknown suite "${name}" (use api-keys, emails, contacts, startup, soak, webhooks, broadcasts or all)`);
 
 // The whole run, seeding included; a stuck step cannot keep the process alive past it.
 const DEADLINE_MS = names.reduce((sum, name) => sum + SUITES[name].deadlineMs(), 0);
