@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
+import { mutationDialogProps } from '../../../components/mutation-dialog-props';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IrreversibleConsequences } from '../../../components/irreversible-consequences';
 import { useTRPC } from '../../../lib/trpc';
@@ -22,16 +23,11 @@ export function DeleteBroadcastDialog({ broadcast, open, onClose }: { broadcast:
       },
     }),
   );
-  const close = () => {
-    if (remove.isPending) return;
-    remove.reset();
-    onClose();
-  };
 
   return (
     <ConfirmDialog
       open={open}
-      onClose={close}
+      {...mutationDialogProps(remove, onClose)}
       title="Delete broadcast"
       testId="delete-broadcast-dialog"
       description={
@@ -41,9 +37,6 @@ export function DeleteBroadcastDialog({ broadcast, open, onClose }: { broadcast:
       }
       confirmLabel="Delete broadcast"
       onConfirm={() => remove.mutate({ id: broadcast.id })}
-      pending={remove.isPending}
-      loading={remove.isPending || remove.isSuccess}
-      error={remove.error}
       errorTitle="Could not delete the broadcast"
     >
       <IrreversibleConsequences>

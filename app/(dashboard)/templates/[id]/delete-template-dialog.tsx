@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
+import { mutationDialogProps } from '../../../components/mutation-dialog-props';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IrreversibleConsequences } from '../../../components/irreversible-consequences';
 import { useTRPC } from '../../../lib/trpc';
@@ -24,16 +25,10 @@ export function DeleteTemplateDialog({ template, open, onClose }: { template: Te
     }),
   );
 
-  const close = () => {
-    if (remove.isPending) return;
-    remove.reset();
-    onClose();
-  };
-
   return (
     <ConfirmDialog
       open={open}
-      onClose={close}
+      {...mutationDialogProps(remove, onClose)}
       title="Delete template"
       testId="delete-template-dialog"
       description={
@@ -43,9 +38,6 @@ export function DeleteTemplateDialog({ template, open, onClose }: { template: Te
       }
       confirmLabel="Delete template"
       onConfirm={() => remove.mutate({ id: template.id })}
-      pending={remove.isPending}
-      loading={remove.isPending || remove.isSuccess}
-      error={remove.error}
       errorTitle="Could not delete the template"
     >
       <IrreversibleConsequences>

@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
+import { mutationDialogProps } from '../../../components/mutation-dialog-props';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IrreversibleConsequences } from '../../../components/irreversible-consequences';
 import { useTRPC } from '../../../lib/trpc';
@@ -23,16 +24,10 @@ export function DeleteWebhookDialog({ webhook, open, onClose }: { webhook: Webho
     }),
   );
 
-  const close = () => {
-    if (remove.isPending) return;
-    remove.reset();
-    onClose();
-  };
-
   return (
     <ConfirmDialog
       open={open}
-      onClose={close}
+      {...mutationDialogProps(remove, onClose)}
       title="Delete endpoint"
       testId="delete-webhook-dialog"
       description={
@@ -42,9 +37,6 @@ export function DeleteWebhookDialog({ webhook, open, onClose }: { webhook: Webho
       }
       confirmLabel="Delete endpoint"
       onConfirm={() => remove.mutate({ id: webhook.id })}
-      pending={remove.isPending}
-      loading={remove.isPending || remove.isSuccess}
-      error={remove.error}
       errorTitle="Could not delete the endpoint"
     >
       <IrreversibleConsequences>
