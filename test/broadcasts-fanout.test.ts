@@ -229,7 +229,8 @@ describe('holds', () => {
     await runAdminCommand(app.runtime.deps, 'org:overage', { org: org.organizationId, on: true });
     // The month's sends so far, as the store statement leaves them: 300 short of the 10k quota.
     const now = app.clock.now().toISOString();
-    await app.runtime.deps.db.insert(usageCounters).values({ organizationId: org.organizationId, day: now.slice(0, 10), month: `${now.slice(0, 7)}-01`, monthRecipients: 9_700 });
+    const counters = { organizationId: org.organizationId, day: now.slice(0, 10), month: `${now.slice(0, 7)}-01`, monthRecipients: 9_700 };
+    await app.runtime.deps.db.insert(usageCounters).values(counters).onConflictDoUpdate({ target: usageCounters.organizationId, set: counters });
     const id = await broadcastTo(await audienceOf(450));
     await send(id);
     await drain();

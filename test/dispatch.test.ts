@@ -6,6 +6,7 @@ import { seal } from '@/server/crypto/secret-box';
 import { newId } from '@/server/ids';
 import { closeRelayPools } from '@/server/mail/delivery';
 import { dispatchEmail, sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
+import { claimDueEmails } from '@/server/services/emails/pipeline/claim';
 import { sweepDomainChecks } from '@/server/services/domains/verification';
 import { startTestApp, type TestApp } from './support/app';
 import { publishRecords } from './support/domains';
@@ -139,5 +140,33 @@ describe('many sending domains', () => {
     }
     expect((await sweepEmailDispatch(app.runtime.deps)).handled).toBe(12);
     for (const message of mx.messages) expect(/\bd=([^;\s]+)/.exec(message.raw.slice(message.raw.indexOf('DKIM-Signature:')))?.[1]).toBe(message.raw.match(/^From: .*@([^>\s]+)/m)?.[1]);
+  });
+});
+
+describe('the claim past busy destinations', () => {
+  it('leaves out emails with a recipient still to deliver at a busy domain, by the stored destination or by the recipients of a mixed email', async () => {
+    app.dns.a('other.example', '127.0.0.1');
+    app.dns.a('third.example', '127.0.0.1');
+    const single = await send('Ada@Example.NET');
+    const mixed = await send(['bo@example.net', 'cy@other.example']);
+    const elsewhere = await send('di@third.example');
+    const rows = await app.runtime.deps.db.select({ id: emails.id, destination: emails.destination }).from(emails);
+    expect(Object.fromEntries(rows.map((row) => [row.id, row.destination]))).toEqual({ [single]: 'example.net', [mixed]: null, [elsewhere]: 'third.example' });
+
+    const claim = async (busy: string[]) => {
+      const claimed = (await claimDueEmails(app.runtime.deps, 10, busy)).map((row) => row.id);
+      await app.runtime.deps.claims.release(emails, claimed);
+      return claimed.sort();
+    };
+    expect(await claim(['example.net'])).toEqual([elsewhere]);
+    expect(await claim(['other.example', 'third.example'])).toEqual([single]);
+    expect(await claim([])).toEqual([single, mixed, elsewhere].sort());
+
+    // Its example.net recipient delivered, the mixed email goes on to other.example despite the busy example.net.
+    await app.runtime.deps.db
+      .update(emails)
+      .set({ recipientStates: sql`jsonb_set(${emails.recipientStates}, '{0,status}', '"delivered"')` })
+      .where(eq(emails.id, mixed));
+    expect(await claim(['example.net'])).toEqual([mixed, elsewhere].sort());
   });
 });

@@ -37,6 +37,20 @@ async function prime(organizationId: string, values: { day?: string; dayRecipien
   await deps().db.insert(usageCounters).values(row).onConflictDoUpdate({ target: usageCounters.organizationId, set: row });
 }
 
+describe('usage counters', () => {
+  it('are created with the organization, and created on the first send of one that has none (made before they existed)', async () => {
+    const org = await sendingOrg(app, { plan: 'free' });
+    const [created] = await deps().db.select().from(usageCounters).where(eq(usageCounters.organizationId, org.organizationId));
+    expect(created).toMatchObject({ dayRecipients: 0, monthRecipients: 0, listRecipients: 0 });
+
+    await deps().db.delete(usageCounters).where(eq(usageCounters.organizationId, org.organizationId));
+    expect((await send(org.apiKey, { to: ['a@example.net', 'b@example.net'] })).status).toBe(200);
+    const [row] = await deps().db.select().from(usageCounters).where(eq(usageCounters.organizationId, org.organizationId));
+    expect(row).toMatchObject({ dayRecipients: 2, monthRecipients: 2 });
+    expect(await storedEmails(org.organizationId)).toBe(1);
+  });
+});
+
 describe('daily recipient ceiling', () => {
   it('lets a Free account reach its 100th recipient and refuses the 101st before storing anything, until midnight UTC', async () => {
     app.clock.set('2026-11-21T23:00:00.000Z');

@@ -56,6 +56,11 @@ export const emails = pgTable(
      * Per recipient, in envelope order (to, cc, bcc; the VERP recipient index): where its delivery
      * stands. pending | deferred | delivered | bounced | complained | suppressed | failed
      */
+    /**
+     * The one recipient domain (lowercase) when every recipient is on it, else null: what the
+     * dispatch claim compares with the busy destinations without reading recipient_states.
+     */
+    destination: text('destination'),
     recipientStates: jsonb('recipient_states').$type<Array<{ address: string; status: RecipientStatus; attempts: number; response?: string }>>().notNull().default([]),
     /** The original URLs of rewritten links, by index: a click token can only ever lead to one of these. */
     trackedLinks: text('tracked_links').array().notNull().default([]),

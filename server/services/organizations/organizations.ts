@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { members, organizations } from '@/db/schema';
+import { members, organizations, usageCounters } from '@/db/schema';
+import { utcDay, utcMonth } from '../plans/calendar';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { notFound, validationError } from '../../errors';
@@ -27,6 +28,8 @@ async function createOrganization(
     // Created on a paid volume, it has paid since it exists: the new-account pool starts then.
     .values({ id: newId(), name, plan: plan.id, ownerEmail: input.ownerEmail.trim().toLowerCase(), createdAt, paidSince: plan.priceEurCents > 0 ? createdAt : null })
     .returning();
+  // The counters exist from the start, so that the first send moves them with the same plain update as every later one.
+  await tx.insert(usageCounters).values({ organizationId: organization!.id, day: utcDay(now), month: utcMonth(now) });
   if (input.ownerUserId) {
     await tx.insert(members).values({ id: newId(), organizationId: organization!.id, userId: input.ownerUserId, role: 'owner', createdAt: now });
   }

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql, type Column, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 import { column, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
@@ -26,42 +26,44 @@ export interface SendContext {
   suppressed: Set<string>;
 }
 
-interface ContextRow {
+type ContextRow = Record<string, unknown> & {
   status: string;
   owner_email: string;
-  account: Record<keyof SendingAccount, unknown>;
-  counters: Record<keyof UsageCounters, unknown> | null;
-  domains: SenderDomain[];
-  suppressed: string[];
-}
+  domains: SenderDomain[] | string;
+  suppressed: string[] | string;
+};
 
 const ACCOUNT_COLUMNS = ['plan', 'pendingPlan', 'pendingPlanAt', 'reviewed', 'overageEnabled', 'createdAt', 'paidSince', 'poolExitedAt', 'standingEvaluatedAt', 'busiestRecentDay', 'elevatedReason'] as const;
 const COUNTER_COLUMNS = ['day', 'dayRecipients', 'month', 'monthRecipients', 'listRecipients', 'overageNotifiedMonth'] as const;
 
-/** `jsonb_build_object('key', alias.column, ...)`: columns under their TypeScript keys, read back by {@link fromJson}. */
-function jsonOf<T extends PgTable>(alias: string, table: T, keys: ReadonlyArray<keyof T['_']['columns'] & string>): SQL {
-  return sql`jsonb_build_object(${sql.join(
-    keys.map((key) => sql`${key}::text, ${column(table, key, alias)}`),
+/** `alias.column as "prefix.key", ...`: plain columns under their TypeScript keys, read back by {@link fromColumns}. */
+function columnsAs<T extends PgTable>(alias: string, table: T, keys: ReadonlyArray<keyof T['_']['columns'] & string>): SQL {
+  return sql.join(
+    keys.map((key) => sql`${column(table, key, alias)} as ${sql.identifier(`${alias}.${key}`)}`),
     sql.raw(', '),
-  )})`;
+  );
 }
 
-const TIMES = new Set(['pendingPlanAt', 'createdAt', 'paidSince', 'poolExitedAt', 'standingEvaluatedAt']);
-function fromJson<T>(value: unknown): T {
-  const record = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(record).map(([key, item]) => [key, TIMES.has(key) && typeof item === 'string' ? new Date(item) : item])) as T;
+/** The columns named by {@link columnsAs}, each mapped as drizzle maps it (a timestamp becomes a Date). */
+function fromColumns<T>(row: Record<string, unknown>, alias: string, table: PgTable, keys: readonly string[]): T {
+  const columns = getTableColumns(table) as Record<string, Column>;
+  return Object.fromEntries(
+    keys.map((key) => {
+      const value = row[`${alias}.${key}`];
+      return [key, value === null || value === undefined ? null : columns[key]!.mapFromDriverValue(value)];
+    }),
+  ) as T;
 }
 
-// Organization, sender domains and suppressed recipients in one prepared round trip: sending is
-// the hottest write path, and three unnamed queries cost more than the insert itself.
+// Organization, account, counters, sender domains and suppressed recipients in one prepared round
+// trip: sending is the hottest write path, and separate queries cost more than the insert itself.
 const readContext = perDatabase((db) =>
   prepareSql<ContextRow>(
     db,
     'send_context',
     sql`select ${column(organizations, 'status', 'o')}, ${column(organizations, 'ownerEmail', 'o')} as owner_email,
-        ${jsonOf('o', organizations, ACCOUNT_COLUMNS)} as account,
-        (select ${jsonOf('c', usageCounters, COUNTER_COLUMNS)} from ${tableName(usageCounters, 'c')}
-          where ${column(usageCounters, 'organizationId', 'c')} = ${column(organizations, 'id', 'o')}) as counters,
+        ${columnsAs('o', organizations, ACCOUNT_COLUMNS)},
+        ${columnsAs('c', usageCounters, COUNTER_COLUMNS)},
         coalesce((select jsonb_agg(jsonb_build_object('id', ${column(domains, 'id', 'd')}, 'name', ${column(domains, 'name', 'd')}, 'status', ${column(domains, 'status', 'd')},
             'openTracking', ${column(domains, 'openTracking', 'd')}, 'clickTracking', ${column(domains, 'clickTracking', 'd')}))
           from ${tableName(domains, 'd')}
@@ -71,7 +73,9 @@ const readContext = perDatabase((db) =>
           from ${tableName(suppressions, 's')}
           where ${column(suppressions, 'organizationId', 's')} = ${column(organizations, 'id', 'o')}
             and ${column(suppressions, 'email', 's')} in (select jsonb_array_elements_text(${sql.placeholder('addresses')}::jsonb))), '[]'::jsonb) as suppressed
-      from ${tableName(organizations, 'o')} where ${column(organizations, 'id', 'o')} = ${sql.placeholder('organizationId')}`,
+      from ${tableName(organizations, 'o')}
+        left join ${tableName(usageCounters, 'c')} on ${column(usageCounters, 'organizationId', 'c')} = ${column(organizations, 'id', 'o')}
+      where ${column(organizations, 'id', 'o')} = ${sql.placeholder('organizationId')}`,
   ),
 );
 
@@ -86,8 +90,9 @@ export async function loadSendContext(db: Db, organizationId: string, domainName
   const parse = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
   return {
     organization: { status: row.status, ownerEmail: row.owner_email },
-    account: fromJson<SendingAccount>(row.account),
-    counters: row.counters ? fromJson<UsageCounters>(row.counters) : NO_USAGE,
+    account: fromColumns<SendingAccount>(row, 'o', organizations, ACCOUNT_COLUMNS),
+    // day is never null in a stored counter row: null means the organization has none yet.
+    counters: row['c.day'] == null ? NO_USAGE : fromColumns<UsageCounters>(row, 'c', usageCounters, COUNTER_COLUMNS),
     domains: new Map(parse(row.domains).map((domain) => [domain.name, domain])),
     suppressed: new Set(parse(row.suppressed)),
   };

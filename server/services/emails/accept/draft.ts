@@ -6,6 +6,7 @@ import { recipientsOf, type EmailInput } from './input';
 import type { EmailDraft } from './store';
 import type { Principal } from '../../shared/principal';
 import type { SendPermit } from './checks';
+import { recipientDomain } from '../pipeline/destinations';
 
 const IDEMPOTENCY_MS = DAY_MS;
 
@@ -26,6 +27,7 @@ export function draftEmail(
     status: suppressed.has(address.toLowerCase()) ? ('suppressed' as const) : ('pending' as const),
     attempts: 0,
   }));
+  const domains = new Set(recipientStates.map((state) => recipientDomain(state.address)));
   const row: EmailDraft['row'] = {
     id: options.id ?? newId(),
     organizationId: principal.organizationId,
@@ -50,6 +52,7 @@ export function draftEmail(
     status: scheduledAt ? 'scheduled' : 'queued',
     scheduledAt,
     nextAttemptAt: scheduledAt ?? now,
+    destination: domains.size === 1 ? [...domains][0]! : null,
     recipientStates,
     idempotencyKey: key ?? null,
     idempotencyExpiresAt: key ? new Date(now.getTime() + IDEMPOTENCY_MS) : null,

@@ -3,7 +3,7 @@ import { AppError, notFound } from '../../../errors';
 import { noticeOverageEntered } from '../../plans/overage-notice';
 import { allot, reservationOf, sendingLimits, usedNow, type Reservation, type SendKind } from '../../plans/sending-limits';
 import { refreshStanding } from '../../plans/standing';
-import { readUsageCounters } from '../../plans/usage-counters';
+import { createUsageCounters, readUsageCounters } from '../../plans/usage-counters';
 import type { Principal } from '../../shared/principal';
 import type { SendContext } from './context';
 import type { EmailDraft, StoreResult } from './store';
@@ -55,7 +55,8 @@ export async function storeWithinLimits(
       }
       return { refusals: allotment.refusals, result };
     }
-    counters = await readUsageCounters(deps, principal.organizationId);
+    // Another sender took the room meanwhile, or the organization has no counter row yet.
+    counters = (await readUsageCounters(deps, principal.organizationId)) ?? (await createUsageCounters(deps, principal.organizationId, limits));
   }
   throw new AppError('RATE_LIMITED', 'Concurrent sends keep taking the room this one counted on; retry');
 }

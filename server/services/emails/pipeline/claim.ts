@@ -18,11 +18,13 @@ const due = (now: unknown) => and(isNotNull(emails.nextAttemptAt), lte(emails.ne
 
 /**
  * Not to a destination this process already has its fill of: no recipient still to deliver whose
- * domain is in `busy`. The same key as destinationsOf (the part after the last @, lowercase).
+ * domain is in `busy`. An email to one domain compares its stored destination (a scan past a large
+ * backlog to one busy domain then reads no JSON); one to several reads its recipients' states. The
+ * same key as destinationsOf (the part after the last @, lowercase).
  */
-const notBusy = (busy: unknown) => sql`(cardinality(${busy}::text[]) = 0 or not exists (
+const notBusy = (busy: unknown) => sql`(cardinality(${busy}::text[]) = 0 or case when ${emails.destination} is not null then ${emails.destination} <> all(${busy}::text[]) else not exists (
   select 1 from jsonb_array_elements(${emails.recipientStates}) r
-  where r->>'status' in ('pending', 'deferred') and lower(substring(r->>'address' from '@([^@]*)$')) = any(${busy}::text[])))`;
+  where r->>'status' in ('pending', 'deferred') and lower(substring(r->>'address' from '@([^@]*)$')) = any(${busy}::text[])) end)`;
 
 // The claim also reads what sending needs besides the row: the domain's active DKIM key (so a
 // rotated or deleted key is seen at once) and whether there are attachments to load.

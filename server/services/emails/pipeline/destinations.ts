@@ -12,11 +12,14 @@ import type { ClaimedEmail } from './types';
  */
 export const PER_DESTINATION = 8;
 
+/** The destination an address is delivered to: the part after its last @, lowercase. */
+export const recipientDomain = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
 /** Where an email still has to go: the recipient domains (lowercase) of its open recipients. */
 export function destinationsOf(row: Pick<ClaimedEmail, 'recipientStates'>): string[] {
   const domains = new Set<string>();
   for (const state of row.recipientStates) {
-    if (IN_FLIGHT.has(state.status)) domains.add(state.address.slice(state.address.lastIndexOf('@') + 1).toLowerCase());
+    if (IN_FLIGHT.has(state.status)) domains.add(recipientDomain(state.address));
   }
   return [...domains];
 }
