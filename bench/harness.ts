@@ -223,6 +223,7 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     BENCH_LISTEN_PORT: '0',
     SMTP_GATEWAY_PORT: '0',
     BOUNCE_SMTP_PORT: '0',
+    SMTP_GATEWAY_TLS_PORT: '0',
     DATA_DIR: dataDir,
     BETTER_AUTH_SECRET: randomBytes(32).toString('hex'),
     ...extra,

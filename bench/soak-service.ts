@@ -73,7 +73,7 @@ function watch(child: ChildProcess, log: ServiceLog, onPort: (port: number) => v
 /** Builds the server bundle if it is stale, starts it on 127.0.0.1:<any port> and waits for it to listen. */
 export async function startBuiltService(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; log: ServiceLog }> {
   execFileSync(process.execPath, ['scripts/ensure-build.mjs', '--server-only'], { cwd: projectRoot, stdio: ['ignore', 'inherit', 'inherit'] });
-  const fullEnv = childEnv({ DASHBOARD: 'off', BOUNCE_SMTP_PORT: '0', ...env });
+  const fullEnv = childEnv({ DASHBOARD: 'off', BOUNCE_SMTP_PORT: '0', SMTP_GATEWAY_PORT: '0', SMTP_GATEWAY_TLS_PORT: '0', ...env });
   // The harness's children default to the web role only; the soak runs the default, all three.
   delete fullEnv.ROLES;
   const child = track(spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], { cwd: projectRoot, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] }));

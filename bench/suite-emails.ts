@@ -407,6 +407,11 @@ interface CompareRound {
   otherPerSecond: number;
   thisCpuMs: number | null;
   otherCpuMs: number | null;
+  /** The same split: the server process's and Postgres's CPU per email. */
+  thisServerCpuMs: number | null;
+  otherServerCpuMs: number | null;
+  thisPostgresCpuMs: number | null;
+  otherPostgresCpuMs: number | null;
 }
 
 /**
@@ -419,8 +424,8 @@ interface CompareRound {
 async function comparePart(world: World, parts: Part[]): Promise<CompareRound[]> {
   const { single, batch } = sendRequests(world);
   const servers = [
-    await startServer({ id: 'rest', script: 'rest-server.ts', env: world.serviceEnv }),
-    await startServer({ id: 'rest-compare', script: 'rest-server.ts', env: world.serviceEnv, root: settings.compareDir! }),
+    await startServer({ id: 'rest', script: 'rest-server.ts', env: world.serviceEnv, profile: settings.profile }),
+    await startServer({ id: 'rest-compare', script: 'rest-server.ts', env: world.serviceEnv, root: settings.compareDir!, profile: settings.profile }),
   ];
   const targets = servers.map((server, i) => ({ id: i === 0 ? 'rest' : 'rest-compare', child: server.child, port: server.port }));
   const measures = [
@@ -449,6 +454,10 @@ async function comparePart(world: World, parts: Part[]): Promise<CompareRound[]>
           otherPerSecond: figures[1]!.itemsPerSecond,
           thisCpuMs: sumCpu(figures[0]!),
           otherCpuMs: sumCpu(figures[1]!),
+          thisServerCpuMs: figures[0]!.serverCpuMsPerItem,
+          otherServerCpuMs: figures[1]!.serverCpuMsPerItem,
+          thisPostgresCpuMs: figures[0]!.postgresCpuMsPerItem,
+          otherPostgresCpuMs: figures[1]!.postgresCpuMsPerItem,
         });
         const last = rounds[rounds.length - 1]!;
         log(`round ${round} ${m.measure}: this ${last.thisPerSecond.toFixed(0)}/s, other ${last.otherPerSecond.toFixed(0)}/s, this/other ${(last.thisPerSecond / last.otherPerSecond).toFixed(3)}`);
@@ -464,15 +473,15 @@ const sumCpu = (figure: LoadFigure) => (figure.serverCpuMsPerItem != null && fig
 
 function printComparison(rounds: CompareRound[]): void {
   printTable(
-    ['round', 'measure', 'this /s', 'other /s', 'this/other', 'this CPU ms/email', 'other CPU ms/email'],
+    ['round', 'measure', 'this /s', 'other /s', 'this/other', 'this CPU ms/email (server + pg)', 'other CPU ms/email (server + pg)'],
     rounds.map((r) => [
       String(r.round),
       r.measure,
       r.thisPerSecond.toFixed(0),
       r.otherPerSecond.toFixed(0),
       (r.thisPerSecond / r.otherPerSecond).toFixed(3),
-      r.thisCpuMs?.toFixed(3) ?? '-',
-      r.otherCpuMs?.toFixed(3) ?? '-',
+      `${r.thisCpuMs?.toFixed(3) ?? '-'} (${r.thisServerCpuMs?.toFixed(3) ?? '-'} + ${r.thisPostgresCpuMs?.toFixed(3) ?? '-'})`,
+      `${r.otherCpuMs?.toFixed(3) ?? '-'} (${r.otherServerCpuMs?.toFixed(3) ?? '-'} + ${r.otherPostgresCpuMs?.toFixed(3) ?? '-'})`,
     ]),
   );
   for (const measure of [...new Set(rounds.map((r) => r.measure))]) {
@@ -480,6 +489,11 @@ function printComparison(rounds: CompareRound[]): void {
     const geometric = Math.exp(ratios.reduce((sum, ratio) => sum + Math.log(ratio), 0) / ratios.length);
     const sorted = [...ratios].sort((a, b) => a - b);
     console.log(`${measure}: this checkout runs at ${(geometric * 100).toFixed(1)} % of the other (geometric mean of ${ratios.length} rounds; min ${(sorted[0]! * 100).toFixed(1)} %, max ${(sorted[sorted.length - 1]! * 100).toFixed(1)} %)`);
+    const cpu = rounds.filter((r) => r.measure === measure && r.thisCpuMs !== null && r.otherCpuMs !== null).map((r) => r.otherCpuMs! / r.thisCpuMs!);
+    if (cpu.length > 0) {
+      const cpuGeometric = Math.exp(cpu.reduce((sum, ratio) => sum + Math.log(ratio), 0) / cpu.length);
+      console.log(`${measure}: by CPU per email (server + Postgres), this checkout does ${(cpuGeometric * 100).toFixed(1)} % of the other's work rate (other's CPU ms / this CPU ms, geometric mean)`);
+    }
   }
 }
 

@@ -25,7 +25,7 @@ async function healthyAfterMs(dashboard: 'on' | 'off'): Promise<number> {
   const child = track(
     spawn('npm', ['start'], {
       cwd: settings.tree,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: String(settings.port), DASHBOARD: dashboard, BOUNCE_SMTP_PORT: '0', SMTP_GATEWAY_PORT: '0', DATABASE_URL: '', NODE_ENV: 'production' },
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(settings.port), DASHBOARD: dashboard, BOUNCE_SMTP_PORT: '0', SMTP_GATEWAY_PORT: '0', SMTP_GATEWAY_TLS_PORT: '0', DATABASE_URL: '', NODE_ENV: 'production' },
       stdio: 'ignore',
       detached: true,
     }),

@@ -76,6 +76,10 @@ const envSchema = z.object({
   SMTP_RELAY_URL: urlOf(['smtp:', 'smtps:']),
   SMTP_MX_PORT: port(25),
   BOUNCE_SMTP_PORT: port(2525),
+  SMTP_GATEWAY_PORT: port(2587),
+  SMTP_GATEWAY_TLS_PORT: port(2465),
+  SMTP_TLS_CERT: z.string().optional(),
+  SMTP_TLS_KEY: z.string().optional(),
   BOUNCE_DOMAIN: z.string().optional(),
   SANDBOX_DOMAIN: z.string().optional(),
   SYSTEM_MAIL_FROM: z.string().optional(),
@@ -131,6 +135,8 @@ export type Config = {
   smtpRelayUrl: string | undefined;
   smtpMxPort: number;
   bounceSmtpPort: number;
+  /** The SMTP relay gateway: STARTTLS port and implicit-TLS port (0 = off), and its certificate (PEM or a file path; unset = self-signed in DATA_DIR). */
+  smtpGateway: { port: number; tlsPort: number; cert: string | undefined; key: string | undefined };
   sandboxDomain: string | undefined;
   /** The sandbox domain's DKIM key: PEM or a file path; unset = generated into DATA_DIR. */
   sandboxDkim: { selector: string; privateKey: string | undefined };
@@ -214,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpRelayUrl: e.SMTP_RELAY_URL,
     smtpMxPort: e.SMTP_MX_PORT,
     bounceSmtpPort: e.BOUNCE_SMTP_PORT,
+    smtpGateway: { port: e.SMTP_GATEWAY_PORT, tlsPort: e.SMTP_GATEWAY_TLS_PORT, cert: e.SMTP_TLS_CERT, key: e.SMTP_TLS_KEY },
     sandboxDomain: e.SANDBOX_DOMAIN?.toLowerCase(),
     sandboxDkim: { selector: e.SANDBOX_DKIM_SELECTOR, privateKey: e.SANDBOX_DKIM_PRIVATE_KEY },
     systemMailFrom: e.SYSTEM_MAIL_FROM ?? `EU Mail <no-reply@${bounceDomain}>`,

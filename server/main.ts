@@ -4,6 +4,10 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { DataDirLockedError, dataDirSecret, lockDataDir, writeAdminEndpoint } from './data-dir';
 import { createHttpServer, createRequestListener, type NextHandler } from './http/server';
 import { startBounceServer } from './mail/bounce-server';
+import { startSmtpGateway, type SmtpGateway } from './mail/gateway-server';
+import { loadGatewayTls } from './mail/gateway-tls';
+import type { Log } from './log';
+import type { Runtime } from './runtime';
 import { createRuntime } from './runtime';
 import { handleStopSignals } from './shutdown';
 import { setRuntime } from './runtime-registry';
@@ -15,6 +19,32 @@ async function startNext(config: Config): Promise<NextHandler> {
   await app.prepare();
   const handle = app.getRequestHandler();
   return (req, res) => handle(req, res);
+}
+
+/** The SMTP relay gateway on its ports (0 = off), its certificate read again on SIGHUP. */
+async function startGateway(runtime: Runtime, log: Log): Promise<SmtpGateway | null> {
+  const { config } = runtime;
+  const { port, tlsPort } = config.smtpGateway;
+  if (port === 0 && tlsPort === 0) return null;
+  const loadTls = () => loadGatewayTls({ ...config.smtpGateway, dataDir: config.dataDir, hostName: config.mailHost, log });
+  const gateway = await startSmtpGateway({
+    deps: runtime.deps,
+    host: config.host,
+    name: config.mailHost,
+    ports: { starttls: port === 0 ? undefined : port, implicitTls: tlsPort === 0 ? undefined : tlsPort },
+    tls: await loadTls(),
+  });
+  process.on('SIGHUP', () => {
+    loadTls().then(
+      (tls) => {
+        gateway.reloadTls(tls);
+        log.info({ source: tls.source }, 'SIGHUP: SMTP gateway certificate reloaded');
+      },
+      (error: unknown) => log.error({ err: error }, 'SIGHUP: SMTP gateway certificate not reloaded; the previous one stays'),
+    );
+  });
+  log.info(gateway.ports, `SMTP gateway listening on ${[gateway.ports.starttls && `port ${gateway.ports.starttls} (STARTTLS)`, gateway.ports.implicitTls && `port ${gateway.ports.implicitTls} (TLS)`].filter(Boolean).join(' and ')}`);
+  return gateway;
 }
 
 async function main(): Promise<void> {
@@ -72,8 +102,9 @@ async function main(): Promise<void> {
       ? await startBounceServer({ port: config.bounceSmtpPort, host: config.host, deps: runtime.deps, name: config.mailHost })
       : null;
   if (bounces) log.info({ port: bounces.port }, `Bounce receiver listening on port ${bounces.port}`);
+  const gateway = config.roles.includes('smtp') ? await startGateway(runtime, log) : null;
 
-  handleStopSignals({ runtime, server, bounces, releaseLock }, log);
+  handleStopSignals({ runtime, server, smtp: [bounces, gateway].filter((listener) => listener !== null), releaseLock }, log);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import type { Log } from './log';
-import type { BounceServer } from './mail/bounce-server';
 import { stopRuntime, type Runtime } from './runtime';
 
 /**
@@ -15,7 +14,8 @@ const SIGNAL_NUMBERS: Record<string, number> = { SIGINT: 2, SIGTERM: 15 };
 interface Parts {
   runtime: Runtime;
   server: Server | null;
-  bounces: BounceServer | null;
+  /** The SMTP listeners (bounce receiver, relay gateway): each stops taking connections and lets its sessions end. */
+  smtp: Array<{ close(): Promise<void> }>;
   releaseLock: () => void;
 }
 
@@ -34,14 +34,14 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * close the database. Work still running at the deadline is cut off: its claims pass to the others.
  */
 async function stopGracefully(parts: Parts, log: Log): Promise<void> {
-  const { runtime, server, bounces } = parts;
+  const { runtime, server, smtp } = parts;
   const graceMs = runtime.config.shutdownGraceMs;
   const deadline = performance.now() + graceMs;
   runtime.deps.claims.beginStopping(deadline);
   const closing = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
   server?.closeIdleConnections();
   const finished = (async () => {
-    await Promise.all([closing, bounces?.close(), runtime.runner?.stop()]);
+    await Promise.all([closing, ...smtp.map((listener) => listener.close()), runtime.runner?.stop()]);
     return runtime.deps.claims.drained(deadline);
   })();
   const inTime = await Promise.race([finished, sleep(graceMs).then(() => false)]);

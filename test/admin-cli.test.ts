@@ -15,7 +15,7 @@ let dropDatabase: () => Promise<void> = async () => {};
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eumail-cli-'));
-  env = { DATA_DIR: dataDir, SMTP_GATEWAY_PORT: '0', BOUNCE_SMTP_PORT: '0', DASHBOARD: 'off', PORT: '0', APP_URL: 'http://127.0.0.1:3000' };
+  env = { DATA_DIR: dataDir, SMTP_GATEWAY_PORT: '0', SMTP_GATEWAY_TLS_PORT: '0', BOUNCE_SMTP_PORT: '0', DASHBOARD: 'off', PORT: '0', APP_URL: 'http://127.0.0.1:3000' };
   if (process.env.DATABASE_URL) {
     const database = await openTestDatabase();
     env.DATABASE_URL = database.url!;

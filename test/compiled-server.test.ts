@@ -20,7 +20,7 @@ afterAll(() => {
 
 describe('the compiled server', () => {
   it('is plain JavaScript that node runs: the CLI, then the server answering /api/health', async () => {
-    const env = { DATA_DIR: dataDir, DASHBOARD: 'off', PORT: '0', BOUNCE_SMTP_PORT: '0', APP_URL: 'http://127.0.0.1:3000' };
+    const env = { DATA_DIR: dataDir, DASHBOARD: 'off', PORT: '0', BOUNCE_SMTP_PORT: '0', SMTP_GATEWAY_PORT: '0', SMTP_GATEWAY_TLS_PORT: '0', APP_URL: 'http://127.0.0.1:3000' };
     const create = runBuilt('cli', ['org:create', '--name', 'Built', '--owner-email', 'built@example.com', '--plan', 'free'], env);
     expect(await create.exited).toBe(0);
     const created = JSON.parse(create.output().trim().split('\n').pop()!) as { organizationId: string; apiKey: string };

@@ -68,6 +68,8 @@ export const emails = pgTable(
     /** A broadcast's message: the broadcast, and the contact it went to (its unsubscribe link names it). */
     broadcastId: uuid('broadcast_id'),
     contactId: uuid('contact_id'),
+    /** How the email came in when not through the API: 'smtp' for the relay gateway. */
+    submittedVia: text('submitted_via'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -111,6 +113,8 @@ export const emailAttachments = pgTable(
       .references(() => emails.id, { onDelete: 'cascade' }),
     filename: text('filename').notNull(),
     contentType: text('content_type').notNull(),
+    /** Set for an inline part: the HTML refers to it as `cid:<contentId>`. */
+    contentId: text('content_id'),
     size: integer('size').notNull(),
     content: bytea('content'),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),

@@ -71,6 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     DATA_DIR: `/tmp/eumail-test-${process.pid}`,
     SMTP_GATEWAY_PORT: '0',
     BOUNCE_SMTP_PORT: '0',
+    SMTP_GATEWAY_TLS_PORT: '0',
     APP_URL: 'http://127.0.0.1:3000',
     BETTER_AUTH_SECRET: 'test-secret-test-secret-test-secret-00',
     ...options.env,

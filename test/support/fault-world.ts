@@ -40,6 +40,8 @@ export async function faultWorld(options: { databaseUrl: string; relayUrl: strin
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     BETTER_AUTH_SECRET: randomBytes(24).toString('hex'),
     BOUNCE_SMTP_PORT: '0',
+    SMTP_GATEWAY_PORT: '0',
+    SMTP_GATEWAY_TLS_PORT: '0',
     DASHBOARD: 'off',
     DATA_DIR: dataDir,
     APP_URL: 'http://127.0.0.1:3000',

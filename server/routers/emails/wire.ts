@@ -42,6 +42,13 @@ const attachment = z.strictObject({
   filename: z.string().min(1).max(255).regex(NO_BREAKS, 'must not contain CR, LF or NUL'),
   content: z.base64({ message: 'must be base64' }),
   content_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as application/pdf').optional(),
+  content_id: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[^\s<>"\0]+$/, 'must be a Content-ID without spaces, quotes or angle brackets')
+    .optional()
+    .describe('Makes it an inline part: the HTML refers to it as cid:<content_id>'),
 });
 
 const fields = {
@@ -120,6 +127,7 @@ const toAttachment = (attachment: NonNullable<SendEmailBody['attachments']>[numb
   filename: attachment.filename,
   content: Buffer.from(attachment.content, 'base64'),
   contentType: attachment.content_type ?? 'application/octet-stream',
+  contentId: attachment.content_id,
 });
 
 /** A parsed `POST /emails` body and its Idempotency-Key header. */

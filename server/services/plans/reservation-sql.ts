@@ -7,7 +7,9 @@ const p = (name: keyof Reservation, type: string) => sql`${sql.placeholder(`rese
 
 /** The reservation as the named placeholders of {@link RESERVE_USAGE}. */
 export function reservationValues(reservation: Reservation): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(reservation).map(([key, value]) => [`reserve_${key}`, value]));
+  const values: Record<string, unknown> = {};
+  for (const key in reservation) values[`reserve_${key}`] = reservation[key as keyof Reservation];
+  return values;
 }
 
 type CounterKey = keyof typeof usageCounters._.columns & string;

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors';
-import { startOfNextUtcDay, startOfNextUtcMonth, utcDay, utcMonth } from './calendar';
+import { calendarOf, startOfNextUtcDay, startOfNextUtcMonth } from './calendar';
 import { dailyCeiling, type DailyCeiling } from './ceiling';
 import { effectivePlan, type PlanColumns } from './effective';
 import { overageHeadroom } from './overage';
@@ -50,8 +50,7 @@ export function sendingLimits(account: SendingAccount, kind: SendKind, now: Date
   const overage = kind === 'transactional' && account.overageEnabled && plan.overagePer1000EurCents !== null;
   return {
     plan,
-    day: utcDay(now),
-    month: utcMonth(now),
+    ...calendarOf(now),
     ceiling: dailyCeiling(plan, account, now),
     quota: plan.monthlyEmails,
     monthLimit: plan.monthlyEmails + (overage ? overageHeadroom(plan) : 0),

@@ -44,15 +44,18 @@ function columnsAs<T extends PgTable>(alias: string, table: T, keys: ReadonlyArr
   );
 }
 
+const mappers = new WeakMap<PgTable, Record<string, Column>>();
+
 /** The columns named by {@link columnsAs}, each mapped as drizzle maps it (a timestamp becomes a Date). */
 function fromColumns<T>(row: Record<string, unknown>, alias: string, table: PgTable, keys: readonly string[]): T {
-  const columns = getTableColumns(table) as Record<string, Column>;
-  return Object.fromEntries(
-    keys.map((key) => {
-      const value = row[`${alias}.${key}`];
-      return [key, value === null || value === undefined ? null : columns[key]!.mapFromDriverValue(value)];
-    }),
-  ) as T;
+  let columns = mappers.get(table);
+  if (!columns) mappers.set(table, (columns = getTableColumns(table) as Record<string, Column>));
+  const result: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = row[`${alias}.${key}`];
+    result[key] = value === null || value === undefined ? null : columns[key]!.mapFromDriverValue(value);
+  }
+  return result as T;
 }
 
 // Organization, account, counters, sender domains and suppressed recipients in one prepared round

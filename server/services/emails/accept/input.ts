@@ -9,6 +9,8 @@ export interface AttachmentInput {
   filename: string;
   content: Buffer;
   contentType: string;
+  /** An inline part, referred to from the HTML as `cid:<contentId>`. */
+  contentId?: string;
 }
 
 /**
@@ -35,6 +37,8 @@ export interface SendEmailInput extends EmailInput {
   scheduledAt?: Date;
   /** A repeat with the same key within 24 hours answers with the first email. */
   idempotencyKey?: string;
+  /** How it came in when not through the API (the SMTP gateway): shown on the email's page. */
+  submittedVia?: 'smtp';
 }
 
 /** Every address the email goes to, in to, cc, bcc order. */

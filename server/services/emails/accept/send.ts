@@ -31,12 +31,14 @@ export async function sendEmail(deps: Deps, principal: Principal, request: Email
   const { permit, context } = await permitSend(deps, principal, { from: input.from, recipients: recipientsOf(input) });
   const now = deps.clock.now();
   const draft = draftEmail(principal, input, permit, { now, scheduledAt, idempotencyKey: key });
+  if (input.submittedVia) draft.row.submittedVia = input.submittedVia;
   const id = draft.row.id!;
   const attachments = input.attachments.map((attachment) => ({
     id: newId(),
     emailId: id,
     filename: attachment.filename,
     contentType: attachment.contentType,
+    contentId: attachment.contentId ?? null,
     size: attachment.content.length,
     content: attachment.content,
     expiresAt: new Date(now.getTime() + ATTACHMENT_RETENTION_MS),

@@ -107,7 +107,7 @@ async function send(deps: Deps, row: ClaimedEmail, recipients: number[], now: Da
     html: tracked?.html ?? row.html ?? undefined,
     text: row.text ?? undefined,
     headers: row.headers,
-    attachments: attachments.filter((a) => a.content).map((a) => ({ filename: a.filename, content: a.content!, contentType: a.contentType })),
+    attachments: attachments.filter((a) => a.content).map((a) => ({ filename: a.filename, content: a.content!, contentType: a.contentType, contentId: a.contentId ?? undefined })),
     feedback: row.broadcastId ? { organizationId: row.organizationId, stream: 'broadcast', campaignId: row.broadcastId } : { organizationId: row.organizationId, stream: 'transactional' },
     date: messageDate,
     verpKey: verpKeyFrom(deps.encryptionKey),
