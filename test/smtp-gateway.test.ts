@@ -63,7 +63,9 @@ async function relay(message: nodemailer.SendMailOptions, pass = sendingKey, opt
   const client = transport(pass, options);
   try {
     const info = await client.sendMail({ from: 'Acme Billing <billing@acme.example.com>', to: 'ada@example.net', subject: 'Receipt', text: 'Thanks', ...message });
-    const rejected = (info.rejectedErrors ?? []).map((error) => `${String(error.recipient)} ${String(error.response)}`);
+    // nodemailer's SMTP transport lists the recipients the server refused at RCPT TO, with its reply.
+    const refused = (info as { rejectedErrors?: Array<{ recipient: string; response: string }> }).rejectedErrors ?? [];
+    const rejected = refused.map((error) => `${error.recipient} ${error.response}`);
     return { ok: true, response: info.response, rejected };
   } catch (error) {
     const failure = error as { response?: string; responseCode?: number; message: string };

@@ -13,14 +13,17 @@ export interface RawSmtp {
   reply(timeoutMs?: number): Promise<string>;
   /** STARTTLS, then the TLS handshake on the same connection (certificate not checked). */
   startTls(): Promise<string>;
+  /** The SHA-256 fingerprint of the server's certificate, once TLS is up. */
+  fingerprint(): string | undefined;
   /** Resolves when the server closes the connection. */
   closed: Promise<void>;
   isClosed(): boolean;
   close(): void;
 }
 
-export async function openSmtp(port: number, options: { implicitTls?: boolean } = {}): Promise<RawSmtp> {
-  let socket: net.Socket = options.implicitTls ? tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false }) : net.connect({ port, host: '127.0.0.1' });
+export async function openSmtp(port: number, options: { implicitTls?: boolean; localAddress?: string } = {}): Promise<RawSmtp> {
+  const target = { port, host: '127.0.0.1', localAddress: options.localAddress };
+  let socket: net.Socket = options.implicitTls ? tls.connect({ ...target, rejectUnauthorized: false }) : net.connect(target);
   let buffer = '';
   let waiting: (() => void) | null = null;
   let ended = false;
@@ -91,6 +94,7 @@ export async function openSmtp(port: number, options: { implicitTls?: boolean } 
       return answer;
     },
     closed,
+    fingerprint: () => (socket instanceof tls.TLSSocket ? socket.getPeerX509Certificate()?.fingerprint256 : undefined),
     isClosed: () => ended,
     close: () => socket.destroy(),
   };

@@ -142,6 +142,8 @@ export function sendRequestOf(parsed: ParsedMail, envelope: Envelope): EmailRequ
   const html = typeof parsed.html === 'string' ? parsed.html : undefined;
   const text = parsed.text;
   if (html === undefined && text === undefined) throw validationError('The message has neither a text nor an HTML body');
+  // RFC 5322 forbids NUL in a message; stored text cannot hold one either.
+  if (html?.includes('\0') || text?.includes('\0')) throw validationError('The message body contains NUL bytes');
   if (Buffer.byteLength(html ?? '') + Buffer.byteLength(text ?? '') > EMAIL_LIMITS.bodyBytes) {
     throw new AppError('PAYLOAD_TOO_LARGE', `Text and HTML together may be at most ${EMAIL_LIMITS.bodyBytes} bytes`);
   }
