@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { domains, emailEvents, emails, events, organizations } from '@/db/schema';
+import { domains, emailAttachments, emailEvents, emails, events, organizations } from '@/db/schema';
 import { suppressAddress } from '@/server/services/suppressions/suppressions';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
@@ -70,6 +70,16 @@ describe('POST /emails', () => {
     expect(detail).toMatchObject({ status: 'scheduled', scheduledAt: at, tracking: { opens: true, clicks: true } });
     expect(detail.attachments).toEqual([{ id: expect.any(String), filename: 'receipt.pdf', contentType: 'application/pdf', size: 16, expired: false }]);
     expect(detail.events.map((e: { type: string }) => e.type)).toEqual(['email.scheduled']);
+  });
+
+  it('keeps an attachment with content_id as an inline part of the HTML', async () => {
+    const logo = Buffer.from('png bytes').toString('base64');
+    const response = await send(message({ html: '<img src="cid:logo">', attachments: [{ filename: 'logo.png', content: logo, content_type: 'image/png', content_id: 'logo' }] }));
+    expect(response.status, response.text).toBe(200);
+    const [row] = await app.runtime.deps.db.select({ contentId: emailAttachments.contentId }).from(emailAttachments).where(eq(emailAttachments.emailId, response.body.id));
+    expect(row).toEqual({ contentId: 'logo' });
+    const refused = await send(message({ attachments: [{ filename: 'a.png', content: logo, content_id: 'has space' }] }));
+    expect(refused.body.error).toMatch(/content_id: must be a Content-ID/);
   });
 
   it.each([

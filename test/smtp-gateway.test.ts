@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { simpleParser } from 'mailparser';
 import { authenticate } from 'mailauth';
-import { emailAttachments, emails, organizations } from '@/db/schema';
+import { emailAttachments, emails, organizations, usageCounters } from '@/db/schema';
 import { createResolver } from '@/server/net/dns';
 import { closeRelayPools } from '@/server/mail/delivery';
 import { startSmtpGateway, type SmtpGateway } from '@/server/mail/gateway-server';
@@ -253,6 +253,19 @@ describe('the refusals of POST /emails, as SMTP replies with the spec code', () 
     expect(queuedId((await relay({ to: many.slice(0, 50) }, key)).response)).toBeDefined();
     expect(queuedId((await relay({ to: many.slice(0, 50) }, key)).response)).toBeDefined();
     expect((await relay({}, key)).response).toMatch(/^451 4\.7\.1 DAILY_LIMIT_EXCEEDED: /);
+  });
+
+  it('answers the monthly quota with 550 (it lasts until the month ends or the plan changes)', async () => {
+    const now = app.clock.now().toISOString();
+    const used = { day: now.slice(0, 10), month: `${now.slice(0, 7)}-01`, monthRecipients: 10_000 };
+    await app.runtime.deps.db.update(usageCounters).set(used).where(eq(usageCounters.organizationId, org.organizationId));
+    expect((await relay({})).response).toMatch(/^550 5\.7\.1 MONTHLY_LIMIT_EXCEEDED: /);
+  });
+
+  it("holds a key pinned to one domain to it: another From domain is 550 5.7.1 FORBIDDEN", async () => {
+    const pinned = await keyFor(app, org.organizationId, 'sending_access', 'live', org.domainId);
+    expect(queuedId((await relay({}, pinned)).response)).toBeDefined();
+    expect((await relay({ from: 'me@other.example' }, pinned)).response).toMatch(/^550 5\.7\.1 FORBIDDEN: This key may only send from its own domain/);
   });
 });
 
