@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { API_KEY_MODES, API_KEY_PERMISSIONS } from '../services/api-keys/vocabulary';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys/keys';
+import { SMTP_CERTIFICATES, SMTP_USERNAME, smtpSettings } from '../services/api-keys/smtp-settings';
 import { orgProcedure } from '../trpc/procedures';
 import { router } from '../trpc/init';
 import { idParam, isoDate, messageResponse } from './shared';
@@ -19,6 +20,14 @@ const apiKey = z
     createdAt: isoDate,
   })
   .meta({ id: 'ApiKey' });
+
+const smtpSettingsOutput = z.object({
+  host: z.string(),
+  starttlsPort: z.number().int().nullable().describe('STARTTLS port; null when off'),
+  implicitTlsPort: z.number().int().nullable().describe('TLS-from-the-start port; null when off'),
+  username: z.literal(SMTP_USERNAME),
+  certificate: z.enum(SMTP_CERTIFICATES),
+});
 
 const createBody = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
@@ -53,4 +62,7 @@ export const apiKeysRouter = router({
       await revokeApiKey(ctx.deps, ctx.principal, input.id);
       return { message: 'API key revoked' };
     }),
+
+  /** Dashboard only (no REST path): the settings shown beside the sending keys. */
+  smtpSettings: orgProcedure.output(smtpSettingsOutput).query(({ ctx }) => smtpSettings(ctx.deps.config)),
 });

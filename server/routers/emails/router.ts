@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sendEmail } from '../../services/emails/accept/send';
 import { getEmail, listEmails } from '../../services/emails/read';
 import { cancelEmail, rescheduleEmail } from '../../services/emails/schedule';
+import { EMAIL_SOURCES } from '../../services/emails/source';
 import { EMAIL_STATUSES } from '../../services/emails/statuses';
 import { EMAIL_EVENT_TYPES } from '../../services/shared/event-types';
 import { router } from '../../trpc/init';
@@ -20,6 +21,9 @@ const emailSummary = z
     status: z.enum(EMAIL_STATUSES),
     tags: z.array(tag),
     scheduledAt: isoDate.nullable(),
+    source: z
+      .enum(EMAIL_SOURCES)
+      .describe('How the email came in: `api` (POST /emails or /emails/batch), `smtp` (the SMTP relay gateway) or `broadcast` (a message of a broadcast)'),
     createdAt: isoDate,
   })
   .meta({ id: 'EmailSummary' });

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
+import { emailSource, type EmailSource } from './source';
 import type { EmailStatus } from './statuses';
 
 type EmailRow = typeof emails.$inferSelect;
@@ -25,6 +26,7 @@ export interface EmailSummary {
   status: EmailStatus;
   tags: Array<{ name: string; value: string }>;
   scheduledAt: string | null;
+  source: EmailSource;
   createdAt: string;
 }
 
@@ -37,6 +39,8 @@ const SUMMARY_COLUMNS = {
   status: emails.status,
   tags: emails.tags,
   scheduledAt: emails.scheduledAt,
+  submittedVia: emails.submittedVia,
+  broadcastId: emails.broadcastId,
   createdAt: emails.createdAt,
 };
 
@@ -50,6 +54,7 @@ const summary = (row: SummaryRow): EmailSummary => ({
   status: row.status,
   tags: row.tags,
   scheduledAt: row.scheduledAt?.toISOString() ?? null,
+  source: emailSource(row),
   createdAt: row.createdAt.toISOString(),
 });
 
