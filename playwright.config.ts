@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { SMTP_GATEWAY_PORT, SMTP_GATEWAY_TLS_PORT } from './e2e/gateway-ports';
 
 const PORT = 3100;
 const BASE_URL = `http://localhost:${PORT}`;
@@ -44,7 +45,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `rm -rf .data-e2e && DATA_DIR=.data-e2e PORT=${PORT} APP_URL=${BASE_URL} DNS_SERVERS=127.0.0.1:${DNS_PORT} WEBHOOK_ALLOW_PRIVATE_CIDRS=${WEBHOOK_ALLOW_PRIVATE_CIDRS} SMTP_MX_PORT=${SMTP_MX_PORT} SMTP_MX_ALLOW_PRIVATE_CIDRS=127.0.0.0/8 MAIL_HOST=mx.eumail.example BOUNCE_SMTP_PORT=0 SMTP_GATEWAY_PORT=0 SMTP_GATEWAY_TLS_PORT=0 LOG_LEVEL=warn NEXT_TELEMETRY_DISABLED=1 npm start`,
+    command: `rm -rf .data-e2e && DATA_DIR=.data-e2e PORT=${PORT} APP_URL=${BASE_URL} DNS_SERVERS=127.0.0.1:${DNS_PORT} WEBHOOK_ALLOW_PRIVATE_CIDRS=${WEBHOOK_ALLOW_PRIVATE_CIDRS} SMTP_MX_PORT=${SMTP_MX_PORT} SMTP_MX_ALLOW_PRIVATE_CIDRS=127.0.0.0/8 MAIL_HOST=mx.eumail.example BOUNCE_SMTP_PORT=0 SMTP_GATEWAY_PORT=${SMTP_GATEWAY_PORT} SMTP_GATEWAY_TLS_PORT=${SMTP_GATEWAY_TLS_PORT} LOG_LEVEL=warn NEXT_TELEMETRY_DISABLED=1 npm start`,
     url: `${BASE_URL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: !process.env.CI,

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { password, signUp, uniqueEmail } from './helpers';
+import { SMTP_GATEWAY_PORT, SMTP_GATEWAY_TLS_PORT } from './gateway-ports';
+import { password, shot, signUp, uniqueEmail } from './helpers';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -101,6 +102,53 @@ test('a new person signs up, creates a key, sees its secret once, and revokes it
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/api-keys$/);
   await expect(rowOf(page, 'CI')).toBeVisible();
+});
+
+test('the SMTP settings: a panel on the page, a link beside each sending key, and the whole login when a sending key is created', async ({ page }) => {
+  await signUp(page, uniqueEmail('e2e-smtp'));
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+
+  // The panel is there before any key: the host and ports of this service, the password explained.
+  const panel = page.getByTestId('smtp-panel');
+  await expect(panel.getByRole('heading', { name: 'SMTP', level: 2 })).toBeVisible();
+  await expect(panel.getByTestId('smtp-host')).toHaveText('mx.eumail.example');
+  await expect(panel.getByTestId('smtp-starttls-port')).toHaveText(String(SMTP_GATEWAY_PORT));
+  await expect(panel.getByTestId('smtp-tls-port')).toHaveText(String(SMTP_GATEWAY_TLS_PORT));
+  await expect(panel.getByTestId('smtp-username')).toHaveText('apikey');
+  await expect(panel.getByTestId('smtp-password')).toHaveText('The secret of a sending access key');
+  await expect(panel.getByTestId('smtp-tls-note')).toContainText('only once the connection is encrypted');
+  // The e2e server has no SMTP_TLS_CERT: the gateway made its own certificate, and the page says what that means.
+  await expect(panel.getByTestId('smtp-self-signed')).toContainText('skip certificate verification');
+  await panel.getByRole('button', { name: 'Copy Host' }).click();
+  expect(await clipboard()).toBe('mx.eumail.example');
+  await panel.getByRole('button', { name: 'Copy STARTTLS port' }).click();
+  expect(await clipboard()).toBe(String(SMTP_GATEWAY_PORT));
+  await panel.getByRole('button', { name: 'Copy Username' }).click();
+  expect(await clipboard()).toBe('apikey');
+
+  // A new sending key comes with its whole SMTP login, the secret as the password.
+  const dialog = await createKey(page, 'WordPress', { permission: 'Sending access', mode: 'Live' });
+  const secret = await dialog.getByTestId('api-key-secret').inputValue();
+  const login = dialog.getByTestId('new-key-smtp');
+  await expect(login.getByTestId('smtp-host')).toHaveText('mx.eumail.example');
+  await expect(login.getByTestId('smtp-password')).toHaveText(secret);
+  await login.getByRole('button', { name: 'Copy Password' }).click();
+  expect(await clipboard()).toBe(secret);
+  await shot(page, 'api-key-created-smtp', { fullPage: false });
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  // A full access key cannot log in to the gateway: no SMTP settings beside its secret.
+  const fullAccess = await createKey(page, 'Backend', { mode: 'Test' });
+  await expect(fullAccess.getByTestId('api-key-secret')).toHaveValue(/^eu_test_/);
+  await expect(fullAccess.getByTestId('new-key-smtp')).toHaveCount(0);
+  await fullAccess.getByRole('button', { name: 'Done' }).click();
+
+  // The sending key's row leads to the panel; the full access key's has no such link.
+  await expect(rowOf(page, 'Backend').getByRole('link', { name: /SMTP/ })).toHaveCount(0);
+  await rowOf(page, 'WordPress').getByRole('link', { name: 'SMTP settings for WordPress' }).click();
+  await expect(page).toHaveURL(/\/api-keys#smtp$/);
+  await expect(panel).toBeInViewport();
+  await shot(page, 'api-keys-smtp');
 });
 
 test('a wrong password is refused with a message', async ({ page }) => {

@@ -1,15 +1,17 @@
 import fs from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import nodemailer from 'nodemailer';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
+import { SMTP_GATEWAY_PORT } from './gateway-ports';
 import { createApiKey, shot, signUp, uniqueEmail } from './helpers';
 import { verifiedDomain } from './dashboard-api';
 
 /**
  * The dashboard shows live emails only (a signed-in person acts in live mode). Live emails need
  * a verified sender domain and a recipient domain that accepts mail, so the test publishes both on
- * the loopback DNS server the web server resolves through (DNS_SERVERS=127.0.0.1:5354). No SMTP
- * runs here: the live emails stay on their way (queued, or whatever the pipeline makes of them),
- * so only what the screens must show is asserted, never a final delivery status.
+ * the loopback DNS server the web server resolves through (DNS_SERVERS=127.0.0.1:5354). No
+ * recipients' MX runs here: the live emails stay on their way (queued, or whatever the pipeline
+ * makes of them), so only what the screens must show is asserted, never a final delivery status.
  */
 let dns: DnsServer;
 
@@ -372,4 +374,56 @@ test('in test mode the dashboard lists test emails, and a timeline plays out by 
   await expect(page.frameLocator('[data-testid="html-preview"]').getByRole('heading', { name: 'Hello Ada' })).toBeVisible();
   await expect(page.getByTestId('remote-content-notice')).toHaveCount(0);
   await tallShot(page, 'detail-test-mode');
+});
+
+/** Hands a message to the e2e server's SMTP gateway as a mail client would, and returns the email id of its reply. */
+async function relay(key: string, message: { from: string; to: string; subject: string; text: string }): Promise<string> {
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: SMTP_GATEWAY_PORT,
+    secure: false,
+    requireTLS: true,
+    auth: { user: 'apikey', pass: key },
+    // The gateway's self-signed certificate (no SMTP_TLS_CERT on the e2e server).
+    tls: { rejectUnauthorized: false },
+  });
+  try {
+    const info = await transport.sendMail(message);
+    const id = /queued as (\S+)/.exec(info.response)?.[1];
+    expect(id, info.response).toBeTruthy();
+    return id!;
+  } finally {
+    transport.close();
+  }
+}
+
+test('an email relayed through the SMTP gateway says "via SMTP" in the list and on its page', async ({ page, request }) => {
+  await signUp(page, uniqueEmail('e2e-smtp-email'));
+  const domain = await verifiedDomain(page, dns);
+  await page.goto('/api-keys');
+  const key = await createApiKey(page, 'WordPress', { permission: 'Sending access' });
+
+  const relayedId = await relay(key, { from: `Acme Shop <shop@${domain}>`, to: 'ada@example.net', subject: 'Your password reset', text: 'Reset it within the hour.' });
+  const apiId = await send(request, key, { from: `Acme Shop <shop@${domain}>`, to: 'ada@example.net', subject: 'Sent through the API', text: 'Hello.' });
+
+  await page.getByRole('link', { name: /^Emails/ }).click();
+  await expect(rows(page)).toHaveCount(2);
+  const relayed = rowOf(page, 'Your password reset');
+  await expect(relayed).toHaveAttribute('data-email-id', relayedId);
+  await expect(relayed.getByTestId('email-source')).toHaveText('via SMTP');
+  await expect(rowOf(page, 'Sent through the API')).toHaveAttribute('data-email-id', apiId);
+  await expect(rowOf(page, 'Sent through the API').getByTestId('email-source')).toHaveCount(0);
+  await shot(page, 'list-via-smtp');
+
+  await relayed.getByRole('link', { name: 'Your password reset' }).click();
+  await expect(page).toHaveURL(new RegExp(`/emails/${relayedId}$`));
+  const header = page.getByTestId('email-detail');
+  await expect(header.getByRole('heading', { name: 'Your password reset', level: 1 })).toBeVisible();
+  await expect(header.getByTestId('email-source')).toHaveText('via SMTP');
+  await expect(header.getByTestId('email-source')).toHaveAttribute('data-source', 'smtp');
+  await tallShot(page, 'detail-via-smtp');
+
+  await page.goto(`/emails/${apiId}`);
+  await expect(page.getByRole('heading', { name: 'Sent through the API', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('email-source')).toHaveCount(0);
 });

@@ -26,10 +26,15 @@ export async function shot(page: Page, name: string, { fullPage = true } = {}) {
 }
 
 /** Creates an API key through the dashboard's dialog (on /api-keys) and returns its secret. */
-export async function createApiKey(page: Page, name: string, { mode = 'Live' }: { mode?: 'Live' | 'Test' } = {}): Promise<string> {
+export async function createApiKey(
+  page: Page,
+  name: string,
+  { mode = 'Live', permission = 'Full access' }: { mode?: 'Live' | 'Test'; permission?: 'Full access' | 'Sending access' } = {},
+): Promise<string> {
   await page.getByRole('button', { name: 'Create API key' }).first().click();
   const dialog = page.getByTestId('create-api-key-dialog');
   await dialog.getByLabel('Name').fill(name);
+  await dialog.getByLabel('Permission').selectOption({ label: permission });
   await dialog.getByLabel('Mode').selectOption({ label: mode });
   await dialog.getByRole('button', { name: 'Create key' }).click();
   const secret = dialog.getByTestId('api-key-secret');

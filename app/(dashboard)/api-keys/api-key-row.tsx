@@ -1,6 +1,9 @@
+import { ServerIcon } from 'lucide-react';
+import { buttonClasses } from '../../components/button';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { ModeBadge, PermissionBadge } from './key-badges';
 import { RevokeApiKeyButton } from './revoke-api-key-button';
+import { SMTP_PANEL_ID } from './smtp-panel';
 import type { ApiKey } from './types';
 
 export function ApiKeyRow({ apiKey }: { apiKey: ApiKey }) {
@@ -21,8 +24,17 @@ export function ApiKeyRow({ apiKey }: { apiKey: ApiKey }) {
           {formatDate(apiKey.createdAt)}
         </time>
       </td>
-      <td className="py-3 pr-5 pl-4 text-right">
-        <RevokeApiKeyButton apiKey={apiKey} />
+      <td className="py-3 pr-5 pl-4">
+        <div className="flex justify-end gap-2">
+          {apiKey.permission === 'sending_access' && (
+            // A plain anchor: the browser scrolls to the panel and marks it :target.
+            <a href={`#${SMTP_PANEL_ID}`} className={buttonClasses('secondary', 'sm')} aria-label={`SMTP settings for ${apiKey.name}`} title="SMTP settings">
+              <ServerIcon className="size-4" />
+              SMTP
+            </a>
+          )}
+          <RevokeApiKeyButton apiKey={apiKey} />
+        </div>
       </td>
     </tr>
   );

@@ -12,6 +12,7 @@ import { ApiKeySkeletonRows } from './api-key-skeleton-rows';
 import { ApiKeysTable } from './api-keys-table';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
 import { ErrorAlert } from '../../components/error-alert';
+import { SmtpPanel } from './smtp-panel';
 
 export function ApiKeysView() {
   const trpc = useTRPC();
@@ -64,6 +65,8 @@ export function ApiKeysView() {
           ))}
         </ApiKeysTable>
       )}
+
+      <SmtpPanel />
 
       <CreateApiKeyDialog open={creating} onClose={() => setCreating(false)} />
     </>

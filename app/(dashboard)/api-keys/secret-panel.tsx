@@ -4,6 +4,7 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { CopyButton } from '../../components/copy-button';
 import { ModeBadge, PermissionBadge } from './key-badges';
+import { NewKeySmtpSettings } from './new-key-smtp-settings';
 import type { CreatedApiKey } from './types';
 
 /** The new key's secret, the one time it is ever shown. */
@@ -36,6 +37,7 @@ export function SecretPanel({ created, onDone }: { created: CreatedApiKey; onDon
       <Alert tone="warning" title="Copy it now">
         This secret will not be shown again. Store it somewhere safe, such as your secrets manager. If you lose it, revoke the key and create a new one.
       </Alert>
+      {created.permission === 'sending_access' && <NewKeySmtpSettings secret={created.key} />}
       <div className="flex justify-end">
         <Button onClick={onDone}>Done</Button>
       </div>

@@ -5,3 +5,4 @@ export type CreatedApiKey = RouterOutputs['apiKeys']['create'];
 export type CreateApiKeyInput = RouterInputs['apiKeys']['create'];
 export type Permission = ApiKey['permission'];
 export type Mode = ApiKey['mode'];
+export type SmtpSettings = RouterOutputs['apiKeys']['smtpSettings'];

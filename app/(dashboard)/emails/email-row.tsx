@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { ChevronRightIcon } from 'lucide-react';
 import { RelativeTime } from '../../components/relative-time';
 import { RecipientSummary } from './recipient-summary';
+import { EmailSourceBadge } from './source-badge';
 import { EmailStatusBadge } from './status-badge';
 import { TagChips } from './tag-chips';
 import type { EmailSummary } from './types';
@@ -14,6 +15,11 @@ export function EmailRow({ email }: { email: EmailSummary }) {
         <span className="block truncate" title={email.from}>
           {email.from}
         </span>
+        {email.source !== 'api' && (
+          <div className="mt-1">
+            <EmailSourceBadge source={email.source} muted />
+          </div>
+        )}
       </td>
       <td className="max-w-52 px-4 py-3 text-slate-700">
         <RecipientSummary to={email.to} />

@@ -8,3 +8,4 @@ export type EmailEvent = Email['events'][number];
 export type EmailAttachment = Email['attachments'][number];
 export type EmailStatus = EmailSummary['status'];
 export type ListEmailsInput = RouterInputs['emails']['list'];
+export type EmailSource = EmailSummary['source'];

@@ -3,6 +3,7 @@ import { ArrowRightIcon } from 'lucide-react';
 import { RelativeTime } from '../../../components/relative-time';
 import { formatPreciseDateTime } from '../../../lib/format';
 import { isInFlight } from '../statuses';
+import { EmailSourceBadge } from '../source-badge';
 import { EmailStatusBadge } from '../status-badge';
 import type { Email } from '../types';
 import { AddressList } from './address-list';
@@ -20,6 +21,7 @@ export function EmailHeader({ email }: { email: Email }) {
           {email.subject}
         </h1>
         <EmailStatusBadge status={email.status} />
+        <EmailSourceBadge source={email.source} />
         {isInFlight(email.status) && email.status !== 'scheduled' && <LiveIndicator />}
       </div>
       <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-600" data-testid="email-route">
