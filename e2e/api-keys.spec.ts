@@ -42,7 +42,7 @@ test('a new person signs up, creates a key, sees its secret once, and revokes it
   await expect(secretInput).toHaveValue(/^eu_live_[A-Za-z0-9_-]{43}$/);
   const secret = await secretInput.inputValue();
   await expect(dialog.getByText('This secret will not be shown again')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Copy' }).click();
+  await dialog.getByRole('button', { name: 'Copy secret' }).click();
   await expect(dialog.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
   await dialog.getByRole('button', { name: 'Done' }).click();
@@ -119,6 +119,7 @@ test('the SMTP settings: a panel on the page, a link beside each sending key, an
   await expect(panel.getByTestId('smtp-tls-note')).toContainText('only once the connection is encrypted');
   // The e2e server has no SMTP_TLS_CERT: the gateway made its own certificate, and the page says what that means.
   await expect(panel.getByTestId('smtp-self-signed')).toContainText('skip certificate verification');
+  await shot(page, 'api-keys-smtp-panel');
   await panel.getByRole('button', { name: 'Copy Host' }).click();
   expect(await clipboard()).toBe('mx.eumail.example');
   await panel.getByRole('button', { name: 'Copy STARTTLS port' }).click();
@@ -135,6 +136,8 @@ test('the SMTP settings: a panel on the page, a link beside each sending key, an
   await login.getByRole('button', { name: 'Copy Password' }).click();
   expect(await clipboard()).toBe(secret);
   await shot(page, 'api-key-created-smtp', { fullPage: false });
+  await dialog.getByRole('button', { name: 'Done' }).scrollIntoViewIfNeeded();
+  await shot(page, 'api-key-created-smtp-end', { fullPage: false });
   await dialog.getByRole('button', { name: 'Done' }).click();
 
   // A full access key cannot log in to the gateway: no SMTP settings beside its secret.
@@ -148,7 +151,7 @@ test('the SMTP settings: a panel on the page, a link beside each sending key, an
   await rowOf(page, 'WordPress').getByRole('link', { name: 'SMTP settings for WordPress' }).click();
   await expect(page).toHaveURL(/\/api-keys#smtp$/);
   await expect(panel).toBeInViewport();
-  await shot(page, 'api-keys-smtp');
+  await shot(page, 'api-keys-smtp-link-followed', { fullPage: false });
 });
 
 test('a wrong password is refused with a message', async ({ page }) => {

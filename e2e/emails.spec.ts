@@ -415,7 +415,7 @@ test('an email relayed through the SMTP gateway says "via SMTP" in the list and 
   await expect(rowOf(page, 'Sent through the API').getByTestId('email-source')).toHaveCount(0);
   await shot(page, 'list-via-smtp');
 
-  await relayed.getByRole('link', { name: 'Your password reset' }).click();
+  await relayed.getByRole('link', { name: 'Your password reset', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/emails/${relayedId}$`));
   const header = page.getByTestId('email-detail');
   await expect(header.getByRole('heading', { name: 'Your password reset', level: 1 })).toBeVisible();

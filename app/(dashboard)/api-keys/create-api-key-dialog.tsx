@@ -20,6 +20,8 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
       open={open}
       onClose={close}
       testId="create-api-key-dialog"
+      // Room for a sending key's SMTP login, the secret on one line.
+      wide={created?.permission === 'sending_access'}
       title={created ? 'API key created' : 'Create API key'}
       description={created ? undefined : 'Keys authenticate requests to the API and logins to the SMTP gateway.'}
     >

@@ -31,7 +31,7 @@ export function SecretPanel({ created, onDone }: { created: CreatedApiKey; onDon
             onFocus={(event) => event.currentTarget.select()}
             className="block w-full min-w-0 resize-none rounded-md border-0 bg-slate-50 px-3 py-2 font-mono text-sm break-all text-slate-900 ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-indigo-600 focus:outline-none"
           />
-          <CopyButton text={created.key} />
+          <CopyButton text={created.key} describe="secret" />
         </div>
       </div>
       <Alert tone="warning" title="Copy it now">
