@@ -17,7 +17,8 @@ const LABELS: Record<string, string> = {
   nextAttemptAt: 'Next attempt',
   host: 'Host',
   via: 'Via',
-  source: 'Source',
+  // Where a delivery outcome was learnt: the receiving server's SMTP reply, or a later report (DSN, ARF).
+  source: 'Learnt from',
   status: 'Status code',
   messageId: 'Message-ID',
   reportId: 'Report ID',
