@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { emails } from '@/db/schema';
-import { startSmtpGateway, type SmtpGateway } from '@/server/mail/gateway-server';
+import type { SmtpGateway } from '@/server/mail/gateway-server';
 import { AUTH_THROTTLE } from '@/server/services/smtp-gateway/auth-throttle';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
-import { selfSignedCertificate } from './support/loopback-https';
+import { startTestGateway } from './support/gateway';
 import { sendingOrg } from './support/sending-org';
 import { openSmtp, type RawSmtp } from './support/smtp-client';
 
@@ -17,14 +17,7 @@ let gateway: SmtpGateway;
 const LIMITS = { idleMs: 1_000, sessionMs: 3_000, maxBytes: 64 * 1024, perClient: 3 };
 beforeAll(async () => {
   app = await startTestApp();
-  gateway = await startSmtpGateway({
-    deps: app.runtime.deps,
-    host: '127.0.0.1',
-    name: 'smtp.eumail.example',
-    ports: { starttls: 0, implicitTls: 0 },
-    tls: { ...(await selfSignedCertificate(['smtp.eumail.example'])), source: 'generated' },
-    limits: LIMITS,
-  });
+  gateway = await startTestGateway(app, LIMITS);
 });
 afterAll(async () => {
   await gateway.close();

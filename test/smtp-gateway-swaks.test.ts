@@ -5,10 +5,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { emailAttachments, emails } from '@/db/schema';
-import { startSmtpGateway, type SmtpGateway } from '@/server/mail/gateway-server';
+import type { SmtpGateway } from '@/server/mail/gateway-server';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
-import { selfSignedCertificate } from './support/loopback-https';
+import { startTestGateway } from './support/gateway';
 import { sendingOrg } from './support/sending-org';
 
 // Debian's swaks (installed by .ci/run) as the client: a second, independent SMTP implementation
@@ -18,13 +18,7 @@ let gateway: SmtpGateway;
 let dir: string;
 beforeAll(async () => {
   app = await startTestApp();
-  gateway = await startSmtpGateway({
-    deps: app.runtime.deps,
-    host: '127.0.0.1',
-    name: 'smtp.eumail.example',
-    ports: { starttls: 0, implicitTls: 0 },
-    tls: { ...(await selfSignedCertificate(['smtp.eumail.example'])), source: 'generated' },
-  });
+  gateway = await startTestGateway(app);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eumail-swaks-'));
 });
 afterAll(async () => {

@@ -6,12 +6,12 @@ import { authenticate } from 'mailauth';
 import { emailAttachments, emails, organizations, usageCounters } from '@/db/schema';
 import { createResolver } from '@/server/net/dns';
 import { closeRelayPools } from '@/server/mail/delivery';
-import { startSmtpGateway, type SmtpGateway } from '@/server/mail/gateway-server';
+import type { SmtpGateway } from '@/server/mail/gateway-server';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { setStatus } from '@/server/services/organizations/organizations';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
-import { selfSignedCertificate } from './support/loopback-https';
+import { startTestGateway } from './support/gateway';
 import { sendingOrg } from './support/sending-org';
 import { startMxServer, type MxServer } from './support/smtp-mx';
 
@@ -23,13 +23,7 @@ let gateway: SmtpGateway;
 beforeAll(async () => {
   mx = await startMxServer();
   app = await startTestApp({ env: { SMTP_MX_PORT: String(mx.port), SMTP_MX_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8', MAIL_HOST: 'mx.eumail.example' } });
-  gateway = await startSmtpGateway({
-    deps: app.runtime.deps,
-    host: '127.0.0.1',
-    name: 'smtp.eumail.example',
-    ports: { starttls: 0, implicitTls: 0 },
-    tls: { ...(await selfSignedCertificate(['smtp.eumail.example'])), source: 'generated' },
-  });
+  gateway = await startTestGateway(app);
 });
 afterAll(async () => {
   closeRelayPools();

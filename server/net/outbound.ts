@@ -108,13 +108,19 @@ async function checkedAddresses(check: Extract<UrlCheck, { ok: true }>, policy: 
   return addresses;
 }
 
+const UNDICI_BACKSTOP_MS = 2_000;
+/** undici's own timeouts: the same outcome as the request's deadline, whichever fires first. */
+const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 /** Connection options whose every connection goes to `address` (TLS still checks the host name). */
 function pinnedOptions(host: string, address: string, policy: OutboundPolicy, timeoutMs: number): Client.Options {
   const connector = buildConnector({ timeout: timeoutMs, ...(policy.ca ? { ca: policy.ca } : {}) });
   return {
     connect: (options, callback) => connector({ ...options, hostname: address, servername: net.isIP(host) ? undefined : host }, callback),
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+    // The request's own deadline (the abort timer) bounds the whole exchange; undici's timers are a
+    // backstop behind it, later, since their coarse clock may fire a little early.
+    headersTimeout: timeoutMs + UNDICI_BACKSTOP_MS,
+    bodyTimeout: timeoutMs + UNDICI_BACKSTOP_MS,
   };
 }
 
@@ -202,7 +208,7 @@ export async function outboundRequest(url: string | URL, options: OutboundReques
     return { status: response.statusCode, headers: response.headers, body: await readCapped(response.body, maxBytes, check.host, overflow) };
   } catch (error) {
     if (error instanceof OutboundRefusedError || error instanceof OutboundFailedError) throw error;
-    if (controller.signal.aborted) {
+    if (controller.signal.aborted || UNDICI_TIMEOUTS.has((error as { code?: string }).code ?? '')) {
       const message = address ? `${check.host} did not answer completely within ${timeoutMs} ms` : `the DNS lookup of ${check.host} did not finish within ${timeoutMs} ms`;
       throw new OutboundFailedError(message, { cause: error });
     }
