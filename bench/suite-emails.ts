@@ -23,7 +23,8 @@
  * Knobs: BENCH_EMAIL_ORGS (100), BENCH_CONNECTIONS (50), BENCH_BATCH_CONNECTIONS (4),
  * BENCH_DURATION (10 s), BENCH_WARMUP (3 s), BENCH_DELIVER_COUNT (2000), BENCH_DELIVER_SECONDS
  * (30: a delivery run starts no sweep after that and is rated over what it delivered), BENCH_LIST_ROWS
- * (1000000), BENCH_LIST_DURATION (5 s), BENCH_LIST_CONNECTIONS (10), BENCH_EMAIL_PARTS, BENCH_PROFILE=1.
+ * (1000000), BENCH_LIST_DURATION (5 s), BENCH_LIST_CONNECTIONS (10), BENCH_EMAIL_PARTS, BENCH_PROFILE=1,
+ * BENCH_EMAIL_ORDER=spread (single sends interleave the organizations).
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -91,6 +92,7 @@ const settings = {
   /** Another checkout (e.g. a worktree of an older commit): send and batch alternate between its REST server and this one. */
   compareDir: process.env.BENCH_COMPARE_DIR || null,
   compareRounds: int('BENCH_COMPARE_ROUNDS', 6),
+  order: process.env.BENCH_EMAIL_ORDER === 'spread' ? ('spread' as const) : ('grouped' as const),
   parts: (() => {
     const wanted = (process.env.BENCH_EMAIL_PARTS || PARTS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
     for (const part of wanted) if (!(PARTS as readonly string[]).includes(part)) throw new Error(`BENCH_EMAIL_PARTS: unknown part "${part}" (use ${PARTS.join(', ')})`);
@@ -337,9 +339,13 @@ const SEND_TARGETS = [
 ];
 
 function sendRequests(world: World): { single: LoadRequest[]; batch: LoadRequest[] } {
-  const single: LoadRequest[] = world.orgs.flatMap((org) =>
-    [0, 1, 2, 3].map((variant) => ({ method: 'POST' as const, path: '/api/emails', key: org.apiKey, body: JSON.stringify(emailBody(org, variant)) })),
-  );
+  const request = (org: World['orgs'][number], variant: number): LoadRequest => ({ method: 'POST', path: '/api/emails', key: org.apiKey, body: JSON.stringify(emailBody(org, variant)) });
+  // By default an organization's four requests follow each other, so a few of them are in flight
+  // at once (as one busy sender's are); BENCH_EMAIL_ORDER=spread interleaves the organizations.
+  const single: LoadRequest[] =
+    settings.order === 'spread'
+      ? [0, 1, 2, 3].flatMap((variant) => world.orgs.map((org) => request(org, variant)))
+      : world.orgs.flatMap((org) => [0, 1, 2, 3].map((variant) => request(org, variant)));
   const batch: LoadRequest[] = world.orgs.map((org) => ({
     method: 'POST' as const,
     path: '/api/emails/batch',
