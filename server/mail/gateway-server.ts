@@ -106,7 +106,7 @@ export async function startSmtpGateway(options: GatewayOptions): Promise<SmtpGat
       );
     },
 
-    onMailFrom(address: SMTPServerAddress, session: Session, callback: Done) {
+    onMailFrom(_address: SMTPServerAddress, session: Session, callback: Done) {
       const user = session.user as unknown as GatewayUser | undefined;
       if (!user) return callback(refuse(530, '5.7.0', 'Authentication required: AUTH with a sending_access API key as the password'));
       admitSmtpKey(deps, user.secret, { countsAsMessage: true }).then(
@@ -117,7 +117,6 @@ export async function startSmtpGateway(options: GatewayOptions): Promise<SmtpGat
         },
         (error: unknown) => callback(replyError(failure(error, 'MAIL FROM'))),
       );
-      void address;
     },
 
     onRcptTo(_address: SMTPServerAddress, session: SMTPServerSession, callback: Done) {

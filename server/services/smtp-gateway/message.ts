@@ -171,14 +171,14 @@ export function sendRequestOf(parsed: ParsedMail, envelope: Envelope): EmailRequ
 /** The envelope sender must be on the From address's domain, or the null sender. */
 export function checkEnvelopeSender(envelope: Envelope, from: string): void {
   if (!envelope.mailFrom) return;
-  const envelopeDomain = envelope.mailFrom.slice(envelope.mailFrom.lastIndexOf('@') + 1);
   let sender;
   try {
     sender = parseMailbox(envelope.mailFrom);
   } catch {
     throw validationError(`MAIL FROM <${envelope.mailFrom}> is not a valid address`);
   }
-  if (sender.domain !== parseMailbox(from).domain) {
-    throw new AppError('FORBIDDEN', `The envelope sender's domain (${envelopeDomain}) is not the From domain (${parseMailbox(from).domain}); use an address on the From domain, or <>`);
+  const fromDomain = parseMailbox(from).domain;
+  if (sender.domain !== fromDomain) {
+    throw new AppError('FORBIDDEN', `The envelope sender's domain (${sender.domain}) is not the From domain (${fromDomain}); use an address on the From domain, or <>`);
   }
 }
