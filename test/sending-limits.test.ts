@@ -370,6 +370,38 @@ describe('counters under concurrency', () => {
     expect(await storedEmails(org.organizationId)).toBe(10);
   });
 
+  it('stores concurrent single sends of two processes together, yet allots and refuses each on its own', async () => {
+    const second = await startTestApp({ shareDatabaseWith: app });
+    try {
+      second.clock.set(app.clock.now());
+      const org = await sendingOrg(app, { plan: 'free' });
+      second.dns.mx('example.net', 'mx.example.net');
+      await prime(org.organizationId, { dayRecipients: 90, monthRecipients: 90 });
+      // Ten recipients left today, raced for by two- and one-recipient sends: whatever the order, they fill it exactly.
+      const sizes = [2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1];
+      const results = await Promise.all(
+        sizes.map((n, i) =>
+          (i % 2 === 0 ? app : second)
+            .request('POST', '/api/emails', { key: org.apiKey, body: { from: 'hello@acme.example.com', subject: 'Hi', text: 'Hello', to: to(n, `r${i}-`) } })
+            .then((response) => ({ n, response })),
+        ),
+      );
+      const accepted = results.filter(({ response }) => response.status === 200);
+      const refused = results.filter(({ response }) => response.status !== 200);
+      expect(refused.every(({ response }) => response.status === 429 && response.body.code === 'DAILY_LIMIT_EXCEEDED')).toBe(true);
+      const acceptedRecipients = accepted.reduce((sum, { n }) => sum + n, 0);
+      expect(acceptedRecipients).toBe(10);
+      expect(await storedEmails(org.organizationId)).toBe(accepted.length);
+      for (const { response } of accepted) {
+        expect((await app.request('GET', `/api/emails/${response.body.id}`, { key: org.apiKey })).status).toBe(200);
+      }
+      const [counters] = await deps().db.select().from(usageCounters).where(eq(usageCounters.organizationId, org.organizationId));
+      expect(counters).toMatchObject({ dayRecipients: 100, monthRecipients: 100 });
+    } finally {
+      await second.close();
+    }
+  });
+
   it('keeps an idempotent repeat from counting twice', async () => {
     const org = await sendingOrg(app, { plan: 'free' });
     const body = { from: 'hello@acme.example.com', to: 'a@example.net', subject: 'Hi', text: 'x' };

@@ -11,6 +11,7 @@ import { draftEmail } from './draft';
 import { recipientsOf, type EmailRequest, type SendEmailInput } from './input';
 import { storeEmails, type EmailDraft, type StoreResult } from './store';
 import { storeWithinLimits } from './within-limits';
+import { storeSingle } from './coalesced-store';
 import type { Reservation } from '../../plans/sending-limits';
 import { withContent } from './template-content';
 
@@ -43,8 +44,16 @@ export async function sendEmail(deps: Deps, principal: Principal, request: Email
     content: attachment.content,
     expiresAt: new Date(now.getTime() + ATTACHMENT_RETENTION_MS),
   }));
+  const candidate = { draft, recipients: permit.deliverable.length, listShaped: false };
+  if (!key && attachments.length === 0) {
+    const outcome = await storeSingle(deps, principal, context, candidate);
+    if (outcome.refusal) throw outcome.refusal;
+    if (!outcome.stored) throw new Error(`email ${id} has no idempotency key, yet it was not stored`);
+    if (outcome.deliveriesQueued) deps.jobs.wake('webhook-delivery', []);
+    deps.jobs.wake('email-dispatch', id);
+    return { id };
+  }
   const store = async (drafts: EmailDraft[], reservation: Reservation | null): Promise<StoreResult> => {
-    if (!key && attachments.length === 0) return storeEmails(deps.db, drafts, reservation);
     try {
       return await deps.db.transaction(async (tx) => {
         if (key) {
@@ -65,7 +74,7 @@ export async function sendEmail(deps: Deps, principal: Principal, request: Email
       throw error;
     }
   };
-  const { refusals, result: stored } = await storeWithinLimits(deps, principal, context, 'transactional', [{ draft, recipients: permit.deliverable.length, listShaped: false }], store);
+  const { refusals, result: stored } = await storeWithinLimits(deps, principal, context, 'transactional', [candidate], store);
   if (refusals[0]) throw refusals[0];
   if (stored.deliveriesQueued) deps.jobs.wake('webhook-delivery', []);
   if (stored.stored.has(id)) {

@@ -1,0 +1,53 @@
+import type { Db } from '@/db/client';
+import type { Deps } from '../../../deps';
+import type { AppError } from '../../../errors';
+import { keyedGroupCommitter } from '../../shared/group-commit';
+import type { Principal } from '../../shared/principal';
+import type { SendContext } from './context';
+import { storeEmails } from './store';
+import { storeWithinLimits, type Candidate } from './within-limits';
+
+interface Waiting {
+  deps: Deps;
+  principal: Principal;
+  context: SendContext;
+  candidate: Candidate;
+}
+
+export interface SingleOutcome {
+  refusal: AppError | null;
+  stored: boolean;
+  deliveriesQueued: boolean;
+}
+
+/** As many as one store statement takes in a batch. */
+const MAX_TOGETHER = 50;
+
+// Concurrent single sends of one organization would queue on its counter row's lock, one commit
+// after another. Those arriving while one is being stored go together in the next statement
+// instead: one reservation, one round trip, one commit, each email still allotted and refused on
+// its own, in arrival order. A lone send is stored at once, as before.
+const storeTogether = keyedGroupCommitter(async (_db: Db, waiting: Waiting[]): Promise<SingleOutcome[]> => {
+  const [{ deps, principal, context }] = waiting as [Waiting, ...Waiting[]];
+  const { refusals, result } = await storeWithinLimits(
+    deps,
+    principal,
+    context,
+    'transactional',
+    waiting.map((w) => w.candidate),
+    (drafts, reservation) => storeEmails(deps.db, drafts, reservation),
+  );
+  return waiting.map((w, index) => ({
+    refusal: refusals[index] ?? null,
+    stored: result.stored.has(w.candidate.draft.row.id),
+    deliveriesQueued: result.deliveriesQueued,
+  }));
+}, MAX_TOGETHER);
+
+/**
+ * Stores one email with no idempotency key and no attachments (those need a transaction of their
+ * own) within the sending limits, together with the organization's other sends in flight.
+ */
+export function storeSingle(deps: Deps, principal: Principal, context: SendContext, candidate: Candidate): Promise<SingleOutcome> {
+  return storeTogether(deps.db, `${principal.organizationId}:${principal.mode}`, { deps, principal, context, candidate });
+}
