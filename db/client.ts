@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
@@ -21,6 +22,10 @@ export interface Database {
   url?: string;
   /** Postgres only: a dedicated connection (PGlite is one connection, owned by one process). */
   openSession?(): SessionConnection;
+  /** Postgres only: this pool's connections by state, as the server sees them (the asking one left out). */
+  connectionStates?(): Promise<Array<{ state: string; count: number }>>;
+  /** Postgres only: the most connections the pool opens. */
+  poolSize?: number;
   close(): Promise<void>;
 }
 
@@ -45,8 +50,11 @@ export async function openDatabase(options: { url?: string; dataDir?: string | n
     const { default: postgres } = await import('postgres');
     const { drizzle } = await import('drizzle-orm/postgres-js');
     const url = options.url;
-    const settings = { onnotice: () => {}, connect_timeout: CONNECT_TIMEOUT_S, keep_alive: 5, backoff: reconnectBackoffS, connection: SERVER_SETTINGS };
-    const client = postgres(url, { ...settings, max: options.poolSize ?? 10 });
+    // Named, so that pg_stat_activity tells this pool's connections from every other process's.
+    const applicationName = `eumail-${process.pid}-${randomBytes(3).toString('hex')}`;
+    const settings = { onnotice: () => {}, connect_timeout: CONNECT_TIMEOUT_S, keep_alive: 5, backoff: reconnectBackoffS, connection: { ...SERVER_SETTINGS, application_name: applicationName } };
+    const poolSize = options.poolSize ?? 10;
+    const client = postgres(url, { ...settings, max: poolSize });
     const db = drizzle(withDeadlines(client, BACKGROUND_QUERY_BOUND_MS), { schema }) as unknown as Db;
     const openSession = (): SessionConnection => {
       const session = postgres(url, { ...settings, max: 1 });
@@ -56,7 +64,12 @@ export async function openDatabase(options: { url?: string; dataDir?: string | n
         close: () => session.end({ timeout: 1 }),
       };
     };
-    return { db, kind: 'postgres', url, openSession, close: () => client.end({ timeout: 5 }) };
+    const connectionStates = async () => {
+      const rows = await client<Array<{ state: string | null; count: number }>>`select state, count(*)::int as count from pg_stat_activity
+        where application_name = ${applicationName} and pid <> pg_backend_pid() group by state`;
+      return rows.map((row) => ({ state: row.state ?? 'unknown', count: row.count }));
+    };
+    return { db, kind: 'postgres', url, openSession, connectionStates, poolSize, close: () => client.end({ timeout: 5 }) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');

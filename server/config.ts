@@ -94,6 +94,7 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_MS: positiveMs(10_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ROLES: z
     .string()
     .default(roles.join(','))
@@ -155,6 +156,8 @@ export type Config = {
   shutdownGraceMs: number;
   bodyLimitBytes: number;
   authSecret: string | undefined;
+  /** Bearer token for /metrics; unset: only direct loopback requests may read it. */
+  metricsToken: string | undefined;
   roles: Array<'web' | 'smtp' | 'worker'>;
   /** Serve the Next dashboard from the web role (off: the API alone, no build needed). */
   dashboard: boolean;
@@ -233,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     authSecret: e.BETTER_AUTH_SECRET,
+    metricsToken: e.METRICS_TOKEN,
     roles: e.ROLES,
     dashboard: e.DASHBOARD === 'on',
     testClock: e.TEST_CLOCK === 'on',

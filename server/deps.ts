@@ -3,6 +3,7 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Jobs } from './jobs/jobs';
 import type { Log } from './log';
+import type { Metrics } from './metrics/metrics';
 import type { SystemMailer } from './mail/system-mailer';
 import type { SandboxDomain } from './services/domains/sandbox';
 import type { WorkerClaims } from './services/shared/claims/worker';
@@ -10,6 +11,8 @@ import type { WorkerClaims } from './services/shared/claims/worker';
 /** What services are handed: the real database, and time, mail and job wake-ups that tests can swap. */
 export interface Deps {
   db: Db;
+  /** What is behind `db`: for readiness and the operator, never for a rule. */
+  databaseKind: 'postgres' | 'pglite';
   clock: Clock;
   config: Config;
   jobs: Jobs;
@@ -22,4 +25,6 @@ export interface Deps {
   log: Log;
   /** This process as a holder of claimed work: every sweep and durable function claims through it. */
   claims: WorkerClaims;
+  /** What this process counts for /metrics (accepted, delivered, refused). */
+  metrics: Metrics;
 }

@@ -3,6 +3,7 @@ import { projectRoot } from '@/db/project-root';
 import { ConfigError, loadConfig, type Config } from './config';
 import { DataDirLockedError, dataDirSecret, lockDataDir, writeAdminEndpoint } from './data-dir';
 import { createHttpServer, createRequestListener, type NextHandler } from './http/server';
+import { createOpsServer } from './http/ops-server';
 import { startBounceServer } from './mail/bounce-server';
 import { startSmtpGateway, type SmtpGateway } from './mail/gateway-server';
 import { loadGatewayTls } from './mail/gateway-tls';
@@ -95,6 +96,12 @@ async function main(): Promise<void> {
     const port = (server.address() as AddressInfo).port;
     writeAdminEndpoint(config.dataDir, { url: `http://127.0.0.1:${port}/admin/command`, token: adminToken, pid: process.pid });
     log.info({ port, appUrl: config.appUrl, database: runtime.database.kind }, `EU Mail listening on port ${port}: ${config.appUrl} (API ${config.appUrl}/api, docs ${config.appUrl}/docs) on ${runtime.database.kind}`);
+  }
+  if (!config.roles.includes('web')) {
+    server = createOpsServer(runtime);
+    await new Promise<void>((resolve) => server!.listen(config.port, config.host, resolve));
+    const port = (server.address() as AddressInfo).port;
+    log.info({ port, roles: config.roles }, `No web role: port ${port} serves /api/health, /api/health/ready and /metrics only`);
   }
   if (runtime.runner && config.roles.includes('worker')) log.info({ worker: runtime.deps.claims.id }, `Embedded runner started (no Inngest configured) as worker ${runtime.deps.claims.id}`);
   const bounces =

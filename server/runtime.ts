@@ -15,6 +15,8 @@ import { SWEEPS } from './runner/sweeps';
 import { SharedTestClock } from './shared-test-clock';
 import { loadSandboxDomain } from './services/domains/sandbox';
 import { WorkerClaims } from './services/shared/claims/worker';
+import { readDueWork } from './services/health/due-work';
+import { createMetrics } from './metrics/metrics';
 
 
 export interface Runtime {
@@ -66,6 +68,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   await sharedClock?.start();
   const deps: Deps = {
     db: database.db,
+    databaseKind: database.kind,
     clock: options.clock ?? sharedClock ?? systemClock,
     config,
     jobs,
@@ -75,7 +78,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     sandbox: loadSandboxDomain(config),
     log,
     claims,
+    metrics: createMetrics({ roles: config.roles, poolSize: database.poolSize ?? null }),
   };
+  deps.metrics.readFrom({ dueWork: () => readDueWork(deps), connections: async () => (database.connectionStates ? database.connectionStates() : null) });
   const auth = createAuth(deps, config.authSecret ?? dataDirSecret(config.dataDir, 'auth-secret'));
   if (runner && (options.runner ?? config.roles.includes('worker'))) runner.start();
   return { config, database, deps, auth, runner, sharedClock };

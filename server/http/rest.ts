@@ -13,6 +13,7 @@ import { decodePathParams } from './path-params';
 import { errorBody } from './error-body';
 import { sendError } from './respond';
 import { buildRouteTable, matchRoute, type PlainRoute } from './routes';
+import { noteRoute } from './request-metrics';
 
 export type RestRequest = IncomingMessage & { body?: unknown; requestId?: string; query?: Record<string, string[]> };
 
@@ -79,6 +80,7 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
       if (match.kind === 'method') {
         return sendError(res, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, { Allow: match.allow.join(', ') });
       }
+      noteRoute(req, match.entry.path);
       // Checked for every route, so trpc-to-openapi never meets a malformed escape either.
       const params = decodePathParams(match.params);
       let body: unknown = undefined;

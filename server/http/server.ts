@@ -11,6 +11,8 @@ import type { Log } from '../log';
 import { errorBody } from './error-body';
 import { stampRequestId } from './request-id';
 import { logWhenDone } from './request-log';
+import { measureWhenDone } from './request-metrics';
+import { handleMetrics } from './metrics-endpoint';
 import { createRestHandler, type RestRequest } from './rest';
 import { sendError, sendJson } from './respond';
 import { handleTracking } from './tracking';
@@ -47,6 +49,8 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     if (startsWithSegment(path, '/api') || startsWithSegment(path, '/t') || startsWithSegment(path, '/unsubscribe') || path === '/docs/openapi.json' || path === '/admin/command') {
       logWhenDone(runtime.deps.log, req, res, requestId, path);
     }
+    measureWhenDone(runtime.deps.metrics, req, res, path);
+    if (path === '/metrics') return handleMetrics(req, res, runtime.deps);
     if (startsWithSegment(path, TRPC_PATH)) return trpc(req, res, path.slice(TRPC_PATH.length), requestId);
     if (startsWithSegment(path, '/api') && !NEXT_API_PREFIXES.some((prefix) => startsWithSegment(path, prefix))) {
       if (startsWithSegment(path, '/api/auth')) return auth(req, res);

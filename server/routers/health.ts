@@ -12,6 +12,19 @@ export const healthRouter = router({
   ready: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/health/ready', operationId: 'getReadiness', tags: ['System'], summary: 'Readiness: the backing data stores answer', protect: false } })
     .input(z.object({}))
-    .output(z.object({ status: z.literal('ready'), database: z.literal('ok') }))
+    .output(
+      z.object({
+        status: z.literal('ready'),
+        database: z.literal('ok'),
+        checks: z
+          .object({
+            database: z.object({ kind: z.enum(['postgres', 'pglite']), latencyMs: z.number() }),
+            migrations: z.object({ applied: z.number().int(), known: z.number().int() }).meta({ description: 'Migrations in the database, and those this build ships' }),
+          })
+          .meta({ description: 'What was checked; never an address or a secret' }),
+        roles: z.array(z.enum(['web', 'smtp', 'worker'])).meta({ description: 'What this process runs' }),
+        background: z.enum(['embedded', 'inngest']).meta({ description: 'What runs background work: the embedded runner or Inngest' }),
+      }),
+    )
     .query(({ ctx }) => checkReadiness(ctx.deps)),
 });

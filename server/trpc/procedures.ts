@@ -15,6 +15,7 @@ function applyRateLimit(ctx: Context, result: RateLimitResult): void {
   };
   for (const [name, value] of Object.entries(headers)) ctx.setHeader(name, value);
   if (!result.allowed) {
+    ctx.deps.metrics.rateLimited('api');
     throw new AppError('RATE_LIMITED', `More than ${result.limit} requests in ${RATE_LIMIT_WINDOW_MS / 1000} seconds; retry after ${resetSeconds} s`, {
       ...headers,
       'Retry-After': String(Math.max(1, Number(resetSeconds))),

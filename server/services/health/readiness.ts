@@ -1,20 +1,68 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { projectRoot } from '@/db/project-root';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 
-export async function checkReadiness(deps: Pick<Deps, 'db'>, timeoutMs = 2_000): Promise<{ status: 'ready'; database: 'ok' }> {
+/** What a readiness check looked at: names and counts, never an address, a URL or a secret. */
+export interface Readiness {
+  status: 'ready';
+  database: 'ok';
+  checks: {
+    database: { kind: 'postgres' | 'pglite'; latencyMs: number };
+    migrations: { applied: number; known: number };
+  };
+  roles: Array<'web' | 'smtp' | 'worker'>;
+  background: 'embedded' | 'inngest';
+}
+
+let knownMigrations: number | null = null;
+/** The migrations this build ships. */
+function migrationsKnown(): number {
+  knownMigrations ??= (JSON.parse(readFileSync(path.join(projectRoot, 'db', 'migrations', 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+  return knownMigrations;
+}
+
+const unavailable = (why: string) => new AppError('SERVICE_UNAVAILABLE', why, { 'Retry-After': '5' });
+
+async function within<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      deps.db.execute(sql`select 1`),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('database check timed out')), timeoutMs);
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
       }),
     ]);
-  } catch {
-    throw new AppError('SERVICE_UNAVAILABLE', 'The database is not reachable', { 'Retry-After': '5' });
   } finally {
     clearTimeout(timer);
   }
-  return { status: 'ready', database: 'ok' };
+}
+
+/**
+ * Ready when the database answers and holds at least the migrations this build knows (a newer
+ * process may have applied more: migrations only add). 503 otherwise.
+ */
+export async function checkReadiness(deps: Pick<Deps, 'db' | 'config' | 'databaseKind'>, timeoutMs = 2_000): Promise<Readiness> {
+  const started = performance.now();
+  try {
+    await within(deps.db.execute(sql`select 1`), timeoutMs);
+    const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+    const result = await within(deps.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`), timeoutMs);
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ n: number }>;
+    const applied = Number(rows[0]?.n ?? 0);
+    const known = migrationsKnown();
+    if (applied < known) throw unavailable(`The database lacks ${known - applied} of this build's migrations`);
+    return {
+      status: 'ready',
+      database: 'ok',
+      checks: { database: { kind: deps.databaseKind, latencyMs }, migrations: { applied, known } },
+      roles: deps.config.roles,
+      background: deps.config.inngestEnabled ? 'inngest' : 'embedded',
+    };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw unavailable('The database is not reachable');
+  }
 }

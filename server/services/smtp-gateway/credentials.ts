@@ -24,13 +24,14 @@ const FULL_ACCESS: SmtpReply = {
  * connection too; each ask counts as a request against the organization's rate limit, as an API
  * call does, and a message over it is refused for now (4xx: the client's queue tries again).
  */
-export async function admitSmtpKey(deps: Pick<Deps, 'db' | 'clock'>, password: string, options: { countsAsMessage: boolean }): Promise<SmtpAdmission> {
+export async function admitSmtpKey(deps: Pick<Deps, 'db' | 'clock' | 'metrics'>, password: string, options: { countsAsMessage: boolean }): Promise<SmtpAdmission> {
   const admission = await admitApiKey(deps, password.trim());
   if (!admission) return { reply: INVALID };
   if (admission.principal.permission !== 'sending_access') return { reply: FULL_ACCESS };
   const limit = admission.rateLimit;
   if (options.countsAsMessage && limit && !limit.allowed) {
     const seconds = Math.max(1, Math.ceil(limit.resetMs / 1000));
+    deps.metrics.rateLimited('smtp');
     return { reply: { code: 451, enhanced: '4.7.1', text: `RATE_LIMITED: More than ${limit.limit} requests in ${RATE_LIMIT_WINDOW_MS / 1000} seconds; retry after ${seconds} s` } };
   }
   return { principal: admission.principal };

@@ -6,6 +6,7 @@ import { refreshStanding } from '../../plans/standing';
 import { createUsageCounters, readUsageCounters } from '../../plans/usage-counters';
 import type { Principal } from '../../shared/principal';
 import type { SendContext } from './context';
+import { emailSource } from '../source';
 import type { EmailDraft, StoreResult } from './store';
 
 /** An email that passed every other check, asking the limits for room. */
@@ -14,6 +15,16 @@ export interface Candidate {
   /** Live recipients it will be sent to (suppressed ones are not sent, so not counted). */
   recipients: number;
   listShaped: boolean;
+}
+
+function countAccepted(deps: Deps, principal: Principal, candidates: Candidate[], result: StoreResult): void {
+  const bySource = new Map<string, number>();
+  for (const { draft } of candidates) {
+    if (!result.stored.has(draft.row.id)) continue;
+    const source = emailSource({ submittedVia: draft.row.submittedVia ?? null, broadcastId: draft.row.broadcastId ?? null });
+    bySource.set(source, (bySource.get(source) ?? 0) + 1);
+  }
+  for (const [source, count] of bySource) deps.metrics.emailsAccepted({ source, mode: principal.mode }, count);
 }
 
 /** A send whose counters keep moving under it this many times in a row is told to retry. */
@@ -34,7 +45,14 @@ export async function storeWithinLimits(
   candidates: Candidate[],
   store: (drafts: EmailDraft[], reservation: Reservation | null) => Promise<StoreResult>,
 ): Promise<{ refusals: Array<AppError | null>; result: StoreResult }> {
-  if (principal.mode === 'test') return { refusals: candidates.map(() => null), result: await store(candidates.map((c) => c.draft), null) };
+  if (principal.mode === 'test') {
+    const result = await store(
+      candidates.map((c) => c.draft),
+      null,
+    );
+    countAccepted(deps, principal, candidates, result);
+    return { refusals: candidates.map(() => null), result };
+  }
   if (!context.account) throw notFound('Organization');
   const account = { ...context.account, ...(await refreshStanding(deps, principal.organizationId, context.account)) };
   let counters = context.counters;
@@ -53,6 +71,7 @@ export async function storeWithinLimits(
         // The email is accepted already: a failed notice is logged, never turned into a refusal the client would retry.
         await noticeOverageEntered(deps, principal.organizationId, limits).catch((err: unknown) => deps.log.error({ err, organizationId: principal.organizationId }, 'overage notice failed'));
       }
+      countAccepted(deps, principal, accepted, result);
       return { refusals: allotment.refusals, result };
     }
     // Another sender took the room meanwhile, or the organization has no counter row yet.

@@ -132,8 +132,9 @@ const writeInGroups = groupCommitter(async (db: Db, outcomes: Outcome[]) => {
  * Stores one outcome, with others finishing at the same time (group commit). False: the recipient
  * states changed since the claim.
  */
-export async function recordOutcome(deps: Pick<Deps, 'db' | 'jobs'>, outcome: Outcome): Promise<boolean> {
+export async function recordOutcome(deps: Pick<Deps, 'db' | 'jobs' | 'metrics'>, outcome: Outcome): Promise<boolean> {
   const { written, queued } = await writeInGroups(deps.db, outcome);
   if (queued) deps.jobs.wake('webhook-delivery', []);
+  if (written && outcome.email.mode === 'live') deps.metrics.deliveryOutcome(outcome.status);
   return written;
 }
