@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { queryRows } from '@/db/client';
 import { startTestApp, type TestApp } from './support/app';
 
 let app: TestApp;
@@ -26,16 +27,15 @@ describe('health', () => {
 
   it('is not ready while the database lacks a migration this build ships', async () => {
     const db = app.runtime.deps.db;
-    const result = (await db.execute(sql`select * from drizzle.__drizzle_migrations order by id desc limit 1`)) as unknown as Array<Record<string, unknown>> | { rows: Array<Record<string, unknown>> };
-    const row = (Array.isArray(result) ? result : result.rows)[0]!;
-    await db.execute(sql`delete from drizzle.__drizzle_migrations where id = ${row.id}`);
+    const [row] = await queryRows<Record<string, unknown>>(db, sql`select * from drizzle.__drizzle_migrations order by id desc limit 1`);
+    await db.execute(sql`delete from drizzle.__drizzle_migrations where id = ${row!.id}`);
     try {
       const ready = await app.request('GET', '/api/health/ready');
       expect(ready.status).toBe(503);
       expect(ready.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', error: 'The database lacks 1 of this build\'s migrations' });
       expect(ready.headers.get('retry-after')).toBe('5');
     } finally {
-      await db.execute(sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${row.id}, ${row.hash}, ${row.created_at})`);
+      await db.execute(sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${row!.id}, ${row!.hash}, ${row!.created_at})`);
     }
     expect((await app.request('GET', '/api/health/ready')).status).toBe(200);
   });

@@ -4,6 +4,7 @@ import { createOpsServer } from '@/server/http/ops-server';
 import { setRateLimit } from '@/server/services/organizations/organizations';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { startTestApp, type TestApp } from './support/app';
+import { sample } from './support/metrics';
 import { sendingOrg } from './support/sending-org';
 import { startMxServer, type MxServer } from './support/smtp-mx';
 
@@ -21,17 +22,6 @@ beforeEach(async () => {
   await app.reset();
   app.dns.a('mx.example.net', '127.0.0.1');
 });
-
-/** One sample of the exposition: the value of `name` with exactly these labels (in any order), or undefined. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
-    if (Object.keys(found).length === Object.keys(labels).length && Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3]);
-  }
-  return undefined;
-}
 
 const scrape = async () => {
   const response = await fetch(`${app.url}/metrics`);

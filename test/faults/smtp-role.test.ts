@@ -78,7 +78,7 @@ describe.runIf(process.env.DATABASE_URL)('the smtp role as its own process', () 
     if (certDir) fs.rmSync(certDir, { recursive: true, force: true });
   });
 
-  it('relays into the shared database and serves no HTTP', async () => {
+  it('relays into the shared database and serves no API, only its health and metrics', async () => {
     const key = await createApiKey(
       world.runtime.deps,
       { organizationId: world.organizationId, permission: 'full_access', mode: 'live', keyId: null, domainId: null, userId: null, plan: '10k', rateLimitOverride: null },
@@ -92,7 +92,11 @@ describe.runIf(process.env.DATABASE_URL)('the smtp role as its own process', () 
     const [row] = await world.runtime.deps.db.select({ subject: emails.subject, via: emails.submittedVia }).from(emails).where(eq(emails.id, id!));
     expect(row).toEqual({ subject: 'From the smtp role', via: 'smtp' });
 
-    await expect(fetch(`http://127.0.0.1:${ports.http}/api/health`)).rejects.toThrow();
+    // On PORT only what every process answers: its health and its metrics, not the API.
+    expect(await (await fetch(`http://127.0.0.1:${ports.http}/api/health`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`http://127.0.0.1:${ports.http}/api/health/ready`)).json()).toMatchObject({ status: 'ready', roles: ['smtp'] });
+    expect((await fetch(`http://127.0.0.1:${ports.http}/api/emails`)).status).toBe(404);
+    expect(await (await fetch(`http://127.0.0.1:${ports.http}/metrics`)).text()).toMatch(/^eumail_emails_accepted_total\{source="smtp",mode="test"\} 1$/m);
     expect(server.output()).not.toMatch(/EU Mail listening on port/);
   });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { queryRows } from '@/db/client';
 import { projectRoot } from '@/db/project-root';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
@@ -49,8 +50,7 @@ export async function checkReadiness(deps: Pick<Deps, 'db' | 'config' | 'databas
   try {
     await within(deps.db.execute(sql`select 1`), timeoutMs);
     const latencyMs = Math.round((performance.now() - started) * 10) / 10;
-    const result = await within(deps.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`), timeoutMs);
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ n: number }>;
+    const rows = await within(queryRows<{ n: number }>(deps.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`), timeoutMs);
     const applied = Number(rows[0]?.n ?? 0);
     const known = migrationsKnown();
     if (applied < known) throw unavailable(`The database lacks ${known - applied} of this build's migrations`);
