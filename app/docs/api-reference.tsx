@@ -1,13 +1,9 @@
 'use client';
 
+// First: zod must be told before Scalar's modules build their schemas.
+import './zod-jitless';
 import { ApiReferenceReact } from '@scalar/api-reference-react';
 import '@scalar/api-reference-react/style.css';
-import { z } from 'zod';
-
-// Scalar validates with zod, which probes for eval (`new Function`) to compile its parsers; the
-// page's Content-Security-Policy refuses eval, so the probe would only log a violation. Without
-// JIT, zod interprets its schemas and never asks (docs/security.md).
-z.config({ jitless: true });
 
 /**
  * Scalar's reference and try-it console over our own document. Everything it would fetch from
