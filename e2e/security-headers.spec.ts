@@ -163,3 +163,17 @@ test('the API answers with the service policy and the same headers', async ({ re
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['x-frame-options']).toBe('DENY');
 });
+
+test('the sign-in form says when an account is throttled', async ({ page, baseURL }) => {
+  const email = uniqueEmail('e2e-throttle');
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const response = await page.request.post('/api/auth/sign-in/email', { headers: { origin: baseURL! }, data: { email, password: 'not the password' } });
+    expect(response.status()).toBe(401);
+  }
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('not the password either');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Too many sign-in attempts. Try again in 15 minutes.')).toBeVisible();
+  await shot(page, 'security-sign-in-throttled', { fullPage: false });
+});
