@@ -27,7 +27,7 @@ async function startGateway(runtime: Runtime, log: Log): Promise<SmtpGateway | n
   const { config } = runtime;
   const { port, tlsPort } = config.smtpGateway;
   if (port === 0 && tlsPort === 0) return null;
-  const loadTls = () => loadGatewayTls({ ...config.smtpGateway, dataDir: config.dataDir, hostName: config.mailHost, log });
+  const loadTls = () => loadGatewayTls({ ...config.smtpGateway, dataDir: config.dataDir, hostName: config.mailHost, encryptionKey: runtime.deps.encryptionKey, log });
   const gateway = await startSmtpGateway({
     deps: runtime.deps,
     host: config.host,

@@ -1,5 +1,7 @@
 'use client';
 
+// First: zod must be told before Scalar's modules build their schemas.
+import './zod-jitless';
 import { ApiReferenceReact } from '@scalar/api-reference-react';
 import '@scalar/api-reference-react/style.css';
 

@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import { checkReadiness } from '../services/health/readiness';
 import { handleMetrics } from './metrics-endpoint';
 import { measureWhenDone } from './request-metrics';
+import { SERVICE_POLICY, securityHeaderOptions, setSecurityHeaders } from './security-headers';
 import { sendError, sendJson } from './respond';
 
 /**
@@ -12,7 +13,10 @@ import { sendError, sendJson } from './respond';
  */
 export function createOpsServer(runtime: Runtime): http.Server {
   const deps = runtime.deps;
+  const security = securityHeaderOptions(runtime.config);
   return http.createServer((req: IncomingMessage, res: ServerResponse) => {
+    setSecurityHeaders(res, security);
+    res.setHeader('Content-Security-Policy', SERVICE_POLICY);
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);

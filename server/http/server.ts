@@ -8,13 +8,16 @@ import { buildOpenApiDocument } from '../openapi/document';
 import type { Runtime } from '../runtime';
 import { handleAdmin } from './admin';
 import type { Log } from '../log';
+import { stampClientAddress } from './client-address';
 import { errorBody } from './error-body';
 import { stampRequestId } from './request-id';
 import { logWhenDone } from './request-log';
 import { measureWhenDone } from './request-metrics';
 import { handleMetrics } from './metrics-endpoint';
+import { applyDashboardPolicy, SERVICE_POLICY, securityHeaderOptions, setSecurityHeaders } from './security-headers';
 import { createRestHandler, type RestRequest } from './rest';
 import { sendError, sendJson } from './respond';
+import { createSignInHandler, SIGN_IN_PATH } from './sign-in';
 import { handleTracking } from './tracking';
 import { handleUnsubscribe } from './unsubscribe';
 import { createTrpcHandler, TRPC_PATH } from './trpc';
@@ -33,15 +36,20 @@ const startsWithSegment = (path: string, prefix: string) => path === prefix || p
 export function createRequestListener(runtime: Runtime, options: { next?: NextHandler; adminToken?: string }) {
   const rest = createRestHandler(runtime.deps, appRouter, PLAIN_ROUTES);
   const auth = toNodeHandler(runtime.auth);
+  const signIn = createSignInHandler(runtime);
   const trpc = createTrpcHandler(runtime, appRouter);
   let openApiJson: string | null = null;
   const openApi = () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(appRouter, PLAIN_ROUTES, { appUrl: runtime.config.appUrl })));
+  const security = securityHeaderOptions(runtime.config);
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const requestId = randomUUID();
     (req as RestRequest).requestId = requestId;
     stampRequestId(req, requestId);
     res.setHeader('X-Request-Id', requestId);
+    setSecurityHeaders(res, security);
+    // The service's own answers; what goes to Next gets the dashboard's policy instead.
+    res.setHeader('Content-Security-Policy', SERVICE_POLICY);
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
@@ -53,7 +61,10 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     if (path === '/metrics') return handleMetrics(req, res, runtime.deps);
     if (startsWithSegment(path, TRPC_PATH)) return trpc(req, res, path.slice(TRPC_PATH.length), requestId);
     if (startsWithSegment(path, '/api') && !NEXT_API_PREFIXES.some((prefix) => startsWithSegment(path, prefix))) {
-      if (startsWithSegment(path, '/api/auth')) return auth(req, res);
+      if (startsWithSegment(path, '/api/auth')) {
+        stampClientAddress(req, runtime.config.trustedProxyCidrs);
+        return path === SIGN_IN_PATH && req.method === 'POST' ? signIn(req, res) : auth(req, res);
+      }
       return rest(req, res, path.slice('/api'.length) || '/');
     }
     if (path === '/docs/openapi.json') {
@@ -63,7 +74,10 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     if (startsWithSegment(path, '/t')) return handleTracking(req, res, runtime.deps);
     if (startsWithSegment(path, '/unsubscribe')) return handleUnsubscribe(req, res, runtime.deps);
     if (path === '/admin/command' && options.adminToken) return handleAdmin(req, res, runtime.deps, options.adminToken);
-    if (options.next) return options.next(req, res);
+    if (options.next) {
+      applyDashboardPolicy(req, res, security);
+      return options.next(req, res);
+    }
     return sendError(res, 'NOT_FOUND', 'Not found');
   };
 }

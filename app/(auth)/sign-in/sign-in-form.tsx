@@ -13,7 +13,8 @@ export function SignInForm() {
       submitLabel="Sign in"
       onSubmit={async (form) => {
         const { error } = await authClient.signIn.email({ email: String(form.get('email')), password: String(form.get('password')) });
-        return error ? (error.message ?? 'Could not sign in') : null;
+        // better-auth's own errors carry `message`; the sign-in throttle answers the API's `{error, code}`.
+        return error ? (error.message ?? (error as { error?: string }).error ?? 'Could not sign in') : null;
       }}
       footer={
         <>
