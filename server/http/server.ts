@@ -11,6 +11,7 @@ import type { Log } from '../log';
 import { errorBody } from './error-body';
 import { stampRequestId } from './request-id';
 import { logWhenDone } from './request-log';
+import { stampClientAddress } from './request-origin';
 import { createRestHandler, type RestRequest } from './rest';
 import { sendError, sendJson } from './respond';
 import { handleTracking } from './tracking';
@@ -39,6 +40,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     const requestId = randomUUID();
     (req as RestRequest).requestId = requestId;
     stampRequestId(req, requestId);
+    stampClientAddress(req, runtime.config.trustedProxyCidrs);
     res.setHeader('X-Request-Id', requestId);
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');

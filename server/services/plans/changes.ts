@@ -3,6 +3,7 @@ import { members, organizations } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { forbidden, notFound } from '../../errors';
 import type { Principal } from '../shared/principal';
+import { byPrincipal, OPERATOR, recordAudit, type AuditSource } from '../audit/record';
 import { billingPeriodOf } from './billing-period';
 import { effectivePlan, pendingPlanAhead, type PlanColumns } from './effective';
 import { planOf, type Plan, type PlanId } from './plans';
@@ -82,7 +83,8 @@ export async function changePlan(
   deps: Pick<Deps, 'db' | 'clock'>,
   organizationId: string,
   planId: string,
-  options: { immediately?: boolean } = {},
+  /** `by`: who asks (the audit log's actor); the operator unless said otherwise. */
+  options: { immediately?: boolean; by?: AuditSource } = {},
 ): Promise<PlanChangeOutcome> {
   const target = planOf(planId);
   return deps.db.transaction(async (tx) => {
@@ -90,6 +92,21 @@ export async function changePlan(
     if (!organization) throw notFound('Organization');
     const { values, change } = decidePlanChange(organization, target, deps.clock.now(), options);
     const [updated] = await tx.update(organizations).set(values).where(eq(organizations.id, organizationId)).returning();
+    if (change.kind !== 'unchanged') {
+      await recordAudit(tx, deps, {
+        organizationId,
+        by: options.by ?? OPERATOR,
+        action: 'organization.plan_changed',
+        target: { type: 'organization', id: organizationId, label: organization.name },
+        details: {
+          kind: change.kind,
+          from: change.from,
+          to: change.to,
+          effectiveAt: change.effectiveAt.toISOString(),
+          ...(change.proratedChargeEurCents === undefined ? {} : { proratedChargeEurCents: change.proratedChargeEurCents }),
+        },
+      });
+    }
     return { organization: updated!, change };
   });
 }
@@ -105,7 +122,7 @@ export async function changePlanAsOwner(deps: Pick<Deps, 'db' | 'clock'>, princi
     .from(members)
     .where(and(eq(members.organizationId, principal.organizationId), eq(members.userId, principal.userId)));
   if (membership?.role !== 'owner') throw forbidden('Only the organization owner can change the plan');
-  return changePlan(deps, principal.organizationId, planId);
+  return changePlan(deps, principal.organizationId, planId, { by: byPrincipal(principal) });
 }
 
 /**
