@@ -1,5 +1,6 @@
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
-import { members, organizations } from '@/db/schema';
+import { requireOwner } from '../organizations/owners';
+import { organizations } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { forbidden, notFound } from '../../errors';
 import type { Principal } from '../shared/principal';
@@ -117,11 +118,7 @@ export async function changePlan(
  */
 export async function changePlanAsOwner(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, planId: string): Promise<PlanChangeOutcome> {
   if (principal.userId === null) throw forbidden('Only the organization owner, signed in to the dashboard, can change the plan');
-  const [membership] = await deps.db
-    .select({ role: members.role })
-    .from(members)
-    .where(and(eq(members.organizationId, principal.organizationId), eq(members.userId, principal.userId)));
-  if (membership?.role !== 'owner') throw forbidden('Only the organization owner can change the plan');
+  await requireOwner(deps, principal, 'Only the organization owner can change the plan');
   return changePlan(deps, principal.organizationId, planId, { by: byPrincipal(principal) });
 }
 
