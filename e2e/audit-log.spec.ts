@@ -33,8 +33,10 @@ test('the owner signs in, creates and revokes a key, and reads all three in the 
   await expect(rows.nth(0)).toContainText('Production app (eu_live_');
   await expect(rows.nth(1)).toContainText('Created an API key');
   await expect(rows.nth(2)).toContainText('Signed in');
-  await expect(rows.nth(3)).toContainText('Failed to sign in');
+  await expect(rows.nth(3)).toContainText('Sign-in refused');
+  await expect(rows.nth(3)).toContainText('wrong password');
   await expect(rows.nth(4)).toContainText('Signed in');
+  await expect(rows.nth(4)).toContainText('on signing up');
   for (let index = 0; index < 5; index += 1) {
     await expect(rows.nth(index)).toContainText(email);
     // The browser's address on loopback, whichever family it used.

@@ -1,5 +1,6 @@
 import { Badge } from '../../components/badge';
 import { RelativeTime } from '../../components/relative-time';
+import { formatDateTime } from '../../lib/format';
 import type { AuditEvent } from './types';
 import { ACTION_WORDS, actorWords, detailWords } from './wording';
 
@@ -10,6 +11,7 @@ export function AuditRow({ event }: { event: AuditEvent }) {
     <tr data-testid="audit-row" data-action={event.action} className="align-top hover:bg-slate-50/60">
       <td className="py-3 pr-4 pl-5 whitespace-nowrap text-slate-500">
         <RelativeTime iso={event.occurredAt} />
+        <div className="text-xs text-slate-400">{formatDateTime(event.occurredAt)}</div>
       </td>
       <td className="max-w-64 px-4 py-3">
         <span className="block truncate text-slate-900" title={actor.primary}>
@@ -17,11 +19,11 @@ export function AuditRow({ event }: { event: AuditEvent }) {
         </span>
         <span className="text-xs text-slate-500">{actor.secondary}</span>
       </td>
-      <td className="px-4 py-3">
+      <td className="min-w-56 px-4 py-3">
         <span className="font-medium text-slate-900">{ACTION_WORDS[event.action]}</span>
         {event.action === 'user.sign_in_failed' && (
           <Badge tone="amber" className="ml-2">
-            Failed
+            Refused
           </Badge>
         )}
         {detail && <div className="mt-0.5 text-xs text-slate-500">{detail}</div>}

@@ -16,7 +16,7 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   'organization.review_changed': 'Changed the account review',
   'organization.rate_limit_changed': 'Changed the API rate limit',
   'user.signed_in': 'Signed in',
-  'user.sign_in_failed': 'Failed to sign in (wrong password)',
+  'user.sign_in_failed': 'Sign-in refused',
 };
 
 export const GROUP_WORDS: Record<AuditActionGroup, string> = {
@@ -60,6 +60,10 @@ export function detailWords(event: AuditEvent): string | null {
       return `${limit(details.from)} → ${limit(details.to)}`;
     case 'api_key.revoked':
       return details.reason === 'domain_deleted' ? 'its domain was deleted' : null;
+    case 'user.signed_in':
+      return details.via === '/sign-up/email' ? 'on signing up' : null;
+    case 'user.sign_in_failed':
+      return details.reason === 'INVALID_EMAIL_OR_PASSWORD' ? 'wrong password' : null;
     case 'webhook.updated':
       return [details.url ? 'URL' : null, details.events ? 'events' : null].filter(Boolean).join(' and ') || null;
     default:
