@@ -8,8 +8,11 @@ test('the owner signs in, creates and revokes a key, and reads all three in the 
   // Sign out and back in, and one wrong password on the way: both are sign-ins of this account.
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
+  // A fresh load of the form, so nothing typed is lost to the sign-out's own navigation.
+  await page.goto('/sign-in');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('not the password');
+  await expect(page.getByLabel('Email')).toHaveValue(email);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert').filter({ hasText: /invalid/i })).toBeVisible();
   await page.getByLabel('Password').fill(password);

@@ -13,13 +13,13 @@ export function AuditRow({ event }: { event: AuditEvent }) {
         <RelativeTime iso={event.occurredAt} />
         <div className="text-xs text-slate-400">{formatDateTime(event.occurredAt)}</div>
       </td>
-      <td className="max-w-64 px-4 py-3">
+      <td className="max-w-44 px-4 py-3">
         <span className="block truncate text-slate-900" title={actor.primary}>
           {actor.primary}
         </span>
         <span className="text-xs text-slate-500">{actor.secondary}</span>
       </td>
-      <td className="min-w-56 px-4 py-3">
+      <td className="min-w-40 px-4 py-3">
         <span className="font-medium text-slate-900">{ACTION_WORDS[event.action]}</span>
         {event.action === 'user.sign_in_failed' && (
           <Badge tone="amber" className="ml-2">
@@ -28,7 +28,7 @@ export function AuditRow({ event }: { event: AuditEvent }) {
         )}
         {detail && <div className="mt-0.5 text-xs text-slate-500">{detail}</div>}
       </td>
-      <td className="max-w-72 px-4 py-3 text-slate-700">
+      <td className="max-w-44 px-4 py-3 text-slate-700">
         <span className="block truncate" title={event.target.label ?? event.target.id}>
           {event.target.label ?? event.target.id}
         </span>
