@@ -1,4 +1,4 @@
-import { BanIcon, GaugeIcon, GlobeIcon, KeyRoundIcon, MailIcon, MegaphoneIcon, LayoutTemplateIcon, UsersIcon, WebhookIcon, type LucideIcon } from 'lucide-react';
+import { BanIcon, GaugeIcon, GlobeIcon, KeyRoundIcon, MailIcon, MegaphoneIcon, LayoutTemplateIcon, ScrollTextIcon, UsersIcon, WebhookIcon, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   href: string;
@@ -21,6 +21,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/templates', label: 'Templates', icon: LayoutTemplateIcon, ready: true, description: 'Reusable subjects and bodies with {{ variables }}, previewed before sending.' },
   { href: '/suppressions', label: 'Suppressions', icon: BanIcon, ready: true, description: 'Addresses that will not receive email: bounces, complaints, unsubscribes and manual entries.' },
   { href: '/billing', label: 'Usage and billing', icon: GaugeIcon, ready: true, description: 'Your plan, this month and today against its limits, metered overage, and changing plans.' },
+  { href: '/audit-log', label: 'Audit log', icon: ScrollTextIcon, ready: true, description: 'Who changed what in your organization, when and from where.' },
 ];
 
 export const navItem = (href: string): NavItem => {

@@ -13,3 +13,4 @@ export * from './audiences';
 export * from './templates';
 export * from './usage';
 export * from './broadcasts';
+export * from './audit';

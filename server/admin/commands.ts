@@ -14,6 +14,7 @@ import {
 } from '../services/organizations/organizations';
 import { changePlan, type PlanChange } from '../services/plans/changes';
 import { reviewOrganization } from '../services/broadcasts/holds';
+import { OPERATOR } from '../services/audit/record';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (prints JSON)
   org:create     --name N --owner-email E --plan P [--created-at ISO]
@@ -100,18 +101,18 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
     case 'org:show':
       return view(await getOrganization(deps, orgId(args)));
     case 'org:plan': {
-      const { organization, change } = await changePlan(deps, orgId(args), text(args, 'plan'), { immediately: args.now === true });
+      const { organization, change } = await changePlan(deps, orgId(args), text(args, 'plan'), { immediately: args.now === true, by: OPERATOR });
       return { ...view(organization), change: changeView(change) };
     }
     case 'org:review':
-      return view(await reviewOrganization(deps, orgId(args), toggle(args, 'approve', 'revoke')));
+      return view(await reviewOrganization(deps, orgId(args), toggle(args, 'approve', 'revoke'), OPERATOR));
     case 'org:status':
-      return view(await setStatus(deps, orgId(args), text(args, 'status')));
+      return view(await setStatus(deps, orgId(args), text(args, 'status'), OPERATOR));
     case 'org:overage':
-      return view(await setOverage(deps, orgId(args), toggle(args, 'on', 'off')));
+      return view(await setOverage(deps, orgId(args), toggle(args, 'on', 'off'), OPERATOR));
     case 'org:rate-limit': {
       const limit = args.default === true ? null : Number(text(args, 'limit'));
-      return view(await setRateLimit(deps, orgId(args), limit));
+      return view(await setRateLimit(deps, orgId(args), limit, OPERATOR));
     }
     case 'org:usage':
       return describeUsage(deps, orgId(args));

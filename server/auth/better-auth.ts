@@ -1,21 +1,30 @@
 import { betterAuth } from 'better-auth';
+import { createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { accounts, sessions, users, verifications } from '@/db/schema';
 import type { Deps } from '../deps';
+import { CLIENT_ADDRESS_HEADER, requestOrigin } from '../http/request-origin';
 import { newId } from '../ids';
+import { recordFailedSignIn, recordSignIn } from '../services/audit/sign-ins';
 import { ensureOrganizationOfUser } from '../services/organizations/organizations';
 
-/**
- * The header better-auth reads the client's address from (its own rate limits, the address kept
- * on a session): the listener sets it from the socket and TRUSTED_PROXY_CIDRS, replacing whatever
- * a client sent (server/http/client-address.ts). better-auth would otherwise believe a client's
- * X-Forwarded-For, or, without one, count everybody in one bucket.
- */
-export const CLIENT_ADDRESS_HEADER = 'x-eumail-client-address';
+/** Where a better-auth call came from: the headers the listener stamped on its request (none for a server-side call). */
+const originOf = (context: { headers?: Headers } | null) => requestOrigin((name) => context?.headers?.get(name));
 
-/** Email and password sign-in for people; signing up creates an organization on the Free plan owned by the new user. */
+/**
+ * Email and password sign-in for people; signing up creates an organization on the Free plan
+ * owned by the new user. Sign-ins, and refused ones for an existing account, go to the audit log
+ * of the person's organization: after better-auth's own write, which a failed record does not undo.
+ */
 export function createAuth(deps: Deps, secret: string) {
   const https = deps.config.appUrl.startsWith('https://');
+  const audit = async (what: string, record: () => Promise<void>) => {
+    try {
+      await record();
+    } catch (error) {
+      deps.log.error({ err: error }, `audit record failed: ${what}`);
+    }
+  };
   return betterAuth({
     appName: 'EU Mail',
     baseURL: deps.config.appUrl,
@@ -48,6 +57,21 @@ export function createAuth(deps: Deps, secret: string) {
           },
         },
       },
+      session: {
+        create: {
+          after: (session, context) =>
+            audit('sign-in', () => recordSignIn(deps, { userId: session.userId, origin: originOf(context), via: context?.path ?? null })),
+        },
+      },
+    },
+    hooks: {
+      after: createAuthMiddleware(async (ctx) => {
+        const refused = ctx.context.returned;
+        if (ctx.path !== '/sign-in/email' || !isAPIError(refused) || refused.statusCode !== 401) return;
+        const email: unknown = ctx.body?.email;
+        if (typeof email !== 'string') return;
+        await audit('failed sign-in', () => recordFailedSignIn(deps, { email, origin: originOf(ctx), reason: refused.body?.code ?? 'refused' }));
+      }),
     },
   });
 }

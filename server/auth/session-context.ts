@@ -4,6 +4,7 @@ import { ensureOrganizationOfUser } from '../services/organizations/organization
 import type { Admission } from '../services/api-keys/admission';
 import type { Mode, Principal } from '../services/shared/principal';
 import type { Context } from '../trpc/context';
+import { requestOrigin } from '../http/request-origin';
 
 /** The dashboard's view switch: the `eumail_mode` cookie, live unless it says test. */
 export const DASHBOARD_MODE_COOKIE = 'eumail_mode';
@@ -31,6 +32,7 @@ export async function principalFromSession(deps: Deps, auth: Auth, headers: Head
     userId: session.user.id,
     plan: organization.plan,
     rateLimitOverride: organization.rateLimitOverride,
+    origin: requestOrigin((name) => headers.get(name)),
   };
 }
 

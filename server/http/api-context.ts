@@ -3,6 +3,7 @@ import type { Deps } from '../deps';
 import { admitApiKey } from '../services/api-keys/admission';
 import { parseBearer } from './bearer';
 import { notingCaller } from './request-log';
+import { requestOrigin } from './request-origin';
 import type { Context } from '../trpc/context';
 
 /** A request header by lowercase name; the first value when it was sent twice. */
@@ -25,7 +26,10 @@ export function apiKeyContext(deps: Deps, header: Context['header'], requestId: 
     channel: 'api',
     authenticate: () => {
       const secret = parseBearer(header('authorization'));
-      admission ??= secret ? admitApiKey(deps, secret) : Promise.resolve(null);
+      // Where the request came from rides on the principal, for the audit log of what it changes.
+      admission ??= secret
+        ? admitApiKey(deps, secret).then((admitted) => admitted && { ...admitted, principal: { ...admitted.principal, origin: requestOrigin(header) } })
+        : Promise.resolve(null);
       return admission;
     },
     setHeader,

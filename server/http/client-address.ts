@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
-import { CLIENT_ADDRESS_HEADER } from '../auth/better-auth';
 import { isAllowedPrivate } from '../net/ip-policy';
 
 /**
@@ -25,9 +24,3 @@ export function clientAddress(req: IncomingMessage, trustedProxies: string[]): s
   return hops[0] ?? peer;
 }
 
-/** For better-auth, under its header: whatever a client sent under that name is overwritten (or removed). */
-export function stampClientAddress(req: IncomingMessage, trustedProxies: string[]): void {
-  const address = clientAddress(req, trustedProxies);
-  if (address) req.headers[CLIENT_ADDRESS_HEADER] = address;
-  else delete req.headers[CLIENT_ADDRESS_HEADER];
-}

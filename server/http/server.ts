@@ -8,13 +8,13 @@ import { buildOpenApiDocument } from '../openapi/document';
 import type { Runtime } from '../runtime';
 import { handleAdmin } from './admin';
 import type { Log } from '../log';
-import { stampClientAddress } from './client-address';
 import { errorBody } from './error-body';
 import { stampRequestId } from './request-id';
 import { logWhenDone } from './request-log';
 import { measureWhenDone } from './request-metrics';
 import { handleMetrics } from './metrics-endpoint';
 import { applyDashboardPolicy, SERVICE_POLICY, securityHeaderOptions, setSecurityHeaders } from './security-headers';
+import { stampClientAddress } from './request-origin';
 import { createRestHandler, type RestRequest } from './rest';
 import { sendError, sendJson } from './respond';
 import { createSignInHandler, SIGN_IN_PATH } from './sign-in';
@@ -46,6 +46,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     const requestId = randomUUID();
     (req as RestRequest).requestId = requestId;
     stampRequestId(req, requestId);
+    stampClientAddress(req, runtime.config.trustedProxyCidrs);
     res.setHeader('X-Request-Id', requestId);
     setSecurityHeaders(res, security);
     // The service's own answers; what goes to Next gets the dashboard's policy instead.
@@ -61,10 +62,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     if (path === '/metrics') return handleMetrics(req, res, runtime.deps);
     if (startsWithSegment(path, TRPC_PATH)) return trpc(req, res, path.slice(TRPC_PATH.length), requestId);
     if (startsWithSegment(path, '/api') && !NEXT_API_PREFIXES.some((prefix) => startsWithSegment(path, prefix))) {
-      if (startsWithSegment(path, '/api/auth')) {
-        stampClientAddress(req, runtime.config.trustedProxyCidrs);
-        return path === SIGN_IN_PATH && req.method === 'POST' ? signIn(req, res) : auth(req, res);
-      }
+      if (startsWithSegment(path, '/api/auth')) return path === SIGN_IN_PATH && req.method === 'POST' ? signIn(req, res) : auth(req, res);
       return rest(req, res, path.slice('/api'.length) || '/');
     }
     if (path === '/docs/openapi.json') {

@@ -1,6 +1,7 @@
 import { router } from '../trpc/init';
 import { apiKeysRouter } from './api-keys';
 import { audiencesRouter } from './audiences';
+import { auditLogRouter } from './audit-log';
 import { broadcastsRouter } from './broadcasts';
 import { domainsRouter } from './domains';
 import { emailsRouter } from './emails/router';
@@ -26,6 +27,7 @@ export const appRouter = router({
   templates: templatesRouter,
   usage: usageRouter,
   broadcasts: broadcastsRouter,
+  auditLog: auditLogRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -6,6 +6,7 @@ import { quotePlanChange } from '../services/plans/quote';
 import { describeUsage } from '../services/plans/usage';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
+import { byPrincipal } from '../services/audit/record';
 import { isoDate, jsonBoolean } from './shared';
 
 const planIds = Object.keys(PLANS) as [PlanId, ...PlanId[]];
@@ -95,7 +96,7 @@ export const usageRouter = router({
     .input(z.object({ enabled: jsonBoolean() }))
     .mutation(async ({ ctx, input }) => {
       if (ctx.channel !== 'dashboard') throw forbidden('Metered overage is switched in the dashboard');
-      await setOverage(ctx.deps, ctx.principal.organizationId, input.enabled);
+      await setOverage(ctx.deps, ctx.principal.organizationId, input.enabled, byPrincipal(ctx.principal));
       return { enabled: input.enabled };
     }),
   /**

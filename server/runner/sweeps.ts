@@ -61,5 +61,5 @@ export const SWEEPS: Sweep[] = [
   }),
   // Caps read the plan in force without waiting for this; it writes down downgrades already due.
   sweep({ kind: 'plan-changes', intervalMs: 5_000, run: applyDuePlanChanges, summary: counted('applied') }),
-  sweep({ kind: 'retention', intervalMs: 3_600_000, run: applyRetention, summary: (result) => (result.emailsDeleted + result.eventsDeleted + result.attachmentsExpired > 0 ? result : null) }),
+  sweep({ kind: 'retention', intervalMs: 3_600_000, run: applyRetention, summary: (result) => (result.emailsDeleted + result.eventsDeleted + result.attachmentsExpired + result.auditEventsDeleted > 0 ? result : null) }),
 ];

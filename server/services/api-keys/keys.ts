@@ -12,6 +12,7 @@ import { findOwnDomain } from '../domains/repo';
 import { planInForce } from '../plans/effective';
 import type { Mode, Permission, Principal } from '../shared/principal';
 import { enqueueSystemEmail } from '../system-mail/queue';
+import { byPrincipal, keyLabel, recordAudit, type AuditSource } from '../audit/record';
 
 type ApiKeyRecord = typeof apiKeys.$inferSelect;
 
@@ -59,6 +60,17 @@ export async function issueApiKey(
   return { key, record: record! };
 }
 
+/** The audit record of a new key, in the transaction that issued it. */
+export function recordKeyCreated(tx: Db, deps: Pick<Deps, 'clock'>, key: ApiKeyRecord, by: AuditSource): Promise<void> {
+  return recordAudit(tx, deps, {
+    organizationId: key.organizationId,
+    by,
+    action: 'api_key.created',
+    target: { type: 'api_key', id: key.id, label: keyLabel(key) },
+    details: { permission: key.permission, mode: key.mode, domainId: key.domainId },
+  });
+}
+
 export interface CreateApiKeyInput {
   name: string;
   permission?: Permission;
@@ -99,6 +111,7 @@ export async function createApiKey(deps: Deps, principal: Principal, input: Crea
       mode,
       domainId: input.domainId ?? null,
     });
+    await recordKeyCreated(tx, deps, record, byPrincipal(principal));
     return { ...toApiKeyView(record), key };
   });
 }
@@ -141,6 +154,13 @@ export async function revokeApiKey(deps: Deps, principal: Principal, id: string)
       .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
       .returning({ id: apiKeys.id });
     if (revoked.length === 0) throw notFound('API key');
+    await recordAudit(tx, deps, {
+      organizationId: principal.organizationId,
+      by: byPrincipal(principal),
+      action: 'api_key.revoked',
+      target: { type: 'api_key', id: key.id, label: keyLabel(key) },
+      details: { mode: key.mode },
+    });
     if (key.mode === 'live') {
       const [organization] = await tx.select().from(organizations).where(eq(organizations.id, principal.organizationId));
       const emailId = await enqueueSystemEmail(tx, deps, {
@@ -154,12 +174,21 @@ export async function revokeApiKey(deps: Deps, principal: Principal, id: string)
   });
 }
 
-/** Revokes every key pinned to a domain, inside the caller's transaction (domain deletion). */
-export async function revokeKeysPinnedTo(tx: Db, deps: Pick<Deps, 'clock'>, organizationId: string, domainId: string): Promise<number> {
+/** Revokes every key pinned to a domain, inside the caller's transaction (domain deletion), each recorded as revoked by whoever deleted it. */
+export async function revokeKeysPinnedTo(tx: Db, deps: Pick<Deps, 'clock'>, organizationId: string, domainId: string, by: AuditSource): Promise<number> {
   const rows = await tx
     .update(apiKeys)
     .set({ revokedAt: deps.clock.now() })
     .where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.domainId, domainId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
+    .returning({ id: apiKeys.id, name: apiKeys.name, tokenStart: apiKeys.tokenStart, mode: apiKeys.mode });
+  for (const key of rows) {
+    await recordAudit(tx, deps, {
+      organizationId,
+      by,
+      action: 'api_key.revoked',
+      target: { type: 'api_key', id: key.id, label: keyLabel(key) },
+      details: { mode: key.mode, reason: 'domain_deleted', domainId },
+    });
+  }
   return rows.length;
 }

@@ -14,6 +14,7 @@ import { checkDomainConnect, type DomainConnectAnswer } from './connect';
 import { normalizeDomainName, normalizeReturnPath } from './names';
 import { activeKey, ownDomain } from './repo';
 import { summary, view, type DomainSummary, type DomainView } from './view';
+import { byPrincipal, recordAudit } from '../audit/record';
 
 interface RegisterDomainInput {
   name: string;
@@ -110,8 +111,10 @@ export async function deleteDomain(deps: Deps, principal: Principal, id: string)
     const row = await ownDomain(tx, principal, id);
     const now = deps.clock.now();
     await tx.update(dkimKeys).set({ retiredAt: now, privateKeyEncrypted: null }).where(eq(dkimKeys.domainId, row.id));
-    await revokeKeysPinnedTo(tx, deps, principal.organizationId, row.id);
+    const by = byPrincipal(principal);
+    await revokeKeysPinnedTo(tx, deps, principal.organizationId, row.id, by);
     await tx.delete(domains).where(eq(domains.id, row.id));
+    await recordAudit(tx, deps, { organizationId: principal.organizationId, by, action: 'domain.deleted', target: { type: 'domain', id: row.id, label: row.name } });
     await recordEvent(tx, deps, { organizationId: principal.organizationId, type: 'domain.deleted', data: { domainId: row.id, name: row.name } });
   });
 }

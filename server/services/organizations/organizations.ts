@@ -7,7 +7,9 @@ import { notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
 import { effectivePlan, pendingPlanAhead } from '../plans/effective';
 import { planOf } from '../plans/plans';
-import { issueApiKey } from '../api-keys/keys';
+import { issueApiKey, recordKeyCreated } from '../api-keys/keys';
+import { OPERATOR, recordAudit, type AuditSource } from '../audit/record';
+import type { AuditAction } from '../audit/vocabulary';
 import { isOrganizationStatus, ORGANIZATION_STATUSES } from './statuses';
 
 
@@ -50,6 +52,7 @@ export async function createOrganizationWithKey(
       mode: 'live',
       domainId: null,
     });
+    await recordKeyCreated(tx, deps, issued.record, OPERATOR);
     return { organizationId: organization.id, apiKey: issued.key };
   });
 }
@@ -106,25 +109,54 @@ export async function describeOrganization(deps: Pick<Deps, 'db' | 'clock'>, id:
   };
 }
 
-async function update(deps: Pick<Deps, 'db'>, id: string, values: Partial<Organization>): Promise<Organization> {
-  const [organization] = await deps.db.update(organizations).set(values).where(eq(organizations.id, id)).returning();
-  if (!organization) throw notFound('Organization');
-  return organization;
+type Setting = 'status' | 'reviewed' | 'overageEnabled' | 'rateLimitOverride';
+
+const SETTING_ACTIONS: Record<Setting, AuditAction> = {
+  status: 'organization.status_changed',
+  reviewed: 'organization.review_changed',
+  overageEnabled: 'organization.overage_changed',
+  rateLimitOverride: 'organization.rate_limit_changed',
+};
+
+/**
+ * Changes one setting under the organization's row lock and records it (from, to) in the same
+ * transaction; setting it to what it already is changes and records nothing.
+ */
+async function changeSetting<K extends Setting>(deps: Pick<Deps, 'db' | 'clock'>, id: string, setting: K, value: Organization[K], by: AuditSource): Promise<Organization> {
+  return deps.db.transaction(async (tx) => {
+    const [current] = await tx.select().from(organizations).where(eq(organizations.id, id)).for('update');
+    if (!current) throw notFound('Organization');
+    if (current[setting] === value) return current;
+    const [organization] = await tx
+      .update(organizations)
+      .set({ [setting]: value })
+      .where(eq(organizations.id, id))
+      .returning();
+    await recordAudit(tx, deps, {
+      organizationId: id,
+      by,
+      action: SETTING_ACTIONS[setting],
+      target: { type: 'organization', id, label: current.name },
+      details: { from: current[setting], to: value },
+    });
+    return organization!;
+  });
 }
 
-export function setStatus(deps: Pick<Deps, 'db'>, id: string, status: string) {
+// The operator's commands by default (the CLI passes OPERATOR itself); a dashboard change passes its principal's source.
+export function setStatus(deps: Pick<Deps, 'db' | 'clock'>, id: string, status: string, by: AuditSource = OPERATOR) {
   if (!isOrganizationStatus(status)) {
     throw validationError(`status must be one of ${ORGANIZATION_STATUSES.join(', ')}`);
   }
-  return update(deps, id, { status });
+  return changeSetting(deps, id, 'status', status, by);
 }
 
-export const setReviewed = (deps: Pick<Deps, 'db'>, id: string, reviewed: boolean) => update(deps, id, { reviewed });
-export const setOverage = (deps: Pick<Deps, 'db'>, id: string, enabled: boolean) => update(deps, id, { overageEnabled: enabled });
+export const setReviewed = (deps: Pick<Deps, 'db' | 'clock'>, id: string, reviewed: boolean, by: AuditSource = OPERATOR) => changeSetting(deps, id, 'reviewed', reviewed, by);
+export const setOverage = (deps: Pick<Deps, 'db' | 'clock'>, id: string, enabled: boolean, by: AuditSource = OPERATOR) => changeSetting(deps, id, 'overageEnabled', enabled, by);
 
-export function setRateLimit(deps: Pick<Deps, 'db'>, id: string, requestsPerWindow: number | null) {
+export function setRateLimit(deps: Pick<Deps, 'db' | 'clock'>, id: string, requestsPerWindow: number | null, by: AuditSource = OPERATOR) {
   if (requestsPerWindow !== null && (!Number.isInteger(requestsPerWindow) || requestsPerWindow < 1)) {
     throw validationError('the rate limit must be a whole number of requests, at least 1');
   }
-  return update(deps, id, { rateLimitOverride: requestsPerWindow });
+  return changeSetting(deps, id, 'rateLimitOverride', requestsPerWindow, by);
 }

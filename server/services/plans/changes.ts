@@ -1,8 +1,10 @@
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
-import { members, organizations } from '@/db/schema';
+import { requireOwner } from '../organizations/owners';
+import { organizations } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { forbidden, notFound } from '../../errors';
 import type { Principal } from '../shared/principal';
+import { byPrincipal, OPERATOR, recordAudit, type AuditSource } from '../audit/record';
 import { billingPeriodOf } from './billing-period';
 import { effectivePlan, pendingPlanAhead, type PlanColumns } from './effective';
 import { planOf, type Plan, type PlanId } from './plans';
@@ -82,7 +84,8 @@ export async function changePlan(
   deps: Pick<Deps, 'db' | 'clock'>,
   organizationId: string,
   planId: string,
-  options: { immediately?: boolean } = {},
+  /** `by`: who asks (the audit log's actor); the operator unless said otherwise. */
+  options: { immediately?: boolean; by?: AuditSource } = {},
 ): Promise<PlanChangeOutcome> {
   const target = planOf(planId);
   return deps.db.transaction(async (tx) => {
@@ -90,6 +93,21 @@ export async function changePlan(
     if (!organization) throw notFound('Organization');
     const { values, change } = decidePlanChange(organization, target, deps.clock.now(), options);
     const [updated] = await tx.update(organizations).set(values).where(eq(organizations.id, organizationId)).returning();
+    if (change.kind !== 'unchanged') {
+      await recordAudit(tx, deps, {
+        organizationId,
+        by: options.by ?? OPERATOR,
+        action: 'organization.plan_changed',
+        target: { type: 'organization', id: organizationId, label: organization.name },
+        details: {
+          kind: change.kind,
+          from: change.from,
+          to: change.to,
+          effectiveAt: change.effectiveAt.toISOString(),
+          ...(change.proratedChargeEurCents === undefined ? {} : { proratedChargeEurCents: change.proratedChargeEurCents }),
+        },
+      });
+    }
     return { organization: updated!, change };
   });
 }
@@ -100,12 +118,8 @@ export async function changePlan(
  */
 export async function changePlanAsOwner(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, planId: string): Promise<PlanChangeOutcome> {
   if (principal.userId === null) throw forbidden('Only the organization owner, signed in to the dashboard, can change the plan');
-  const [membership] = await deps.db
-    .select({ role: members.role })
-    .from(members)
-    .where(and(eq(members.organizationId, principal.organizationId), eq(members.userId, principal.userId)));
-  if (membership?.role !== 'owner') throw forbidden('Only the organization owner can change the plan');
-  return changePlan(deps, principal.organizationId, planId);
+  await requireOwner(deps, principal, 'Only the organization owner can change the plan');
+  return changePlan(deps, principal.organizationId, planId, { by: byPrincipal(principal) });
 }
 
 /**

@@ -2,6 +2,13 @@ import type { Mode, Permission } from '../api-keys/vocabulary';
 
 export type { Mode, Permission };
 
+/** Where a request came from, as the edge decided it: what the audit log records beside a change. */
+export interface RequestOrigin {
+  /** The client's address (TRUSTED_PROXY_CIDRS decides which hop that is); null when unknown. */
+  address: string | null;
+  userAgent: string | null;
+}
+
 /** Who is calling: an API key, or a person signed in to the dashboard (acting with full access). */
 export interface Principal {
   organizationId: string;
@@ -12,4 +19,6 @@ export interface Principal {
   userId: string | null;
   plan: string;
   rateLimitOverride: number | null;
+  /** Set by the edge that admitted the request; absent when a service is called from inside the process. */
+  origin?: RequestOrigin;
 }

@@ -10,6 +10,7 @@ import { DAY_MS } from '../shared/time';
 import { newSigningSecret, openSecret, sealSecret } from './secrets';
 import { checkSubscriptions } from './subscriptions';
 import { checkWebhookUrl } from './urls';
+import { byPrincipal, recordAudit } from '../audit/record';
 import { deliveryView, webhookView, type DeliveryView, type WebhookView } from './view';
 
 /** Deliveries the detail read lists, newest first. */
@@ -53,6 +54,13 @@ export async function createWebhook(deps: Deps, principal: Principal, input: { u
       .insert(webhooks)
       .values({ id: newId(), organizationId: principal.organizationId, url, events: subscriptions, secretSealed: sealSecret(secret, deps.encryptionKey), createdAt: now, updatedAt: now })
       .returning();
+    await recordAudit(tx, deps, {
+      organizationId: principal.organizationId,
+      by: byPrincipal(principal),
+      action: 'webhook.created',
+      target: { type: 'webhook', id: created!.id, label: url },
+      details: { events: subscriptions },
+    });
     return created!;
   });
   return { ...webhookView(row), secret };
@@ -130,22 +138,34 @@ export async function updateWebhook(deps: Deps, principal: Principal, id: string
   const changes: Partial<typeof webhooks.$inferInsert> = { updatedAt: deps.clock.now() };
   if (input.events !== undefined) changes.events = checkSubscriptions(input.events);
   if (input.url !== undefined) changes.url = await checkWebhookUrl(deps, input.url);
-  const [row] = await deps.db
-    .update(webhooks)
-    .set(changes)
-    .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, principal.organizationId)))
-    .returning();
-  if (!row) throw notFound('Webhook');
-  return webhookView(row);
+  return deps.db.transaction(async (tx) => {
+    const before = await ownWebhook(tx, principal, id, true);
+    const [row] = await tx
+      .update(webhooks)
+      .set(changes)
+      .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, principal.organizationId)))
+      .returning();
+    if (!row) throw notFound('Webhook');
+    const details: Record<string, unknown> = {};
+    if (before.url !== row.url) details.url = { from: before.url, to: row.url };
+    if (before.events.join() !== row.events.join()) details.events = { from: before.events, to: row.events };
+    if (Object.keys(details).length > 0) {
+      await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'webhook.updated', target: { type: 'webhook', id, label: row.url }, details });
+    }
+    return webhookView(row);
+  });
 }
 
 /** Deletes the endpoint and its deliveries: nothing more is sent to it, retries included. */
-export async function deleteWebhook(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<void> {
-  const deleted = await deps.db
-    .delete(webhooks)
-    .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, principal.organizationId)))
-    .returning({ id: webhooks.id });
-  if (deleted.length === 0) throw notFound('Webhook');
+export async function deleteWebhook(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(webhooks)
+      .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, principal.organizationId)))
+      .returning({ id: webhooks.id, url: webhooks.url });
+    if (deleted.length === 0) throw notFound('Webhook');
+    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'webhook.deleted', target: { type: 'webhook', id, label: deleted[0]!.url } });
+  });
 }
 
 export async function webhookSecret(deps: Pick<Deps, 'db' | 'encryptionKey'>, principal: Principal, id: string): Promise<{ secret: string }> {
@@ -159,11 +179,14 @@ export async function webhookSecret(deps: Pick<Deps, 'db' | 'encryptionKey'>, pr
  */
 export async function rotateWebhookSecret(deps: Deps, principal: Principal, id: string): Promise<{ secret: string }> {
   const secret = newSigningSecret();
-  const [row] = await deps.db
-    .update(webhooks)
-    .set({ secretSealed: sealSecret(secret, deps.encryptionKey), updatedAt: deps.clock.now() })
-    .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, principal.organizationId)))
-    .returning({ id: webhooks.id });
-  if (!row) throw notFound('Webhook');
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhooks)
+      .set({ secretSealed: sealSecret(secret, deps.encryptionKey), updatedAt: deps.clock.now() })
+      .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, principal.organizationId)))
+      .returning({ id: webhooks.id, url: webhooks.url });
+    if (!row) throw notFound('Webhook');
+    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'webhook.secret_rotated', target: { type: 'webhook', id, label: row.url } });
+  });
   return { secret };
 }

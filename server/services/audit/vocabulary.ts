@@ -1,0 +1,34 @@
+/** Who made a change: a person in the dashboard, an API key, or the operator's CLI. */
+export const AUDIT_ACTOR_KINDS = ['user', 'api_key', 'operator'] as const;
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
+
+/** Every change the audit log records, declared once: the table's column, the listing's filter and the dashboard's words. */
+export const AUDIT_ACTIONS = [
+  'api_key.created',
+  'api_key.revoked',
+  'domain.deleted',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
+  'organization.plan_changed',
+  'organization.status_changed',
+  'organization.overage_changed',
+  'organization.review_changed',
+  'organization.rate_limit_changed',
+  'user.signed_in',
+  'user.sign_in_failed',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const isAuditAction = (value: unknown): value is AuditAction => typeof value === 'string' && (AUDIT_ACTIONS as readonly string[]).includes(value);
+
+/** What an action was done to. */
+export const AUDIT_TARGET_TYPES = ['api_key', 'domain', 'webhook', 'organization', 'user'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** The groups the dashboard filters by: the part of an action before the dot. */
+export const AUDIT_ACTION_GROUPS = ['api_key', 'domain', 'webhook', 'organization', 'user'] as const;
+export type AuditActionGroup = (typeof AUDIT_ACTION_GROUPS)[number];
+
+export const actionsOfGroup = (group: AuditActionGroup): AuditAction[] => AUDIT_ACTIONS.filter((action) => action.startsWith(`${group}.`));
