@@ -200,7 +200,8 @@ describe('scripts/healthcheck.mjs', () => {
 
   const check = (env: Record<string, string>, args: string[] = []) =>
     new Promise<{ code: number; output: string }>((resolve) => {
-      execFile(process.execPath, [path.join(root, 'scripts/healthcheck.mjs'), ...args], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 15_000 }, (error, stdout, stderr) =>
+      const childEnv = { PATH: process.env.PATH ?? '', ...env } as unknown as NodeJS.ProcessEnv;
+      execFile(process.execPath, [path.join(root, 'scripts/healthcheck.mjs'), ...args], { env: childEnv, timeout: 15_000, encoding: 'utf8' }, (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
       );
     });

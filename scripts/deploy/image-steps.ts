@@ -4,8 +4,9 @@
 // file system: WORKDIR, COPY from the build context (honouring .dockerignore) and COPY --from an
 // earlier stage, ENV, and RUN in the stage's WORKDIR with its ENV. Then it starts the runtime
 // stage's CMD in its WORKDIR with the DATA_DIR volume in that folder, embedded PGlite (or
-// IMAGE_STEPS_DATABASE_URL), loopback and free ports, waits for the HEALTHCHECK command to pass,
-// probes the SMTP port as compose's smtp service does, and stops it with the STOPSIGNAL.
+// IMAGE_STEPS_DATABASE_URL), loopback and free ports: with every role (the HEALTHCHECK command
+// must pass, the SMTP probe too, and the dashboard must render), then as compose's smtp-only and
+// worker-only containers; each is stopped with the STOPSIGNAL and must exit 0.
 //
 // What it cannot do, and checks instead: the base image is this machine (its node must have the
 // image's major version); USER must name a non-root user the image has (it does not switch to
@@ -193,11 +194,14 @@ function checkRuntimeContents(state: StageState) {
   for (const source of ['server', 'app', 'test', 'e2e', 'tsconfig.json']) {
     if (fs.existsSync(path.join(app, source))) throw new StepError(`the runtime image holds ${source}: it should hold the builds, not the sources`);
   }
-  for (const devOnly of ['vitest', 'eslint', '@playwright/test']) {
-    if (fs.existsSync(path.join(app, 'node_modules', devOnly))) throw new StepError(`the runtime image holds the dev dependency ${devOnly}: not pruned`);
-  }
+  // What npm marks dev-only must be gone. "devOptional" ones (vitest, @playwright/test, drizzle-kit:
+  // optional peers of better-auth and next) stay: npm keeps an optional peer that is present.
+  const lock = JSON.parse(fs.readFileSync(path.join(context, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const devOnly = Object.entries(lock.packages).filter(([name, entry]) => entry.dev && name.startsWith('node_modules/'));
+  const left = devOnly.filter(([name]) => fs.existsSync(path.join(app, name)));
+  if (left.length > 0) throw new StepError(`the runtime image holds dev dependencies: ${left.map(([name]) => name).slice(0, 5).join(', ')}…: not pruned`);
   const size = execFileSync('du', ['-sh', app]).toString().split('\t')[0];
-  say(`runtime ${state.workdir}: ${size} (no sources, dev dependencies pruned)`);
+  say(`runtime ${state.workdir}: ${size} (no sources; none of the ${devOnly.length} dev-only packages)`);
 }
 
 // --- the runtime stage started --------------------------------------------------------------------
@@ -220,7 +224,10 @@ function runProbe(argv: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs
   return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
 }
 
-async function startRuntime(state: StageState, runtime: Stage) {
+type Roles = 'web,smtp,worker' | 'smtp' | 'worker';
+
+/** Starts the runtime stage's CMD with ROLES, waits until it is ready by its health check, and stops it. */
+async function startRuntime(state: StageState, runtime: Stage, roles: Roles) {
   const cmd = last(runtime, 'CMD')?.exec;
   if (!cmd) throw new StepError('the runtime stage has no exec-form CMD');
   const healthcheck = last(runtime, 'HEALTHCHECK');
@@ -234,6 +241,7 @@ async function startRuntime(state: StageState, runtime: Stage) {
 
   const [port, gateway, gatewayTls, bounces] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const env = processEnv(state, {
+    ROLES: roles,
     HOST: '127.0.0.1',
     PORT: String(port),
     APP_URL: `http://127.0.0.1:${port}`,
@@ -244,7 +252,7 @@ async function startRuntime(state: StageState, runtime: Stage) {
     ...(process.env.IMAGE_STEPS_DATABASE_URL ? { DATABASE_URL: process.env.IMAGE_STEPS_DATABASE_URL } : {}),
   });
   const cwd = inRoot(state, state.workdir);
-  say(`CMD ${cmd.join(' ')} (ROLES=web,smtp,worker, http 127.0.0.1:${port}, ${env.DATABASE_URL ? 'Postgres' : 'PGlite in the DATA_DIR volume'})`);
+  say(`CMD ${cmd.join(' ')} with ROLES=${roles} (${roles.includes('web') ? `http 127.0.0.1:${port}, ` : ''}${env.DATABASE_URL ? 'Postgres' : 'PGlite in the DATA_DIR volume'})`);
   const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -253,20 +261,25 @@ async function startRuntime(state: StageState, runtime: Stage) {
   try {
     const timeoutMs = durationMs(healthcheck.flags.timeout, 30_000);
     const deadline = performance.now() + Math.max(durationMs(healthcheck.flags['start-period'], 0), 60_000) + 30_000;
-    let last = { ok: false, output: '' };
-    while (!last.ok) {
-      if (child.exitCode !== null) throw new StepError(`CMD exited (${child.exitCode}) before the health check passed:\n${output}`);
-      if (performance.now() > deadline) throw new StepError(`the HEALTHCHECK did not pass in time (${last.output}):\n${output}`);
+    // A worker listens on nothing (compose disables its check): it is up once its runner says so.
+    const ready = () => (roles === 'worker' ? { ok: /Embedded runner started/.test(output), output: 'the runner started' } : runProbe(probe, cwd, env, timeoutMs));
+    let result = { ok: false, output: '' };
+    while (!result.ok) {
+      if (child.exitCode !== null) throw new StepError(`CMD exited (${child.exitCode}) before it was ready:\n${output}`);
+      if (performance.now() > deadline) throw new StepError(`not ready in time (${result.output}):\n${output}`);
       await sleep(1_000);
-      last = runProbe(probe, cwd, env, timeoutMs);
+      result = ready();
     }
-    say(`HEALTHCHECK ${probe.join(' ')}: ${last.output}`);
-    const smtp = runProbe([...probe, 'smtp'], cwd, env, timeoutMs);
-    if (!smtp.ok) throw new StepError(`the smtp probe failed: ${smtp.output}\n${output}`);
-    say(`HEALTHCHECK ${probe.join(' ')} smtp (compose's smtp service): ${smtp.output}`);
-    const page = await fetch(`http://127.0.0.1:${port}/`, { redirect: 'manual' });
-    if (page.status >= 500) throw new StepError(`the dashboard answered ${page.status}:\n${output}`);
-    say(`dashboard GET /: ${page.status} (Next from .next, no build at start)`);
+    say(`  ${roles === 'worker' ? 'log' : `HEALTHCHECK ${probe.join(' ')}`}: ${result.output}`);
+    if (roles === 'web,smtp,worker') {
+      const smtp = runProbe([...probe, 'smtp'], cwd, env, timeoutMs);
+      if (!smtp.ok) throw new StepError(`the smtp probe failed: ${smtp.output}\n${output}`);
+      say(`  HEALTHCHECK ${probe.join(' ')} smtp: ${smtp.output}`);
+      const page = await fetch(`http://127.0.0.1:${port}/sign-in`);
+      const html = await page.text();
+      if (page.status !== 200 || !html.includes('</html>')) throw new StepError(`the dashboard's /sign-in answered ${page.status}:\n${output}`);
+      say(`  dashboard GET /sign-in: ${page.status}, ${html.length} bytes (Next from .next, no build at start)`);
+    }
     if (/building it/.test(output)) throw new StepError(`the runtime rebuilt at start:\n${output}`);
   } catch (error) {
     child.kill('SIGKILL');
@@ -282,7 +295,7 @@ async function startRuntime(state: StageState, runtime: Stage) {
     throw new StepError(`${stopSignal} did not stop it within ${graceMs} ms:\n${output}`);
   }
   if (code !== 0) throw new StepError(`${stopSignal}: exit ${code}, expected 0:\n${output}`);
-  say(`${stopSignal}: stopped with exit 0 in ${((performance.now() - stopStarted) / 1000).toFixed(1)}s`);
+  say(`  ${stopSignal}: stopped with exit 0 in ${((performance.now() - stopStarted) / 1000).toFixed(1)}s`);
 }
 
 // --- main -----------------------------------------------------------------------------------------
@@ -308,7 +321,9 @@ async function main() {
     }
     const state = built.get(runtime.name)!;
     checkRuntimeContents(state);
-    await startRuntime(state, runtime);
+    // All roles in one process, then compose's smtp-only and worker-only containers, one at a time
+    // (PGlite takes one process; on Postgres the same order).
+    for (const roles of ['web,smtp,worker', 'smtp', 'worker'] as const) await startRuntime(state, runtime, roles);
     say('passed');
   } finally {
     if (process.env.IMAGE_STEPS_KEEP === '1' || reuse) say(`kept ${root}`);
