@@ -327,7 +327,11 @@ async function main() {
     say('passed');
   } finally {
     if (process.env.IMAGE_STEPS_KEEP === '1' || reuse) say(`kept ${root}`);
-    else fs.rmSync(root, { recursive: true, force: true });
+    else {
+      // Three node_modules trees take minutes to unlink on this disk: let that happen after we exit.
+      spawn('rm', ['-rf', root], { detached: true, stdio: 'ignore' }).unref();
+      say(`removing ${root} in the background`);
+    }
   }
 }
 
