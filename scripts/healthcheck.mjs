@@ -1,18 +1,17 @@
 // The container's health check (Dockerfile HEALTHCHECK, compose.yaml): exit 0 when this process
 // answers on what its roles listen on, 1 otherwise. Plain node, no dependencies: the runtime image
-// has no curl.
-//   node scripts/healthcheck.mjs         probe by ROLES: web → GET /api/health, else smtp → the
-//                                        SMTP gateway's (or bounce receiver's) 220 greeting
+// has no curl. Every process answers GET /api/health on PORT (one without the web role serves
+// only its health and /metrics there); an smtp process must also greet on its SMTP port.
+//   node scripts/healthcheck.mjs         probe by ROLES: smtp without web → both, else /api/health
 //   node scripts/healthcheck.mjs web     force one probe (compose sets it per service)
 //   node scripts/healthcheck.mjs smtp
-// A worker-only process listens on nothing: there is nothing to probe (compose disables the check
-// for it; a worker that dies exits, and its claims pass to the others when their leases end).
+//   node scripts/healthcheck.mjs worker
 import net from 'node:net';
 
 const TIMEOUT_MS = 4_000;
 const env = process.env;
 const roles = (env.ROLES ?? 'web,smtp,worker').split(',').map((role) => role.trim());
-const probe = process.argv[2] ?? (roles.includes('web') ? 'web' : roles.includes('smtp') ? 'smtp' : 'none');
+const probe = process.argv[2] ?? (roles.includes('smtp') && !roles.includes('web') ? 'smtp' : 'web');
 
 /** Where to reach this process's own listeners: a wildcard bind answers on loopback. */
 const host = !env.HOST || ['0.0.0.0', '::', '[::]'].includes(env.HOST) ? '127.0.0.1' : env.HOST;
@@ -53,10 +52,14 @@ function probeSmtp() {
   });
 }
 
-const probes = { web: probeWeb, smtp: probeSmtp, none: async () => `ROLES=${roles.join(',')}: nothing listens, nothing to probe` };
+const probes = {
+  web: probeWeb,
+  worker: probeWeb,
+  smtp: async () => `${await probeWeb()}; ${await probeSmtp()}`,
+};
 
 if (!probes[probe]) {
-  console.error(`unknown probe "${probe}" (use web or smtp)`);
+  console.error(`unknown probe "${probe}" (use web, smtp or worker)`);
   process.exit(2);
 }
 try {

@@ -121,7 +121,7 @@ describe('compose.yaml', () => {
     }
     expect(services.web!.healthcheck!.test).toEqual(['CMD', 'node', 'scripts/healthcheck.mjs', 'web']);
     expect(services.smtp!.healthcheck!.test).toEqual(['CMD', 'node', 'scripts/healthcheck.mjs', 'smtp']);
-    expect(services.worker!.healthcheck).toEqual({ disable: true });
+    expect(services.worker!.healthcheck!.test).toEqual(['CMD', 'node', 'scripts/healthcheck.mjs', 'worker']);
     for (const name of ['inngest', 'inngest-postgres', 'inngest-redis']) expect(services[name]!.healthcheck!.test!.length, name).toBeGreaterThan(1);
     for (const service of Object.values(services)) for (const volume of service.volumes ?? []) {
       const source = volume.split(':')[0]!;
@@ -217,14 +217,18 @@ describe('scripts/healthcheck.mjs', () => {
     expect((await check({ PORT: String(closed), ROLES: 'web' })).code).toBe(1);
   });
 
-  it("probes an smtp process's greeting, and says a worker-only one has nothing to probe", async () => {
+  it("probes an smtp process's health and its greeting, and a worker-only one's health on PORT", async () => {
     let greeting = '220 mail.example.eu ESMTP\r\n';
     const port = await listen(net.createServer((socket) => socket.end(greeting)));
-    expect(await check({ ROLES: 'smtp,worker', SMTP_GATEWAY_PORT: String(port) })).toMatchObject({ code: 0, output: expect.stringContaining('greeted: 220') });
-    expect((await check({ ROLES: 'web', SMTP_GATEWAY_PORT: '0', BOUNCE_SMTP_PORT: String(port) }, ['smtp'])).code).toBe(0);
+    const health = await listen(http.createServer((request, response) => response.writeHead(request.url === '/api/health' ? 200 : 404).end()));
+    expect(await check({ ROLES: 'smtp,worker', PORT: String(health), SMTP_GATEWAY_PORT: String(port) })).toMatchObject({ code: 0, output: expect.stringContaining('greeted: 220') });
+    expect((await check({ ROLES: 'web', PORT: String(health), SMTP_GATEWAY_PORT: '0', BOUNCE_SMTP_PORT: String(port) }, ['smtp'])).code).toBe(0);
     greeting = '421 busy\r\n';
-    expect((await check({ ROLES: 'smtp', SMTP_GATEWAY_PORT: String(port) })).code).toBe(1);
-    expect(await check({ ROLES: 'worker' })).toMatchObject({ code: 0, output: expect.stringContaining('nothing to probe') });
+    expect((await check({ ROLES: 'smtp', PORT: String(health), SMTP_GATEWAY_PORT: String(port) })).code).toBe(1);
+    expect(await check({ ROLES: 'worker', PORT: String(health) })).toMatchObject({ code: 0, output: expect.stringContaining('answered 200') });
+    const closed = await listen(net.createServer());
+    await new Promise((resolve) => listeners.pop()!.close(resolve));
+    expect((await check({ ROLES: 'worker', PORT: String(closed) })).code).toBe(1);
     expect((await check({}, ['bogus'])).code).toBe(2);
   });
 });

@@ -252,7 +252,7 @@ async function startRuntime(state: StageState, runtime: Stage, roles: Roles) {
     ...(process.env.IMAGE_STEPS_DATABASE_URL ? { DATABASE_URL: process.env.IMAGE_STEPS_DATABASE_URL } : {}),
   });
   const cwd = inRoot(state, state.workdir);
-  say(`CMD ${cmd.join(' ')} with ROLES=${roles} (${roles.includes('web') ? `http 127.0.0.1:${port}, ` : ''}${env.DATABASE_URL ? 'Postgres' : 'PGlite in the DATA_DIR volume'})`);
+  say(`CMD ${cmd.join(' ')} with ROLES=${roles} (http 127.0.0.1:${port}, ${env.DATABASE_URL ? 'Postgres' : 'PGlite in the DATA_DIR volume'})`);
   const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -261,8 +261,7 @@ async function startRuntime(state: StageState, runtime: Stage, roles: Roles) {
   try {
     const timeoutMs = durationMs(healthcheck.flags.timeout, 30_000);
     const deadline = performance.now() + Math.max(durationMs(healthcheck.flags['start-period'], 0), 60_000) + 30_000;
-    // A worker listens on nothing (compose disables its check): it is up once its runner says so.
-    const ready = () => (roles === 'worker' ? { ok: /Embedded runner started/.test(output), output: 'the runner started' } : runProbe(probe, cwd, env, timeoutMs));
+    const ready = () => runProbe(roles === 'worker' ? [...probe, 'worker'] : roles === 'smtp' ? [...probe, 'smtp'] : probe, cwd, env, timeoutMs);
     let result = { ok: false, output: '' };
     while (!result.ok) {
       if (child.exitCode !== null) throw new StepError(`CMD exited (${child.exitCode}) before it was ready:\n${output}`);
@@ -270,7 +269,7 @@ async function startRuntime(state: StageState, runtime: Stage, roles: Roles) {
       await sleep(1_000);
       result = ready();
     }
-    say(`  ${roles === 'worker' ? 'log' : `HEALTHCHECK ${probe.join(' ')}`}: ${result.output}`);
+    say(`  HEALTHCHECK ${probe.join(' ')}${roles === 'worker' || roles === 'smtp' ? ` ${roles}` : ''}: ${result.output}`);
     if (roles === 'web,smtp,worker') {
       const smtp = runProbe([...probe, 'smtp'], cwd, env, timeoutMs);
       if (!smtp.ok) throw new StepError(`the smtp probe failed: ${smtp.output}\n${output}`);
