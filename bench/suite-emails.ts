@@ -24,7 +24,8 @@
  * BENCH_DURATION (10 s), BENCH_WARMUP (3 s), BENCH_DELIVER_COUNT (2000), BENCH_DELIVER_SECONDS
  * (30: a delivery run starts no sweep after that and is rated over what it delivered), BENCH_LIST_ROWS
  * (1000000), BENCH_LIST_DURATION (5 s), BENCH_LIST_CONNECTIONS (10), BENCH_EMAIL_PARTS, BENCH_PROFILE=1,
- * BENCH_EMAIL_ORDER=spread (single sends interleave the organizations).
+ * BENCH_EMAIL_ORDER=spread (single sends interleave the organizations); with BENCH_COMPARE_DIR,
+ * BENCH_COMPARE_ROUNDS (6) and BENCH_COMPARE_WARMUP_ROUNDS (1, not counted).
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -92,6 +93,7 @@ const settings = {
   /** Another checkout (e.g. a worktree of an older commit): send and batch alternate between its REST server and this one. */
   compareDir: process.env.BENCH_COMPARE_DIR || null,
   compareRounds: int('BENCH_COMPARE_ROUNDS', 6),
+  compareWarmupRounds: int('BENCH_COMPARE_WARMUP_ROUNDS', 1, 0),
   order: process.env.BENCH_EMAIL_ORDER === 'spread' ? ('spread' as const) : ('grouped' as const),
   parts: (() => {
     const wanted = (process.env.BENCH_EMAIL_PARTS || PARTS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
@@ -113,8 +115,8 @@ export const emailsDeadlineMs = () => {
   return (
     120_000 +
     // Three targets, or two per round when comparing checkouts.
-    (has('send') ? (settings.compareDir ? 2 * settings.compareRounds : 3) * load(settings.warmupSeconds, settings.durationSeconds) : 0) +
-    (has('batch') ? (settings.compareDir ? 2 * settings.compareRounds : 3) * load(settings.warmupSeconds, settings.durationSeconds) : 0) +
+    (has('send') ? (settings.compareDir ? 2 * (settings.compareRounds + settings.compareWarmupRounds) : 3) * load(settings.warmupSeconds, settings.durationSeconds) : 0) +
+    (has('batch') ? (settings.compareDir ? 2 * (settings.compareRounds + settings.compareWarmupRounds) : 3) * load(settings.warmupSeconds, settings.durationSeconds) : 0) +
     (has('deliver') ? 10 * (90_000 + settings.deliverSeconds * 1000 + settings.deliverCount * 5) : 0) +
     (has('list') ? 600_000 + settings.listRows * 0.3 + 12 * load(settings.listWarmupSeconds, settings.listDurationSeconds) : 0)
   );
@@ -440,9 +442,12 @@ async function comparePart(world: World, parts: Part[]): Promise<CompareRound[]>
   ];
   const rounds: CompareRound[] = [];
   try {
-    for (let round = 1; round <= settings.compareRounds; round += 1) {
+    // Rounds up to 0 warm both servers and the fresh database up (plans, caches, the first
+    // autovacuum of the seeded tables) and are not counted: the first load otherwise falls on
+    // whichever goes first in round 1, always this checkout.
+    for (let round = 1 - settings.compareWarmupRounds; round <= settings.compareRounds; round += 1) {
       for (const m of measures) {
-        const order = round % 2 === 1 ? [0, 1] : [1, 0];
+        const order = Math.abs(round) % 2 === 1 ? [0, 1] : [1, 0];
         const figures: LoadFigure[] = [];
         for (const index of order) {
           figures[index] = await measureLoad(world, targets[index]!, m.measure, m.requests, {
@@ -452,6 +457,10 @@ async function comparePart(world: World, parts: Part[]): Promise<CompareRound[]>
             itemsPerRequest: m.itemsPerRequest,
             countRows: true,
           });
+        }
+        if (round <= 0) {
+          log(`warm-up round ${m.measure} (not counted): this ${figures[0]!.itemsPerSecond.toFixed(0)}/s, other ${figures[1]!.itemsPerSecond.toFixed(0)}/s`);
+          continue;
         }
         rounds.push({
           round,
