@@ -374,6 +374,19 @@ test('in test mode the dashboard lists test emails, and a timeline plays out by 
   await expect(page.frameLocator('[data-testid="html-preview"]').getByRole('heading', { name: 'Hello Ada' })).toBeVisible();
   await expect(page.getByTestId('remote-content-notice')).toHaveCount(0);
   await tallShot(page, 'detail-test-mode');
+
+  // bounced@ and complained@ play a bounce and a complaint, each explained beside the raw response.
+  const bouncedId = await send(request, testKey, { from: `Acme <hello@${domain}>`, to: ['bounced@example.net', 'complained@example.net'], subject: 'Simulated bounce', text: 'Hi' });
+  await page.goto(`/emails/${bouncedId}`);
+  const complained = page.locator('[data-testid="timeline-event"][data-type="email.complained"]');
+  await expect(complained).toHaveCount(1, { timeout: 30_000 });
+  const bounced = page.locator('[data-testid="timeline-event"][data-type="email.bounced"]');
+  await expect(bounced.getByTestId('bounce-note')).toHaveAttribute('data-class', 'mailbox_unknown');
+  await expect(bounced.getByTestId('bounce-note')).toContainText('Mailbox unknown');
+  await expect(bounced.getByTestId('bounce-explanation')).toContainText("The address does not exist at the recipient's provider");
+  await expect(bounced.getByTestId('event-details')).toContainText('550 5.1.1 simulated bounce');
+  await expect(complained.getByTestId('bounce-note')).toContainText('Spam complaint');
+  await tallShot(page, 'detail-bounce-explained');
 });
 
 /** Hands a message to the e2e server's SMTP gateway as a mail client would, and returns the email id of its reply. */

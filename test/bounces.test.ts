@@ -338,11 +338,20 @@ describe('bounce receiver', () => {
     expect(email.events.at(-1)).toMatchObject({
       type: 'email.bounced',
       recipient: 'ada@example.net',
-      data: { source: 'dsn', status: '5.1.1', diagnostic: expect.stringContaining('550 5.1.1'), reportedRecipient: 'ada@example.net' },
+      data: {
+        source: 'dsn',
+        status: '5.1.1',
+        diagnostic: expect.stringContaining('550 5.1.1'),
+        reportedRecipient: 'ada@example.net',
+        bounce: { class: 'mailbox_unknown', explanation: expect.stringMatching(/does not exist.*The address is now suppressed/) },
+      },
     });
     expect(await suppressed()).toEqual([expect.objectContaining({ organizationId: org.organizationId, email: 'ada@example.net', reason: 'bounce', emailId: id })]);
     expect((await orgEvents()).filter((e) => e.type.startsWith('email.'))).toEqual([
-      expect.objectContaining({ type: 'email.bounced', data: expect.objectContaining({ emailId: id, recipient: 'ada@example.net', status: '5.1.1' }) }),
+      expect.objectContaining({
+        type: 'email.bounced',
+        data: expect.objectContaining({ emailId: id, recipient: 'ada@example.net', status: '5.1.1', bounce: expect.objectContaining({ class: 'mailbox_unknown' }) }),
+      }),
     ]);
 
     // The second recipient bounces too: now nobody got it.
@@ -365,8 +374,11 @@ describe('bounce receiver', () => {
     expect(row.status).toBe('delivered');
     const history = (await detail(id)).events.filter((e: { type: string }) => e.type === 'email.delivery_delayed');
     expect(history).toEqual([
-      expect.objectContaining({ recipient: 'bob@example.net', data: expect.objectContaining({ status: '4.4.1', diagnostic: '451 4.4.1 greylisted', source: 'dsn' }) }),
-      expect.objectContaining({ recipient: 'ada@example.net', data: expect.objectContaining({ status: '4.4.7' }) }),
+      expect.objectContaining({
+        recipient: 'bob@example.net',
+        data: expect.objectContaining({ status: '4.4.1', diagnostic: '451 4.4.1 greylisted', source: 'dsn', bounce: { class: 'greylisted', explanation: expect.stringMatching(/retried automatically/) } }),
+      }),
+      expect.objectContaining({ recipient: 'ada@example.net', data: expect.objectContaining({ status: '4.4.7', bounce: expect.objectContaining({ class: 'other' }) }) }),
     ]);
     expect(await suppressed()).toEqual([]);
     expect((await orgEvents()).filter((e) => e.type === 'email.delivery_delayed')).toHaveLength(2);
@@ -380,7 +392,11 @@ describe('bounce receiver', () => {
     expect(row.recipientStates.map((s) => s.status)).toEqual(['delivered', 'complained']);
     const email = await detail(id);
     expect(email.status).toBe('complained');
-    expect(email.events.at(-1)).toMatchObject({ type: 'email.complained', recipient: 'bob@example.net', data: { feedbackType: 'abuse', source: 'arf' } });
+    expect(email.events.at(-1)).toMatchObject({
+      type: 'email.complained',
+      recipient: 'bob@example.net',
+      data: { feedbackType: 'abuse', source: 'arf', bounce: { class: 'complaint', explanation: expect.stringMatching(/marked the message as spam.*now suppressed/) } },
+    });
     expect(await suppressed()).toEqual([expect.objectContaining({ email: 'bob@example.net', reason: 'complaint', emailId: id })]);
     expect((await orgEvents()).filter((e) => e.type === 'email.complained')).toEqual([
       expect.objectContaining({ data: expect.objectContaining({ emailId: id, recipient: 'bob@example.net', feedbackType: 'abuse', mode: 'live', subject: 'Your receipt' }) }),

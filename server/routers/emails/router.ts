@@ -5,12 +5,23 @@ import { cancelEmail, rescheduleEmail } from '../../services/emails/schedule';
 import { EMAIL_SOURCES } from '../../services/emails/source';
 import { EMAIL_STATUSES } from '../../services/emails/statuses';
 import { EMAIL_EVENT_TYPES } from '../../services/shared/event-types';
+import { BOUNCE_CLASSES } from '../../services/bounces/classify';
 import { router } from '../../trpc/init';
 import { orgProcedure } from '../../trpc/procedures';
 import { idParam, isoDate, pageQuery } from '../shared';
 import { emailBody, idempotencyKeyFrom, toSendEmailInput } from './wire';
 
 const tag = z.object({ name: z.string(), value: z.string() });
+
+const bounceExplanation = z
+  .object({
+    class: z
+      .enum(BOUNCE_CLASSES)
+      .describe('Why the message was refused, delayed or complained about: mailbox_unknown, mailbox_full, domain_missing, spam_block, policy, greylisted, rate_limited, message_too_large, tls_required, other, or complaint (docs/bounces.md)'),
+    explanation: z.string().describe('What it means and what to do, in one or two plain sentences'),
+  })
+  .describe('On email.bounced, email.delivery_delayed, email.failed (with a server response) and email.complained: the classified response, next to the raw text')
+  .meta({ id: 'BounceExplanation' });
 
 const emailSummary = z
   .object({
@@ -38,7 +49,18 @@ const email = emailSummary
     headers: z.record(z.string(), z.string()),
     tracking: z.object({ opens: z.boolean(), clicks: z.boolean() }),
     attachments: z.array(z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: z.number().int(), expired: z.boolean() })),
-    events: z.array(z.object({ type: z.enum(EMAIL_EVENT_TYPES), recipient: z.string().nullable(), data: z.record(z.string(), z.unknown()), createdAt: isoDate })).describe('Oldest first'),
+    events: z
+      .array(
+        z.object({
+          type: z.enum(EMAIL_EVENT_TYPES),
+          recipient: z.string().nullable(),
+          data: z
+            .looseObject({ bounce: bounceExplanation.optional() })
+            .describe('What the event says (e.g. `response`, `smtpCode`, `host`, `diagnostic`, `status`, `feedbackType`); webhook payloads carry the same fields'),
+          createdAt: isoDate,
+        }),
+      )
+      .describe('Oldest first'),
   })
   .meta({ id: 'Email' });
 

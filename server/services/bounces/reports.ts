@@ -6,6 +6,7 @@ import { aggregateEmailStatus, IN_FLIGHT, type RecipientState } from '../emails/
 import type { EmailStatus, RecipientStatus } from '../emails/statuses';
 import type { EmailEventType } from '../shared/event-types';
 import { suppressAddress } from '../suppressions/suppressions';
+import { classifyResponse, explainComplaint } from './classify';
 
 /**
  * Bounces and complaints that come back after a message left us: the bounce receiver hands each
@@ -126,10 +127,19 @@ export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock' | 'jo
     }
 
     const eventType = EVENT_OF[report.kind];
+    // Live email alone goes on the suppression list (below), and the explanation says so.
+    const suppresses = email.mode === 'live';
     const eventData =
       report.kind === 'complaint'
-        ? { feedbackType: report.feedbackType, source, reportId: report.reportId }
-        : { diagnostic: report.diagnostic, status: report.status, source, reportId: report.reportId, reportedRecipient: report.reportedRecipient };
+        ? { feedbackType: report.feedbackType, source, reportId: report.reportId, bounce: explainComplaint({ feedbackType: report.feedbackType, suppressed: suppresses }) }
+        : {
+            diagnostic: report.diagnostic,
+            status: report.status,
+            source,
+            reportId: report.reportId,
+            reportedRecipient: report.reportedRecipient,
+            bounce: classifyResponse({ enhanced: report.status, text: report.diagnostic ?? '', kind: report.kind === 'hard' ? 'bounced' : 'delayed', suppressed: suppresses }),
+          };
     const nextStates = states.map((state, index) =>
       index === report.recipientIndex && nextStatus !== state.status
         ? { ...state, status: nextStatus, ...(report.diagnostic ? { response: report.diagnostic } : {}) }
@@ -141,7 +151,7 @@ export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock' | 'jo
     await recordEmailEvents(tx, deps, email, [{ type: eventType, recipient: current.address, data: eventData }]);
 
     let suppressed = false;
-    if (email.mode === 'live' && report.kind !== 'soft') {
+    if (suppresses && report.kind !== 'soft') {
       suppressed = await suppressAddress(tx, deps, {
         organizationId: email.organizationId,
         email: current.address,

@@ -53,7 +53,8 @@ function LinkValue({ url }: { url: string }) {
 
 /** What an event's data says: the SMTP response of a bounce, the link of a click, the time of a schedule. */
 export function EventDetails({ data }: { data: Record<string, unknown> }) {
-  const entries = Object.entries(data).filter(([, value]) => value !== null && value !== undefined && value !== '');
+  // `bounce` (class and explanation) has its own note above the details: BounceNote.
+  const entries = Object.entries(data).filter(([key, value]) => key !== 'bounce' && value !== null && value !== undefined && value !== '');
   if (entries.length === 0) return null;
   return (
     <dl className="mt-1.5 space-y-1 text-xs" data-testid="event-details">

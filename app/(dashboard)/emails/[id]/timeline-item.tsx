@@ -1,6 +1,7 @@
 import { cx } from '../../../components/cx';
 import { formatPreciseDateTime } from '../../../lib/format';
 import type { EmailEvent } from '../types';
+import { BounceNote } from './bounce-note';
 import { EventDetails } from './event-details';
 import { eventKind } from './event-kinds';
 
@@ -25,6 +26,7 @@ export function TimelineItem({ event, last }: { event: EmailEvent; last: boolean
         <time dateTime={event.createdAt} className="block text-xs text-slate-500">
           {formatPreciseDateTime(event.createdAt)}
         </time>
+        <BounceNote bounce={event.data.bounce} />
         <EventDetails data={event.data} />
       </div>
     </li>

@@ -9,6 +9,7 @@ import type { RecipientState } from '../aggregate-status';
 import { sendingDomainOf } from '../../domains/signing';
 import { rewriteForTracking } from '../../tracking/rewrite';
 import { MINUTE_MS } from '../../shared/time';
+import { classifyResponse } from '../../bounces/classify';
 import { NotSentError, type ClaimedEmail, type DispatchResult } from './types';
 
 /** Deferred recipients are retried for this long, then failed. */
@@ -58,13 +59,16 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
     } else if (outcome.outcome === 'bounced') {
       reachedServer = true;
       state.status = 'bounced';
-      events.push({ type: 'email.bounced', recipient: state.address, data: { ...data, source: 'smtp' } });
+      const bounce = classifyResponse({ smtpCode: outcome.smtpCode, text: outcome.response, kind: 'bounced' });
+      events.push({ type: 'email.bounced', recipient: state.address, data: { ...data, source: 'smtp', bounce } });
     } else if (expired) {
       state.status = 'failed';
-      events.push({ type: 'email.failed', recipient: state.address, data: { ...data, reason: 'not accepted within 72 hours' } });
+      const bounce = classifyResponse({ smtpCode: outcome.smtpCode, text: outcome.response, kind: 'failed' });
+      events.push({ type: 'email.failed', recipient: state.address, data: { ...data, reason: 'not accepted within 72 hours', bounce } });
     } else {
       state.status = 'deferred';
-      events.push({ type: 'email.delivery_delayed', recipient: state.address, data: { ...data, attempt: state.attempts } });
+      const bounce = classifyResponse({ smtpCode: outcome.smtpCode, text: outcome.response, kind: 'delayed' });
+      events.push({ type: 'email.delivery_delayed', recipient: state.address, data: { ...data, attempt: state.attempts, bounce } });
     }
   }
   if (firstAttempt && reachedServer) events.unshift({ type: 'email.sent', data: { messageId: message.messageId } });

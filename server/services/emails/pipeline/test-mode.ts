@@ -2,6 +2,7 @@ import type { Deps } from '../../../deps';
 import { finishDispatch, type EmailEventInput } from './finish';
 import type { RecipientState } from '../aggregate-status';
 import type { DispatchResult, EmailRow } from './types';
+import { classifyResponse, explainComplaint } from '../../bounces/classify';
 
 const localPart = (address: string) => address.slice(0, address.lastIndexOf('@')).toLowerCase();
 const firstLink = (html: string | null) => /<a\s[^>]*href\s*=\s*["'](https?:[^"']+)["']/i.exec(html ?? '')?.[1] ?? null;
@@ -29,7 +30,9 @@ export async function simulateTestEmail(deps: Deps, row: EmailRow): Promise<Disp
       state.attempts += 1;
       if (localPart(state.address) === 'bounced') {
         Object.assign(state, { status: 'bounced', response: '550 5.1.1 simulated bounce' });
-        events.push({ type: 'email.bounced', recipient: state.address, data: { ...simulated, response: state.response } });
+        // Explained as a live one would be; a test email is never suppressed, and the sentence says so.
+        const bounce = classifyResponse({ text: state.response ?? '', kind: 'bounced', suppressed: false });
+        events.push({ type: 'email.bounced', recipient: state.address, data: { ...simulated, response: state.response, bounce } });
       } else {
         Object.assign(state, { status: 'delivered', response: '250 simulated' });
         events.push({ type: 'email.delivered', recipient: state.address, data: simulated });
@@ -41,7 +44,7 @@ export async function simulateTestEmail(deps: Deps, row: EmailRow): Promise<Disp
   if (step === 2) {
     for (const state of delivered().filter((s) => localPart(s.address) === 'complained')) {
       state.status = 'complained';
-      events.push({ type: 'email.complained', recipient: state.address, data: simulated });
+      events.push({ type: 'email.complained', recipient: state.address, data: { ...simulated, bounce: explainComplaint({ suppressed: false }) } });
     }
     const reader = delivered().find((s) => s.status === 'delivered');
     if (row.trackOpens && reader) events.push({ type: 'email.opened', recipient: reader.address, data: simulated });
