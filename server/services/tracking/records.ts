@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
 import { emailEvents, emails } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { recordEmailEvents } from '../emails/events';
@@ -73,10 +74,8 @@ async function loadEmail(deps: TrackingDeps, emailId: string) {
 
 type LoadedEmail = NonNullable<Awaited<ReturnType<typeof loadEmail>>>;
 
-type Tx = Parameters<Parameters<TrackingDeps['db']['transaction']>[0]>[0];
-
 /** When the email was first recorded delivered (to any of its recipients); null before that. */
-async function firstDeliveredAt(tx: Tx, emailId: string): Promise<Date | null> {
+async function firstDeliveredAt(tx: Db, emailId: string): Promise<Date | null> {
   const [row] = await tx
     .select({ at: emailEvents.createdAt })
     .from(emailEvents)
@@ -86,7 +85,7 @@ async function firstDeliveredAt(tx: Tx, emailId: string): Promise<Date | null> {
   return row?.at ?? null;
 }
 
-async function recentClicks(tx: Tx, emailId: string, since: Date) {
+async function recentClicks(tx: Db, emailId: string, since: Date) {
   const rows = await tx
     .select({ url: sql<string>`${emailEvents.data}->>'url'`, at: emailEvents.createdAt })
     .from(emailEvents)
@@ -116,7 +115,7 @@ async function record(deps: TrackingDeps, email: LoadedEmail, type: Kind, window
         ? judgeOpen(request)
         : judgeClick({ ...request, url, linkCount: email.trackedLinks.length, recentClicksOfEmail: await recentClicks(tx, email.id, new Date(now.getTime() - BURST_LOOKBACK_MS)) });
     // Repeats are absorbed per kind of client: a scanner's click does not hide the person's that follows it.
-    const conditions = [eq(emailEvents.emailId, email.id), eq(emailEvents.type, type), gt(emailEvents.createdAt, since), sql`${isMachine} = ${judgement.machine}`];
+    const conditions = [eq(emailEvents.emailId, email.id), eq(emailEvents.type, type), gt(emailEvents.createdAt, since), sql`${isMachine} = ${sql.raw(judgement.machine ? 'true' : 'false')}`];
     if (url !== undefined) conditions.push(sql`${emailEvents.data}->>'url' = ${url}`);
     const [recent] = await tx
       .select({ id: emailEvents.id })
