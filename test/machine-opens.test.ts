@@ -201,7 +201,7 @@ describe('through /t/ (real HTTP, the test clock)', () => {
   const tracked = async (id: string) =>
     ((await app.request('GET', `/api/emails/${id}`, { key: org.apiKey })).body.events as Array<{ type: string; data: Record<string, unknown> }>)
       .filter((event) => event.type === 'email.opened' || event.type === 'email.clicked')
-      .map((event) => ({ type: event.type, ...event.data }));
+      .map((event) => ({ type: event.type, ...event.data }) as { type: string; url?: string; machineReason?: string } & Record<string, unknown>);
 
   /** A live email with four tracked links, sent to the loopback MX: its delivery is recorded at the clock's now. */
   async function delivered(): Promise<string> {
