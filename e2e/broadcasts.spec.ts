@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { simpleParser } from 'mailparser';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { startMxServer, type MxServer } from '../test/support/smtp-mx';
 import { trpcMutation, verifiedDomain } from './dashboard-api';
@@ -50,10 +51,10 @@ const SUBJECT = 'November news for {{ name | default: "you" }}';
 const HTML = '<h1>Hello {{ name | default: "there" }}</h1>\n<p>This copy is for {{ email }}.</p>\n<p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
 
 /** A paid account with a verified domain and an audience of three subscribed contacts and one who left. */
-async function newsletterAccount(page: Page, prefix: string) {
+async function newsletterAccount(page: Page, prefix: string, tracking?: { open_tracking: boolean; click_tracking: boolean }) {
   const owner = uniqueEmail(prefix);
   await signUp(page, owner);
-  const domain = await verifiedDomain(page, dns);
+  const domain = await verifiedDomain(page, dns, tracking);
   const audience = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Newsletter' });
   await trpcMutation(page, 'audiences.batchContacts', { id: audience.id, contacts: CONTACTS });
   await setPlan(page, '10k');
@@ -289,4 +290,53 @@ test('past the review allowance a broadcast is held, says why and where it stopp
   await expect(detail.getByTestId('status-notice')).toContainText('withdrawn');
   await expect(detail.getByRole('button', { name: 'Delete broadcast' })).toBeVisible();
   await shot(page, 'broadcasts-held-cancelled');
+});
+
+test('opens and clicks by proxies and scanners are counted apart from people\'s', async ({ page }) => {
+  test.setTimeout(120_000);
+  const { domain, audienceId } = await newsletterAccount(page, 'e2e-broadcasts-machines', { open_tracking: true, click_tracking: true });
+  const draft = await trpcMutation<{ id: string }>(page, 'broadcasts.create', {
+    audience_id: audienceId,
+    from: `news@${domain}`,
+    name: 'Machines and people',
+    subject: 'Links',
+    html: '<p><a href="https://shop.example.org/a">A</a> <a href="https://shop.example.org/b">B</a> <a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
+  });
+  await trpcMutation(page, 'broadcasts.send', { id: draft.id });
+  await expect.poll(() => mx.messages.filter((message) => message.to[0]!.endsWith(`@${READERS}`) && message.raw.includes('Subject: Links')).length, { timeout: 30_000 }).toBe(3);
+  /** The tracking URLs of the copy a contact got. */
+  const urlsOf = async (address: string) => {
+    const html = String((await simpleParser(messagesTo(address).find((message) => message.raw.includes('Subject: Links'))!.raw)).html);
+    return { pixel: /src="([^"]*\/t\/o\/[^"]+)"/.exec(html)![1]!, links: [...html.matchAll(/href="([^"]*\/t\/c\/[^"]+)"/g)].map((match) => match[1]!) };
+  };
+  const fetchAs = async (url: string, userAgent: string) => {
+    const response = await page.request.get(url, { headers: { 'user-agent': userAgent }, maxRedirects: 0 });
+    expect([200, 302]).toContain(response.status());
+  };
+  const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
+  const ada = await urlsOf(`ada@${READERS}`);
+  const grace = await urlsOf(`grace@${READERS}`);
+  const alan = await urlsOf(`alan@${READERS}`);
+  // Past the seconds after delivery in which any click is a scanner's.
+  await page.waitForTimeout(10_500);
+  // Ada: Apple's proxy, then Ada on her phone, who clicks. Grace: only Apple's proxy. Alan: only a scanner, on every link.
+  await fetchAs(ada.pixel, 'Mozilla/5.0');
+  await fetchAs(ada.pixel, iphone);
+  await fetchAs(ada.links[0]!, iphone);
+  await fetchAs(grace.pixel, 'Mozilla/5.0');
+  await fetchAs(alan.pixel, 'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)');
+  for (const link of alan.links) await fetchAs(link, 'Mozilla/4.0 (compatible; ms-office; MSOffice 16)');
+
+  await page.goto(`/broadcasts/${draft.id}`);
+  const detail = page.getByTestId('broadcast-detail');
+  await expect(detail.getByTestId('count-opened')).toHaveAttribute('data-value', '3', { timeout: 20_000 });
+  await expect(detail.getByTestId('count-opened-machine')).toHaveText('2 by machines only');
+  await expect(detail.getByTestId('count-opened-bar')).toHaveAttribute('data-human', '1');
+  await expect(detail.getByTestId('count-clicked')).toHaveAttribute('data-value', '2');
+  await expect(detail.getByTestId('count-clicked-machine')).toHaveText('1 by machines only');
+  await shot(page, 'broadcasts-machines');
+
+  await page.goto('/broadcasts');
+  await expect(page.getByTestId('broadcast-opened-machine')).toHaveText('2 by machines');
+  await shot(page, 'broadcasts-list-machines');
 });

@@ -18,9 +18,9 @@ export async function trpcQuery<T>(page: Page, path: string, input: unknown): Pr
 export const domainName = () => `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.example.com`;
 
 /** Registers a domain with the dashboard's own API, publishes its records on the spec's DNS server, and waits until it is verified. */
-export async function verifiedDomain(page: Page, dns: DnsServer): Promise<string> {
+export async function verifiedDomain(page: Page, dns: DnsServer, tracking?: { open_tracking: boolean; click_tracking: boolean }): Promise<string> {
   const name = domainName();
-  const domain = await trpcMutation<{ id: string; records: Parameters<typeof publishRecords>[1] }>(page, 'domains.create', { name });
+  const domain = await trpcMutation<{ id: string; records: Parameters<typeof publishRecords>[1] }>(page, 'domains.create', { name, ...tracking });
   publishRecords(dns, domain.records);
   await trpcMutation(page, 'domains.verify', { id: domain.id });
   await expect

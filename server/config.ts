@@ -89,6 +89,7 @@ const envSchema = z.object({
   WEBHOOK_RETRY_BASE_MS: positiveMs(30_000),
   SMTP_MX_ALLOW_PRIVATE_CIDRS: cidrList,
   TRUSTED_PROXY_CIDRS: cidrList,
+  TRACKING_MACHINE_CIDRS: cidrList,
   TEST_MODE_STEP_MS: positiveMs(2_000),
   SMTP_TIMEOUT_MS: positiveMs(DEFAULT_TIMEOUTS.sessionMs),
   SHUTDOWN_GRACE_MS: positiveMs(10_000),
@@ -149,6 +150,8 @@ export type Config = {
   smtpMxAllowPrivateCidrs: string[];
   /** Reverse proxies whose X-Forwarded-For is believed (the tracking endpoints record the client's address). */
   trustedProxyCidrs: string[];
+  /** Networks of image proxies and link scanners: opens and clicks from them are recorded as a machine's (docs/tracking.md). */
+  trackingMachineCidrs: string[];
   testModeStepMs: number;
   /** Bounds on one SMTP session with a receiving server: SMTP_TIMEOUT_MS caps the whole session and every wait in it. */
   smtpTimeouts: DeliveryTimeouts;
@@ -231,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     smtpMxAllowPrivateCidrs: splitList(e.SMTP_MX_ALLOW_PRIVATE_CIDRS),
     trustedProxyCidrs: splitList(e.TRUSTED_PROXY_CIDRS),
+    trackingMachineCidrs: splitList(e.TRACKING_MACHINE_CIDRS),
     testModeStepMs: e.TEST_MODE_STEP_MS,
     smtpTimeouts: timeoutsWithin(e.SMTP_TIMEOUT_MS),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

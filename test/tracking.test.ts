@@ -250,7 +250,7 @@ describe('over HTTP', () => {
     expect(response.headers.get('content-length')).toBe('43');
     expect(Buffer.from(await response.arrayBuffer()).equals(TRANSPARENT_GIF)).toBe(true);
     const opened = (await history(id)).filter((e) => e.type === 'email.opened');
-    expect(opened).toEqual([expect.objectContaining({ data: { userAgent: 'TestMail/1.0', ip: '127.0.0.0' } })]);
+    expect(opened).toEqual([expect.objectContaining({ data: { userAgent: 'TestMail/1.0', ip: '127.0.0.0', machine: false } })]);
     expect(await orgEvents('email.opened')).toEqual([expect.objectContaining({ data: expect.objectContaining({ emailId: id, mode: 'live', subject: 'Deals', ip: '127.0.0.0' }) })]);
 
     await (await get(pixel!)).arrayBuffer();
@@ -317,7 +317,7 @@ describe('over HTTP', () => {
     expect(response.headers.get('location')).toBe('https://shop.example.org/deal?id=7&ref=mail');
     expect(response.headers.get('cache-control')).toBe('no-store');
     const clicked = (await history(id)).filter((e) => e.type === 'email.clicked');
-    expect(clicked).toEqual([expect.objectContaining({ data: { url: 'https://shop.example.org/deal?id=7&ref=mail', userAgent: 'TestMail/1.0', ip: '127.0.0.0' } })]);
+    expect(clicked).toEqual([expect.objectContaining({ data: { url: 'https://shop.example.org/deal?id=7&ref=mail', userAgent: 'TestMail/1.0', ip: '127.0.0.0', machine: false } })]);
     expect(await orgEvents('email.clicked')).toEqual([expect.objectContaining({ data: expect.objectContaining({ emailId: id, url: 'https://shop.example.org/deal?id=7&ref=mail' }) })]);
     // A HEAD (a link scanner) is answered but not recorded.
     const head = await get(link!, { method: 'HEAD' });

@@ -62,6 +62,9 @@ export const broadcasts = pgTable(
     complained: integer('complained').notNull().default(0),
     opened: integer('opened').notNull().default(0),
     clicked: integer('clicked').notNull().default(0),
+    /** Of those, the emails opened (clicked) at least once by a person, not only by proxies and scanners (docs/tracking.md). */
+    openedHuman: integer('opened_human').notNull().default(0),
+    clickedHuman: integer('clicked_human').notNull().default(0),
     unsubscribed: integer('unsubscribed').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),

@@ -7,10 +7,15 @@ import { BroadcastStatusBadge } from './status-badge';
 import type { BroadcastSummary } from './types';
 
 /** A number of the row; a dash before sending started, where zero would say something untrue. */
-function Count({ value, started, testId }: { value: number; started: boolean; testId: string }) {
+function Count({ value, started, testId, machine }: { value: number; started: boolean; testId: string; machine?: number }) {
   return (
     <td className="px-4 py-3 text-right text-slate-700 tabular-nums" data-testid={testId}>
       {started ? formatCount(value) : <span className="text-slate-300">—</span>}
+      {started && machine !== undefined && machine > 0 && (
+        <span className="block text-xs whitespace-nowrap text-slate-500" data-testid={`${testId}-machine`}>
+          {formatCount(machine)} by machines
+        </span>
+      )}
     </td>
   );
 }
@@ -43,7 +48,7 @@ export function BroadcastRow({ broadcast, audienceName }: { broadcast: Broadcast
       </td>
       <Count value={counts.sent} started={started} testId="broadcast-sent" />
       <Count value={counts.delivered} started={started} testId="broadcast-delivered" />
-      <Count value={counts.opened} started={started} testId="broadcast-opened" />
+      <Count value={counts.opened} machine={counts.openedMachine} started={started} testId="broadcast-opened" />
       <td className="px-4 py-3 text-slate-500">
         <BroadcastTime broadcast={broadcast} />
       </td>

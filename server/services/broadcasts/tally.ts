@@ -40,7 +40,7 @@ export function tallyCte(events: string, emailsOf: string): SQL {
 }
 
 /** The same for events recorded one email at a time (a bounce report, a complaint, an open, a click, an unsubscribe). */
-export async function tallyEvents(tx: Db, broadcastId: string | null, counts: Partial<Record<'sent' | 'delivered' | 'bounced' | 'complained' | 'opened' | 'clicked' | 'unsubscribed', number>>): Promise<void> {
+export async function tallyEvents(tx: Db, broadcastId: string | null, counts: Partial<Record<'sent' | 'delivered' | 'bounced' | 'complained' | 'opened' | 'clicked' | 'openedHuman' | 'clickedHuman' | 'unsubscribed', number>>): Promise<void> {
   if (!broadcastId) return;
   const entries = Object.entries(counts).filter(([, n]) => n && n > 0) as Array<[keyof typeof counts, number]>;
   if (entries.length === 0) return;

@@ -10,8 +10,14 @@ export interface BroadcastCounts {
   delivered: number;
   bounced: number;
   complained: number;
+  /** Emails opened at least once, by anyone or anything. */
   opened: number;
+  /** Of those, opened at least once by a person; the rest were opened only by proxies and scanners. */
+  openedHuman: number;
+  openedMachine: number;
   clicked: number;
+  clickedHuman: number;
+  clickedMachine: number;
   unsubscribed: number;
   suppressed: number;
   skipped: number;
@@ -54,7 +60,11 @@ export const countsOf = (row: BroadcastRow): BroadcastCounts => ({
   bounced: row.bounced,
   complained: row.complained,
   opened: row.opened,
+  openedHuman: row.openedHuman,
+  openedMachine: Math.max(0, row.opened - row.openedHuman),
   clicked: row.clicked,
+  clickedHuman: row.clickedHuman,
+  clickedMachine: Math.max(0, row.clicked - row.clickedHuman),
   unsubscribed: row.unsubscribed,
   suppressed: row.suppressed,
   skipped: row.skipped,

@@ -1,15 +1,20 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
 import { emailEvents, emails } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { recordEmailEvents } from '../emails/events';
 import { tallyEvents } from '../broadcasts/tally';
+import { judgeClick, judgeOpen, type Judgement } from './machine';
 import { verifyToken } from './tokens';
 
 /** A repeat open of one email, or click of one link, within this window is not recorded again. */
 const OPEN_DEDUPE_MS = 60_000;
 const CLICK_DEDUPE_MS = 60_000;
 const USER_AGENT_MAX = 512;
+/** How far back the clicks of an email are read to find a burst over every link (machine.ts). */
+const BURST_LOOKBACK_MS = 5 * 60_000;
+const BURST_LOOKBACK_ROWS = 200;
 
 /**
  * What is kept of the client that fetched a tracking URL: the user agent (capped), and the IP
@@ -35,16 +40,18 @@ export function truncateIp(ip: string | null | undefined): string | null {
   return new URL(`http://[${groups.join(':')}::]`).hostname.slice(1, -1);
 }
 
-function clientData(client: TrackingClient | undefined): Record<string, string> {
-  const data: Record<string, string> = {};
+function clientData(client: TrackingClient | undefined, judgement: Judgement): Record<string, string | boolean> {
+  const data: Record<string, string | boolean> = {};
   const userAgent = client?.userAgent?.slice(0, USER_AGENT_MAX);
   if (userAgent) data.userAgent = userAgent;
   const ip = truncateIp(client?.ip);
   if (ip) data.ip = ip;
+  data.machine = judgement.machine;
+  if (judgement.reason) data.machineReason = judgement.reason;
   return data;
 }
 
-type TrackingDeps = Pick<Deps, 'db' | 'clock' | 'encryptionKey' | 'jobs'>;
+type TrackingDeps = Pick<Deps, 'db' | 'clock' | 'encryptionKey' | 'jobs' | 'config'>;
 
 async function loadEmail(deps: TrackingDeps, emailId: string) {
   const [email] = await deps.db
@@ -67,21 +74,70 @@ async function loadEmail(deps: TrackingDeps, emailId: string) {
 
 type LoadedEmail = NonNullable<Awaited<ReturnType<typeof loadEmail>>>;
 
-async function record(deps: TrackingDeps, email: LoadedEmail, type: 'email.opened' | 'email.clicked', windowMs: number, data: Record<string, string>): Promise<boolean> {
-  const since = new Date(deps.clock.now().getTime() - windowMs);
+/** When the email was first recorded delivered (to any of its recipients); null before that. */
+async function firstDeliveredAt(tx: Db, emailId: string): Promise<Date | null> {
+  const [row] = await tx
+    .select({ at: emailEvents.createdAt })
+    .from(emailEvents)
+    .where(and(eq(emailEvents.emailId, emailId), eq(emailEvents.type, 'email.delivered')))
+    .orderBy(asc(emailEvents.createdAt))
+    .limit(1);
+  return row?.at ?? null;
+}
+
+async function recentClicks(tx: Db, emailId: string, since: Date) {
+  const rows = await tx
+    .select({ url: sql<string>`${emailEvents.data}->>'url'`, at: emailEvents.createdAt })
+    .from(emailEvents)
+    .where(and(eq(emailEvents.emailId, emailId), eq(emailEvents.type, 'email.clicked'), gt(emailEvents.createdAt, since)))
+    .orderBy(desc(emailEvents.createdAt))
+    .limit(BURST_LOOKBACK_ROWS);
+  return rows.filter((row) => typeof row.url === 'string');
+}
+
+/** An event recorded before machines were told apart counts as a person's. */
+const isMachine = sql`coalesce((${emailEvents.data}->>'machine')::boolean, false)`;
+
+type Kind = 'email.opened' | 'email.clicked';
+const TALLY: Record<Kind, { all: 'opened' | 'clicked'; human: 'openedHuman' | 'clickedHuman' }> = {
+  'email.opened': { all: 'opened', human: 'openedHuman' },
+  'email.clicked': { all: 'clicked', human: 'clickedHuman' },
+};
+
+async function record(deps: TrackingDeps, email: LoadedEmail, type: Kind, windowMs: number, client: TrackingClient | undefined, url?: string): Promise<boolean> {
+  const now = deps.clock.now();
+  const since = new Date(now.getTime() - windowMs);
   return deps.db.transaction(async (tx) => {
-    const conditions = [eq(emailEvents.emailId, email.id), eq(emailEvents.type, type), gt(emailEvents.createdAt, since)];
-    if (data.url !== undefined) conditions.push(sql`${emailEvents.data}->>'url' = ${data.url}`);
+    const deliveredAt = await firstDeliveredAt(tx, email.id);
+    const request = { userAgent: client?.userAgent, address: client?.ip, at: now, deliveredAt, machineNetworks: deps.config.trackingMachineCidrs };
+    const judgement =
+      url === undefined
+        ? judgeOpen(request)
+        : judgeClick({ ...request, url, linkCount: email.trackedLinks.length, recentClicksOfEmail: await recentClicks(tx, email.id, new Date(now.getTime() - BURST_LOOKBACK_MS)) });
+    // Repeats are absorbed per kind of client: a scanner's click does not hide the person's that follows it.
+    const conditions = [eq(emailEvents.emailId, email.id), eq(emailEvents.type, type), gt(emailEvents.createdAt, since), sql`${isMachine} = ${sql.raw(judgement.machine ? 'true' : 'false')}`];
+    if (url !== undefined) conditions.push(sql`${emailEvents.data}->>'url' = ${url}`);
     const [recent] = await tx
       .select({ id: emailEvents.id })
       .from(emailEvents)
       .where(and(...conditions))
       .limit(1);
     if (recent) return false;
-    // A broadcast counts each email opened (or clicked) once: only the first such event moves its count.
-    const first = email.broadcastId ? (await tx.select({ id: emailEvents.id }).from(emailEvents).where(and(eq(emailEvents.emailId, email.id), eq(emailEvents.type, type))).limit(1)).length === 0 : false;
+    // A broadcast counts each email opened (or clicked) once, and once more among the human counts
+    // at its first open (or click) by a person: only those events move its counts.
+    const counts: Partial<Record<'opened' | 'clicked' | 'openedHuman' | 'clickedHuman', number>> = {};
+    if (email.broadcastId) {
+      const ofType = and(eq(emailEvents.emailId, email.id), eq(emailEvents.type, type));
+      const [earlier] = await tx
+        .select({ any: sql<number>`count(*)::int`, human: sql<number>`(count(*) filter (where not ${isMachine}))::int` })
+        .from(emailEvents)
+        .where(ofType);
+      if (!earlier?.any) counts[TALLY[type].all] = 1;
+      if (!judgement.machine && !earlier?.human) counts[TALLY[type].human] = 1;
+    }
+    const data = { ...(url === undefined ? {} : { url }), ...clientData(client, judgement) };
     await recordEmailEvents(tx, deps, email, [{ type, data }]);
-    if (first) await tallyEvents(tx, email.broadcastId, type === 'email.opened' ? { opened: 1 } : { clicked: 1 });
+    await tallyEvents(tx, email.broadcastId, counts);
     return true;
   });
 }
@@ -96,7 +152,7 @@ export async function recordOpen(deps: TrackingDeps, token: string, client?: Tra
   if (!claim) return null;
   const email = await loadEmail(deps, claim.emailId);
   if (!email || !email.trackOpens) return null;
-  const recorded = await record(deps, email, 'email.opened', OPEN_DEDUPE_MS, clientData(client));
+  const recorded = await record(deps, email, 'email.opened', OPEN_DEDUPE_MS, client);
   return { emailId: email.id, recorded };
 }
 
@@ -112,6 +168,6 @@ export async function resolveClick(deps: TrackingDeps, token: string, client?: T
   const email = await loadEmail(deps, claim.emailId);
   const url = email?.trackedLinks[claim.index];
   if (!email || url === undefined) return null;
-  if (client?.record !== false) await record(deps, email, 'email.clicked', CLICK_DEDUPE_MS, { url, ...clientData(client) });
+  if (client?.record !== false) await record(deps, email, 'email.clicked', CLICK_DEDUPE_MS, client, url);
   return url;
 }

@@ -56,10 +56,10 @@ export function DeliveryProgress({ broadcast }: { broadcast: Broadcast }) {
 
       <div>
         <h3 className="text-sm font-semibold text-slate-900">Engagement</h3>
-        <p className="text-xs text-slate-500">Of the {countOf(counts.delivered, 'message')} delivered, each counted once; opens are counted only where tracking is on.</p>
+        <p className="text-xs text-slate-500">Of the {countOf(counts.delivered, 'message')} delivered, each counted once; opens are counted only where tracking is on. Grey: opened or clicked only by machines (privacy proxies, link scanners).</p>
         <dl className="mt-3 space-y-2.5">
-          <CountBar label="Opened" value={counts.opened} total={counts.delivered} tone="indigo" testId="count-opened" />
-          <CountBar label="Clicked" value={counts.clicked} total={counts.delivered} tone="violet" testId="count-clicked" />
+          <CountBar label="Opened" value={counts.opened} machine={counts.openedMachine} total={counts.delivered} tone="indigo" testId="count-opened" />
+          <CountBar label="Clicked" value={counts.clicked} machine={counts.clickedMachine} total={counts.delivered} tone="violet" testId="count-clicked" />
           <CountBar label="Unsubscribed" value={counts.unsubscribed} total={counts.delivered} tone="orange" testId="count-unsubscribed" />
         </dl>
       </div>

@@ -7,6 +7,7 @@ import { EmailSourceBadge } from '../source-badge';
 import { EmailStatusBadge } from '../status-badge';
 import type { Email } from '../types';
 import { AddressList } from './address-list';
+import { engagementOf } from './engagement';
 import { Fact } from './fact';
 import { LiveIndicator } from './live-indicator';
 
@@ -67,6 +68,11 @@ export function EmailHeader({ email }: { email: Email }) {
         )}
         <Fact label="Tracking">
           Opens {onOff(email.tracking.opens)}, clicks {onOff(email.tracking.clicks)}
+          {(email.tracking.opens || email.tracking.clicks) && (
+            <span className="block text-xs text-slate-500" data-testid="envelope-engagement">
+              {engagementOf(email.events, 'email.opened', ['open', 'opens'])}, {engagementOf(email.events, 'email.clicked', ['click', 'clicks'])}
+            </span>
+          )}
         </Fact>
         <Fact label="Email ID">
           <span className="flex items-start gap-2">

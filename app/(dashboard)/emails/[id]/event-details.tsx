@@ -25,6 +25,29 @@ const LABELS: Record<string, string> = {
   reportedRecipient: 'Reported recipient',
   feedbackType: 'Feedback type',
   simulated: 'Simulated',
+  machine: 'By a machine',
+  machineReason: 'Told by',
+};
+
+/** Why an open or click was a machine's (server/services/tracking/machine.ts, docs/tracking.md). */
+const MACHINE_REASONS: Record<string, string> = {
+  no_user_agent: 'no user agent',
+  apple_mail_privacy_protection: 'Apple Mail Privacy Protection',
+  bare_user_agent: 'a bare "Mozilla/5.0" user agent',
+  gmail_image_proxy: "Gmail's image proxy",
+  gmail_content_sampling: "Gmail's content sampling",
+  yahoo_mail_proxy: "Yahoo Mail's proxy",
+  microsoft_office_link_check: "Microsoft Office's link check",
+  proofpoint: 'Proofpoint',
+  mimecast: 'Mimecast',
+  barracuda: 'Barracuda',
+  headless_browser: 'a headless browser',
+  automated_client: 'an HTTP library or tool',
+  crawler: 'a crawler',
+  known_machine_network: 'a network of proxies or scanners',
+  opened_at_delivery: 'opened as it was delivered',
+  clicked_at_delivery: 'clicked within seconds of delivery',
+  every_link_at_once: 'every link clicked at once',
 };
 
 /** Values shown in a monospace face: machine text a person may want to copy or search for. */
@@ -62,7 +85,7 @@ export function EventDetails({ data }: { data: Record<string, unknown> }) {
         <div key={key} className="min-w-0">
           <dt className="inline text-slate-500">{LABELS[key] ?? humanize(key)}: </dt>
           <dd className={cx('inline break-words text-slate-700', MACHINE.has(key) && 'font-mono')}>
-            {key === 'url' && typeof value === 'string' ? <LinkValue url={value} /> : show(value)}
+            {key === 'url' && typeof value === 'string' ? <LinkValue url={value} /> : key === 'machineReason' && typeof value === 'string' ? (MACHINE_REASONS[value] ?? value) : show(value)}
           </dd>
         </div>
       ))}

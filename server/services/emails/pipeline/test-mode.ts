@@ -47,10 +47,10 @@ export async function simulateTestEmail(deps: Deps, row: EmailRow): Promise<Disp
       events.push({ type: 'email.complained', recipient: state.address, data: { ...simulated, bounce: explainComplaint({ suppressed: false }) } });
     }
     const reader = delivered().find((s) => s.status === 'delivered');
-    if (row.trackOpens && reader) events.push({ type: 'email.opened', recipient: reader.address, data: simulated });
+    if (row.trackOpens && reader) events.push({ type: 'email.opened', recipient: reader.address, data: { ...simulated, machine: false } });
     return finishDispatch(deps, row, states, events, row.trackClicks && reader ? later : null);
   }
   const reader = delivered().find((s) => s.status === 'delivered');
-  if (row.trackClicks && reader) events.push({ type: 'email.clicked', recipient: reader.address, data: { ...simulated, url: firstLink(row.html) } });
+  if (row.trackClicks && reader) events.push({ type: 'email.clicked', recipient: reader.address, data: { ...simulated, url: firstLink(row.html), machine: false } });
   return finishDispatch(deps, row, states, events, null);
 }
