@@ -22,6 +22,9 @@ export const ACCOUNT_REFUSALS = {
   paused: ['SERVICE_PAUSED', 'Sending is paused for this account'],
 } as const;
 
+/** Whether the organization's suppression list (as read with the context) holds this recipient. */
+export const isSuppressedIn = (context: Pick<SendContext, 'suppressed'>, mailbox: Mailbox): boolean => context.suppressed.has(mailbox.address.toLowerCase());
+
 interface SendAttempt {
   from: string;
   recipients: string[];
@@ -64,7 +67,7 @@ export async function permitWithin(deps: Pick<Deps, 'db' | 'config' | 'clock'>, 
   const brand = impersonatedBrand(sender.name, sender.domain);
   if (brand) throw new AppError('SENDER_NOT_PERMITTED', `The display name claims "${brand}", which ${sender.domain} has no relation to`);
 
-  const isSuppressed = (recipient: { mailbox: Mailbox }) => context.suppressed.has(recipient.mailbox.address.toLowerCase());
+  const isSuppressed = (recipient: { mailbox: Mailbox }) => isSuppressedIn(context, recipient.mailbox);
   const deliverable = recipients.filter((recipient) => !isSuppressed(recipient));
   if (deliverable.length === 0) throw new AppError('ALL_SUPPRESSED', 'Every recipient is on the suppression list');
   // A test email is never delivered, so its recipients' domains are not looked up.

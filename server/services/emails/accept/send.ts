@@ -1,22 +1,21 @@
 import { and, eq, lt } from 'drizzle-orm';
+import { findByIdempotencyKey } from './idempotency';
 import { emailAttachments, emails } from '@/db/schema';
 import type { Deps } from '../../../deps';
 import { conflict } from '../../../errors';
 import { newId } from '../../../ids';
 import type { Principal } from '../../shared/principal';
 import { ATTACHMENT_RETENTION_MS } from '../attachments';
-import { scheduleTime } from '../schedule-time';
-import { permitSend } from './checks';
 import { draftEmail } from './draft';
-import { recipientsOf, type EmailRequest, type SendEmailInput } from './input';
+import { evaluateSend } from './evaluate';
+import type { EmailRequest, SendEmailInput } from './input';
 import { storeEmails, type EmailDraft, type StoreResult } from './store';
 import { storeWithinLimits } from './within-limits';
 import { storeSingle } from './coalesced-store';
 import type { Reservation } from '../../plans/sending-limits';
-import { withContent } from './template-content';
 
 /**
- * Accepts one email: every refusal first, then the email and its history in one statement (with
+ * Accepts one email: every refusal first (evaluate.ts, then the limits), then the email and its history in one statement (with
  * its attachments, in one transaction), then a wake-up for the pipeline. With an idempotency key,
  * a repeat within 24 hours (even a concurrent one) answers with the first email and stores nothing.
  * An email from a template is stored as it renders.
@@ -27,9 +26,7 @@ export async function sendEmail(deps: Deps, principal: Principal, request: Email
     const existing = await findByIdempotencyKey(deps, principal, key);
     if (existing) return { id: existing };
   }
-  const input = await withContent(deps, principal, request);
-  const scheduledAt = scheduleTime(deps, input.scheduledAt);
-  const { permit, context } = await permitSend(deps, principal, { from: input.from, recipients: recipientsOf(input) });
+  const { input, scheduledAt, permit, context } = await evaluateSend(deps, principal, request);
   const now = deps.clock.now();
   const draft = draftEmail(principal, input, permit, { now, scheduledAt, idempotencyKey: key });
   if (input.submittedVia) draft.row.submittedVia = input.submittedVia;
@@ -88,11 +85,3 @@ export async function sendEmail(deps: Deps, principal: Principal, request: Email
 }
 
 class LostKeyRace extends Error {}
-
-async function findByIdempotencyKey(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, key: string): Promise<string | null> {
-  const [row] = await deps.db
-    .select({ id: emails.id, expiresAt: emails.idempotencyExpiresAt })
-    .from(emails)
-    .where(and(eq(emails.organizationId, principal.organizationId), eq(emails.mode, principal.mode), eq(emails.idempotencyKey, key)));
-  return row && row.expiresAt && row.expiresAt > deps.clock.now() ? row.id : null;
-}

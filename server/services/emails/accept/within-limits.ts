@@ -1,7 +1,20 @@
 import type { Deps } from '../../../deps';
 import { AppError, notFound } from '../../../errors';
 import { noticeOverageEntered } from '../../plans/overage-notice';
-import { allot, reservationOf, sendingLimits, usedNow, type Reservation, type SendKind } from '../../plans/sending-limits';
+import {
+  allot,
+  reservationOf,
+  sendingLimits,
+  usedNow,
+  type Allotment,
+  type Reservation,
+  type SendingAccount,
+  type SendingLimits,
+  type SendKind,
+  type SendRequest,
+  type UsageCounters,
+  type Used,
+} from '../../plans/sending-limits';
 import { refreshStanding } from '../../plans/standing';
 import { createUsageCounters, readUsageCounters } from '../../plans/usage-counters';
 import type { Principal } from '../../shared/principal';
@@ -25,6 +38,19 @@ function countAccepted(deps: Deps, principal: Principal, candidates: Candidate[]
     bySource.set(source, (bySource.get(source) ?? 0) + 1);
   }
   for (const [source, count] of bySource) deps.metrics.emailsAccepted({ source, mode: principal.mode }, count);
+}
+
+/** The account as the limits read it: its standing evaluated again once an hour (by a send or a usage read). */
+export async function accountNow(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, context: SendContext): Promise<SendingAccount> {
+  if (!context.account) throw notFound('Organization');
+  return { ...context.account, ...(await refreshStanding(deps, principal.organizationId, context.account)) };
+}
+
+/** The limits in force now and the room they allot, in order, from these counters. */
+export function allotNow(account: SendingAccount, kind: SendKind, counters: UsageCounters, now: Date, candidates: SendRequest[]): { limits: SendingLimits; used: Used; allotment: Allotment } {
+  const limits = sendingLimits(account, kind, now);
+  const used = usedNow(counters, limits);
+  return { limits, used, allotment: allot(limits, used, candidates) };
 }
 
 /** A send whose counters keep moving under it this many times in a row is told to retry. */
@@ -53,12 +79,10 @@ export async function storeWithinLimits(
     countAccepted(deps, principal, candidates, result);
     return { refusals: candidates.map(() => null), result };
   }
-  if (!context.account) throw notFound('Organization');
-  const account = { ...context.account, ...(await refreshStanding(deps, principal.organizationId, context.account)) };
+  const account = await accountNow(deps, principal, context);
   let counters = context.counters;
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const limits = sendingLimits(account, kind, deps.clock.now());
-    const allotment = allot(limits, usedNow(counters, limits), candidates);
+    const { limits, allotment } = allotNow(account, kind, counters, deps.clock.now(), candidates);
     const accepted = candidates.filter((_, index) => allotment.refusals[index] === null);
     if (accepted.length === 0) return { refusals: allotment.refusals, result: { stored: new Set(), deliveriesQueued: false, reserved: true, monthRecipients: null } };
     const result = await store(
