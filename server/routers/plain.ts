@@ -1,7 +1,8 @@
 import type { PlainRoute } from '../http/routes';
 import { emailAttachmentRoute } from './emails/attachment';
 import { emailBatchRoute } from './emails/batch';
+import { emailBatchPreflightRoute } from './emails/batch-preflight';
 import { suppressionExportRoute } from './suppressions/export';
 
 /** REST operations served outside trpc-to-openapi (top-level array bodies, CSV); each says why where it is defined. */
-export const PLAIN_ROUTES: PlainRoute[] = [emailBatchRoute, emailAttachmentRoute, suppressionExportRoute];
+export const PLAIN_ROUTES: PlainRoute[] = [emailBatchRoute, emailBatchPreflightRoute, emailAttachmentRoute, suppressionExportRoute];

@@ -211,6 +211,8 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/domains/{id}/domain-connect', sendingAccess: false, liveWrite: false, ...withDomain },
   { method: 'POST', path: '/emails', sendingAccess: true, liveWrite: false, prepare: async (ctx) => ({ body: await sendable(ctx) }) },
   { method: 'POST', path: '/emails/batch', sendingAccess: true, liveWrite: false, prepare: async (ctx) => ({ body: [await sendable(ctx)] }) },
+  { method: 'POST', path: '/emails/preflight', sendingAccess: false, liveWrite: false, prepare: async (ctx) => ({ body: await sendable(ctx) }) },
+  { method: 'POST', path: '/emails/batch/preflight', sendingAccess: false, liveWrite: false, prepare: async (ctx) => ({ body: [await sendable(ctx)] }) },
   { method: 'GET', path: '/emails', sendingAccess: false, liveWrite: false },
   { method: 'GET', path: '/emails/{id}', sendingAccess: false, liveWrite: false, ...withScheduledEmail() },
   {

@@ -27,4 +27,6 @@ export const EXTRA_OPERATIONS: string[] = [
   'GET /usage',
   'GET /audiences/{id}',
   'GET /broadcasts/{id}/preflight',
+  'POST /emails/preflight',
+  'POST /emails/batch/preflight',
 ];

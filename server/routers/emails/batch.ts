@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { apiContext } from '../../http/api-context';
 import { sendJson } from '../../http/respond';
 import type { PlainRoute } from '../../http/routes';
-import { BATCH_LIMIT, sendBatch, type BatchItem } from '../../services/emails/accept/batch';
-import { validationError } from '../../errors';
-import { describeIssues } from '../../trpc/envelope';
+import { BATCH_LIMIT, sendBatch } from '../../services/emails/accept/batch';
 import { authorize } from '../../trpc/procedures';
-import { batchEmailBody, toEmailInput } from './wire';
+import { batchItemsOf } from './batch-items';
+import { batchEmailBody } from './wire';
 
 const outcome = z.union([z.object({ id: z.uuid() }), z.object({ error: z.string(), code: z.string() })]);
 
@@ -27,11 +26,7 @@ export const emailBatchRoute: PlainRoute = {
   async handle({ req, res, deps, requestId, body }) {
     const ctx = apiContext(deps, req, res, requestId);
     const principal = await authorize(ctx, { access: 'sending' });
-    if (!Array.isArray(body)) throw validationError('The body must be a JSON array of emails');
-    const items = body.map((item): BatchItem => {
-      const parsed = batchEmailBody.safeParse(item);
-      return parsed.success ? { input: toEmailInput(parsed.data) } : { invalid: describeIssues(parsed.error.issues) };
-    });
+    const items = batchItemsOf(body);
     const data = await sendBatch(deps, principal, items, (error) => deps.log.error({ requestId, err: error }, 'batch item failed'));
     sendJson(res, 200, { data });
   },

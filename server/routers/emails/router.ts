@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { sendEmail } from '../../services/emails/accept/send';
+import { preflightEmail } from '../../services/emails/preflight/preflight';
+import { preflightVerdict } from './preflight-schema';
 import { getEmail, listEmails } from '../../services/emails/read';
 import { cancelEmail, rescheduleEmail } from '../../services/emails/schedule';
 import { EMAIL_SOURCES } from '../../services/emails/source';
@@ -80,6 +82,25 @@ export const emailsRouter = router({
     .input(emailBody)
     .output(sendResponse)
     .mutation(({ ctx, input }) => sendEmail(ctx.deps, ctx.principal, toSendEmailInput(input, idempotencyKeyFrom(ctx.header('idempotency-key'))))),
+
+  preflight: orgProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/emails/preflight',
+        operationId: 'preflightEmail',
+        tags,
+        summary: 'Dry run: what POST /emails would do with this request (accepted or the refusal, per recipient, the limits, warnings), storing and sending nothing',
+        description:
+          'Takes the body and Idempotency-Key of POST /emails and runs the same checks in the same order. A body POST /emails would refuse as malformed is refused here the same way (400); every later refusal is the verdict\'s `refusal`. Counts against the rate limit only.',
+        requestHeaders: sendHeaders,
+      },
+      // Not a send: the spec keeps sending_access keys to the four send paths.
+      bodyLimitBytes: 16 * 1024 * 1024,
+    })
+    .input(emailBody)
+    .output(preflightVerdict)
+    .mutation(({ ctx, input }) => preflightEmail(ctx.deps, ctx.principal, toSendEmailInput(input, idempotencyKeyFrom(ctx.header('idempotency-key'))))),
 
   list: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/emails', operationId: 'listEmails', tags, summary: 'List emails, newest first, with filters' } })
