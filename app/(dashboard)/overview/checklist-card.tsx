@@ -59,6 +59,12 @@ export function ChecklistCard({ checklist, onHide }: { checklist: Checklist; onH
   const firstOpen = STEPS.find(({ step }) => !checklist.steps[step])?.step ?? null;
   // null: follow the first open step as steps tick; 'none': the person closed every step.
   const [chosen, setChosen] = useState<SetupStep | 'none' | null>(null);
+  // A step opened by hand that then gets done hands over to the next open one.
+  const [wasDone, setWasDone] = useState(checklist.steps);
+  if (wasDone !== checklist.steps) {
+    setWasDone(checklist.steps);
+    if (chosen !== null && chosen !== 'none' && checklist.steps[chosen] && !wasDone[chosen]) setChosen(null);
+  }
   const expanded = chosen === null ? firstOpen : chosen === 'none' ? null : chosen;
   const doneCount = STEPS.filter(({ step }) => checklist.steps[step]).length;
 

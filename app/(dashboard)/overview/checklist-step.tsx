@@ -51,7 +51,7 @@ export function ChecklistStep({
         <ChevronDownIcon className={cx('mt-1 size-4 shrink-0 text-slate-400 transition-transform', expanded && 'rotate-180')} aria-hidden="true" />
       </button>
       {expanded && (
-        <div id={panelId} className="px-5 pb-5 pl-14">
+        <div id={panelId} className="px-5 pb-5 sm:pl-14">
           {children}
         </div>
       )}

@@ -66,7 +66,7 @@ export function OverviewView() {
         {checklist.data && <Setup checklist={checklist.data} />}
         <div className="grid gap-6 lg:grid-cols-3">
           <ActivityCard query={activity} className="lg:col-span-2" />
-          <UsageCard />
+          <UsageCard className="lg:self-start" />
         </div>
         <FailuresCard query={activity} />
       </div>
