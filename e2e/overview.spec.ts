@@ -29,6 +29,9 @@ const SETUP_POLL_TIMEOUT = { timeout: 20_000 };
 
 test('a new person is walked from nothing to a first email, the steps ticking by themselves', async ({ page }) => {
   test.setTimeout(120_000);
+  // The home page is behind sign-in too.
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/sign-in$/);
   await signUp(page, uniqueEmail('e2e-overview'), { landOn: '/' });
   // The server's APP_URL (playwright.config.ts): what the snippets must call.
   const BASE_URL = new URL(page.url()).origin;
