@@ -326,7 +326,7 @@ describe('the last seven days', () => {
     );
     expect(await dailyCounts(deps(), { organizationId: other.organizationId, mode: 'test' })).toEqual(expected({ '2026-11-21': { sent: 1, delivered: 1 } }));
 
-    // The same rows through the dashboard procedure of a session would read the same; a day later the 15th leaves the window.
+    // A day later the 15th has left the window and the 22nd entered it.
     app.clock.set('2026-11-22T00:00:00Z');
     const moved = await dailyCounts(deps(), principal('test'));
     expect(moved.map((day) => day.day)).toEqual([...days.slice(1), '2026-11-22']);
