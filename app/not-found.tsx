@@ -10,7 +10,7 @@ export default function NotFound() {
       <h1 className="mt-2 text-2xl font-semibold tracking-tight text-slate-900">Page not found</h1>
       <p className="mt-2 text-sm text-slate-500">The page you asked for does not exist or has moved.</p>
       <div className="mt-6 flex gap-2">
-        <Link href="/api-keys" className={buttonClasses('primary')}>
+        <Link href="/" className={buttonClasses('primary')}>
           Go to the dashboard
         </Link>
         <a href="/docs" className={buttonClasses('secondary')}>

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { SMTP_GATEWAY_PORT, SMTP_GATEWAY_TLS_PORT } from './gateway-ports';
-import { password, shot, signUp, uniqueEmail } from './helpers';
+import { HOME_URL, password, shot, signUp, uniqueEmail } from './helpers';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -100,7 +100,8 @@ test('a new person signs up, creates a key, sees its secret once, and revokes it
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/api-keys$/);
+  await expect(page).toHaveURL(HOME_URL);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
   await expect(rowOf(page, 'CI')).toBeVisible();
 });
 

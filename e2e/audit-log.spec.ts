@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createApiKey, password, shot, signUp, uniqueEmail } from './helpers';
+import { createApiKey, HOME_URL, password, shot, signUp, uniqueEmail } from './helpers';
 
 test('the owner signs in, creates and revokes a key, and reads all three in the audit log', async ({ page }) => {
   const email = uniqueEmail('audit');
@@ -17,7 +17,8 @@ test('the owner signs in, creates and revokes a key, and reads all three in the 
   await expect(page.getByRole('alert').filter({ hasText: /invalid/i })).toBeVisible();
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/api-keys$/);
+  await expect(page).toHaveURL(HOME_URL);
+  await page.goto('/api-keys');
 
   await createApiKey(page, 'Production app');
   const row = page.getByTestId('api-key-row').filter({ hasText: 'Production app' });

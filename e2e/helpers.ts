@@ -7,13 +7,22 @@ export const password = 'correct horse battery staple';
 /** A fresh address per test: every sign-up makes a new organization on the Free plan. */
 export const uniqueEmail = (prefix = 'e2e') => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
-export async function signUp(page: Page, email: string) {
+/** The dashboard's home, where signing up and signing in land: the overview at `/`. */
+export const HOME_URL = /^http:\/\/[^/]+\/$/;
+
+/**
+ * Signs up through the form, which lands on the overview; then opens `landOn`, the API keys page
+ * unless told otherwise, where most specs begin.
+ */
+export async function signUp(page: Page, email: string, { landOn = '/api-keys' }: { landOn?: string } = {}) {
   await page.goto('/sign-up');
   await page.getByLabel('Name').fill('Ada Lovelace');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/api-keys$/);
+  await expect(page).toHaveURL(HOME_URL);
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  if (landOn !== '/') await page.goto(landOn);
 }
 
 /**

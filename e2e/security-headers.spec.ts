@@ -83,6 +83,7 @@ test('every dashboard page runs under the nonce policy without a violation', asy
   });
 
   const pages: Array<[string, (page: Page) => Promise<void>]> = [
+    ['/', heading('Overview')],
     ['/emails', heading('Emails')],
     ['/domains', heading('Domains')],
     [`/domains/${domain.id}`, async (p) => expect(p.getByText(/csp-\d+\.example\.com/).first()).toBeVisible()],

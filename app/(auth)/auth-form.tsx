@@ -26,7 +26,7 @@ export function AuthForm({ title, subtitle, submitLabel, onSubmit, children, foo
     try {
       const message = await onSubmit(new FormData(event.currentTarget));
       if (message) setError(message);
-      else router.replace('/api-keys');
+      else router.replace('/');
     } catch {
       setError('Could not reach the server. Check your connection and try again.');
     } finally {

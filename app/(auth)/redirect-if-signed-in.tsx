@@ -9,7 +9,7 @@ export function RedirectIfSignedIn() {
   const { data } = authClient.useSession();
   const router = useRouter();
   useEffect(() => {
-    if (data) router.replace('/api-keys');
+    if (data) router.replace('/');
   }, [data, router]);
   return null;
 }

@@ -14,7 +14,7 @@ function SidebarContents({ user, onNavigate }: { user: SessionUser; onNavigate?:
   return (
     // Scrolls when the window is shorter than the navigation, so the user menu (Sign out) stays reachable.
     <div className="flex h-full flex-col gap-6 overflow-y-auto px-4 py-5">
-      <Link href="/api-keys" className="px-1" onClick={onNavigate}>
+      <Link href="/" className="px-1" onClick={onNavigate}>
         <Logo />
       </Link>
       <OrganizationBadge />

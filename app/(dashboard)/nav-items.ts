@@ -1,4 +1,4 @@
-import { BanIcon, GaugeIcon, GlobeIcon, KeyRoundIcon, MailIcon, MegaphoneIcon, LayoutTemplateIcon, ScrollTextIcon, UsersIcon, WebhookIcon, type LucideIcon } from 'lucide-react';
+import { BanIcon, GaugeIcon, HouseIcon, GlobeIcon, KeyRoundIcon, MailIcon, MegaphoneIcon, LayoutTemplateIcon, ScrollTextIcon, UsersIcon, WebhookIcon, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   href: string;
@@ -12,6 +12,7 @@ export interface NavItem {
 
 /** The dashboard's resources, in the order of the navigation. */
 export const NAV_ITEMS: NavItem[] = [
+  { href: '/', label: 'Overview', icon: HouseIcon, ready: true, description: 'Getting started, the last 7 days of email, recent failures and usage against your plan.' },
   { href: '/emails', label: 'Emails', icon: MailIcon, ready: true, description: 'Every email you send, with its delivery status, events and opens and clicks.' },
   { href: '/domains', label: 'Domains', icon: GlobeIcon, ready: true, description: 'The domains you send from, with the SPF, DKIM and DMARC records to publish and their verification status.' },
   { href: '/api-keys', label: 'API keys', icon: KeyRoundIcon, ready: true, description: 'Keys that authenticate your requests to the API and the SMTP gateway.' },

@@ -19,7 +19,8 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
     <nav aria-label="Main" className="flex flex-1 flex-col gap-6">
       <ul className="space-y-0.5">
         {NAV_ITEMS.map(({ href, label, icon: Icon, ready }) => {
-          const active = pathname === href || pathname.startsWith(`${href}/`);
+          // The overview is the root: every path starts with its "/", so only "/" itself is it.
+          const active = pathname === href || (href !== '/' && pathname.startsWith(`${href}/`));
           return (
             <li key={href}>
               <Link href={href} className={linkClasses(active)} aria-current={active ? 'page' : undefined} onClick={onNavigate}>

@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { SelectField, TextField } from '../../components/field';
+import { useDashboardMode } from '../../lib/dashboard-mode';
 import { useTRPC } from '../../lib/trpc';
 import { ErrorAlert } from '../../components/error-alert';
 import { MODE_LABELS, PERMISSION_LABELS } from './key-badges';
@@ -25,7 +26,9 @@ export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (created:
   const invalidate = useInvalidateApiKeys();
   const [name, setName] = useState('');
   const [permission, setPermission] = useState<Permission>('full_access');
-  const [mode, setMode] = useState<Mode>('live');
+  // The world the dashboard shows: in test mode a live key could not be created anyway.
+  const dashboardMode = useDashboardMode();
+  const [mode, setMode] = useState<Mode>(dashboardMode);
   const create = useMutation(
     trpc.apiKeys.create.mutationOptions({
       onSuccess: (created) => {

@@ -2,8 +2,9 @@
 
 import { Dialog } from '../../components/dialog';
 import { AddDomainForm } from './add-domain-form';
+import type { Domain } from './types';
 
-export function AddDomainDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function AddDomainDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated?: (domain: Domain) => void }) {
   return (
     <Dialog
       open={open}
@@ -12,7 +13,7 @@ export function AddDomainDialog({ open, onClose }: { open: boolean; onClose: () 
       title="Add domain"
       description="The domain you send from. You will get the DNS records to publish next."
     >
-      <AddDomainForm onCancel={onClose} />
+      <AddDomainForm onCancel={onClose} onCreated={onCreated} />
     </Dialog>
   );
 }

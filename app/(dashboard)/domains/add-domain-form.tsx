@@ -7,12 +7,16 @@ import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
 import { CheckboxField, TextField } from '../../components/field';
 import { useTRPC } from '../../lib/trpc';
+import type { Domain } from './types';
 import { useInvalidateDomains } from './use-invalidate-domains';
 
 const DEFAULT_RETURN_PATH = 'send';
 
-/** Registers a domain, then opens its page with the records to publish. */
-export function AddDomainForm({ onCancel }: { onCancel: () => void }) {
+/**
+ * Registers a domain, then opens its page with the records to publish, or hands it to
+ * `onCreated` (the overview shows the records where it is).
+ */
+export function AddDomainForm({ onCancel, onCreated }: { onCancel: () => void; onCreated?: (domain: Domain) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const invalidate = useInvalidateDomains();
@@ -26,7 +30,8 @@ export function AddDomainForm({ onCancel }: { onCancel: () => void }) {
       onSuccess: (domain) => {
         queryClient.setQueryData(trpc.domains.get.queryKey({ id: domain.id }), domain);
         void invalidate();
-        router.push(`/domains/${domain.id}`);
+        if (onCreated) onCreated(domain);
+        else router.push(`/domains/${domain.id}`);
       },
     }),
   );

@@ -11,3 +11,6 @@ export type DnsRecordStatus = (typeof DNS_RECORD_STATUSES)[number];
 /** The records a domain publishes; DMARC is advised, the others are required. */
 export const DNS_RECORD_KINDS = ['DKIM', 'MX', 'SPF', 'DMARC'] as const;
 export type DnsRecordKind = (typeof DNS_RECORD_KINDS)[number];
+
+/** The records verification needs found; DMARC is only advised. */
+export const REQUIRED_DNS_RECORDS: readonly DnsRecordKind[] = ['DKIM', 'MX', 'SPF'];

@@ -5,13 +5,12 @@ import type { Deps } from '../../deps';
 import { claimable, claimedBy, unclaimedBy } from '../shared/claims/lease';
 import { recordEvent } from '../shared/events';
 import { checkDomainRecords, type RecordStatuses } from './dns-check';
-import type { DnsRecord } from './records';
 import { activeKey } from './repo';
 import { CHAIN_LIMIT_MS, chainDelayMs, RECHECK_VERIFIED_MS, TRANSIENT_RETRY_MS } from './schedule';
-import { DNS_RECORD_KINDS, type DomainStatus } from './statuses';
+import { DNS_RECORD_KINDS, REQUIRED_DNS_RECORDS, type DomainStatus } from './statuses';
 import { recordsOf, type DomainRow } from './view';
 
-const REQUIRED: Array<DnsRecord['record']> = ['DKIM', 'MX', 'SPF'];
+const REQUIRED = REQUIRED_DNS_RECORDS;
 
 type Outcome = Pick<DomainRow, 'status' | 'chainStartedAt' | 'nextCheckAt' | 'verifiedAt' | 'failureReason'> & { recordStatuses: RecordStatuses };
 

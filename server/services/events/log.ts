@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, lt, ne } from 'drizzle-orm';
 import { events } from '@/db/schema';
 import type { Deps } from '../../deps';
+import { firstIdAt } from '../../ids';
 import type { EventType } from '../shared/event-types';
 import type { Principal } from '../shared/principal';
 import { TEST_EVENT_TYPE } from '../webhooks/statuses';
@@ -21,12 +22,6 @@ export interface LoggedEvent {
   data: Record<string, unknown>;
 }
 
-/** The smallest UUIDv7 of a moment: ids below it were all made before it. */
-function idAt(ms: number): string {
-  const hex = ms.toString(16).padStart(12, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
-}
-
 /**
  * The organization's events oldest first, after a cursor (an event id), as webhooks carry them:
  * a receiver that was down catches up from the last id it saw, without replays. `nextCursor` is
@@ -37,7 +32,7 @@ export async function listEvents(
   principal: Principal,
   query: { after?: string; limit: number; types?: EventType[] },
 ): Promise<{ data: LoggedEvent[]; nextCursor: string | null; hasMore: boolean }> {
-  const conditions = [eq(events.organizationId, principal.organizationId), lt(events.id, idAt(Date.now() - SETTLE_MS)), ne(events.type, TEST_EVENT_TYPE as EventType)];
+  const conditions = [eq(events.organizationId, principal.organizationId), lt(events.id, firstIdAt(Date.now() - SETTLE_MS)), ne(events.type, TEST_EVENT_TYPE as EventType)];
   if (query.after) conditions.push(gt(events.id, query.after));
   if (query.types && query.types.length > 0) conditions.push(inArray(events.type, query.types));
   const rows = await deps.db
