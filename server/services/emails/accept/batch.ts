@@ -56,7 +56,7 @@ export async function sendBatch(deps: Deps, principal: Principal, items: BatchIt
         else valid.push({ index, input: content });
       });
       const context = await loadSendContext(
-        deps.db,
+        deps,
         principal.organizationId,
         valid.map(({ input }) => parseMailbox(input.from).domain),
         valid.flatMap(({ input }) => recipientsOf(input).map(normalizeAddress)),
