@@ -8,6 +8,7 @@ import { emailsRouter } from './emails/router';
 import { eventsRouter } from './events';
 import { healthRouter } from './health';
 import { organizationRouter } from './organizations';
+import { privacyRouter } from './privacy';
 import { suppressionsRouter } from './suppressions/router';
 import { templatesRouter } from './templates';
 import { usageRouter } from './usage';
@@ -28,6 +29,7 @@ export const appRouter = router({
   usage: usageRouter,
   broadcasts: broadcastsRouter,
   auditLog: auditLogRouter,
+  privacy: privacyRouter,
 });
 
 export type AppRouter = typeof appRouter;
