@@ -27,4 +27,8 @@ export const EXTRA_OPERATIONS: string[] = [
   'GET /usage',
   'GET /audiences/{id}',
   'GET /broadcasts/{id}/preflight',
+  'GET /emails/{id}/processing-record',
+  'GET /organization/processing-activities',
+  'GET /recipients/{email}/data',
+  'DELETE /recipients/{email}/data',
 ];
