@@ -117,6 +117,12 @@ describe('GET /emails/{id}/processing-record', () => {
     expect(category('tracking_events')).toMatchObject({ count: 1, held: true });
     expect(category('tracking_events').description).toMatch(/1 with the client's IP network/);
     expect(body.tracking).toEqual({ opens: true, clicks: true });
+    expect(body.events).toEqual([
+      { type: 'email.queued', count: 1, withClientData: 0 },
+      { type: 'email.sent', count: 1, withClientData: 0 },
+      { type: 'email.delivered', count: 2, withClientData: 0 },
+      { type: 'email.opened', count: 1, withClientData: 1 },
+    ]);
 
     expect(body.attachments).toEqual([
       { id: expect.any(String), filename: 'invoice.pdf', contentType: 'application/pdf', size: 16, contentDeleteAt: addDays(body.createdAt, 30), contentDeleted: false },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { API_KEY_MODES } from '../../services/api-keys/vocabulary';
 import { EMAIL_STATUSES } from '../../services/emails/statuses';
+import { EMAIL_EVENT_TYPES } from '../../services/shared/event-types';
 import { RETAINED_PARTS } from '../../services/privacy/message-retention';
 import { DATA_CATEGORIES } from '../../services/privacy/record-categories';
 import { retentionTerms, serviceHost } from '../privacy';
@@ -32,6 +33,15 @@ export const processingRecord = z
         }),
       )
       .describe('The personal data the message carries, by category'),
+    events: z
+      .array(
+        z.object({
+          type: z.enum(EMAIL_EVENT_TYPES),
+          count: z.number().int(),
+          withClientData: z.number().int().describe("How many kept the client's IP network (truncated) or user agent: opens and clicks"),
+        }),
+      )
+      .describe("The message's history by event type, in the order each first happened"),
     attachments: z.array(
       z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: z.number().int(), contentDeleteAt: isoDate, contentDeleted: z.boolean() }),
     ),

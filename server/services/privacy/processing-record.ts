@@ -7,7 +7,7 @@ import { planOf } from '../plans/plans';
 import type { Mode, Principal } from '../shared/principal';
 import { messageRetention, type PartRetention } from './message-retention';
 import { receivingPartiesOf, type ReceivingParty } from './receiving-parties';
-import { categoriesOf, type CategoryView, type HistoryEvent } from './record-categories';
+import { categoriesOf, eventTypesOf, type CategoryView, type EventTypeCount, type HistoryEvent } from './record-categories';
 import { retentionTermsOf, type RetentionTerms } from './retention-terms';
 import { PROCESSING_REGION, relayHostOf, SERVICE_NAME, serviceHosts, type ServiceHost } from './service-hosts';
 
@@ -25,6 +25,7 @@ export interface ProcessingRecord {
   };
   hosts: ServiceHost[];
   categories: CategoryView[];
+  events: EventTypeCount[];
   attachments: Array<{ id: string; filename: string; contentType: string; size: number; contentDeleteAt: string; contentDeleted: boolean }>;
   tracking: { opens: boolean; clicks: boolean };
   retention: RetentionTerms & { parts: PartRetention[] };
@@ -85,6 +86,7 @@ export async function getProcessingRecord(deps: Pick<Deps, 'db' | 'clock' | 'con
       })),
     ],
     categories: categoriesOf(row, attachments, history),
+    events: eventTypesOf(history),
     attachments: attachments.map((attachment) => ({
       id: attachment.id,
       filename: attachment.filename,

@@ -42,6 +42,8 @@ type MessageRow = Pick<typeof emails.$inferSelect, 'to' | 'cc' | 'bcc' | 'replyT
 export const TRACKING_EVENT_TYPES: readonly EmailEventType[] = ['email.opened', 'email.clicked'];
 const isTracking = (event: HistoryEvent) => TRACKING_EVENT_TYPES.includes(event.type);
 
+const hasClientData = (event: HistoryEvent) => typeof event.data.ip === 'string' || typeof event.data.userAgent === 'string';
+
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** What one message holds, by category: counts and plain sentences, not the data itself (GET /emails/{id} has that). */
@@ -50,7 +52,7 @@ export function categoriesOf(row: MessageRow, attachments: AttachmentListing[], 
   const headerNames = Object.keys(row.headers);
   const tracking = history.filter(isTracking);
   const delivery = history.filter((event) => !isTracking(event));
-  const withClient = tracking.filter((event) => typeof event.data.ip === 'string' || typeof event.data.userAgent === 'string').length;
+  const withClient = tracking.filter(hasClientData).length;
   const kept = attachments.filter((attachment) => attachment.contentHeld).length;
   return [
     { category: 'sender_address', description: 'The From address (with its display name) and any Reply-To addresses', count: 1 + row.replyTo.length, held: true },
@@ -83,4 +85,23 @@ export function categoriesOf(row: MessageRow, attachments: AttachmentListing[], 
       held: tracking.length > 0,
     },
   ];
+}
+
+export interface EventTypeCount {
+  type: EmailEventType;
+  count: number;
+  /** How many of them kept the client's IP network or user agent (opens and clicks). */
+  withClientData: number;
+}
+
+/** The message's history by event type, in the order each type first happened. */
+export function eventTypesOf(history: HistoryEvent[]): EventTypeCount[] {
+  const byType = new Map<EmailEventType, EventTypeCount>();
+  for (const event of history) {
+    const entry = byType.get(event.type) ?? { type: event.type, count: 0, withClientData: 0 };
+    entry.count += 1;
+    if (hasClientData(event)) entry.withClientData += 1;
+    byType.set(event.type, entry);
+  }
+  return [...byType.values()];
 }
