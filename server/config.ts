@@ -60,6 +60,19 @@ const cidrList = z
     }
   });
 
+/** `name|purpose|location;...`: the operator's own sub-processors (hosting, backups...), for the Art. 30 record. */
+const subprocessorList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const entries = (value ?? '').split(';').map((entry) => entry.trim()).filter(Boolean);
+    return entries.map((entry) => {
+      const [name = '', purpose = '', location = '', ...rest] = entry.split('|').map((part) => part.trim());
+      if (!name || !purpose || !location || rest.length > 0) ctx.addIssue({ code: 'custom', message: `"${entry}" is not name|purpose|location` });
+      return { name, purpose, location };
+    });
+  });
+
 const splitList = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 
 const roles = ['web', 'smtp', 'worker'] as const;
@@ -90,6 +103,7 @@ const envSchema = z.object({
   SMTP_MX_ALLOW_PRIVATE_CIDRS: cidrList,
   TRUSTED_PROXY_CIDRS: cidrList,
   TRACKING_MACHINE_CIDRS: cidrList,
+  PRIVACY_SUBPROCESSORS: subprocessorList,
   TEST_MODE_STEP_MS: positiveMs(2_000),
   SMTP_TIMEOUT_MS: positiveMs(DEFAULT_TIMEOUTS.sessionMs),
   SHUTDOWN_GRACE_MS: positiveMs(10_000),
@@ -152,6 +166,8 @@ export type Config = {
   trustedProxyCidrs: string[];
   /** Networks of image proxies and link scanners: opens and clicks from them are recorded as a machine's (docs/tracking.md). */
   trackingMachineCidrs: string[];
+  /** The operator's sub-processors, listed in every organization's record of processing activities (docs/privacy.md). */
+  privacySubprocessors: Array<{ name: string; purpose: string; location: string }>;
   testModeStepMs: number;
   /** Bounds on one SMTP session with a receiving server: SMTP_TIMEOUT_MS caps the whole session and every wait in it. */
   smtpTimeouts: DeliveryTimeouts;
@@ -235,6 +251,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpMxAllowPrivateCidrs: splitList(e.SMTP_MX_ALLOW_PRIVATE_CIDRS),
     trustedProxyCidrs: splitList(e.TRUSTED_PROXY_CIDRS),
     trackingMachineCidrs: splitList(e.TRACKING_MACHINE_CIDRS),
+    privacySubprocessors: e.PRIVACY_SUBPROCESSORS,
     testModeStepMs: e.TEST_MODE_STEP_MS,
     smtpTimeouts: timeoutsWithin(e.SMTP_TIMEOUT_MS),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -209,7 +209,7 @@ describe('POST /suppressions', () => {
     const created = await add(apiKey, 'Ada@Bücher.DE');
     expect(created.body.email).toBe('ada@xn--bcher-kva.de');
     expect((await add(apiKey, 'ada@xn--bcher-kva.de')).body.id).toBe(created.body.id);
-    expect(await suppressedAmong(deps().db, organizationId, ['ADA@bücher.de', 'other@bücher.de'])).toEqual(new Set(['ADA@bücher.de']));
+    expect(await suppressedAmong(deps().db, deps().encryptionKey, organizationId, ['ADA@bücher.de', 'other@bücher.de'])).toEqual(new Set(['ADA@bücher.de']));
   });
 });
 

@@ -26,8 +26,8 @@ describe('suppression list', () => {
     const b = await app.createOrg({ name: 'B' });
     const { db } = app.runtime.deps;
     await suppressAddress(db, app.runtime.deps, { organizationId: a.organizationId, email: 'gone@example.com', reason: 'manual' });
-    expect(await suppressedAmong(db, a.organizationId, ['GONE@example.com', 'here@example.com'])).toEqual(new Set(['GONE@example.com']));
-    expect(await suppressedAmong(db, b.organizationId, ['gone@example.com'])).toEqual(new Set());
-    expect(await suppressedAmong(db, a.organizationId, [])).toEqual(new Set());
+    expect(await suppressedAmong(db, app.runtime.deps.encryptionKey, a.organizationId, ['GONE@example.com', 'here@example.com'])).toEqual(new Set(['GONE@example.com']));
+    expect(await suppressedAmong(db, app.runtime.deps.encryptionKey, b.organizationId, ['gone@example.com'])).toEqual(new Set());
+    expect(await suppressedAmong(db, app.runtime.deps.encryptionKey, a.organizationId, [])).toEqual(new Set());
   });
 });

@@ -9,6 +9,7 @@ import { eventsRouter } from './events';
 import { healthRouter } from './health';
 import { organizationRouter } from './organizations';
 import { overviewRouter } from './overview';
+import { privacyRouter } from './privacy';
 import { suppressionsRouter } from './suppressions/router';
 import { templatesRouter } from './templates';
 import { usageRouter } from './usage';
@@ -30,6 +31,7 @@ export const appRouter = router({
   broadcasts: broadcastsRouter,
   auditLog: auditLogRouter,
   overview: overviewRouter,
+  privacy: privacyRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -254,6 +254,9 @@ describe('the cross-organization sweep', () => {
     '/broadcasts/{id}/test': { id: 'broadcast' },
     '/broadcasts/{id}/cancel': { id: 'broadcast' },
     '/broadcasts/{id}/preflight': { id: 'broadcast' },
+    '/emails/{id}/processing-record': { id: 'email' },
+    // An address the other organization holds data for, and this one does not.
+    '/recipients/{email}/data': { email: 'suppressedAddress' },
   };
 
   it('answers 404 NOT_FOUND to another organization on a real resource, and leaves it untouched', async () => {

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import { SMTPServer, type SMTPServerAuthentication, type SMTPServerAuthenticationResponse, type SMTPServerSession } from 'smtp-server';
 
 export interface MxMessage {
   from: string;
@@ -22,6 +22,8 @@ export interface MxServerOptions {
   implicitTls?: boolean;
   /** A fixed port (a server started apart, with SMTP_MX_PORT, delivers to it); any free port by default. */
   port?: number;
+  /** Accept AUTH with these credentials, even without TLS (a smarthost reached with a user and password). */
+  auth?: { user: string; pass: string };
 }
 
 const refusal = (answer: { code: number; message: string }) => Object.assign(new Error(answer.message), { responseCode: answer.code });
@@ -41,6 +43,15 @@ export async function startMxServer(options: MxServerOptions = {}) {
     disabledCommands: options.tls && !options.implicitTls ? [] : ['STARTTLS'],
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert, secure: options.implicitTls ?? false } : {}),
     closeTimeout: 1_000,
+    ...(options.auth
+      ? {
+          allowInsecureAuth: true,
+          onAuth(auth: SMTPServerAuthentication, _session: SMTPServerSession, callback: (error: Error | null, response?: SMTPServerAuthenticationResponse) => void) {
+            if (auth.username === options.auth!.user && auth.password === options.auth!.pass) callback(null, { user: auth.username });
+            else callback(new Error('Invalid username or password'));
+          },
+        }
+      : {}),
     onConnect(_session, callback) {
       connections++;
       callback();

@@ -26,6 +26,8 @@ export interface RouteCase {
   sendingAccess: boolean;
   /** Writes state shared by live and test mode, which a test key may not change. */
   liveWrite: boolean;
+  /** Reaches live data whatever the key's mode (a data-subject request), so a test key is refused even to read. */
+  liveOnly?: boolean;
   /** Makes what the route needs in the caller's organization and mode, and returns path params and body. */
   prepare?: (ctx: PrepareContext) => Promise<{ params?: Record<string, string>; body?: unknown }>;
   /** Makes a resource in another organization, for the 404 test; absent for routes without an id. */
@@ -165,6 +167,18 @@ async function makeSuppression(ctx: PrepareContext): Promise<string> {
   return id;
 }
 
+/** An address the organization holds data for (a suppression entry), as `{email}` takes it. */
+async function makeRecipient(ctx: PrepareContext): Promise<{ email: string }> {
+  const email = `r${randomBytes(4).toString('hex')}@example.com`;
+  await ctx.app.runtime.deps.db.insert(suppressions).values({ id: newId(), organizationId: ctx.organizationId, email, reason: 'manual', createdAt: ctx.app.clock.now() });
+  return { email };
+}
+
+const withRecipient = {
+  prepare: async (ctx: PrepareContext) => ({ params: await makeRecipient(ctx) }),
+  foreign: makeRecipient,
+};
+
 /**
  * A broadcast of a paid organization that can be sent: from a verified domain, to an audience with
  * one contact; `scheduled` an hour ahead. Test copies to the default owner (owner@acme.test) resolve.
@@ -223,6 +237,10 @@ export const ROUTES: RouteCase[] = [
     ...withScheduledEmail((ctx) => ({ scheduled_at: new Date(ctx.app.clock.now().getTime() + 7_200_000).toISOString() })),
   },
   { method: 'POST', path: '/emails/{id}/cancel', sendingAccess: true, liveWrite: false, ...withScheduledEmail() },
+  { method: 'GET', path: '/emails/{id}/processing-record', sendingAccess: false, liveWrite: false, ...withScheduledEmail() },
+  { method: 'GET', path: '/organization/processing-activities', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/recipients/{email}/data', sendingAccess: false, liveWrite: false, liveOnly: true, ...withRecipient },
+  { method: 'DELETE', path: '/recipients/{email}/data', sendingAccess: false, liveWrite: true, ...withRecipient },
   {
     method: 'GET',
     path: '/emails/{id}/attachments/{attachmentId}',

@@ -29,4 +29,8 @@ export const EXTRA_OPERATIONS: string[] = [
   'GET /broadcasts/{id}/preflight',
   'POST /emails/preflight',
   'POST /emails/batch/preflight',
+  'GET /emails/{id}/processing-record',
+  'GET /organization/processing-activities',
+  'GET /recipients/{email}/data',
+  'DELETE /recipients/{email}/data',
 ];

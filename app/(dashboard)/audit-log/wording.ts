@@ -17,6 +17,7 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   'organization.rate_limit_changed': 'Changed the API rate limit',
   'user.signed_in': 'Signed in',
   'user.sign_in_failed': 'Sign-in refused',
+  'recipient.erased': 'Erased a recipient’s data',
 };
 
 export const GROUP_WORDS: Record<AuditActionGroup, string> = {
@@ -25,6 +26,7 @@ export const GROUP_WORDS: Record<AuditActionGroup, string> = {
   webhook: 'Webhooks',
   organization: 'Plan and account',
   user: 'Sign-ins',
+  recipient: 'Data-subject erasures',
 };
 
 export const isActionGroup = (value: string | null): value is AuditActionGroup => (AUDIT_ACTION_GROUPS as readonly string[]).includes(value ?? '');
@@ -41,6 +43,7 @@ export function actorWords(actor: AuditEvent['actor']): { primary: string; secon
   }
 }
 
+const countOf = (value: unknown, noun: string) => `${String(value ?? 0)} ${value === 1 ? noun : `${noun}s`}`;
 const onOff = (value: unknown) => (value === true ? 'on' : value === false ? 'off' : String(value));
 const limit = (value: unknown) => (value === null ? 'plan default' : `${String(value)} per 10 s`);
 
@@ -64,6 +67,8 @@ export function detailWords(event: AuditEvent): string | null {
       return details.via === '/sign-up/email' ? 'on signing up' : null;
     case 'user.sign_in_failed':
       return details.reason === 'INVALID_EMAIL_OR_PASSWORD' ? 'wrong password' : null;
+    case 'recipient.erased':
+      return `${countOf(details.emails, 'email')}, ${countOf(details.events, 'event')}, ${countOf(details.contacts, 'contact')}${details.suppressionKept ? '; suppression kept as a hash' : ''}`;
     case 'webhook.updated':
       return [details.url ? 'URL' : null, details.events ? 'events' : null].filter(Boolean).join(' and ') || null;
     default:

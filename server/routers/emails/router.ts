@@ -8,9 +8,11 @@ import { EMAIL_SOURCES } from '../../services/emails/source';
 import { EMAIL_STATUSES } from '../../services/emails/statuses';
 import { EMAIL_EVENT_TYPES } from '../../services/shared/event-types';
 import { BOUNCE_CLASSES } from '../../services/bounces/classify';
+import { getProcessingRecord } from '../../services/privacy/processing-record';
 import { router } from '../../trpc/init';
 import { orgProcedure } from '../../trpc/procedures';
 import { idParam, isoDate, pageQuery } from '../shared';
+import { processingRecord } from './processing-record';
 import { emailBody, idempotencyKeyFrom, toSendEmailInput } from './wire';
 
 const tag = z.object({ name: z.string(), value: z.string() });
@@ -124,6 +126,20 @@ export const emailsRouter = router({
     .input(z.object({ id: idParam }))
     .output(email)
     .query(({ ctx, input }) => getEmail(ctx.deps, ctx.principal, input.id)),
+
+  processingRecord: orgProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/emails/{id}/processing-record',
+        operationId: 'getEmailProcessingRecord',
+        tags,
+        summary: 'What was processed for this email, where, by whom, and when each part is deleted (GDPR Art. 30 and 15)',
+      },
+    })
+    .input(z.object({ id: idParam }))
+    .output(processingRecord)
+    .query(({ ctx, input }) => getProcessingRecord(ctx.deps, ctx.principal, input.id)),
 
   reschedule: orgProcedure
     .meta({ openapi: { method: 'PATCH', path: '/emails/{id}', operationId: 'updateEmail', tags, summary: 'Change the send time of a scheduled email' }, access: 'sending', errors: [409] })

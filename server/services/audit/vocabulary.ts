@@ -18,17 +18,19 @@ export const AUDIT_ACTIONS = [
   'organization.rate_limit_changed',
   'user.signed_in',
   'user.sign_in_failed',
+  'recipient.erased',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const isAuditAction = (value: unknown): value is AuditAction => typeof value === 'string' && (AUDIT_ACTIONS as readonly string[]).includes(value);
 
 /** What an action was done to. */
-export const AUDIT_TARGET_TYPES = ['api_key', 'domain', 'webhook', 'organization', 'user'] as const;
+/** A `recipient` is a data subject's address, named by its keyed hash only (docs/privacy.md), never in clear. */
+export const AUDIT_TARGET_TYPES = ['api_key', 'domain', 'webhook', 'organization', 'user', 'recipient'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** The groups the dashboard filters by: the part of an action before the dot. */
-export const AUDIT_ACTION_GROUPS = ['api_key', 'domain', 'webhook', 'organization', 'user'] as const;
+export const AUDIT_ACTION_GROUPS = ['api_key', 'domain', 'webhook', 'organization', 'user', 'recipient'] as const;
 export type AuditActionGroup = (typeof AUDIT_ACTION_GROUPS)[number];
 
 export const actionsOfGroup = (group: AuditActionGroup): AuditAction[] => AUDIT_ACTIONS.filter((action) => action.startsWith(`${group}.`));

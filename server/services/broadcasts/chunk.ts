@@ -90,7 +90,7 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
     const chunk = await contactsAfterCursor(tx, row);
     const now = deps.clock.now();
     const sender = parseMailbox(row.from);
-    const context = await loadSendContext(tx, row.organizationId, [sender.domain], chunk.map((contact) => contact.email));
+    const context = await loadSendContext({ db: tx, encryptionKey: deps.encryptionKey }, row.organizationId, [sender.domain], chunk.map((contact) => contact.email));
     const failure = failureOf(context, sender);
     if (failure) {
       await failBroadcast(tx, deps, row, failure);

@@ -1,9 +1,10 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import { suppressions } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
 import { AddressError, normalizeAddress } from '../shared/addresses';
+import { suppressionHash } from './address-hash';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
 import type { CallerReason, SuppressionReason } from './reasons';
@@ -12,6 +13,9 @@ import type { CallerReason, SuppressionReason } from './reasons';
 // `suppressAddress` (suppressions.ts) from delivery reports; sending reads `suppressedAmong`.
 
 type SuppressionRow = typeof suppressions.$inferSelect;
+/** An entry that names its address: every entry but an erased address's, whose hash stands in for it (docs/privacy.md). */
+type ListedRow = SuppressionRow & { email: string };
+const isListed = (row: SuppressionRow): row is ListedRow => row.email !== null;
 
 export interface SuppressionView {
   id: string;
@@ -23,7 +27,7 @@ export interface SuppressionView {
   emailId: string | null;
 }
 
-export const suppressionView = (row: SuppressionRow): SuppressionView => ({
+export const suppressionView = (row: ListedRow): SuppressionView => ({
   id: row.id,
   email: row.email,
   reason: row.reason,
@@ -61,7 +65,7 @@ export interface SuppressionFilter {
   reason?: SuppressionReason;
 }
 
-/** Newest first, in cursor pages; `search` and `reason` ANDed. */
+/** Newest first, in cursor pages; `search` and `reason` ANDed. An erased address's entry is not listed: it has no address to show. */
 export async function listSuppressions(deps: Pick<Deps, 'db'>, principal: Principal, filter: SuppressionFilter): Promise<Page<SuppressionView>> {
   const page = await fetchPage(suppressions.id, filter, ({ where, orderBy, limit }) =>
     deps.db
@@ -70,6 +74,7 @@ export async function listSuppressions(deps: Pick<Deps, 'db'>, principal: Princi
       .where(
         and(
           eq(suppressions.organizationId, principal.organizationId),
+          isNotNull(suppressions.email),
           filter.search ? searchCondition(filter.search) : undefined,
           filter.reason ? eq(suppressions.reason, filter.reason) : undefined,
           where,
@@ -78,7 +83,7 @@ export async function listSuppressions(deps: Pick<Deps, 'db'>, principal: Princi
       .orderBy(orderBy)
       .limit(limit),
   );
-  return { data: page.data.map(suppressionView), nextCursor: page.nextCursor };
+  return { data: page.data.filter(isListed).map(suppressionView), nextCursor: page.nextCursor };
 }
 
 /**
@@ -100,12 +105,12 @@ export async function addSuppression(deps: Pick<Deps, 'db' | 'clock'>, principal
       .values({ id: newId(), organizationId: principal.organizationId, email, reason: input.reason, emailId: null, createdAt: deps.clock.now() })
       .onConflictDoNothing({ target: [suppressions.organizationId, suppressions.email] })
       .returning();
-    if (created) return suppressionView(created);
+    if (created && isListed(created)) return suppressionView(created);
     const [existing] = await deps.db
       .select()
       .from(suppressions)
       .where(and(eq(suppressions.organizationId, principal.organizationId), eq(suppressions.email, email)));
-    if (existing) return suppressionView(existing);
+    if (existing && isListed(existing)) return suppressionView(existing);
   }
   throw new Error('the suppression entry kept vanishing while it was being added');
 }
@@ -148,11 +153,18 @@ export async function addSuppressions(deps: Pick<Deps, 'db' | 'clock'>, principa
 /** Which entry `DELETE /suppressions/{id}` means: its id, or its address (normalised here). */
 export type SuppressionTarget = { id: string } | { email: string };
 
-/** Takes an entry off the list; 404 when the organization has no such entry. */
-export async function removeSuppression(deps: Pick<Deps, 'db'>, principal: Principal, target: SuppressionTarget): Promise<void> {
-  let which: SQL;
+/**
+ * Takes an entry off the list; 404 when the organization has no such entry. By address, an erased
+ * address's hashed entry goes too: the address given is hashed to find it.
+ */
+export async function removeSuppression(deps: Pick<Deps, 'db' | 'encryptionKey'>, principal: Principal, target: SuppressionTarget): Promise<void> {
+  let which: SQL | undefined;
   try {
-    which = 'id' in target ? eq(suppressions.id, target.id) : eq(suppressions.email, suppressionAddress(target.email));
+    if ('id' in target) which = eq(suppressions.id, target.id);
+    else {
+      const address = suppressionAddress(target.email);
+      which = or(eq(suppressions.email, address), eq(suppressions.emailHash, suppressionHash(deps.encryptionKey, principal.organizationId, address)));
+    }
   } catch (error) {
     if (error instanceof AddressError) throw validationError(`id: ${error.message}`);
     throw error;

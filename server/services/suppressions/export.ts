@@ -55,7 +55,8 @@ export async function exportSuppressions(deps: Pick<Deps, 'db'>, principal: Prin
   async function* records(): AsyncGenerator<CsvRecord> {
     let chunk = first;
     for (;;) {
-      for (const row of chunk) yield [row.email, row.reason, row.createdAt.toISOString()];
+      // An erased address's entry holds its hash, not the address: nothing to export.
+      for (const row of chunk) if (row.email !== null) yield [row.email, row.reason, row.createdAt.toISOString()];
       if (chunk.length < chunkRows) return;
       chunk = await readChunk(deps, principal, chunk[chunk.length - 1]!.id, chunkRows);
     }

@@ -1,11 +1,11 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import { suppressions } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import { normalizeAddress } from '../shared/addresses';
+import { suppressionHash } from './address-hash';
 import type { SuppressionReason } from './reasons';
-
 
 /**
  * Puts an address on the organization's list, in the caller's transaction. The first entry
@@ -31,13 +31,17 @@ export async function suppressAddress(
   return rows.length > 0;
 }
 
-/** Which of these addresses the organization has suppressed, as given (so callers can split recipients). */
-export async function suppressedAmong(db: Db, organizationId: string, addresses: string[]): Promise<Set<string>> {
+/**
+ * Which of these addresses the organization has suppressed, as given (so callers can split
+ * recipients): by the address, or by its hash for an erased address (address-hash.ts).
+ */
+export async function suppressedAmong(db: Db, encryptionKey: Buffer, organizationId: string, addresses: string[]): Promise<Set<string>> {
   if (addresses.length === 0) return new Set();
   const byNormal = new Map(addresses.map((address) => [normalizeAddress(address), address]));
+  const byHash = new Map([...byNormal.keys()].map((address) => [suppressionHash(encryptionKey, organizationId, address), address]));
   const rows = await db
-    .select({ email: suppressions.email })
+    .select({ email: suppressions.email, emailHash: suppressions.emailHash })
     .from(suppressions)
-    .where(and(eq(suppressions.organizationId, organizationId), inArray(suppressions.email, [...byNormal.keys()])));
-  return new Set(rows.map((row) => byNormal.get(row.email)!));
+    .where(and(eq(suppressions.organizationId, organizationId), or(inArray(suppressions.email, [...byNormal.keys()]), inArray(suppressions.emailHash, [...byHash.keys()]))));
+  return new Set(rows.map((row) => byNormal.get(row.email ?? byHash.get(row.emailHash!)!)!));
 }

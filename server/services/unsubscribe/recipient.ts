@@ -39,9 +39,9 @@ export async function findRecipient(db: Db, contactId: string, options: { lock: 
   return row ?? null;
 }
 
-export async function stateOf(db: Db, recipient: Recipient | null): Promise<UnsubscribeState> {
+export async function stateOf(db: Db, encryptionKey: Buffer, recipient: Recipient | null): Promise<UnsubscribeState> {
   if (!recipient) return { status: 'contact-deleted' };
-  const suppressed = await suppressedAmong(db, recipient.organizationId, [recipient.email]);
+  const suppressed = await suppressedAmong(db, encryptionKey, recipient.organizationId, [recipient.email]);
   return {
     status: recipient.subscribed ? 'subscribed' : 'unsubscribed',
     email: recipient.email,

@@ -31,11 +31,11 @@ export async function unsubscribe(deps: UnsubscribeDeps, token: string, options:
   if (!target) return null;
   const outcome = await deps.db.transaction(async (tx) => {
     const recipient = await findRecipient(tx, target.contactId, { lock: true });
-    if (!recipient) return { state: await stateOf(tx, null), changed: false, queued: 0 };
+    if (!recipient) return { state: await stateOf(tx, deps.encryptionKey, null), changed: false, queued: 0 };
     const optedOut = await optOutContact(tx, deps, recipient);
     const recorded = await recordUnsubscribedEmail(tx, deps, { emailId: target.emailId, recipient, via: options.via });
     const suppressed = options.everything ? await suppressAddress(tx, deps, { organizationId: recipient.organizationId, email: recipient.email, reason: 'unsubscribe' }) : false;
-    const state = await stateOf(tx, { ...recipient, subscribed: false });
+    const state = await stateOf(tx, deps.encryptionKey, { ...recipient, subscribed: false });
     return { state, changed: optedOut.changed || recorded || suppressed, queued: optedOut.queued };
   });
   // Woken once the deliveries are committed, so the sweep finds them.

@@ -34,9 +34,9 @@ interface SendAttempt {
  * Every refusal before an email is queued, in the spec's order, but the limits (within-limits.ts,
  * which reads the same context). Nothing is stored when one applies.
  */
-export async function permitSend(deps: Pick<Deps, 'db' | 'config' | 'clock'>, principal: Principal, input: SendAttempt): Promise<{ permit: SendPermit; context: SendContext }> {
+export async function permitSend(deps: Pick<Deps, 'db' | 'config' | 'clock' | 'encryptionKey'>, principal: Principal, input: SendAttempt): Promise<{ permit: SendPermit; context: SendContext }> {
   const sender = parseMailbox(input.from);
-  const context = await loadSendContext(deps.db, principal.organizationId, [sender.domain], input.recipients.map(normalizeAddress));
+  const context = await loadSendContext(deps, principal.organizationId, [sender.domain], input.recipients.map(normalizeAddress));
   return { permit: await permitWithin(deps, principal, context, input), context };
 }
 

@@ -5,6 +5,7 @@ import { column, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
 import { domains, organizations, suppressions, usageCounters } from '@/db/schema';
 import type { SendingAccount, UsageCounters } from '../../plans/sending-limits';
 import { NO_USAGE } from '../../plans/sending-limits';
+import { suppressionHash } from '../../suppressions/address-hash';
 
 interface SenderDomain {
   id: string;
@@ -60,6 +61,8 @@ function fromColumns<T>(row: Record<string, unknown>, alias: string, table: PgTa
 
 // Organization, account, counters, sender domains and suppressed recipients in one prepared round
 // trip: sending is the hottest write path, and separate queries cost more than the insert itself.
+// A recipient is suppressed by its address, or by its hash when the address was erased
+// (suppressions/address-hash.ts): two sub-selects, so each is one probe of its own unique index.
 const readContext = perDatabase((db) =>
   prepareSql<ContextRow>(
     db,
@@ -75,19 +78,34 @@ const readContext = perDatabase((db) =>
         coalesce((select jsonb_agg(${column(suppressions, 'email', 's')})
           from ${tableName(suppressions, 's')}
           where ${column(suppressions, 'organizationId', 's')} = ${column(organizations, 'id', 'o')}
-            and ${column(suppressions, 'email', 's')} in (select jsonb_array_elements_text(${sql.placeholder('addresses')}::jsonb))), '[]'::jsonb) as suppressed
+            and ${column(suppressions, 'email', 's')} in (select jsonb_array_elements_text(${sql.placeholder('addresses')}::jsonb))), '[]'::jsonb)
+        || coalesce((select jsonb_agg(${column(suppressions, 'emailHash', 'h')})
+          from ${tableName(suppressions, 'h')}
+          where ${column(suppressions, 'organizationId', 'h')} = ${column(organizations, 'id', 'o')} and ${column(suppressions, 'emailHash', 'h')} is not null
+            and ${column(suppressions, 'emailHash', 'h')} in (select jsonb_array_elements_text(${sql.placeholder('hashes')}::jsonb))), '[]'::jsonb) as suppressed
       from ${tableName(organizations, 'o')}
         left join ${tableName(usageCounters, 'c')} on ${column(usageCounters, 'organizationId', 'c')} = ${column(organizations, 'id', 'o')}
       where ${column(organizations, 'id', 'o')} = ${sql.placeholder('organizationId')}`,
   ),
 );
 
-/** Reads the context; `addresses` must already be normalised (lowercase, ASCII domain). */
-export async function loadSendContext(db: Db, organizationId: string, domainNames: string[], addresses: string[]): Promise<SendContext> {
-  const [row] = await readContext(db).execute({
+/**
+ * Reads the context; `addresses` must already be normalised (lowercase, ASCII domain). `encryptionKey`
+ * keys the hashes an erased address's suppression is found by.
+ */
+export async function loadSendContext(
+  source: { db: Db; encryptionKey: Buffer },
+  organizationId: string,
+  domainNames: string[],
+  addresses: string[],
+): Promise<SendContext> {
+  const unique = [...new Set(addresses)];
+  const byHash = new Map(unique.map((address) => [suppressionHash(source.encryptionKey, organizationId, address), address]));
+  const [row] = await readContext(source.db).execute({
     organizationId,
     names: JSON.stringify([...new Set(domainNames)]),
-    addresses: JSON.stringify([...new Set(addresses)]),
+    addresses: JSON.stringify(unique),
+    hashes: JSON.stringify([...byHash.keys()]),
   });
   if (!row) return { organization: null, account: null, counters: NO_USAGE, domains: new Map(), suppressed: new Set() };
   const parse = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
@@ -97,6 +115,6 @@ export async function loadSendContext(db: Db, organizationId: string, domainName
     // day is never null in a stored counter row: null means the organization has none yet.
     counters: row['c.day'] == null ? NO_USAGE : fromColumns<UsageCounters>(row, 'c', usageCounters, COUNTER_COLUMNS),
     domains: new Map(parse(row.domains).map((domain) => [domain.name, domain])),
-    suppressed: new Set(parse(row.suppressed)),
+    suppressed: new Set(parse(row.suppressed).map((found) => byHash.get(found) ?? found)),
   };
 }

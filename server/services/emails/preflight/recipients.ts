@@ -1,8 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import { suppressions } from '@/db/schema';
 import type { Deps } from '../../../deps';
 import { parseMailbox } from '../../shared/addresses';
 import type { Principal } from '../../shared/principal';
+import { suppressionHash } from '../../suppressions/address-hash';
 import { isSuppressedIn } from '../accept/checks';
 import type { SendContext } from '../accept/context';
 import type { EmailInput } from '../accept/input';
@@ -15,7 +16,7 @@ import type { RecipientVerdict } from './verdict';
  * address record) is `undeliverable`: the send goes ahead while another recipient's domain takes
  * mail, and that one fails. Test mode looks up no domain, as a test send does not.
  */
-export async function recipientVerdicts(deps: Pick<Deps, 'db' | 'config' | 'clock'>, principal: Principal, input: EmailInput, context: SendContext): Promise<RecipientVerdict[]> {
+export async function recipientVerdicts(deps: Pick<Deps, 'db' | 'config' | 'clock' | 'encryptionKey'>, principal: Principal, input: EmailInput, context: SendContext): Promise<RecipientVerdict[]> {
   const fields = [...input.to.map((email) => ({ email, field: 'to' as const })), ...input.cc.map((email) => ({ email, field: 'cc' as const })), ...input.bcc.map((email) => ({ email, field: 'bcc' as const }))];
   const recipients = fields.map((recipient) => ({ ...recipient, mailbox: parseMailbox(recipient.email) }));
   const suppressed = recipients.filter((recipient) => isSuppressedIn(context, recipient.mailbox)).map((recipient) => recipient.mailbox.address.toLowerCase());
@@ -32,11 +33,14 @@ export async function recipientVerdicts(deps: Pick<Deps, 'db' | 'config' | 'cloc
   });
 }
 
-async function suppressionEntries(deps: Pick<Deps, 'db'>, organizationId: string, addresses: string[]): Promise<Map<string, NonNullable<RecipientVerdict['suppression']>>> {
+/** The list's entries of these addresses: by address, or by hash for an address erased on request (the entry then holds no address). */
+async function suppressionEntries(deps: Pick<Deps, 'db' | 'encryptionKey'>, organizationId: string, addresses: string[]): Promise<Map<string, NonNullable<RecipientVerdict['suppression']>>> {
   if (addresses.length === 0) return new Map();
+  const unique = [...new Set(addresses)];
+  const byHash = new Map(unique.map((address) => [suppressionHash(deps.encryptionKey, organizationId, address), address]));
   const rows = await deps.db
-    .select({ id: suppressions.id, email: suppressions.email, reason: suppressions.reason, emailId: suppressions.emailId, createdAt: suppressions.createdAt })
+    .select({ id: suppressions.id, email: suppressions.email, emailHash: suppressions.emailHash, reason: suppressions.reason, emailId: suppressions.emailId, createdAt: suppressions.createdAt })
     .from(suppressions)
-    .where(and(eq(suppressions.organizationId, organizationId), inArray(suppressions.email, [...new Set(addresses)])));
-  return new Map(rows.map(({ email, createdAt, ...entry }) => [email, { ...entry, createdAt: createdAt.toISOString() }]));
+    .where(and(eq(suppressions.organizationId, organizationId), or(inArray(suppressions.email, unique), inArray(suppressions.emailHash, [...byHash.keys()]))));
+  return new Map(rows.map(({ email, emailHash, createdAt, ...entry }) => [email ?? byHash.get(emailHash ?? '') ?? '', { ...entry, createdAt: createdAt.toISOString() }]));
 }

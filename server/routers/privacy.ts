@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { decodePathParam } from '../http/path-params';
+import { API_KEY_MODES } from '../services/api-keys/vocabulary';
+import { EMAIL_STATUSES } from '../services/emails/statuses';
+import { eraseRecipientData } from '../services/privacy/erase';
+import { describeProcessingActivities } from '../services/privacy/processing-activities';
+import { recipientData } from '../services/privacy/recipient-data';
+import { HOST_ROLES } from '../services/privacy/service-hosts';
+import { EVENT_TYPES } from '../services/shared/event-types';
+import { SUPPRESSION_REASONS } from '../services/suppressions/reasons';
+import { router } from '../trpc/init';
+import { orgProcedure } from '../trpc/procedures';
+import { isoDate } from './shared';
+
+const tags = ['Privacy'];
+
+export const serviceHost = z
+  .object({
+    host: z.string(),
+    role: z.enum(HOST_ROLES).describe('service: the API and dashboard; mail_host: hands mail over and takes bounce reports; relay: SMTP_RELAY_URL; recipient_mx: a receiving server'),
+    purpose: z.string(),
+  })
+  .meta({ id: 'ServiceHost' });
+
+export const retentionTerms = {
+  plan: z.object({ id: z.string(), label: z.string() }).describe('The plan stored on the organization: the one the retention sweep applies'),
+  logRetentionDays: z.number().int().describe('Email records, bodies, history, the event log and webhook deliveries'),
+  attachmentRetentionDays: z.number().int().describe('Attachment contents, at every plan'),
+  auditRetentionDays: z.number().int(),
+};
+
+const processingActivities = z
+  .object({
+    generatedAt: isoDate,
+    region: z.string().describe('Where everything is processed and stored: EU'),
+    controller: z.object({ organizationId: z.uuid(), name: z.string(), contact: z.string().describe("The owner's address") }),
+    processor: z.object({ name: z.string(), baseUrl: z.string(), hosts: z.array(serviceHost) }),
+    retention: z.object({
+      ...retentionTerms,
+      rules: z.array(z.object({ data: z.string(), days: z.number().int().nullable().describe('null: kept until removed'), note: z.string() })),
+    }),
+    activities: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        purpose: z.string(),
+        dataSubjects: z.array(z.string()),
+        dataCategories: z.array(z.string()),
+        recipients: z.array(z.string()),
+        retention: z.string(),
+      }),
+    ),
+    subProcessors: z
+      .array(z.object({ name: z.string(), purpose: z.string(), location: z.string(), source: z.enum(['configured', 'relay']) }))
+      .describe("None by default; the operator's PRIVACY_SUBPROCESSORS, and the SMTP relay when one is configured"),
+    securityMeasures: z.array(z.object({ id: z.string(), title: z.string(), detail: z.string() })),
+  })
+  .meta({ id: 'ProcessingActivities' });
+
+/** `{email}`: the data subject's address, URL-encoded (`ada%40example.com`). */
+const addressParam = z
+  .string()
+  .meta({ format: 'idn-email', description: 'The address, URL-encoded (ada%40example.com); any case, an IDN domain in Unicode or punycode' })
+  .transform((value, ctx) => {
+    const text = decodePathParam(value);
+    if (text === null) {
+      ctx.addIssue({ code: 'custom', message: 'is not a valid URL-encoded value' });
+      return z.NEVER;
+    }
+    return text;
+  });
+
+const recipientDataOutput = z
+  .object({
+    email: z.string().describe('The address as stored: lowercase, an IDN domain as punycode'),
+    emails: z
+      .array(
+        z.object({
+          id: z.uuid(),
+          mode: z.enum(API_KEY_MODES),
+          subject: z.string(),
+          status: z.enum(EMAIL_STATUSES),
+          createdAt: isoDate,
+          role: z.enum(['recipient', 'sender', 'both']),
+        }),
+      )
+      .describe('Emails to it (to, cc or bcc) or from it, live and test, oldest first'),
+    events: z
+      .array(z.object({ id: z.uuid(), type: z.enum(EVENT_TYPES), createdAt: isoDate, emailId: z.uuid().nullable() }))
+      .describe('Event-log entries about it (GET /events, webhooks), oldest first'),
+    contacts: z.array(
+      z.object({ id: z.uuid(), audienceId: z.uuid(), audienceName: z.string(), name: z.string().nullable(), subscribed: z.boolean(), createdAt: isoDate }),
+    ),
+    suppressions: z
+      .array(z.object({ id: z.uuid(), reason: z.enum(SUPPRESSION_REASONS), createdAt: isoDate, emailId: z.uuid().nullable(), hashed: z.boolean().describe('Kept as a keyed hash after an erasure') }))
+      .describe('Entries for the address, and its hashed entry once erased'),
+  })
+  .meta({ id: 'RecipientData' });
+
+const erasure = z
+  .object({
+    email: z.string(),
+    erased: z.object({ emails: z.number().int(), events: z.number().int(), contacts: z.number().int(), suppressions: z.number().int() }),
+    keptSuppression: z
+      .object({ id: z.uuid(), reason: z.enum(SUPPRESSION_REASONS) })
+      .nullable()
+      .describe('The entry kept as a keyed hash because the address asked not to be mailed (unsubscribe, complaint or manual), so sends to it stay suppressed'),
+  })
+  .meta({ id: 'RecipientErasure' });
+
+export const privacyRouter = router({
+  processingActivities: orgProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/organization/processing-activities',
+        operationId: 'getProcessingActivities',
+        tags,
+        summary: "The organization's record of processing activities (GDPR Art. 30): data, purposes, retention, sub-processors, security",
+        description: 'A full_access key, or the owner in the dashboard.',
+      },
+    })
+    .input(z.object({}).optional())
+    .output(processingActivities)
+    .query(({ ctx }) => describeProcessingActivities(ctx.deps, ctx.principal)),
+
+  recipientData: orgProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/recipients/{email}/data',
+        operationId: 'getRecipientData',
+        tags,
+        summary: 'Everything held for one address: emails, events, contacts and suppression entries (GDPR Art. 15)',
+        description: 'Live and test data alike, so a live full_access key (or the owner in the dashboard); 404 when nothing is held.',
+      },
+    })
+    .input(z.strictObject({ email: addressParam }))
+    .output(recipientDataOutput)
+    .query(({ ctx, input }) => recipientData(ctx.deps, ctx.principal, input.email)),
+
+  eraseRecipientData: orgProcedure
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/recipients/{email}/data',
+        operationId: 'eraseRecipientData',
+        tags,
+        summary: 'Erase everything held for one address, keeping only a hashed suppression when it asked not to be mailed (GDPR Art. 17)',
+        description: '409 while one of its emails is being handed to a mail server; 404 when nothing is held.',
+      },
+      liveWrite: true,
+      errors: [409],
+    })
+    .input(z.strictObject({ email: addressParam }))
+    .output(erasure)
+    .mutation(({ ctx, input }) => eraseRecipientData(ctx.deps, ctx.principal, input.email)),
+});

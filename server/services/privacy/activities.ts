@@ -1,0 +1,94 @@
+import type { RetentionTerms } from './retention-terms';
+
+/** One processing activity carried out for the organization (Art. 30(2)(b)): why, about whom, what, to whom, how long. */
+export interface ProcessingActivity {
+  id: string;
+  name: string;
+  purpose: string;
+  dataSubjects: string[];
+  dataCategories: string[];
+  /** Who receives the data in the course of it. */
+  recipients: string[];
+  retention: string;
+}
+
+export interface RetentionRule {
+  data: string;
+  /** null: kept until the organization removes it. */
+  days: number | null;
+  note: string;
+}
+
+/** The activities, with the organization's retention and the hosts of its webhook endpoints filled in. */
+export function processingActivities(terms: RetentionTerms, webhookHosts: string[], relay: string | null): ProcessingActivity[] {
+  const log = `${terms.logRetentionDays} days (${terms.plan.label})`;
+  const delivery = relay ? [`The SMTP relay ${relay}, which delivers to the recipients’ mail servers`] : ['The recipients’ mail servers (MX hosts)'];
+  return [
+    {
+      id: 'transactional_email',
+      name: 'Sending email',
+      purpose: 'Deliver the messages the organization sends through the API, batches and the SMTP gateway',
+      dataSubjects: ['Recipients of the organization’s emails', 'People named as sender or Reply-To'],
+      dataCategories: ['Email addresses and display names', 'Subject', 'Message bodies', 'Attachments', 'Custom headers and tags'],
+      recipients: delivery,
+      retention: `Messages ${log}; attachment contents ${terms.attachmentRetentionDays} days`,
+    },
+    {
+      id: 'broadcasts',
+      name: 'Broadcasts to audiences',
+      purpose: 'Send one message to every subscribed contact of an audience, with one-click unsubscribe',
+      dataSubjects: ['Contacts in the organization’s audiences'],
+      dataCategories: ['Email address', 'Name', 'Subscription state'],
+      recipients: delivery,
+      retention: `Contacts until removed; each message ${log}`,
+    },
+    {
+      id: 'delivery_tracking',
+      name: 'Delivery, open and click tracking',
+      purpose: 'Report whether each message was delivered, bounced or complained about, and (where enabled) opened or clicked',
+      dataSubjects: ['Recipients of the organization’s emails'],
+      dataCategories: ['Delivery status and the receiving server’s answer', 'IP network of the client (truncated)', 'User agent', 'Clicked link'],
+      recipients: ['The organization (dashboard, API, event log)'],
+      retention: log,
+    },
+    {
+      id: 'suppression_list',
+      name: 'Suppression list',
+      purpose: 'Stop sending to addresses that bounced, complained, unsubscribed or were added by the organization',
+      dataSubjects: ['Recipients who bounced, complained or unsubscribed'],
+      dataCategories: ['Email address (or, once erased, its keyed hash)', 'Reason', 'The email that caused it'],
+      recipients: ['None: used only to refuse sends'],
+      retention: 'Until removed by the organization',
+    },
+    {
+      id: 'webhooks',
+      name: 'Event notifications (webhooks)',
+      purpose: 'Deliver signed events about emails, contacts, domains and broadcasts to the organization’s own endpoints',
+      dataSubjects: ['Recipients of the organization’s emails', 'Contacts'],
+      dataCategories: ['Email addresses', 'Subject and tags', 'Delivery and tracking events'],
+      recipients: webhookHosts.length > 0 ? webhookHosts.map((host) => `The organization’s endpoint at ${host}`) : ['No endpoint is configured'],
+      retention: `Events and their deliveries ${log}`,
+    },
+    {
+      id: 'account',
+      name: 'Account, access and audit',
+      purpose: 'Let the organization’s people sign in, and record who changed what',
+      dataSubjects: ['The organization’s team members'],
+      dataCategories: ['Name and email address', 'Sign-in IP address and user agent'],
+      recipients: ['The organization’s owner (audit log)'],
+      retention: `Audit log ${terms.auditRetentionDays} days; the account until it is closed`,
+    },
+  ];
+}
+
+/** How long each kind of data is kept under the organization's plan. */
+export function retentionRules(terms: RetentionTerms): RetentionRule[] {
+  return [
+    { data: 'Email records, bodies and event history', days: terms.logRetentionDays, note: `From when the email was accepted; deleted, not archived (${terms.plan.label})` },
+    { data: 'Attachment contents', days: terms.attachmentRetentionDays, note: 'At every plan; the email keeps listing file name, size and type' },
+    { data: 'Event log and webhook deliveries', days: terms.logRetentionDays, note: 'From each event' },
+    { data: 'Contacts', days: null, note: 'Until removed or erased' },
+    { data: 'Suppression entries', days: null, note: 'Until removed; an erased address that asked not to be mailed stays as a keyed hash' },
+    { data: 'Audit log', days: terms.auditRetentionDays, note: 'At every plan' },
+  ];
+}

@@ -1,0 +1,63 @@
+import { asc, eq } from 'drizzle-orm';
+import { audiences, contacts, emails, events, suppressions } from '@/db/schema';
+import type { Deps } from '../../deps';
+import { notFound } from '../../errors';
+import type { EmailStatus } from '../emails/statuses';
+import type { EventType } from '../shared/event-types';
+import type { Mode, Principal } from '../shared/principal';
+import type { SuppressionReason } from '../suppressions/reasons';
+import { suppressionHash } from '../suppressions/address-hash';
+import { contactsOf, emailsOf, eventsOf, suppressionsOf } from './address-match';
+import { requireLiveCaller, requireOrganizationAuthority } from './authority';
+import { subjectAddress } from './subject-address';
+
+/** Everything an organization holds about one address (GDPR Art. 15), both modes (docs/privacy.md). */
+export interface RecipientData {
+  email: string;
+  emails: Array<{ id: string; mode: Mode; subject: string; status: EmailStatus; createdAt: string; role: 'recipient' | 'sender' | 'both' }>;
+  events: Array<{ id: string; type: EventType; createdAt: string; emailId: string | null }>;
+  contacts: Array<{ id: string; audienceId: string; audienceName: string; name: string | null; subscribed: boolean; createdAt: string }>;
+  suppressions: Array<{ id: string; reason: SuppressionReason; createdAt: string; emailId: string | null; hashed: boolean }>;
+}
+
+export const DATA_SUBJECT_MESSAGE = 'Only the organization owner, or a full_access API key, can answer a data-subject request';
+
+/**
+ * What the organization holds for `given` (any spelling: it is normalised), oldest first in each
+ * list; 404 when nothing at all is held, as for any resource the organization does not have.
+ * A hashed suppression entry is found by hashing the address given: it is shown with `hashed: true`.
+ */
+export async function recipientData(deps: Pick<Deps, 'db' | 'encryptionKey'>, principal: Principal, given: string): Promise<RecipientData> {
+  await requireOrganizationAuthority(deps, principal, DATA_SUBJECT_MESSAGE);
+  requireLiveCaller(principal);
+  const address = subjectAddress(given);
+  const organizationId = principal.organizationId;
+  const hash = suppressionHash(deps.encryptionKey, organizationId, address);
+  const [emailRows, eventRows, contactRows, suppressionRows] = await Promise.all([
+    deps.db
+      .select({ id: emails.id, mode: emails.mode, subject: emails.subject, status: emails.status, createdAt: emails.createdAt, fromAddress: emails.fromAddress, recipients: emails.recipientAddresses })
+      .from(emails)
+      .where(emailsOf(organizationId, address))
+      .orderBy(asc(emails.id)),
+    deps.db.select({ id: events.id, type: events.type, createdAt: events.createdAt, data: events.data }).from(events).where(eventsOf(organizationId, address)).orderBy(asc(events.id)),
+    deps.db
+      .select({ id: contacts.id, audienceId: contacts.audienceId, audienceName: audiences.name, name: contacts.name, subscribed: contacts.subscribed, createdAt: contacts.createdAt })
+      .from(contacts)
+      .innerJoin(audiences, eq(audiences.id, contacts.audienceId))
+      .where(contactsOf(organizationId, address))
+      .orderBy(asc(contacts.id)),
+    deps.db.select().from(suppressions).where(suppressionsOf(organizationId, address, hash)).orderBy(asc(suppressions.id)),
+  ]);
+  if (emailRows.length + eventRows.length + contactRows.length + suppressionRows.length === 0) throw notFound('Data for this address');
+  return {
+    email: address,
+    emails: emailRows.map((row) => {
+      const recipient = row.recipients.includes(address);
+      const sender = row.fromAddress === address;
+      return { id: row.id, mode: row.mode, subject: row.subject, status: row.status, createdAt: row.createdAt.toISOString(), role: recipient && sender ? 'both' : sender ? 'sender' : 'recipient' };
+    }),
+    events: eventRows.map((row) => ({ id: row.id, type: row.type, createdAt: row.createdAt.toISOString(), emailId: typeof row.data.emailId === 'string' ? row.data.emailId : null })),
+    contacts: contactRows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+    suppressions: suppressionRows.map((row) => ({ id: row.id, reason: row.reason, createdAt: row.createdAt.toISOString(), emailId: row.emailId, hashed: row.email === null })),
+  };
+}

@@ -1,0 +1,43 @@
+import { eq } from 'drizzle-orm';
+import { members } from '@/db/schema';
+import type { TestApp } from './app';
+
+/** A person signed up through better-auth, as the dashboard does: the session cookie and the organization it made. */
+export interface DashboardPerson {
+  email: string;
+  cookie: string;
+  userId: string;
+  organizationId: string;
+}
+
+const ORIGIN = 'http://127.0.0.1:3000';
+
+/** A tRPC call as the dashboard makes it (the session cookie, no API key). */
+export async function dashboardCall(app: TestApp, cookie: string, kind: 'query' | 'mutation', path: string, input: unknown = {}) {
+  const url = kind === 'query' ? `${app.url}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}` : `${app.url}/api/trpc/${path}`;
+  const response = await fetch(url, {
+    method: kind === 'query' ? 'GET' : 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: kind === 'mutation' ? JSON.stringify(input) : undefined,
+  });
+  const body = await response.json();
+  return { status: response.status, body, data: body.result?.data };
+}
+
+export async function signUpPerson(app: TestApp, email: string): Promise<DashboardPerson> {
+  const response = await fetch(`${app.url}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: ORIGIN },
+    body: JSON.stringify({ name: 'Ada', email, password: 'correct horse battery' }),
+  });
+  if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const { user } = (await response.json()) as { user: { id: string } };
+  const organization = await dashboardCall(app, cookie, 'query', 'organization.current');
+  return { email, cookie, userId: user.id, organizationId: organization.data.id };
+}
+
+/** Moves a signed-up person into another organization as a member who is not its owner. */
+export async function makeMemberOf(app: TestApp, person: DashboardPerson, organizationId: string): Promise<void> {
+  await app.runtime.deps.db.update(members).set({ organizationId, role: 'member' }).where(eq(members.userId, person.userId));
+}
