@@ -243,6 +243,15 @@ describe('what a verdict tells', () => {
     expect(verdict.recipients).toEqual([expect.objectContaining({ email: 'ada@example.net', outcome: 'suppressed', suppression: expect.objectContaining({ reason: 'unsubscribe' }) })]);
   });
 
+  it('finds the suppression kept as a hash after the address was erased on request', async () => {
+    await suppressAddress(deps().db, deps(), { organizationId: org.organizationId, email: 'ada@example.net', reason: 'unsubscribe' });
+    const erased = await app.request('DELETE', `/api/recipients/${encodeURIComponent('ada@example.net')}/data`, { key: org.apiKey });
+    expect(erased.status, erased.text).toBe(200);
+    const verdict = (await preflight(message({ to: ['ada@example.net', 'bob@example.net'] }))).body;
+    expect(verdict.recipients[0]).toEqual({ email: 'ada@example.net', field: 'to', outcome: 'suppressed', suppression: expect.objectContaining({ reason: 'unsubscribe', id: expect.any(String) }) });
+    expect(verdict.recipients[1].outcome).toBe('send');
+  });
+
   it('gives the limits the send would use and what is left, as GET /usage counts them', async () => {
     await prime({ dayRecipients: 10, monthRecipients: 40 });
     await suppressAddress(deps().db, deps(), { organizationId: org.organizationId, email: 'gone@example.net', reason: 'bounce' });
