@@ -2,9 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { simpleParser } from 'mailparser';
-import { authenticate } from 'mailauth';
 import { emailAttachments, emails, organizations, usageCounters } from '@/db/schema';
-import { createResolver } from '@/server/net/dns';
 import { closeRelayPools } from '@/server/mail/delivery';
 import type { SmtpGateway } from '@/server/mail/gateway-server';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
@@ -12,6 +10,7 @@ import { setStatus } from '@/server/services/organizations/organizations';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 import { startTestGateway } from './support/gateway';
+import { authenticateReceived } from './support/mail-auth';
 import { sendingOrg } from './support/sending-org';
 import { startMxServer, type MxServer } from './support/smtp-mx';
 
@@ -70,19 +69,6 @@ async function relay(message: nodemailer.SendMailOptions, pass = sendingKey, opt
 }
 
 const queuedId = (response: string) => /^250 2\.0\.0 Ok: queued as ([0-9a-f-]{36})$/.exec(response)?.[1];
-
-const verifyDkim = (raw: string, from: string) => {
-  const resolver = createResolver([app.dns.address]);
-  return authenticate(raw, {
-    resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<never>,
-    sender: from,
-    ip: '127.0.0.1',
-    helo: 'mx.eumail.example',
-    mta: 'mx.example.net',
-    disableArc: true,
-    disableBimi: true,
-  });
-};
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
@@ -147,7 +133,7 @@ describe('a message relayed over SMTP', () => {
     ]);
     expect(parsed.attachments.find((a) => a.filename === 'logo.png')!.content.equals(PNG)).toBe(true);
     expect(parsed.html).toContain('cid:logo@acme');
-    const auth = await verifyDkim(received.raw, received.from);
+    const auth = await authenticateReceived(received.raw, { dns: app.dns, sender: received.from });
     expect(auth.dkim.results.map((r: { status: { result: string } }) => r.status.result)).toContain('pass');
   });
 
