@@ -6,6 +6,7 @@ import { emailAttachments, emails, organizations, usageCounters } from '@/db/sch
 import { closeRelayPools } from '@/server/mail/delivery';
 import type { SmtpGateway } from '@/server/mail/gateway-server';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
+import { OPERATOR } from '@/server/services/audit/record';
 import { setStatus } from '@/server/services/organizations/organizations';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
@@ -218,11 +219,11 @@ describe('the refusals of POST /emails, as SMTP replies with the spec code', () 
   });
 
   it('answers account states: restricted and suspended permanently, paused for now', async () => {
-    await setStatus(app.runtime.deps, org.organizationId, 'restricted');
+    await setStatus(app.runtime.deps, org.organizationId, 'restricted', OPERATOR);
     expect((await relay({})).response).toMatch(/^550 5\.7\.1 ACCOUNT_RESTRICTED: /);
-    await setStatus(app.runtime.deps, org.organizationId, 'suspended');
+    await setStatus(app.runtime.deps, org.organizationId, 'suspended', OPERATOR);
     expect((await relay({})).response).toMatch(/^550 5\.7\.1 SENDING_SUSPENDED: /);
-    await setStatus(app.runtime.deps, org.organizationId, 'paused');
+    await setStatus(app.runtime.deps, org.organizationId, 'paused', OPERATOR);
     expect((await relay({})).response).toMatch(/^451 4\.7\.1 SERVICE_PAUSED: /);
   });
 
