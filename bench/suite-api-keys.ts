@@ -23,6 +23,7 @@ import postgres from 'postgres';
 import { migrate, openDatabase, type Database } from '../db/client';
 import { systemClock } from '../server/clock';
 import { issueApiKey } from '../server/services/api-keys/keys';
+import { OPERATOR } from '../server/services/audit/record';
 import { createOrganizationWithKey, setRateLimit } from '../server/services/organizations/organizations';
 import { adminUrl, cpuWindow, createDatabase, fixed, int, log, machineInfo, noteLoadAverage, onCleanup, printTable, runLoad, startServer, stopChild, writeResult } from './harness';
 import type { LoadSummary } from './load';
@@ -100,7 +101,7 @@ async function createAndSeed(): Promise<{ databaseUrl: string; keys: string[] }>
         ownerEmail: `owner${i}@bench.example`,
         plan: '100k',
       });
-      await setRateLimit(deps, organizationId, settings.rateLimit);
+      await setRateLimit(deps, organizationId, settings.rateLimit, OPERATOR);
       for (let k = 0; k < settings.extraKeysPerOrganization; k++) {
         const sending = k % 2 === 1;
         await issueApiKey(deps.db, deps, {

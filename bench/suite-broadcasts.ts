@@ -39,6 +39,7 @@ import { sendBroadcast } from '../server/services/broadcasts/send';
 import { CHUNK_CONTACTS } from '../server/services/broadcasts/chunk';
 import { registerDomain } from '../server/services/domains/crud';
 import { signingKeyOf } from '../server/services/domains/signing';
+import { OPERATOR } from '../server/services/audit/record';
 import { createOrganizationWithKey, setReviewed } from '../server/services/organizations/organizations';
 import type { Principal } from '../server/services/shared/principal';
 import type { BareFanOutJob, BareFanOutRun } from './bare-fanout';
@@ -202,7 +203,7 @@ async function setUp(): Promise<World> {
     plan: '2m',
     createdAt: new Date(Date.now() - 60 * 86_400_000),
   });
-  await setReviewed(deps, organizationId, true);
+  await setReviewed(deps, organizationId, true, OPERATOR);
   const admission = await admitApiKey(deps, apiKey);
   if (!admission) throw new Error('the seeded key does not authenticate');
   const principal = admission.principal;

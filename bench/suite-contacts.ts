@@ -40,6 +40,7 @@ import { migrate, openDatabase, type Db } from '../db/client';
 import { systemClock } from '../server/clock';
 import { newId } from '../server/ids';
 import { listContacts } from '../server/services/contacts/read';
+import { OPERATOR } from '../server/services/audit/record';
 import { createOrganizationWithKey, setRateLimit } from '../server/services/organizations/organizations';
 import { planOf } from '../server/services/plans/plans';
 import type { Principal } from '../server/services/shared/principal';
@@ -246,7 +247,7 @@ async function setUp(): Promise<World> {
     await migrate(database);
     const deps = { db: database.db, clock: systemClock };
     const { organizationId, apiKey } = await createOrganizationWithKey(deps, { name: 'Contacts bench', ownerEmail: 'owner@bench.example', plan: PLAN });
-    await setRateLimit(deps, organizationId, settings.rateLimit);
+    await setRateLimit(deps, organizationId, settings.rateLimit, OPERATOR);
     const sql = postgres(databaseUrl, { max: 8, onnotice: () => {} });
     onCleanup(() => sql.end({ timeout: 2 }));
     log(`organization on the ${PLAN} plan (${planOf(PLAN).contacts.toLocaleString('en')} contacts), rate limit ${settings.rateLimit.toLocaleString('en')} per 10 s`);

@@ -43,6 +43,7 @@ import { signingKeyOf } from '../server/services/domains/signing';
 import { toSendEmailInput } from '../server/routers/emails/wire';
 import { sendEmail } from '../server/services/emails/accept/send';
 import { listEmails, type EmailFilter } from '../server/services/emails/read';
+import { OPERATOR } from '../server/services/audit/record';
 import { createOrganizationWithKey, setRateLimit, setReviewed } from '../server/services/organizations/organizations';
 import type { Principal } from '../server/services/shared/principal';
 import type { BareSmtpJob, BareSmtpRun } from './bare-smtp';
@@ -207,8 +208,8 @@ async function setUp(): Promise<World> {
     for (let i = next++; i < settings.organizations; i = next++) {
       // A settled, reviewed account on the top volume: the benchmark measures sending, not the daily ceiling or the review hold.
       const { organizationId, apiKey } = await createOrganizationWithKey(deps, { name: `Bench org ${i}`, ownerEmail: `owner${i}@bench.example`, plan: '2m', createdAt: new Date(Date.now() - 60 * 86_400_000) });
-      await setRateLimit(deps, organizationId, settings.rateLimit);
-      await setReviewed(deps, organizationId, true);
+      await setRateLimit(deps, organizationId, settings.rateLimit, OPERATOR);
+      await setReviewed(deps, organizationId, true, OPERATOR);
       const admission = await admitApiKey(deps, apiKey);
       if (!admission) throw new Error('the seeded key does not authenticate');
       const name = `sender${i}.example.com`;

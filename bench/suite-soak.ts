@@ -13,6 +13,7 @@ import { loadConfig } from '../server/config';
 import { createRuntime, stopRuntime } from '../server/runtime';
 import { admitApiKey } from '../server/services/api-keys/admission';
 import { registerDomain } from '../server/services/domains/crud';
+import { OPERATOR } from '../server/services/audit/record';
 import { createOrganizationWithKey, setRateLimit, setReviewed } from '../server/services/organizations/organizations';
 import {
   cpuWindow,
@@ -119,8 +120,8 @@ async function setUp(): Promise<World> {
     for (let i = 0; i < settings.organizations; i++) {
       // Settled and reviewed on the top volume: the soak measures sending, not the daily ceiling or the review hold.
       const { organizationId, apiKey } = await createOrganizationWithKey(runtime.deps, { name: `Soak org ${i}`, ownerEmail: `owner${i}@soak.example`, plan: '2m', createdAt: new Date(Date.now() - 60 * 86_400_000) });
-      await setRateLimit(runtime.deps, organizationId, settings.rateLimit);
-      await setReviewed(runtime.deps, organizationId, true);
+      await setRateLimit(runtime.deps, organizationId, settings.rateLimit, OPERATOR);
+      await setReviewed(runtime.deps, organizationId, true, OPERATOR);
       const admission = await admitApiKey(runtime.deps, apiKey);
       if (!admission) throw new Error('the seeded key does not authenticate');
       const name = `soak${i}.example.com`;

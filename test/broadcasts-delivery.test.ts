@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { authenticate } from 'mailauth';
 import { domains, emails } from '@/db/schema';
 import { runAdminCommand } from '@/server/admin/commands';
-import { createResolver } from '@/server/net/dns';
 import { recordDeliveryReport } from '@/server/services/bounces/reports';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
@@ -11,6 +9,7 @@ import { recordOpen, resolveClick } from '@/server/services/tracking/records';
 import { DAY_MS } from '@/server/services/shared/time';
 import { clickToken, openToken } from '@/server/services/tracking/tokens';
 import { startTestApp, type TestApp } from './support/app';
+import { authenticateReceived } from './support/mail-auth';
 import { sendingOrg } from './support/sending-org';
 import { startMxServer, type MxServer } from './support/smtp-mx';
 
@@ -36,18 +35,7 @@ beforeEach(async () => {
   app.dns.a('mx.example.net', '127.0.0.1');
 });
 
-const verifyReceived = (received: { raw: string; from: string }) => {
-  const resolver = createResolver([app.dns.address]);
-  return authenticate(received.raw, {
-    resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<never>,
-    sender: received.from,
-    ip: '127.0.0.1',
-    helo: 'mx.eumail.example',
-    mta: 'mx.example.net',
-    disableArc: true,
-    disableBimi: true,
-  });
-};
+const verifyReceived = (received: { raw: string; from: string }) => authenticateReceived(received.raw, { dns: app.dns, sender: received.from });
 
 /** A broadcast to these addresses, sent and fanned out; the ids of its emails by address. */
 async function broadcastTo(addresses: string[], tracking = false): Promise<{ id: string; emailOf: Map<string, string> }> {

@@ -6,6 +6,7 @@ import { apiKeyRevokedEmail } from '@/emails/api-key-revoked';
 import { silentLog } from '@/server/log';
 import { claimable, claimedBy, unclaimedBy } from '@/server/services/shared/claims/lease';
 import { WorkerClaims } from '@/server/services/shared/claims/worker';
+import { readDueWork } from '@/server/services/health/due-work';
 import { enqueueSystemEmail, sweepSystemEmails } from '@/server/services/system-mail/queue';
 import { startTestApp, type TestApp } from './support/app';
 
@@ -157,6 +158,8 @@ describe('claims', () => {
     expect(sent).toHaveLength(1);
     expect(rows.filter((row) => row.status === 'sending')).toHaveLength(2);
     expect(rows.every((row) => row.by === null)).toBe(true);
+    // /metrics counts them as due work: the sweep's own condition, so the same rows it takes next.
+    expect((await readDueWork(app.runtime.deps)).find((work) => work.kind === 'system_emails')?.due).toBe(2);
     // And the next worker sends them.
     expect(await sweepSystemEmails(app.runtime.deps)).toBe(2);
   });

@@ -1,16 +1,15 @@
 import net, { type AddressInfo } from 'node:net';
-import { authenticate } from 'mailauth';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateDkimKeyPair, type DkimKeyPair } from '@/server/crypto/dkim-keys';
 import { closeRelayPools, deliver, type DeliveryOptions } from '@/server/mail/delivery';
 import { buildMessage, envelopeRecipients, type MessageInput } from '@/server/mail/message';
 import { clearMxDns } from '@/server/mail/mx-dns';
 import { parseVerpAddress, verpAddress, verpKeyFrom } from '@/server/mail/verp';
-import { createResolver } from '@/server/net/dns';
 import { dkimValue, splitTxt } from '@/server/services/domains/records';
 import { guardConnections, type ConnectGuard } from './support/connect-guard';
 import { startDnsServer, type DnsServer } from './support/dns';
 import { selfSignedCertificate } from './support/loopback-https';
+import { authenticateReceived } from './support/mail-auth';
 import { startMxServer, type MxServer } from './support/smtp-mx';
 
 // Every MX name below resolves, through the loopback DNS server, to 127.0.0.1 and nothing else.
@@ -39,19 +38,7 @@ const input = (overrides: Partial<MessageInput> = {}): MessageInput => ({
   ...overrides,
 });
 
-/** mailauth's verification, reading DNS from the loopback server only. */
-const verify = (raw: string, sender: string) => {
-  const resolver = createResolver([dns.address]);
-  return authenticate(raw, {
-    resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<any>,
-    sender,
-    ip: '127.0.0.1',
-    helo: 'mail.eumail.test',
-    mta: 'mx.example.test',
-    disableArc: true,
-    disableBimi: true,
-  });
-};
+const verify = (raw: string, sender: string) => authenticateReceived(raw, { dns, sender });
 
 const signedHeadersOf = (raw: string) => {
   const signature = /^DKIM-Signature:([\s\S]*?)\r?\n(?![ \t])/im.exec(raw)?.[1] ?? '';

@@ -1,5 +1,4 @@
 import { createPrivateKey } from 'node:crypto';
-import { authenticate } from 'mailauth';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDkimKeyPair, type DkimKeyPair } from '@/server/crypto/dkim-keys';
@@ -7,9 +6,9 @@ import { compileMessage } from '@/server/mail/delivery';
 import { relaxedBody, signMessage } from '@/server/mail/dkim';
 import { buildMessage, SIGNED_HEADERS, type MessageInput } from '@/server/mail/message';
 import { verpKeyFrom } from '@/server/mail/verp';
-import { createResolver } from '@/server/net/dns';
 import { dkimValue, splitTxt } from '@/server/services/domains/records';
 import { startDnsServer, type DnsServer } from './support/dns';
+import { authenticateReceived } from './support/mail-auth';
 
 // The service signs messages itself (off the event loop); mailauth and nodemailer's own signer
 // are the references it is checked against, over messages of every shape the builder makes.
@@ -23,16 +22,7 @@ beforeAll(async () => {
 afterAll(() => dns?.close());
 
 const verify = async (raw: Buffer) => {
-  const resolver = createResolver([dns.address]);
-  const result = await authenticate(raw, {
-    resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<never>,
-    sender: 'bounces@send.acme.test',
-    ip: '127.0.0.1',
-    helo: 'mail.eumail.test',
-    mta: 'mx.example.test',
-    disableArc: true,
-    disableBimi: true,
-  });
+  const result = await authenticateReceived(raw, { dns, sender: 'bounces@send.acme.test' });
   return result.dkim.results[0]?.status.result;
 };
 

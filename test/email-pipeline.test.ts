@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { authenticate } from 'mailauth';
 import { InngestTestEngine } from '@inngest/test';
 import { emails, suppressions } from '@/db/schema';
 import { emailDispatchFunctions } from '@/inngest/functions/email-dispatch';
 import { runAdminCommand } from '@/server/admin/commands';
 import { parseVerpAddress, verpKeyFrom } from '@/server/mail/verp';
-import { createResolver } from '@/server/net/dns';
 import { dispatchEmail, sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { startTestApp, type TestApp } from './support/app';
 import { publishRecords } from './support/domains';
 import { keyFor } from './support/keys';
+import { authenticateReceived } from './support/mail-auth';
 import { sendingOrg } from './support/sending-org';
 import { startMxServer, type MxServer, type Refusal } from './support/smtp-mx';
 
@@ -37,19 +36,7 @@ beforeEach(async () => {
   app.dns.a('mx.example.net', '127.0.0.1');
 });
 
-/** mailauth's verdict on a received message, reading DNS from the loopback server only. */
-const verifyReceived = (received: { raw: string; from: string }) => {
-  const resolver = createResolver([app.dns.address]);
-  return authenticate(received.raw, {
-    resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<never>,
-    sender: received.from,
-    ip: '127.0.0.1',
-    helo: 'mx.eumail.example',
-    mta: 'mx.example.net',
-    disableArc: true,
-    disableBimi: true,
-  });
-};
+const verifyReceived = (received: { raw: string; from: string }) => authenticateReceived(received.raw, { dns: app.dns, sender: received.from });
 
 const send = async (body: Record<string, unknown>, key = org.apiKey) => {
   const response = await app.request('POST', '/api/emails', {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '@/db/client';
+import { checkReadiness } from '@/server/services/health/readiness';
 import { startTestApp, type TestApp } from './support/app';
 
 let app: TestApp;
@@ -38,5 +39,28 @@ describe('health', () => {
       await db.execute(sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${row!.id}, ${row!.hash}, ${row!.created_at})`);
     }
     expect((await app.request('GET', '/api/health/ready')).status).toBe(200);
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('readiness on Postgres', () => {
+  it('is not ready once its bound has passed without an answer, and cancels the query it waited on', async () => {
+    const holder = app.runtime.database.openSession!();
+    const waitingOnLock = async () =>
+      (await holder.query<{ n: number }>(`select count(*)::int as n from pg_locks where not granted and relation = 'drizzle.__drizzle_migrations'::regclass`))[0]!.n;
+    await holder.query('begin');
+    await holder.query('lock table drizzle.__drizzle_migrations in access exclusive mode');
+    try {
+      const started = performance.now();
+      await expect(checkReadiness(app.runtime.deps, 300)).rejects.toMatchObject({ appCode: 'SERVICE_UNAVAILABLE', message: 'The database is not reachable' });
+      expect(performance.now() - started).toBeLessThan(2_000);
+      // Cancelled, not left queued behind the lock: nothing of ours still waits for it.
+      const deadline = performance.now() + 2_000;
+      while ((await waitingOnLock()) > 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(await waitingOnLock()).toBe(0);
+    } finally {
+      await holder.query('rollback');
+      await holder.close();
+    }
+    await expect(checkReadiness(app.runtime.deps)).resolves.toMatchObject({ status: 'ready' });
   });
 });

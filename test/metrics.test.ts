@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createOpsServer } from '@/server/http/ops-server';
+import { OPERATOR } from '@/server/services/audit/record';
 import { setRateLimit } from '@/server/services/organizations/organizations';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { startTestApp, type TestApp } from './support/app';
@@ -71,7 +72,7 @@ describe('/metrics', () => {
 
   it('counts rate-limit refusals', async () => {
     const org = await sendingOrg(app);
-    await setRateLimit(app.runtime.deps, org.organizationId, 2);
+    await setRateLimit(app.runtime.deps, org.organizationId, 2, OPERATOR);
     const before = sample(await scrape(), 'eumail_rate_limited_total', { channel: 'api' }) ?? 0;
     const answers = [];
     for (let i = 0; i < 5; i += 1) answers.push((await app.request('GET', '/api/emails', { key: org.apiKey })).status);

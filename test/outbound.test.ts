@@ -9,6 +9,7 @@ import {
   validateOutboundUrl,
   type OutboundPolicy,
 } from '@/server/net/outbound';
+import { isLoopbackAddress } from '@/server/net/ip-policy';
 import { guardConnections, type ConnectGuard } from './support/connect-guard';
 import { startDnsServer, type DnsServer } from './support/dns';
 import { selfSignedCertificate, startLoopbackServer, type Handler, type LoopbackServer } from './support/loopback-https';
@@ -76,6 +77,17 @@ describe('isPublicAddress', () => {
       expect(() => parseCidr(bad)).toThrow(`"${bad}" is not a CIDR range`);
     }
     expect(parseCidr('fd00::/8')).toEqual({ family: 'ipv6', network: 'fd00::', prefix: 8 });
+  });
+});
+
+// Who counts as "this machine" for /metrics without a token (server/http/metrics-endpoint.ts).
+describe('isLoopbackAddress', () => {
+  it.each(['127.0.0.1', '127.255.0.9', '::1', '::ffff:127.0.0.1', '::FFFF:127.3.2.1'])('%s is this machine', (ip) => {
+    expect(isLoopbackAddress(ip)).toBe(true);
+  });
+
+  it.each([undefined, '', 'localhost', '10.0.0.1', '128.0.0.1', '::2', '::ffff:10.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::1', 'fe80::1'])('%s is not', (ip) => {
+    expect(isLoopbackAddress(ip)).toBe(false);
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OPERATOR } from '@/server/services/audit/record';
 import { setRateLimit } from '@/server/services/organizations/organizations';
 import { startTestApp, type TestApp } from './support/app';
 
@@ -74,7 +75,7 @@ describe('100 requests per sliding 10-second window per organization', () => {
 
   it('follows the limit an operator set for the organization', async () => {
     const { organizationId, apiKey } = await app.createOrg();
-    await setRateLimit(app.runtime.deps, organizationId, 150);
+    await setRateLimit(app.runtime.deps, organizationId, 150, OPERATOR);
     expect(tally(await burst(app, apiKey, 151))).toEqual({ ok: 150, limited: 1 });
   });
 

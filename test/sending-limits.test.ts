@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { emails, organizations, systemEmails, usageCounters } from '@/db/schema';
+import { OPERATOR } from '@/server/services/audit/record';
 import { setOverage, setReviewed, setStatus } from '@/server/services/organizations/organizations';
 import { startTestApp, type TestApp } from './support/app';
 import { sendingOrg } from './support/sending-org';
@@ -244,7 +245,7 @@ describe('metered overage', () => {
 
   it('lets transactional mail past the quota, meters it, tells the owner once, and stops where the next volume is cheaper', async () => {
     const org = await sendingOrg(app, { plan: '10k', createdAt: settled() });
-    await setOverage(deps(), org.organizationId, true);
+    await setOverage(deps(), org.organizationId, true, OPERATOR);
     await prime(org.organizationId, { day: '2026-11-20', dayRecipients: 0, monthRecipients: 9_999 });
     expect((await send(org.apiKey, { to: 'quota@example.net' })).status).toBe(200);
     expect(await ownerNotices(org.organizationId)).toBe(0);
@@ -266,17 +267,17 @@ describe('metered overage', () => {
 
   it('stops at the quota again when turned off; what was metered stays billed', async () => {
     const org = await sendingOrg(app, { plan: '10k', createdAt: settled() });
-    await setOverage(deps(), org.organizationId, true);
+    await setOverage(deps(), org.organizationId, true, OPERATOR);
     await prime(org.organizationId, { day: '2026-11-20', monthRecipients: 10_000 });
     await batch(org.apiKey, to(50).map((address) => ({ to: address })));
-    await setOverage(deps(), org.organizationId, false);
+    await setOverage(deps(), org.organizationId, false, OPERATOR);
     expect((await send(org.apiKey, { to: 'off@example.net' })).body.code).toBe('MONTHLY_LIMIT_EXCEEDED');
     expect(await usage(org.apiKey)).toMatchObject({ overage: { enabled: false, emails: 50, stopsAt: 10_000 }, month: { remaining: 0 } });
   });
 
   it('is not available on Free', async () => {
     const org = await sendingOrg(app, { plan: 'free' });
-    await setOverage(deps(), org.organizationId, true);
+    await setOverage(deps(), org.organizationId, true, OPERATOR);
     await prime(org.organizationId, { day: '2026-11-20', monthRecipients: 3_000 });
     expect((await send(org.apiKey, { to: 'a@example.net' })).body.code).toBe('MONTHLY_LIMIT_EXCEEDED');
     expect(await usage(org.apiKey)).toMatchObject({ overage: { available: false, stopsAt: 3_000 } });
@@ -303,7 +304,7 @@ describe('list-send review', () => {
     const distinct = await batch(org.apiKey, to(20, 'tx').map((address) => ({ to: address })));
     expect(distinct.body.data.every((item: { id?: string }) => item.id)).toBe(true);
 
-    await setReviewed(deps(), org.organizationId, true);
+    await setReviewed(deps(), org.organizationId, true, OPERATOR);
     expect((await batch(org.apiKey, newsletter(100, 'r7-'))).body.data.every((item: { id?: string }) => item.id)).toBe(true);
     expect(await usage(org.apiKey)).toMatchObject({ review: { reviewed: true, remaining: null } });
   });
@@ -326,7 +327,7 @@ describe('account states', () => {
     ['paused', 'SERVICE_PAUSED'],
   ])('%s refuses every send path with %s; reads keep working', async (status, code) => {
     const org = await sendingOrg(app);
-    await setStatus(deps(), org.organizationId, status);
+    await setStatus(deps(), org.organizationId, status, OPERATOR);
     const single = await send(org.apiKey, { to: 'a@example.net' });
     expect(single.status).toBe(403);
     expect(single.body.code).toBe(code);

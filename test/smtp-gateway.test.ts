@@ -2,16 +2,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { simpleParser } from 'mailparser';
-import { authenticate } from 'mailauth';
 import { emailAttachments, emails, organizations, usageCounters } from '@/db/schema';
-import { createResolver } from '@/server/net/dns';
 import { closeRelayPools } from '@/server/mail/delivery';
 import type { SmtpGateway } from '@/server/mail/gateway-server';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
+import { OPERATOR } from '@/server/services/audit/record';
 import { setStatus } from '@/server/services/organizations/organizations';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 import { startTestGateway } from './support/gateway';
+import { authenticateReceived } from './support/mail-auth';
 import { sendingOrg } from './support/sending-org';
 import { startMxServer, type MxServer } from './support/smtp-mx';
 
@@ -70,19 +70,6 @@ async function relay(message: nodemailer.SendMailOptions, pass = sendingKey, opt
 }
 
 const queuedId = (response: string) => /^250 2\.0\.0 Ok: queued as ([0-9a-f-]{36})$/.exec(response)?.[1];
-
-const verifyDkim = (raw: string, from: string) => {
-  const resolver = createResolver([app.dns.address]);
-  return authenticate(raw, {
-    resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<never>,
-    sender: from,
-    ip: '127.0.0.1',
-    helo: 'mx.eumail.example',
-    mta: 'mx.example.net',
-    disableArc: true,
-    disableBimi: true,
-  });
-};
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
@@ -147,7 +134,7 @@ describe('a message relayed over SMTP', () => {
     ]);
     expect(parsed.attachments.find((a) => a.filename === 'logo.png')!.content.equals(PNG)).toBe(true);
     expect(parsed.html).toContain('cid:logo@acme');
-    const auth = await verifyDkim(received.raw, received.from);
+    const auth = await authenticateReceived(received.raw, { dns: app.dns, sender: received.from });
     expect(auth.dkim.results.map((r: { status: { result: string } }) => r.status.result)).toContain('pass');
   });
 
@@ -232,11 +219,11 @@ describe('the refusals of POST /emails, as SMTP replies with the spec code', () 
   });
 
   it('answers account states: restricted and suspended permanently, paused for now', async () => {
-    await setStatus(app.runtime.deps, org.organizationId, 'restricted');
+    await setStatus(app.runtime.deps, org.organizationId, 'restricted', OPERATOR);
     expect((await relay({})).response).toMatch(/^550 5\.7\.1 ACCOUNT_RESTRICTED: /);
-    await setStatus(app.runtime.deps, org.organizationId, 'suspended');
+    await setStatus(app.runtime.deps, org.organizationId, 'suspended', OPERATOR);
     expect((await relay({})).response).toMatch(/^550 5\.7\.1 SENDING_SUSPENDED: /);
-    await setStatus(app.runtime.deps, org.organizationId, 'paused');
+    await setStatus(app.runtime.deps, org.organizationId, 'paused', OPERATOR);
     expect((await relay({})).response).toMatch(/^451 4\.7\.1 SERVICE_PAUSED: /);
   });
 

@@ -5,6 +5,7 @@ import { suppressions } from '@/db/schema';
 import type { Db } from '@/db/client';
 import { queryRows } from '@/db/client';
 import { newId } from '@/server/ids';
+import { OPERATOR } from '@/server/services/audit/record';
 import { setRateLimit } from '@/server/services/organizations/organizations';
 import type { Principal } from '@/server/services/shared/principal';
 import { searchCondition } from '@/server/services/suppressions/crud';
@@ -24,7 +25,7 @@ const deps = () => app.runtime.deps;
 
 async function org(name = 'Acme') {
   const created = await app.createOrg({ name });
-  await setRateLimit(deps(), created.organizationId, 1_000_000);
+  await setRateLimit(deps(), created.organizationId, 1_000_000, OPERATOR);
   return created;
 }
 

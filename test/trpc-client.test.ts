@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { AppRouter } from '@/server/routers/types';
+import { OPERATOR } from '@/server/services/audit/record';
 import { setRateLimit } from '@/server/services/organizations/organizations';
 import { startTestApp, type TestApp } from './support/app';
 import { captureLog } from './support/log-capture';
@@ -131,7 +132,7 @@ describe('a bearer key on /api/trpc', () => {
   });
 
   it('counts against the same rate limit as REST, with its headers, and is refused past it', async () => {
-    await setRateLimit(app.runtime.deps, org.organizationId, 2);
+    await setRateLimit(app.runtime.deps, org.organizationId, 2, OPERATOR);
     app.clock.advance(10_000);
     const authorization = `Bearer ${org.apiKey}`;
     expect((await app.request('GET', '/api/domains', { key: org.apiKey })).headers.get('ratelimit-remaining')).toBe('1');

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closeOutboundConnections } from '@/server/net/outbound';
+import { OPERATOR } from '@/server/services/audit/record';
 import { setRateLimit } from '@/server/services/organizations/organizations';
 import { sweepWebhookDeliveries } from '@/server/services/webhooks/deliver';
 import { startTestApp, type TestApp } from './support/app';
@@ -34,7 +35,7 @@ function answer(dns: DnsServer, name: string, answers: Answers): void {
 /** An organization whose API key is not rate limited within this file's hundreds of requests. */
 async function unlimitedOrg(app: TestApp): Promise<string> {
   const { organizationId, apiKey } = await app.createOrg({ plan: '2m' });
-  await setRateLimit(app.runtime.deps, organizationId, 1_000_000);
+  await setRateLimit(app.runtime.deps, organizationId, 1_000_000, OPERATOR);
   return apiKey;
 }
 

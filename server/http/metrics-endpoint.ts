@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps';
+import { isLoopbackAddress } from '../net/ip-policy';
 import { parseBearer } from './bearer';
 import { sendError } from './respond';
-
-const isLoopback = (address: string | undefined) => !!address && (/^127\./.test(address) || address === '::1' || /^::ffff:127\./i.test(address));
 
 /**
  * Who may read /metrics: with METRICS_TOKEN, whoever presents it; without, a direct request from
@@ -21,7 +20,7 @@ export function mayReadMetrics(req: IncomingMessage, token: string | undefined):
     return a.length === b.length && timingSafeEqual(a, b);
   }
   if (req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined || req.headers['x-real-ip'] !== undefined) return false;
-  return isLoopback(req.socket.remoteAddress);
+  return isLoopbackAddress(req.socket.remoteAddress);
 }
 
 /** GET /metrics in Prometheus's text format. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Log } from '../log';
 import type { Context } from '../trpc/context';
+import { whenDone } from './when-done';
 
 /** What the access log line says of a request, filled in as the request goes. */
 interface RequestFacts {
@@ -36,11 +37,7 @@ export function notingCaller(req: IncomingMessage, context: Context): Context {
  * organization. 5xx lines are errors; the failure itself is logged where it was caught.
  */
 export function logWhenDone(log: Log, req: IncomingMessage, res: ServerResponse, requestId: string, path: string): void {
-  const started = performance.now();
-  let done = false;
-  const finish = () => {
-    if (done) return;
-    done = true;
+  whenDone(res, ({ status, elapsedMs }) => {
     const facts = factsOf(req);
     const line = {
       requestId,
@@ -53,13 +50,11 @@ export function logWhenDone(log: Log, req: IncomingMessage, res: ServerResponse,
         : path.startsWith('/unsubscribe/')
           ? '/unsubscribe/…'
           : path.replace(/[^/]*(?:@|%40)[^/]*/gi, '…'),
-      status: res.writableFinished ? res.statusCode : 499,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      status,
+      durationMs: Math.round(elapsedMs * 10) / 10,
       ...facts,
     };
     if (line.status >= 500) log.error(line, 'request');
     else log.info(line, 'request');
-  };
-  res.once('finish', finish);
-  res.once('close', finish);
+  });
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Metrics } from '../metrics/metrics';
+import { whenDone } from './when-done';
 
 const ROUTE = Symbol('eumail.route');
 type WithRoute = IncomingMessage & { [ROUTE]?: string };
@@ -29,14 +30,8 @@ function areaOf(path: string): string {
 
 /** Counts the request under its route and status, with its latency, once its answer is out. */
 export function measureWhenDone(metrics: Metrics, req: IncomingMessage, res: ServerResponse, path: string): void {
-  const started = performance.now();
-  let done = false;
-  const finish = () => {
-    if (done) return;
-    done = true;
+  whenDone(res, ({ status, elapsedMs }) => {
     const route = (req as WithRoute)[ROUTE] ?? areaOf(path);
-    metrics.requestDone({ method: req.method ?? 'GET', route, status: res.writableFinished ? res.statusCode : 499 }, (performance.now() - started) / 1000);
-  };
-  res.once('finish', finish);
-  res.once('close', finish);
+    metrics.requestDone({ method: req.method ?? 'GET', route, status }, elapsedMs / 1000);
+  });
 }

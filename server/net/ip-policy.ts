@@ -21,12 +21,15 @@ const range = (cidr: string, label: string): Range => {
   return { ...parsed, label: `${label} (${cidr})` };
 };
 
+const LOOPBACK_V4 = range('127.0.0.0/8', 'a loopback address');
+const LOOPBACK_V6 = range('::1/128', 'a loopback address');
+
 // IANA special-purpose registries (RFC 6890 and successors): everything not globally reachable.
 const V4_RANGES: Range[] = [
   range('0.0.0.0/8', 'a "this network" address'),
   range('10.0.0.0/8', 'a private network address'),
   range('100.64.0.0/10', 'a carrier-grade NAT address'),
-  range('127.0.0.0/8', 'a loopback address'),
+  LOOPBACK_V4,
   range('169.254.0.0/16', 'a link-local address (where cloud metadata services live)'),
   range('172.16.0.0/12', 'a private network address'),
   range('192.0.0.0/24', 'an IETF protocol address'),
@@ -43,7 +46,7 @@ const V4_RANGES: Range[] = [
 // Only 2000::/3 is global unicast; inside it, these blocks are not globally reachable.
 const V6_RANGES: Range[] = [
   range('::/128', 'the unspecified address'),
-  range('::1/128', 'a loopback address'),
+  LOOPBACK_V6,
   range('100::/64', 'a discard-only address'),
   range('2001::/23', 'an IETF protocol address (Teredo, benchmarking, ORCHID)'),
   range('2001:db8::/32', 'a documentation address'),
@@ -66,6 +69,7 @@ function blockListOf(ranges: Array<Pick<Range, 'family' | 'network' | 'prefix'>>
 const V4_LISTS = V4_RANGES.map((r) => ({ label: r.label, list: blockListOf([r]) }));
 const V6_LISTS = V6_RANGES.map((r) => ({ label: r.label, list: blockListOf([r]) }));
 const GLOBAL_V6_LIST = blockListOf([GLOBAL_UNICAST_V6]);
+const LOOPBACK_LIST = blockListOf([LOOPBACK_V4, LOOPBACK_V6]);
 
 /** Parses "10.0.0.0/8", "fd00::/8" or a bare address (a /32 or /128); throws a message a person can act on. */
 export function parseCidr(text: string): { family: Family; network: string; prefix: number } {
@@ -135,6 +139,22 @@ export function classifyAddress(ip: string): string | null {
   if (special) return special.label;
   if (!GLOBAL_V6_LIST.check(address, 'ipv6')) return 'an address outside the global unicast range (2000::/3)';
   return null;
+}
+
+/**
+ * A peer on this machine: 127.0.0.0/8, ::1, or the IPv4-mapped form of a 127 address (how a
+ * dual-stack listener sees an IPv4 loopback client). NAT64 and 6to4 forms are not: a connection
+ * from one of those came through a translator, not from here.
+ */
+export function isLoopbackAddress(ip: string | undefined): boolean {
+  if (!ip) return false;
+  const version = net.isIP(ip);
+  if (version === 4) return LOOPBACK_LIST.check(ip, 'ipv4');
+  if (version !== 6) return false;
+  const address = ip.split('%')[0]!;
+  const embedded = embeddedIpv4(address);
+  if (embedded) return embedded.how === 'IPv4-mapped' && LOOPBACK_LIST.check(embedded.v4, 'ipv4');
+  return LOOPBACK_LIST.check(address, 'ipv6');
 }
 
 const allowListCache = new Map<string, net.BlockList>();

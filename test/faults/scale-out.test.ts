@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '@/db/client';
+import { OPERATOR } from '@/server/services/audit/record';
 import { createOrganizationWithKey, setRateLimit } from '@/server/services/organizations/organizations';
 import { buildServerBundle } from '../support/built-server';
 import { openTestDatabase } from '../support/database';
@@ -117,7 +118,7 @@ describe.runIf(process.env.DATABASE_URL)('two web, one smtp and two worker proce
 
   it('shares the rate limit across web processes, and counts its refusals in their /metrics', async () => {
     const { apiKey, organizationId } = await createOrganizationWithKey(world.runtime.deps, { name: 'Limited', ownerEmail: 'owner@limited.test', plan: '10k' });
-    await setRateLimit(world.runtime.deps, organizationId, 10);
+    await setRateLimit(world.runtime.deps, organizationId, 10, OPERATOR);
     const before = await Promise.all(web.map((base) => scrapeMetrics(base)));
     const statuses = await Promise.all(Array.from({ length: 16 }, (_, i) => timedRequest('GET', `${web[i % 2]}/api/api-keys`, apiKey).then((response) => response.status)));
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);

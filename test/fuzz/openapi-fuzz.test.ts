@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { domains } from '@/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardConnections, type ConnectGuard } from '../support/connect-guard';
+import { OPERATOR } from '@/server/services/audit/record';
 import { setRateLimit } from '@/server/services/organizations/organizations';
 import { startTestApp, type TestApp } from '../support/app';
 import { keyFor } from '../support/keys';
@@ -38,7 +39,7 @@ const other: { key: string; ids: Record<string, string> } = { key: '', ids: {} }
 /** Resources of a second organization, by the name of the path parameter that names them. */
 async function otherOrganization(): Promise<void> {
   const org = await app.createOrg({ plan: '2m', name: 'Other', ownerEmail: 'other@other.test' });
-  await setRateLimit(app.runtime.deps, org.organizationId, 1_000_000);
+  await setRateLimit(app.runtime.deps, org.organizationId, 1_000_000, OPERATOR);
   other.key = await keyFor(app, org.organizationId, 'full_access', 'test');
   // An endpoint first, so the domain's event gives it a delivery. Creation resolves, never connects.
   app.dns.set('hooks.other-company.com', 'A', ['93.184.216.34']);
@@ -97,7 +98,7 @@ beforeAll(async () => {
   ajv.addFormat('base64', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
   ajv.addSchema({ $id: 'https://eumail.test/openapi', components: document.components });
   const org = await app.createOrg({ plan: '2m' });
-  await setRateLimit(app.runtime.deps, org.organizationId, 1_000_000);
+  await setRateLimit(app.runtime.deps, org.organizationId, 1_000_000, OPERATOR);
   key = org.apiKey;
   await otherOrganization();
   console.log(`[fuzz] seed ${SEED}, ${RUNS} requests per operation (FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} replays this run)`);

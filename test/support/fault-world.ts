@@ -8,6 +8,7 @@ import { createRuntime, stopRuntime, type Runtime } from '@/server/runtime';
 import { admitApiKey } from '@/server/services/api-keys/admission';
 import { registerDomain } from '@/server/services/domains/crud';
 import { sweepDomainChecks } from '@/server/services/domains/verification';
+import { OPERATOR } from '@/server/services/audit/record';
 import { createOrganizationWithKey, setRateLimit, setReviewed } from '@/server/services/organizations/organizations';
 import { startDnsServer, type DnsServer } from './dns';
 import { publishRecords } from './domains';
@@ -54,8 +55,8 @@ export async function faultWorld(options: { databaseUrl: string; relayUrl: strin
   // Settled and reviewed: the fault tests send thousands of identical emails, which the new-account
   // ceiling and the list-send review would otherwise hold.
   const { organizationId, apiKey } = await createOrganizationWithKey(deps, { name: 'Faults', ownerEmail: 'owner@faults.test', plan: '1m', createdAt: new Date(deps.clock.now().getTime() - 60 * 86_400_000) });
-  await setReviewed(deps, organizationId, true);
-  await setRateLimit(deps, organizationId, 100_000);
+  await setReviewed(deps, organizationId, true, OPERATOR);
+  await setRateLimit(deps, organizationId, 100_000, OPERATOR);
   const admission = await admitApiKey(deps, apiKey);
   const domain = await registerDomain(deps, admission!.principal, { name: 'faults.example.com' });
   publishRecords(dns, domain.records);

@@ -12,6 +12,7 @@ import { ApiKeySkeletonRows } from './api-key-skeleton-rows';
 import { ApiKeysTable } from './api-keys-table';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
 import { ErrorAlert } from '../../components/error-alert';
+import { RetryButton } from '../../components/retry-button';
 import { SmtpPanel } from './smtp-panel';
 
 export function ApiKeysView() {
@@ -40,17 +41,7 @@ export function ApiKeysView() {
         </ApiKeysTable>
       )}
 
-      {keys.isError && (
-        <ErrorAlert
-          error={keys.error}
-          fallbackTitle="Could not load your API keys"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void keys.refetch()} loading={keys.isFetching}>
-              Try again
-            </Button>
-          }
-        />
-      )}
+      {keys.isError && <ErrorAlert error={keys.error} fallbackTitle="Could not load your API keys" action={<RetryButton query={keys} />} />}
 
       {keys.data && keys.data.data.length === 0 && (
         <EmptyState testId="api-keys-empty" icon={<KeyRoundIcon className="size-6" />} title="No API keys yet" action={createButton}>

@@ -1,7 +1,7 @@
 'use client';
 
-import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
+import { RetryButton } from '../../components/retry-button';
 import { SmtpSettingsList } from './smtp-settings-list';
 import { SmtpSettingsSkeleton } from './smtp-settings-skeleton';
 import { useSmtpSettings } from './use-smtp-settings';
@@ -12,15 +12,7 @@ export function LoadedSmtpSettings({ secret }: { secret?: string }) {
   if (settings.isPending) return <SmtpSettingsSkeleton />;
   if (settings.isError) {
     return (
-      <ErrorAlert
-        error={settings.error}
-        fallbackTitle="Could not load the SMTP settings"
-        action={
-          <Button variant="secondary" size="sm" onClick={() => void settings.refetch()} loading={settings.isFetching}>
-            Try again
-          </Button>
-        }
-      />
+      <ErrorAlert error={settings.error} fallbackTitle="Could not load the SMTP settings" action={<RetryButton query={settings} />} />
     );
   }
   return <SmtpSettingsList settings={settings.data} secret={secret} />;

@@ -6,6 +6,7 @@ import { PlusIcon } from 'lucide-react';
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { RetryButton } from '../../components/retry-button';
 import { useTRPC } from '../../lib/trpc';
 import { AudienceRow } from './audience-row';
 import { AudienceSkeletonRows } from './audience-skeleton-rows';
@@ -54,17 +55,7 @@ export function AudiencesView() {
         </AudiencesTable>
       )}
 
-      {audiences.isError && (
-        <ErrorAlert
-          error={audiences.error}
-          fallbackTitle="Could not load your audiences"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void audiences.refetch()} loading={audiences.isFetching}>
-              Try again
-            </Button>
-          }
-        />
-      )}
+      {audiences.isError && <ErrorAlert error={audiences.error} fallbackTitle="Could not load your audiences" action={<RetryButton query={audiences} />} />}
 
       {list && list.length === 0 && <AudiencesEmpty action={createButton} />}
 

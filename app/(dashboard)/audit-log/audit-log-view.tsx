@@ -1,14 +1,14 @@
 'use client';
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { RefreshCwIcon, ScrollTextIcon } from 'lucide-react';
+import { ScrollTextIcon } from 'lucide-react';
 import { AUDIT_ACTION_GROUPS } from '@/server/services/audit/vocabulary';
-import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
 import { SelectField } from '../../components/field';
-import { LoadMoreFooter } from '../../components/load-more-footer';
 import { PageHeader } from '../../components/page-header';
+import { isRefreshing, PagedListFooter, RefreshButton } from '../../components/paged-list';
+import { RetryButton } from '../../components/retry-button';
 import { AuditRow } from './audit-row';
 import { AuditSkeletonRows, AuditTable } from './audit-table';
 import { useAuditLog } from './use-audit-log';
@@ -28,27 +28,14 @@ function useKindFilter() {
 export function AuditLogView() {
   const { kind, setKind } = useKindFilter();
   const { query, events } = useAuditLog(kind);
-  const refreshing = query.isRefetching && !query.isFetchingNextPage;
-
-  const retry = (
-    <Button variant="secondary" size="sm" onClick={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())} loading={query.isFetching}>
-      Try again
-    </Button>
-  );
+  const refreshing = isRefreshing(query);
 
   return (
     <>
       <PageHeader
         title="Audit log"
         description="Who changed what in your organization, when and from which address: API keys, domains, webhooks, your plan and account, and sign-ins. Kept for 400 days; only you, the owner, can read it."
-        actions={
-          events ? (
-            <Button variant="secondary" onClick={() => void query.refetch()} loading={refreshing}>
-              {!refreshing && <RefreshCwIcon className="size-4" />}
-              Refresh
-            </Button>
-          ) : undefined
-        }
+        actions={events ? <RefreshButton query={query} /> : undefined}
       />
 
       <div className="mb-4 max-w-60" data-testid="audit-filters">
@@ -68,7 +55,7 @@ export function AuditLogView() {
         </AuditTable>
       )}
 
-      {query.isError && !events && <ErrorAlert error={query.error} fallbackTitle="Could not load the audit log" action={retry} />}
+      {query.isError && !events && <ErrorAlert error={query.error} fallbackTitle="Could not load the audit log" action={<RetryButton query={query} />} />}
 
       {events?.length === 0 && (
         <EmptyState testId="audit-empty" icon={<ScrollTextIcon className="size-6" />} title={kind ? `Nothing recorded for ${GROUP_WORDS[kind].toLowerCase()}` : 'Nothing recorded yet'}>
@@ -84,18 +71,12 @@ export function AuditLogView() {
             ))}
             {query.isFetchingNextPage && <AuditSkeletonRows count={2} />}
           </AuditTable>
-          {query.isError && (
-            <div className="mt-4">
-              <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more' : 'Could not refresh the log'} action={retry} />
-            </div>
-          )}
-          <LoadMoreFooter
+          <PagedListFooter
             count={events.length === 1 ? '1 entry' : `${events.length} entries`}
             testId="audit-footer"
             countTestId="audit-count"
-            hasMore={query.hasNextPage}
-            loading={query.isFetchingNextPage}
-            onLoad={() => void query.fetchNextPage()}
+            query={query}
+            failure={{ more: 'Could not load more', refresh: 'Could not refresh the log' }}
           />
         </>
       )}

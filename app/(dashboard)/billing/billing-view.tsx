@@ -5,6 +5,7 @@ import { PLANS, type Plan, type PlanId } from '@/server/services/plans/plan-tabl
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { RetryButton } from '../../components/retry-button';
 import { useDashboardMode } from '../../lib/dashboard-mode';
 import { BillingSkeleton } from './billing-skeleton';
 import { CapsSection } from './caps-section';
@@ -41,17 +42,7 @@ export function BillingView() {
 
       {usage.isPending && <BillingSkeleton />}
 
-      {usage.isError && (
-        <ErrorAlert
-          error={usage.error}
-          fallbackTitle="Could not load your usage"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void usage.refetch()} loading={usage.isFetching}>
-              Try again
-            </Button>
-          }
-        />
-      )}
+      {usage.isError && <ErrorAlert error={usage.error} fallbackTitle="Could not load your usage" action={<RetryButton query={usage} />} />}
 
       {usage.data && (
         <div className="space-y-6" data-testid="billing" data-plan={usage.data.plan.id}>

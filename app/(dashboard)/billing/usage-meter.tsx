@@ -1,4 +1,4 @@
-import { cx } from '../../components/cx';
+import { Bar, barPercent } from '../../components/bar';
 import { formatCount } from '../../lib/format';
 
 /** Indigo while there is room, amber from 80 %, red when the limit is reached. */
@@ -36,27 +36,23 @@ export function UsageMeter({
   cap?: boolean;
   testId?: string;
 }) {
-  const percent = limit > 0 ? Math.min(100, (used / limit) * 100) : 100;
-  // A little use shows as a sliver rather than nothing: "some" reads differently from "none".
-  const shown = used > 0 ? Math.max(percent, 1.5) : 0;
   const tone = meterTone(used, limit);
   const markPercent = mark && limit > 0 ? Math.min(100, (mark.at / limit) * 100) : null;
   return (
-    <div
+    <Bar
       role="meter"
-      aria-label={label}
-      aria-valuemin={0}
-      aria-valuemax={limit}
-      aria-valuenow={Math.min(used, limit)}
-      aria-valuetext={`${formatCount(used)} of ${formatCount(limit)}${unit ? ` ${unit}` : ''}`}
+      label={label}
+      max={limit}
+      now={Math.min(used, limit)}
+      valueText={`${formatCount(used)} of ${formatCount(limit)}${unit ? ` ${unit}` : ''}`}
+      size={size}
+      parts={[{ percent: barPercent(used, limit), fill: (cap ? capFills : fills)[tone] }]}
       data-testid={testId}
       data-tone={tone}
-      className={cx('relative overflow-hidden rounded-full bg-slate-200', size === 'sm' ? 'h-1.5' : 'h-2.5')}
     >
-      <div className={cx('h-full rounded-full transition-[width] duration-300', (cap ? capFills : fills)[tone])} style={{ width: `${shown}%` }} />
       {markPercent !== null && (
         <div className="absolute inset-y-0 w-0.5 bg-slate-500" style={{ left: `calc(${markPercent}% - 1px)` }} title={mark!.label} aria-hidden="true" />
       )}
-    </div>
+    </Bar>
   );
 }

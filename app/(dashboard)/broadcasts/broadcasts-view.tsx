@@ -2,10 +2,11 @@
 
 import Link from 'next/link';
 import { PlusIcon } from 'lucide-react';
-import { Button, buttonClasses } from '../../components/button';
+import { buttonClasses } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
-import { LoadMoreFooter } from '../../components/load-more-footer';
 import { PageHeader } from '../../components/page-header';
+import { isRefreshing, PagedListFooter } from '../../components/paged-list';
+import { RetryButton } from '../../components/retry-button';
 import { countOf } from '../../lib/format';
 import { BroadcastRow } from './broadcast-row';
 import { BroadcastSkeletonRows } from './broadcast-skeleton-rows';
@@ -17,19 +18,13 @@ import { useBroadcasts } from './use-broadcasts';
 export function BroadcastsView() {
   const { query, broadcasts } = useBroadcasts();
   const { names } = useAudienceNames();
-  const refreshing = query.isRefetching && !query.isFetchingNextPage;
+  const refreshing = isRefreshing(query);
 
   const newButton = (
     <Link href="/broadcasts/new" className={buttonClasses()}>
       <PlusIcon className="size-4" />
       New broadcast
     </Link>
-  );
-
-  const retry = (
-    <Button variant="secondary" size="sm" onClick={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())} loading={query.isFetching}>
-      Try again
-    </Button>
   );
 
   return (
@@ -46,7 +41,7 @@ export function BroadcastsView() {
         </BroadcastsTable>
       )}
 
-      {query.isError && !broadcasts && <ErrorAlert error={query.error} fallbackTitle="Could not load your broadcasts" action={retry} />}
+      {query.isError && !broadcasts && <ErrorAlert error={query.error} fallbackTitle="Could not load your broadcasts" action={<RetryButton query={query} />} />}
 
       {broadcasts?.length === 0 && <BroadcastsEmpty action={newButton} />}
 
@@ -58,18 +53,12 @@ export function BroadcastsView() {
             ))}
             {query.isFetchingNextPage && <BroadcastSkeletonRows count={2} />}
           </BroadcastsTable>
-          {query.isError && (
-            <div className="mt-4">
-              <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more broadcasts' : 'Could not refresh the list'} action={retry} />
-            </div>
-          )}
-          <LoadMoreFooter
+          <PagedListFooter
             count={countOf(broadcasts.length, 'broadcast')}
             testId="broadcasts-footer"
             countTestId="broadcasts-count"
-            hasMore={query.hasNextPage}
-            loading={query.isFetchingNextPage}
-            onLoad={() => void query.fetchNextPage()}
+            query={query}
+            failure={{ more: 'Could not load more broadcasts', refresh: 'Could not refresh the list' }}
           />
         </>
       )}

@@ -1,5 +1,9 @@
-import { cx } from '../../components/cx';
+import { Bar, barPercent } from '../../components/bar';
 import { formatCount } from '../../lib/format';
+
+/** The colours a count of a broadcast is drawn in. */
+export const TONE_FILLS = { indigo: 'bg-indigo-600', sky: 'bg-sky-500', emerald: 'bg-emerald-500', orange: 'bg-orange-500', fuchsia: 'bg-fuchsia-500', violet: 'bg-violet-500' } as const;
+export type Tone = keyof typeof TONE_FILLS;
 
 /**
  * A bar of `value` out of `total`: how far the fan-out (queued of recipients) or delivery (sent
@@ -9,27 +13,21 @@ export function ProgressBar({ label, value, total, tone = 'indigo', size = 'md',
   label: string;
   value: number;
   total: number;
-  tone?: 'indigo' | 'sky' | 'emerald' | 'orange' | 'fuchsia' | 'violet';
+  tone?: Tone;
   size?: 'sm' | 'md';
   testId?: string;
 }) {
-  const percent = total > 0 ? Math.min(100, (value / total) * 100) : 0;
-  const shown = value > 0 ? Math.max(percent, 1.5) : 0;
-  const fills = { indigo: 'bg-indigo-600', sky: 'bg-sky-500', emerald: 'bg-emerald-500', orange: 'bg-orange-500', fuchsia: 'bg-fuchsia-500', violet: 'bg-violet-500' };
   return (
-    <div
-      role="progressbar"
-      aria-label={label}
-      aria-valuemin={0}
-      aria-valuemax={total}
-      aria-valuenow={Math.min(value, total)}
-      aria-valuetext={`${formatCount(value)} of ${formatCount(total)}`}
+    <Bar
+      label={label}
+      max={total}
+      now={Math.min(value, total)}
+      valueText={`${formatCount(value)} of ${formatCount(total)}`}
+      size={size}
+      parts={[{ percent: barPercent(value, total), fill: TONE_FILLS[tone] }]}
       data-testid={testId}
       data-value={value}
       data-total={total}
-      className={cx('overflow-hidden rounded-full bg-slate-200', size === 'sm' ? 'h-1.5' : 'h-2.5')}
-    >
-      <div className={cx('h-full rounded-full transition-[width] duration-500', fills[tone])} style={{ width: `${shown}%` }} />
-    </div>
+    />
   );
 }

@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
 import { GlobeIcon, PlusIcon } from 'lucide-react';
 import { PageHeader } from '../../components/page-header';
+import { RetryButton } from '../../components/retry-button';
 import { useTRPC } from '../../lib/trpc';
 import { AddDomainDialog } from './add-domain-dialog';
 import { DomainRow } from './domain-row';
@@ -43,17 +44,7 @@ export function DomainsView() {
         </DomainsTable>
       )}
 
-      {domains.isError && (
-        <ErrorAlert
-          error={domains.error}
-          fallbackTitle="Could not load your domains"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void domains.refetch()} loading={domains.isFetching}>
-              Try again
-            </Button>
-          }
-        />
-      )}
+      {domains.isError && <ErrorAlert error={domains.error} fallbackTitle="Could not load your domains" action={<RetryButton query={domains} />} />}
 
       {domains.data && domains.data.data.length === 0 && (
         <EmptyState testId="domains-empty" icon={<GlobeIcon className="size-6" />} title="No domains yet" action={addButton}>

@@ -1,10 +1,9 @@
 'use client';
 
-import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
-import { RefreshCwIcon } from 'lucide-react';
-import { LoadMoreFooter } from '../../components/load-more-footer';
 import { PageHeader } from '../../components/page-header';
+import { isRefreshing, PagedListFooter, RefreshButton } from '../../components/paged-list';
+import { RetryButton } from '../../components/retry-button';
 import { useDashboardMode } from '../../lib/dashboard-mode';
 import { EmailFiltersBar } from './email-filters';
 import { EmailRow } from './email-row';
@@ -21,13 +20,7 @@ export function EmailsView() {
   const { query, emails } = useEmailList(filters);
   const filtered = hasFilters(filters);
   const nothingSentYet = !filtered && emails?.length === 0;
-  const refreshing = query.isRefetching && !query.isFetchingNextPage;
-
-  const retry = (
-    <Button variant="secondary" size="sm" onClick={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())} loading={query.isFetching}>
-      Try again
-    </Button>
-  );
+  const refreshing = isRefreshing(query);
 
   return (
     <>
@@ -38,14 +31,7 @@ export function EmailsView() {
             ? 'Every email sent with a live API key, newest first, with its delivery status and events.'
             : 'Test mode: emails sent with a test API key, newest first. They are never delivered; their events are simulated.'
         }
-        actions={
-          emails && !nothingSentYet ? (
-            <Button variant="secondary" onClick={() => void query.refetch()} loading={refreshing}>
-              {!refreshing && <RefreshCwIcon className="size-4" />}
-              Refresh
-            </Button>
-          ) : undefined
-        }
+        actions={emails && !nothingSentYet ? <RefreshButton query={query} /> : undefined}
       />
 
       {!nothingSentYet && <EmailFiltersBar filters={filters} onChange={setFilters} />}
@@ -56,7 +42,7 @@ export function EmailsView() {
         </EmailsTable>
       )}
 
-      {query.isError && !emails && <ErrorAlert error={query.error} fallbackTitle="Could not load your emails" action={retry} />}
+      {query.isError && !emails && <ErrorAlert error={query.error} fallbackTitle="Could not load your emails" action={<RetryButton query={query} />} />}
 
       {nothingSentYet && <EmailsEmpty />}
       {filtered && emails?.length === 0 && <EmailsNoMatch onClear={() => setFilters({})} />}
@@ -69,18 +55,12 @@ export function EmailsView() {
             ))}
             {query.isFetchingNextPage && <EmailSkeletonRows count={2} />}
           </EmailsTable>
-          {query.isError && (
-            <div className="mt-4">
-              <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more emails' : 'Could not refresh the list'} action={retry} />
-            </div>
-          )}
-          <LoadMoreFooter
+          <PagedListFooter
             count={emails.length === 1 ? '1 email' : `${emails.length} emails`}
             testId="emails-footer"
             countTestId="emails-count"
-            hasMore={query.hasNextPage}
-            loading={query.isFetchingNextPage}
-            onLoad={() => void query.fetchNextPage()}
+            query={query}
+            failure={{ more: 'Could not load more emails', refresh: 'Could not refresh the list' }}
           />
         </>
       )}

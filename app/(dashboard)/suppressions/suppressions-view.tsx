@@ -5,8 +5,9 @@ import { SUPPRESSION_LIMITS } from '@/server/services/suppressions/limits';
 import { PlusIcon } from 'lucide-react';
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
-import { LoadMoreFooter } from '../../components/load-more-footer';
 import { PageHeader } from '../../components/page-header';
+import { isRefreshing, PagedListFooter } from '../../components/paged-list';
+import { RetryButton } from '../../components/retry-button';
 import { SearchBox } from '../../components/search-box';
 import { countOf } from '../../lib/format';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
@@ -32,7 +33,7 @@ export function SuppressionsView() {
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<Suppression | null>(null);
   const filtered = search !== '' || reason !== undefined;
-  const refreshing = query.isRefetching && !query.isFetchingNextPage;
+  const refreshing = isRefreshing(query);
   // Nothing on the list at all: the empty state says so instead of a toolbar over nothing.
   const empty = !filtered && suppressions?.length === 0;
 
@@ -40,11 +41,6 @@ export function SuppressionsView() {
     <Button onClick={() => setAdding(true)}>
       <PlusIcon className="size-4" />
       Add addresses
-    </Button>
-  );
-  const retry = (
-    <Button variant="secondary" size="sm" onClick={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())} loading={query.isFetching}>
-      Try again
     </Button>
   );
 
@@ -76,7 +72,7 @@ export function SuppressionsView() {
         </SuppressionsTable>
       )}
 
-      {query.isError && !suppressions && <ErrorAlert error={query.error} fallbackTitle="Could not load the suppression list" action={retry} />}
+      {query.isError && !suppressions && <ErrorAlert error={query.error} fallbackTitle="Could not load the suppression list" action={<RetryButton query={query} />} />}
 
       {suppressions?.length === 0 && <SuppressionsEmpty filtered={filtered} action={addButton} />}
 
@@ -88,18 +84,12 @@ export function SuppressionsView() {
             ))}
             {query.isFetchingNextPage && <SuppressionSkeletonRows count={2} />}
           </SuppressionsTable>
-          {query.isError && (
-            <div className="mt-4">
-              <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more addresses' : 'Could not refresh the list'} action={retry} />
-            </div>
-          )}
-          <LoadMoreFooter
+          <PagedListFooter
             count={countOf(suppressions.length, 'address', 'addresses')}
             testId="suppressions-footer"
             countTestId="suppressions-shown"
-            hasMore={query.hasNextPage}
-            loading={query.isFetchingNextPage}
-            onLoad={() => void query.fetchNextPage()}
+            query={query}
+            failure={{ more: 'Could not load more addresses', refresh: 'Could not refresh the list' }}
           />
         </>
       )}

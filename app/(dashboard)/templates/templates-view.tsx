@@ -2,10 +2,11 @@
 
 import Link from 'next/link';
 import { PlusIcon } from 'lucide-react';
-import { Button, buttonClasses } from '../../components/button';
+import { buttonClasses } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
-import { LoadMoreFooter } from '../../components/load-more-footer';
 import { PageHeader } from '../../components/page-header';
+import { isRefreshing, PagedListFooter } from '../../components/paged-list';
+import { RetryButton } from '../../components/retry-button';
 import { countOf } from '../../lib/format';
 import { TemplateRow } from './template-row';
 import { TemplateSkeletonRows } from './template-skeleton-rows';
@@ -15,19 +16,13 @@ import { useTemplates } from './use-templates';
 
 export function TemplatesView() {
   const { query, templates } = useTemplates();
-  const refreshing = query.isRefetching && !query.isFetchingNextPage;
+  const refreshing = isRefreshing(query);
 
   const newButton = (
     <Link href="/templates/new" className={buttonClasses()}>
       <PlusIcon className="size-4" />
       New template
     </Link>
-  );
-
-  const retry = (
-    <Button variant="secondary" size="sm" onClick={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())} loading={query.isFetching}>
-      Try again
-    </Button>
   );
 
   return (
@@ -44,7 +39,7 @@ export function TemplatesView() {
         </TemplatesTable>
       )}
 
-      {query.isError && !templates && <ErrorAlert error={query.error} fallbackTitle="Could not load your templates" action={retry} />}
+      {query.isError && !templates && <ErrorAlert error={query.error} fallbackTitle="Could not load your templates" action={<RetryButton query={query} />} />}
 
       {templates?.length === 0 && <TemplatesEmpty action={newButton} />}
 
@@ -56,18 +51,12 @@ export function TemplatesView() {
             ))}
             {query.isFetchingNextPage && <TemplateSkeletonRows count={2} />}
           </TemplatesTable>
-          {query.isError && (
-            <div className="mt-4">
-              <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more templates' : 'Could not refresh the list'} action={retry} />
-            </div>
-          )}
-          <LoadMoreFooter
+          <PagedListFooter
             count={countOf(templates.length, 'template')}
             testId="templates-footer"
             countTestId="templates-count"
-            hasMore={query.hasNextPage}
-            loading={query.isFetchingNextPage}
-            onLoad={() => void query.fetchNextPage()}
+            query={query}
+            failure={{ more: 'Could not load more templates', refresh: 'Could not refresh the list' }}
           />
         </>
       )}

@@ -6,6 +6,7 @@ import { PlusIcon } from 'lucide-react';
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { RetryButton } from '../../components/retry-button';
 import { useTRPC } from '../../lib/trpc';
 import { CreateWebhookDialog } from './create-webhook-dialog';
 import { WebhookRow } from './webhook-row';
@@ -39,17 +40,7 @@ export function WebhooksView() {
         </WebhooksTable>
       )}
 
-      {webhooks.isError && (
-        <ErrorAlert
-          error={webhooks.error}
-          fallbackTitle="Could not load your webhook endpoints"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void webhooks.refetch()} loading={webhooks.isFetching}>
-              Try again
-            </Button>
-          }
-        />
-      )}
+      {webhooks.isError && <ErrorAlert error={webhooks.error} fallbackTitle="Could not load your webhook endpoints" action={<RetryButton query={webhooks} />} />}
 
       {webhooks.data && webhooks.data.data.length === 0 && <WebhooksEmpty action={addButton} />}
 

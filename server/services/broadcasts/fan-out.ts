@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, type SQL } from 'drizzle-orm';
 import { broadcasts } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { claimable, claimedBy } from '../shared/claims/lease';
@@ -13,8 +13,10 @@ export const RUN_BUDGET_MS = 5_000;
 /** What a run did: a chunk outcome, `waiting` (still held or not due), or `skipped` (not claimable). */
 export type RunOutcome = ChunkOutcome | 'waiting' | 'skipped';
 
-const due = (deps: Pick<Deps, 'clock' | 'claims'>) =>
-  and(inArray(broadcasts.status, ['scheduled', 'sending', 'held']), lte(broadcasts.nextAttemptAt, deps.clock.now()), claimable(broadcasts, deps.claims.claimant));
+/** A broadcast with work due at `now`: what the sweep claims, and /metrics counts as due work. */
+export const broadcastIsDue = (now: Date | SQL) => and(inArray(broadcasts.status, ['scheduled', 'sending', 'held']), lte(broadcasts.nextAttemptAt, now))!;
+
+const due = (deps: Pick<Deps, 'clock' | 'claims'>) => and(broadcastIsDue(deps.clock.now()), claimable(broadcasts, deps.claims.claimant));
 
 /**
  * Claims due broadcasts through the one claim-and-lease mechanism: a scheduled one whose time has

@@ -9,7 +9,7 @@ import { LIST_SEND_ALLOWANCE } from '../plans/sending-limits';
 import { enqueueSystemEmail } from '../system-mail/queue';
 import { recordBroadcastEvent } from './events';
 import { HOLDING_AUDIENCE, type HoldReason } from './statuses';
-import { OPERATOR, type AuditSource } from '../audit/record';
+import type { AuditSource } from '../audit/record';
 import type { BroadcastRow } from './view';
 
 // An audience a broadcast is about to send to, is sending to or will resume sending to stays.
@@ -92,7 +92,7 @@ export async function resumeHeld(tx: Db, deps: Pick<Deps, 'clock' | 'config' | '
  * The operator's `org:review --approve|--revoke`. Approving resumes every broadcast held for
  * review exactly where it stopped.
  */
-export async function reviewOrganization(deps: Deps, organizationId: string, approved: boolean, by: AuditSource = OPERATOR) {
+export async function reviewOrganization(deps: Deps, organizationId: string, approved: boolean, by: AuditSource) {
   const organization = await setReviewed(deps, organizationId, approved, by);
   if (!approved) return organization;
   const resumed = await deps.db.transaction(async (tx) => {

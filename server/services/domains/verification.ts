@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { domains } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
@@ -11,6 +11,9 @@ import { DNS_RECORD_KINDS, REQUIRED_DNS_RECORDS, type DomainStatus } from './sta
 import { recordsOf, type DomainRow } from './view';
 
 const REQUIRED = REQUIRED_DNS_RECORDS;
+
+/** A domain whose next check is due at `now`: what the sweep checks, and /metrics counts as due work. */
+export const domainCheckIsDue = (now: Date | SQL) => lte(domains.nextCheckAt, now);
 
 type Outcome = Pick<DomainRow, 'status' | 'chainStartedAt' | 'nextCheckAt' | 'verifiedAt' | 'failureReason'> & { recordStatuses: RecordStatuses };
 
@@ -70,7 +73,7 @@ export async function checkDomain(deps: Deps, id: string): Promise<DomainStatus 
   const [row] = await deps.db
     .update(domains)
     .set({ checkAttempts: sql`${domains.checkAttempts} + 1`, ...claimedBy(deps.claims.claimant) })
-    .where(and(eq(domains.id, id), lte(domains.nextCheckAt, now), claimable(domains, deps.claims.claimant)))
+    .where(and(eq(domains.id, id), domainCheckIsDue(now), claimable(domains, deps.claims.claimant)))
     .returning();
   if (!row) return 'skipped';
   deps.claims.hold(domains, [row.id]);
@@ -114,7 +117,7 @@ async function dueDomainIds(deps: Pick<Deps, 'db' | 'clock'>, limit = 50): Promi
   const rows = await deps.db
     .select({ id: domains.id })
     .from(domains)
-    .where(lte(domains.nextCheckAt, deps.clock.now()))
+    .where(domainCheckIsDue(deps.clock.now()))
     .orderBy(asc(domains.nextCheckAt))
     .limit(limit);
   return rows.map((row) => row.id);

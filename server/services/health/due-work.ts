@@ -2,6 +2,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import { perDatabase, prepareSql, tableName } from '@/db/raw-sql';
 import { broadcasts, domains, emails, systemEmails, webhookDeliveries } from '@/db/schema';
 import type { Deps } from '../../deps';
+import { broadcastIsDue } from '../broadcasts/fan-out';
+import { domainCheckIsDue } from '../domains/verification';
+import { emailIsDue } from '../emails/pipeline/claim';
+import { systemEmailIsDue } from '../system-mail/queue';
+import { deliveryIsDue } from '../webhooks/claim';
 
 export interface DueWork {
   kind: string;
@@ -11,13 +16,14 @@ export interface DueWork {
   oldestAgeSeconds: number;
 }
 
-// The sweeps' own conditions, each on its table's partial index of due times.
-const KINDS: Array<{ kind: string; from: SQL; dueAt: SQL; where: SQL }> = [
-  { kind: 'emails', from: tableName(emails), dueAt: sql`${emails.nextAttemptAt}`, where: sql`${emails.status} <> 'canceled'` },
-  { kind: 'webhooks', from: tableName(webhookDeliveries), dueAt: sql`${webhookDeliveries.nextAttemptAt}`, where: sql`${webhookDeliveries.status} = 'pending'` },
-  { kind: 'domain_checks', from: tableName(domains), dueAt: sql`${domains.nextCheckAt}`, where: sql`true` },
-  { kind: 'broadcasts', from: tableName(broadcasts), dueAt: sql`${broadcasts.nextAttemptAt}`, where: sql`true` },
-  { kind: 'system_emails', from: tableName(systemEmails), dueAt: sql`${systemEmails.nextAttemptAt}`, where: sql`${systemEmails.status} = 'pending'` },
+// Each sweep's own condition, from the module that claims the rows (whoever holds them: work
+// under way is still backlog), each on its table's index of due times.
+const KINDS: Array<{ kind: string; from: SQL; dueAt: SQL; isDue: (now: SQL) => SQL }> = [
+  { kind: 'emails', from: tableName(emails), dueAt: sql`${emails.nextAttemptAt}`, isDue: emailIsDue },
+  { kind: 'webhooks', from: tableName(webhookDeliveries), dueAt: sql`${webhookDeliveries.nextAttemptAt}`, isDue: deliveryIsDue },
+  { kind: 'domain_checks', from: tableName(domains), dueAt: sql`${domains.nextCheckAt}`, isDue: domainCheckIsDue },
+  { kind: 'broadcasts', from: tableName(broadcasts), dueAt: sql`${broadcasts.nextAttemptAt}`, isDue: broadcastIsDue },
+  { kind: 'system_emails', from: tableName(systemEmails), dueAt: sql`${systemEmails.nextAttemptAt}`, isDue: systemEmailIsDue },
 ];
 
 const now = sql`${sql.placeholder('now')}::timestamptz`;
@@ -28,9 +34,9 @@ const dueWorkOn = perDatabase((db) =>
     null,
     sql.join(
       KINDS.map(
-        ({ kind, from, dueAt, where }) => sql`select ${sql.raw(`'${kind}'`)}::text as kind, count(*)::int as due,
+        ({ kind, from, dueAt, isDue }) => sql`select ${sql.raw(`'${kind}'`)}::text as kind, count(*)::int as due,
           coalesce(extract(epoch from (${now} - min(${dueAt}))), 0)::float8 as age
-          from ${from} where ${dueAt} is not null and ${dueAt} <= ${now} and ${where}`,
+          from ${from} where ${isDue(now)}`,
       ),
       sql` union all `,
     ),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '@/db/client';
+import { withQueryBound } from '@/db/deadline';
 import { projectRoot } from '@/db/project-root';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
@@ -27,20 +28,6 @@ function migrationsKnown(): number {
 
 const unavailable = (why: string) => new AppError('SERVICE_UNAVAILABLE', why, { 'Retry-After': '5' });
 
-async function within<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * Ready when the database answers and holds at least the migrations this build knows (a newer
  * process may have applied more: migrations only add). 503 otherwise.
@@ -48,10 +35,13 @@ async function within<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
 export async function checkReadiness(deps: Pick<Deps, 'db' | 'config' | 'databaseKind'>, timeoutMs = 2_000): Promise<Readiness> {
   const started = performance.now();
   try {
-    await within(deps.db.execute(sql`select 1`), timeoutMs);
-    const latencyMs = Math.round((performance.now() - started) * 10) / 10;
-    const rows = await within(queryRows<{ n: number }>(deps.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`), timeoutMs);
-    const applied = Number(rows[0]?.n ?? 0);
+    // Each query under the one query bound (db/deadline.ts, Postgres): past it, cancelled, and not ready.
+    const { latencyMs, applied } = await withQueryBound(timeoutMs, async () => {
+      await deps.db.execute(sql`select 1`);
+      const answeredMs = performance.now() - started;
+      const rows = await queryRows<{ n: number }>(deps.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+      return { latencyMs: Math.round(answeredMs * 10) / 10, applied: Number(rows[0]?.n ?? 0) };
+    });
     const known = migrationsKnown();
     if (applied < known) throw unavailable(`The database lacks ${known - applied} of this build's migrations`);
     return {

@@ -143,18 +143,18 @@ async function changeSetting<K extends Setting>(deps: Pick<Deps, 'db' | 'clock'>
   });
 }
 
-// The operator's commands by default (the CLI passes OPERATOR itself); a dashboard change passes its principal's source.
-export function setStatus(deps: Pick<Deps, 'db' | 'clock'>, id: string, status: string, by: AuditSource = OPERATOR) {
+// Who changed it is always said: OPERATOR for the CLI, the principal's source for a dashboard or API change.
+export function setStatus(deps: Pick<Deps, 'db' | 'clock'>, id: string, status: string, by: AuditSource) {
   if (!isOrganizationStatus(status)) {
     throw validationError(`status must be one of ${ORGANIZATION_STATUSES.join(', ')}`);
   }
   return changeSetting(deps, id, 'status', status, by);
 }
 
-export const setReviewed = (deps: Pick<Deps, 'db' | 'clock'>, id: string, reviewed: boolean, by: AuditSource = OPERATOR) => changeSetting(deps, id, 'reviewed', reviewed, by);
-export const setOverage = (deps: Pick<Deps, 'db' | 'clock'>, id: string, enabled: boolean, by: AuditSource = OPERATOR) => changeSetting(deps, id, 'overageEnabled', enabled, by);
+export const setReviewed = (deps: Pick<Deps, 'db' | 'clock'>, id: string, reviewed: boolean, by: AuditSource) => changeSetting(deps, id, 'reviewed', reviewed, by);
+export const setOverage = (deps: Pick<Deps, 'db' | 'clock'>, id: string, enabled: boolean, by: AuditSource) => changeSetting(deps, id, 'overageEnabled', enabled, by);
 
-export function setRateLimit(deps: Pick<Deps, 'db' | 'clock'>, id: string, requestsPerWindow: number | null, by: AuditSource = OPERATOR) {
+export function setRateLimit(deps: Pick<Deps, 'db' | 'clock'>, id: string, requestsPerWindow: number | null, by: AuditSource) {
   if (requestsPerWindow !== null && (!Number.isInteger(requestsPerWindow) || requestsPerWindow < 1)) {
     throw validationError('the rate limit must be a whole number of requests, at least 1');
   }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { systemEmails } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { RenderedEmail } from '@/emails/layout';
@@ -31,8 +31,13 @@ export async function enqueueSystemEmail(
   return id;
 }
 
-const due = (deps: Pick<Deps, 'clock' | 'claims'>) =>
-  and(inArray(systemEmails.status, ['pending', 'sending']), lte(systemEmails.nextAttemptAt, deps.clock.now()), claimable(systemEmails, deps.claims.claimant));
+/**
+ * A message due at `now`: what the sweep claims, and /metrics counts as due work. One left
+ * 'sending' is due again once its holder is gone (the claim's own test).
+ */
+export const systemEmailIsDue = (now: Date | SQL) => and(inArray(systemEmails.status, ['pending', 'sending']), lte(systemEmails.nextAttemptAt, now))!;
+
+const due = (deps: Pick<Deps, 'clock' | 'claims'>) => and(systemEmailIsDue(deps.clock.now()), claimable(systemEmails, deps.claims.claimant));
 
 /**
  * Claims due messages through the one claim-and-lease mechanism, so two workers never send one

@@ -29,13 +29,16 @@ export interface ClaimedDelivery {
 const own = (key: 'id' | 'webhookId' | 'status' | 'nextAttemptAt') => column(webhookDeliveries, key, 'webhook_deliveries');
 const claim = claimedBy(placeholderClaimant);
 
+/** A delivery whose next attempt is due at `now` (a timestamptz): what the sweep claims, and /metrics counts as due work. */
+export const deliveryIsDue = (now: SQL) => sql`${own('status')} = 'pending' and ${own('nextAttemptAt')} is not null and ${own('nextAttemptAt')} <= ${now}`;
+
 function claimStatement(db: Db, which: SQL) {
   return prepareSql<ClaimedDelivery>(
     db,
     null,
     sql`with picked as (
         select ${own('id')} from ${tableName(webhookDeliveries)}
-        where ${which} and ${own('status')} = 'pending' and ${own('nextAttemptAt')} <= ${sql.placeholder('now')}::timestamptz
+        where ${which} and ${deliveryIsDue(sql`${sql.placeholder('now')}::timestamptz`)}
           and ${claimable(webhookDeliveries, placeholderClaimant)}
         order by ${own('nextAttemptAt')} limit ${sql.placeholder('limit')} for update skip locked
       ), claimed as (
@@ -54,7 +57,7 @@ function claimStatement(db: Db, which: SQL) {
 
 const claimOneOn = perDatabase((db: Db) => claimStatement(db, sql`${own('id')} = ${sql.placeholder('id')}::uuid`));
 // Oldest due first, none to an endpoint that already has its fill in this process.
-const claimDueOn = perDatabase((db: Db) => claimStatement(db, sql`${own('nextAttemptAt')} is not null and not (${own('webhookId')} = any(${sql.placeholder('busy')}::uuid[]))`));
+const claimDueOn = perDatabase((db: Db) => claimStatement(db, sql`not (${own('webhookId')} = any(${sql.placeholder('busy')}::uuid[]))`));
 
 // Raw SQL hands timestamps back as text on some drivers: one shape for the caller.
 const normalized = (row: ClaimedDelivery): ClaimedDelivery => ({ ...row, eventCreatedAt: new Date(row.eventCreatedAt) });
@@ -81,7 +84,7 @@ export async function dueDeliveries(deps: Pick<Deps, 'db' | 'clock'>, limit = 50
   return deps.db
     .select({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId, attempts: webhookDeliveries.attempts })
     .from(webhookDeliveries)
-    .where(sql`${webhookDeliveries.status} = 'pending' and ${webhookDeliveries.nextAttemptAt} <= ${deps.clock.now().toISOString()}::timestamptz`)
+    .where(deliveryIsDue(sql`${deps.clock.now().toISOString()}::timestamptz`))
     .orderBy(webhookDeliveries.nextAttemptAt)
     .limit(limit);
 }

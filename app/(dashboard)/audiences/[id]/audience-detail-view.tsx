@@ -1,8 +1,8 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { Button } from '../../../components/button';
 import { ErrorAlert } from '../../../components/error-alert';
+import { RetryButton } from '../../../components/retry-button';
 import { describeError } from '../../../lib/errors';
 import { useTRPC } from '../../../lib/trpc';
 import { AudienceDetailSkeleton } from './audience-detail-skeleton';
@@ -24,15 +24,7 @@ export function AudienceDetailView({ id }: { id: string }) {
     return (
       <div className="space-y-4">
         <BackToAudiences />
-        <ErrorAlert
-          error={query.error}
-          fallbackTitle="Could not load this audience"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void query.refetch()} loading={query.isFetching}>
-              Try again
-            </Button>
-          }
-        />
+        <ErrorAlert error={query.error} fallbackTitle="Could not load this audience" action={<RetryButton query={query} />} />
       </div>
     );
   }

@@ -4,7 +4,8 @@ import { useMemo, useState } from 'react';
 import { FileUpIcon, UserPlusIcon } from 'lucide-react';
 import { Button } from '../../../components/button';
 import { ErrorAlert } from '../../../components/error-alert';
-import { LoadMoreFooter } from '../../../components/load-more-footer';
+import { isRefreshing, PagedListFooter } from '../../../components/paged-list';
+import { RetryButton } from '../../../components/retry-button';
 import { SearchBox } from '../../../components/search-box';
 import { countOf } from '../../../lib/format';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
@@ -35,7 +36,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
   const [open, setOpen] = useState<Open>(null);
   const close = () => setOpen(null);
   const filtered = search !== '' || subscription !== 'all';
-  const refreshing = query.isRefetching && !query.isFetchingNextPage;
+  const refreshing = isRefreshing(query);
 
   // Only contacts on screen can be ticked: a new search or filter starts a new selection.
   const selectedShown = useMemo(() => (contacts ?? []).filter((contact) => selected.has(contact.id)), [contacts, selected]);
@@ -74,11 +75,6 @@ export function ContactsSection({ audience }: { audience: Audience }) {
       Import CSV
     </Button>
   );
-  const retry = (
-    <Button variant="secondary" size="sm" onClick={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())} loading={query.isFetching}>
-      Try again
-    </Button>
-  );
   const empty = audience.contactCount === 0 && !filtered && contacts?.length === 0;
 
   return (
@@ -113,7 +109,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
         </ContactsTable>
       )}
 
-      {query.isError && !contacts && <ErrorAlert error={query.error} fallbackTitle="Could not load the contacts" action={retry} />}
+      {query.isError && !contacts && <ErrorAlert error={query.error} fallbackTitle="Could not load the contacts" action={<RetryButton query={query} />} />}
 
       {contacts?.length === 0 && <ContactsEmpty filtered={filtered} actions={[addButton, importButton]} />}
 
@@ -135,14 +131,12 @@ export function ContactsSection({ audience }: { audience: Audience }) {
             ))}
             {query.isFetchingNextPage && <ContactSkeletonRows count={2} />}
           </ContactsTable>
-          {query.isError && <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more contacts' : 'Could not refresh the contacts'} action={retry} />}
-          <LoadMoreFooter
+          <PagedListFooter
             count={countOf(contacts.length, 'contact')}
             testId="contacts-footer"
             countTestId="contacts-shown"
-            hasMore={query.hasNextPage}
-            loading={query.isFetchingNextPage}
-            onLoad={() => void query.fetchNextPage()}
+            query={query}
+            failure={{ more: 'Could not load more contacts', refresh: 'Could not refresh the contacts' }}
           />
         </>
       )}

@@ -1,7 +1,7 @@
 'use client';
 
-import { Button } from '../../../components/button';
 import { ErrorAlert } from '../../../components/error-alert';
+import { RetryButton } from '../../../components/retry-button';
 import { describeError } from '../../../lib/errors';
 import { BackToBroadcasts } from '../back-to-broadcasts';
 import { isEditable } from '../statuses';
@@ -29,15 +29,7 @@ export function BroadcastPageView({ id }: { id: string }) {
   return (
     <div className="space-y-4">
       <BackToBroadcasts />
-      <ErrorAlert
-        error={query.error}
-        fallbackTitle="Could not load this broadcast"
-        action={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()} loading={query.isFetching}>
-            Try again
-          </Button>
-        }
-      />
+      <ErrorAlert error={query.error} fallbackTitle="Could not load this broadcast" action={<RetryButton query={query} />} />
     </div>
   );
 }

@@ -1,8 +1,6 @@
 import { formatCount } from '../../../lib/format';
-import { ProgressBar } from '../progress-bar';
+import { ProgressBar, TONE_FILLS, type Tone } from '../progress-bar';
 import { SplitBar } from '../split-bar';
-
-const FILLS = { indigo: 'bg-indigo-600', sky: 'bg-sky-500', emerald: 'bg-emerald-500', orange: 'bg-orange-500', fuchsia: 'bg-fuchsia-500', violet: 'bg-violet-500' };
 
 /** "34 %", or "—" against nothing; under one percent shows as "<1 %" rather than a misleading 0. */
 export function percentOf(value: number, total: number): string {
@@ -20,7 +18,7 @@ export function CountBar({ label, value, total, tone, testId, hint, machine }: {
   label: string;
   value: number;
   total: number;
-  tone: 'indigo' | 'sky' | 'emerald' | 'orange' | 'fuchsia' | 'violet';
+  tone: Tone;
   testId: string;
   hint?: string;
   machine?: number;
@@ -31,7 +29,7 @@ export function CountBar({ label, value, total, tone, testId, hint, machine }: {
       {machine === undefined ? (
         <ProgressBar label={label} value={value} total={total} tone={tone} />
       ) : (
-        <SplitBar label={label} human={value - machine} machine={machine} total={total} fill={FILLS[tone]} testId={`${testId}-bar`} />
+        <SplitBar label={label} human={value - machine} machine={machine} total={total} fill={TONE_FILLS[tone]} testId={`${testId}-bar`} />
       )}
       <dd className="w-40 text-right text-sm whitespace-nowrap tabular-nums">
         <span className="font-semibold text-slate-900" data-testid={testId} data-value={value}>

@@ -1,7 +1,7 @@
 'use client';
 
-import { Button } from '../../../components/button';
 import { ErrorAlert } from '../../../components/error-alert';
+import { RetryButton } from '../../../components/retry-button';
 import { describeError } from '../../../lib/errors';
 import { DeleteDomainSection } from './delete-domain-section';
 import { DnsRecordsSection } from './dns-records-section';
@@ -24,15 +24,7 @@ export function DomainDetailView({ id }: { id: string }) {
     return (
       <>
         <BackToDomains />
-        <ErrorAlert
-          error={query.error}
-          fallbackTitle="Could not load this domain"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void query.refetch()} loading={query.isFetching}>
-              Try again
-            </Button>
-          }
-        />
+        <ErrorAlert error={query.error} fallbackTitle="Could not load this domain" action={<RetryButton query={query} />} />
       </>
     );
   }

@@ -1,7 +1,7 @@
 'use client';
 
-import { Button } from '../../../components/button';
 import { ErrorAlert } from '../../../components/error-alert';
+import { RetryButton } from '../../../components/retry-button';
 import { describeError } from '../../../lib/errors';
 import { AttachmentsList } from './attachments-list';
 import { BackToEmails } from './back-to-emails';
@@ -25,15 +25,7 @@ export function EmailDetailView({ id }: { id: string }) {
     return (
       <div className="space-y-4">
         <BackToEmails />
-        <ErrorAlert
-          error={query.error}
-          fallbackTitle="Could not load this email"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void query.refetch()} loading={query.isFetching}>
-              Try again
-            </Button>
-          }
-        />
+        <ErrorAlert error={query.error} fallbackTitle="Could not load this email" action={<RetryButton query={query} />} />
       </div>
     );
   }

@@ -1,10 +1,9 @@
 'use client';
 
 import { Fragment, useState } from 'react';
-import { RefreshCwIcon } from 'lucide-react';
-import { Button } from '../../../components/button';
 import { ErrorAlert } from '../../../components/error-alert';
-import { LoadMoreFooter } from '../../../components/load-more-footer';
+import { isRefreshing, PagedListFooter, RefreshButton } from '../../../components/paged-list';
+import { RetryButton } from '../../../components/retry-button';
 import { DeliveriesEmpty } from './deliveries-empty';
 import { DeliveriesTable } from './deliveries-table';
 import { DeliveryPanel } from './delivery-panel';
@@ -19,13 +18,7 @@ export function DeliveriesSection({ webhookId }: { webhookId: string }) {
   const [status, setStatus] = useState<DeliveryStatus | undefined>(undefined);
   const [expanded, setExpanded] = useState<string | null>(null);
   const { query, deliveries } = useDeliveries(webhookId, status);
-  const refreshing = query.isRefetching && !query.isFetchingNextPage;
-
-  const retry = (
-    <Button variant="secondary" size="sm" onClick={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())} loading={query.isFetching}>
-      Try again
-    </Button>
-  );
+  const refreshing = isRefreshing(query);
 
   return (
     <section aria-labelledby="deliveries-heading" className="space-y-3" data-testid="deliveries">
@@ -38,10 +31,7 @@ export function DeliveriesSection({ webhookId }: { webhookId: string }) {
         </div>
         <div className="flex items-end gap-2">
           <DeliveryStatusFilter value={status} onChange={setStatus} />
-          <Button variant="secondary" onClick={() => void query.refetch()} loading={refreshing}>
-            {!refreshing && <RefreshCwIcon className="size-4" />}
-            Refresh
-          </Button>
+          <RefreshButton query={query} />
         </div>
       </div>
 
@@ -51,7 +41,7 @@ export function DeliveriesSection({ webhookId }: { webhookId: string }) {
         </DeliveriesTable>
       )}
 
-      {query.isError && !deliveries && <ErrorAlert error={query.error} fallbackTitle="Could not load the deliveries" action={retry} />}
+      {query.isError && !deliveries && <ErrorAlert error={query.error} fallbackTitle="Could not load the deliveries" action={<RetryButton query={query} />} />}
 
       {deliveries?.length === 0 && <DeliveriesEmpty filtered={status !== undefined} />}
 
@@ -70,16 +60,12 @@ export function DeliveriesSection({ webhookId }: { webhookId: string }) {
             })}
             {query.isFetchingNextPage && <DeliverySkeletonRows count={2} />}
           </DeliveriesTable>
-          {query.isError && (
-            <ErrorAlert error={query.error} fallbackTitle={query.isFetchNextPageError ? 'Could not load more deliveries' : 'Could not refresh the deliveries'} action={retry} />
-          )}
-          <LoadMoreFooter
+          <PagedListFooter
             count={deliveries.length === 1 ? '1 delivery' : `${deliveries.length} deliveries`}
             testId="deliveries-footer"
             countTestId="deliveries-count"
-            hasMore={query.hasNextPage}
-            loading={query.isFetchingNextPage}
-            onLoad={() => void query.fetchNextPage()}
+            query={query}
+            failure={{ more: 'Could not load more deliveries', refresh: 'Could not refresh the deliveries' }}
           />
         </>
       )}

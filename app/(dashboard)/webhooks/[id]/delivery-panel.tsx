@@ -1,9 +1,9 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { Button } from '../../../components/button';
 import { CopyButton } from '../../../components/copy-button';
 import { ErrorAlert } from '../../../components/error-alert';
+import { RetryButton } from '../../../components/retry-button';
 import { Skeleton } from '../../../components/skeleton';
 import { useTRPC } from '../../../lib/trpc';
 import { AttemptsList } from './attempts-list';
@@ -31,17 +31,7 @@ export function DeliveryPanel({ webhookId, deliveryId, panelId }: { webhookId: s
             <Skeleton className="h-40 w-full" />
           </div>
         )}
-        {query.isError && (
-          <ErrorAlert
-            error={query.error}
-            fallbackTitle="Could not load this delivery"
-            action={
-              <Button variant="secondary" size="sm" onClick={() => void query.refetch()} loading={query.isFetching}>
-                Try again
-              </Button>
-            }
-          />
-        )}
+        {query.isError && <ErrorAlert error={query.error} fallbackTitle="Could not load this delivery" action={<RetryButton query={query} />} />}
         {query.data && (
           <div className="space-y-4">
             <div className="flex flex-col gap-3 md:flex-row md:items-start md:justify-between">

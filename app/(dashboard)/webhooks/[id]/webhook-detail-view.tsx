@@ -1,8 +1,8 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { Button } from '../../../components/button';
 import { ErrorAlert } from '../../../components/error-alert';
+import { RetryButton } from '../../../components/retry-button';
 import { describeError } from '../../../lib/errors';
 import { useTRPC } from '../../../lib/trpc';
 import { BackToWebhooks } from './back-to-webhooks';
@@ -27,15 +27,7 @@ export function WebhookDetailView({ id }: { id: string }) {
     return (
       <div className="space-y-4">
         <BackToWebhooks />
-        <ErrorAlert
-          error={query.error}
-          fallbackTitle="Could not load this endpoint"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void query.refetch()} loading={query.isFetching}>
-              Try again
-            </Button>
-          }
-        />
+        <ErrorAlert error={query.error} fallbackTitle="Could not load this endpoint" action={<RetryButton query={query} />} />
       </div>
     );
   }

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, getTableName, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, getTableName, inArray, isNotNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { column, perDatabase, tableName } from '@/db/raw-sql';
 import { dkimKeys, emailAttachments, emails } from '@/db/schema';
@@ -14,7 +14,9 @@ import type { ClaimedEmail } from './types';
  * scheduled (409). Due-ness is business time (the injectable clock); the lease is database time.
  */
 
-const due = (now: unknown) => and(isNotNull(emails.nextAttemptAt), lte(emails.nextAttemptAt, sql`${now}::timestamptz`), ne(emails.status, 'canceled'));
+/** An email whose next step is due at `now` (a timestamptz): what the sweep claims, and /metrics counts as due work. */
+export const emailIsDue = (now: SQL) => and(isNotNull(emails.nextAttemptAt), lte(emails.nextAttemptAt, now), ne(emails.status, 'canceled'))!;
+const dueNow = emailIsDue(sql`${sql.placeholder('now')}::timestamptz`);
 
 /**
  * Not to a destination this process already has its fill of: no recipient still to deliver whose
@@ -48,7 +50,7 @@ const claimSet = (db: Db) =>
 
 const claimOneStatement = perDatabase((db) =>
   claimSet(db)
-    .where(and(eq(emails.id, sql.placeholder('id')), due(sql.placeholder('now')), claimable(emails, placeholderClaimant)))
+    .where(and(eq(emails.id, sql.placeholder('id')), dueNow, claimable(emails, placeholderClaimant)))
     .returning(returned)
     .prepare('claim_email'),
 );
@@ -65,7 +67,7 @@ const claimDueStatement = perDatabase((db) =>
         db
           .select({ id: emails.id })
           .from(emails)
-          .where(and(due(sql.placeholder('now')), claimable(emails, placeholderClaimant), notBusy(sql.placeholder('busy'))))
+          .where(and(dueNow, claimable(emails, placeholderClaimant), notBusy(sql.placeholder('busy'))))
           .orderBy(asc(emails.nextAttemptAt))
           .limit(sql.placeholder('limit'))
           .for('update', { skipLocked: true }),

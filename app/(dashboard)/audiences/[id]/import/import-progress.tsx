@@ -1,3 +1,4 @@
+import { Bar } from '../../../../components/bar';
 import { Button } from '../../../../components/button';
 import { countOf, formatCount } from '../../../../lib/format';
 import type { UploadProgress } from './contact-upload';
@@ -17,17 +18,13 @@ export function ImportProgress({ progress, stopping, onStop }: { progress: Uploa
             Batch {formatCount(current)} of {formatCount(progress.batchesTotal)}
           </span>
         </div>
-        <div
-          role="progressbar"
-          aria-label="Import progress"
-          aria-valuemin={0}
-          aria-valuemax={progress.rowsTotal}
-          aria-valuenow={progress.rowsDone}
-          aria-valuetext={`${formatCount(progress.rowsDone)} of ${formatCount(progress.rowsTotal)} rows`}
-          className="h-2.5 overflow-hidden rounded-full bg-slate-200"
-        >
-          <div className="h-full rounded-full bg-indigo-600 transition-[width] duration-300" style={{ width: `${percent}%` }} />
-        </div>
+        <Bar
+          label="Import progress"
+          max={progress.rowsTotal}
+          now={progress.rowsDone}
+          valueText={`${formatCount(progress.rowsDone)} of ${formatCount(progress.rowsTotal)} rows`}
+          parts={[{ percent, fill: 'bg-indigo-600' }]}
+        />
       </div>
       <p className="text-sm text-slate-600" aria-live="polite">
         {formatCount(progress.created)} created, {formatCount(progress.updated)} updated, {formatCount(progress.unchanged)} unchanged so far.
