@@ -216,10 +216,12 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
 
   it('answers every generated request without a 5xx, in the documented shape and statuses', async () => {
     for (const op of operations()) {
+      const started = Date.now();
       await fc.assert(
         fc.asyncProperty(requestArbitrary(op), async (request) => checkResponse(op, request, await send(op, request))),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
+      if (process.env.FUZZ_TIMES) console.log(`[fuzz] ${Date.now() - started} ms ${JSON.stringify(op).slice(0, 80)}`);
     }
   }, 900_000);
 });
