@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { decodePathParam } from '../http/path-params';
 import { API_KEY_MODES } from '../services/api-keys/vocabulary';
 import { EMAIL_STATUSES } from '../services/emails/statuses';
 import { eraseRecipientData } from '../services/privacy/erase';
@@ -10,7 +9,7 @@ import { EVENT_TYPES } from '../services/shared/event-types';
 import { SUPPRESSION_REASONS } from '../services/suppressions/reasons';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
-import { isoDate } from './shared';
+import { decodedPathParam, isoDate } from './shared';
 
 const tags = ['Privacy'];
 
@@ -58,17 +57,7 @@ const processingActivities = z
   .meta({ id: 'ProcessingActivities' });
 
 /** `{email}`: the data subject's address, URL-encoded (`ada%40example.com`). */
-const addressParam = z
-  .string()
-  .meta({ format: 'idn-email', description: 'The address, URL-encoded (ada%40example.com); any case, an IDN domain in Unicode or punycode' })
-  .transform((value, ctx) => {
-    const text = decodePathParam(value);
-    if (text === null) {
-      ctx.addIssue({ code: 'custom', message: 'is not a valid URL-encoded value' });
-      return z.NEVER;
-    }
-    return text;
-  });
+const addressParam = decodedPathParam({ format: 'idn-email', description: 'The address, URL-encoded (ada%40example.com); any case, an IDN domain in Unicode or punycode' });
 
 const recipientDataOutput = z
   .object({

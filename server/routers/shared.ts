@@ -2,17 +2,20 @@ import { z } from 'zod';
 import { decodePathParam } from '../http/path-params';
 
 /** Path parameters arrive URL-encoded from trpc-to-openapi; the document says what they decode to. */
-const decoded = z
-  .string()
-  .meta({ format: 'uuid' })
-  .transform((value, ctx) => {
-    const text = decodePathParam(value);
-    if (text === null) {
-      ctx.addIssue({ code: 'custom', message: 'is not a valid URL-encoded value' });
-      return z.NEVER;
-    }
-    return text;
-  });
+export const decodedPathParam = (meta: { format: string; description?: string }) =>
+  z
+    .string()
+    .meta(meta)
+    .transform((value, ctx) => {
+      const text = decodePathParam(value);
+      if (text === null) {
+        ctx.addIssue({ code: 'custom', message: 'is not a valid URL-encoded value' });
+        return z.NEVER;
+      }
+      return text;
+    });
+
+const decoded = decodedPathParam({ format: 'uuid' });
 
 export const idParam = decoded.pipe(z.uuid({ message: 'must be a UUID' }));
 
