@@ -204,7 +204,8 @@ describe('sign-in spellings', () => {
   });
 
   it('refuses a Host or X-Forwarded-Proto that would move better-auth to another route', async () => {
-    for (const headers of [{ host: '127.0.0.1/api/auth/sign-in/email?' }, { 'x-forwarded-proto': 'http://127.0.0.1/api/auth/sign-in/email?' }]) {
+    const tricks: Array<Record<string, string>> = [{ host: '127.0.0.1/api/auth/sign-in/email?' }, { 'x-forwarded-proto': 'http://127.0.0.1/api/auth/sign-in/email?' }];
+    for (const headers of tricks) {
       const answer = await rawPost(app.url, '/api/auth/ok', { email: 'ada@example.test', password: PASSWORD }, headers);
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.body)).toMatchObject({ code: 'VALIDATION_ERROR' });
