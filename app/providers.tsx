@@ -32,7 +32,8 @@ export function Providers({ children }: { children: ReactNode }) {
           condition: (op) => op.context.postQuery === true,
           true: httpLink({ url: '/api/trpc', methodOverride: 'POST' }),
           // A slow call (one that waits on the network, e.g. Domain Connect) asks for its own request, so a batch never waits on it.
-          false: splitLink({ condition: (op) => op.context.skipBatch === true, true: httpLink({ url: '/api/trpc' }), false: httpBatchLink({ url: '/api/trpc' }) }),
+          // A batch holds at most 20 calls, well under the server's MAX_BATCH_CALLS (server/http/trpc.ts).
+          false: splitLink({ condition: (op) => op.context.skipBatch === true, true: httpLink({ url: '/api/trpc' }), false: httpBatchLink({ url: '/api/trpc', maxItems: 20 }) }),
         }),
       ],
     }),

@@ -91,6 +91,9 @@ const envSchema = z.object({
   BOUNCE_SMTP_PORT: port(2525),
   SMTP_GATEWAY_PORT: port(2587),
   SMTP_GATEWAY_TLS_PORT: port(2465),
+  // Message bytes the gateway holds in memory at once, in all and per organization (docs/security.md).
+  SMTP_GATEWAY_MEMORY_BYTES: z.coerce.number().int().positive().default(256 * 1024 * 1024),
+  SMTP_GATEWAY_ORG_MEMORY_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
   SMTP_TLS_CERT: z.string().optional(),
   SMTP_TLS_KEY: z.string().optional(),
   BOUNCE_DOMAIN: z.string().optional(),
@@ -152,7 +155,7 @@ export type Config = {
   smtpMxPort: number;
   bounceSmtpPort: number;
   /** The SMTP relay gateway: STARTTLS port and implicit-TLS port (0 = off), and its certificate (PEM or a file path; unset = self-signed in DATA_DIR). */
-  smtpGateway: { port: number; tlsPort: number; cert: string | undefined; key: string | undefined };
+  smtpGateway: { port: number; tlsPort: number; cert: string | undefined; key: string | undefined; memoryBytes: number; orgMemoryBytes: number };
   sandboxDomain: string | undefined;
   /** The sandbox domain's DKIM key: PEM or a file path; unset = generated into DATA_DIR. */
   sandboxDkim: { selector: string; privateKey: string | undefined };
@@ -242,7 +245,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpRelayUrl: e.SMTP_RELAY_URL,
     smtpMxPort: e.SMTP_MX_PORT,
     bounceSmtpPort: e.BOUNCE_SMTP_PORT,
-    smtpGateway: { port: e.SMTP_GATEWAY_PORT, tlsPort: e.SMTP_GATEWAY_TLS_PORT, cert: e.SMTP_TLS_CERT, key: e.SMTP_TLS_KEY },
+    smtpGateway: {
+      port: e.SMTP_GATEWAY_PORT,
+      tlsPort: e.SMTP_GATEWAY_TLS_PORT,
+      cert: e.SMTP_TLS_CERT,
+      key: e.SMTP_TLS_KEY,
+      memoryBytes: e.SMTP_GATEWAY_MEMORY_BYTES,
+      orgMemoryBytes: e.SMTP_GATEWAY_ORG_MEMORY_BYTES,
+    },
     sandboxDomain: e.SANDBOX_DOMAIN?.toLowerCase(),
     sandboxDkim: { selector: e.SANDBOX_DKIM_SELECTOR, privateKey: e.SANDBOX_DKIM_PRIVATE_KEY },
     systemMailFrom: e.SYSTEM_MAIL_FROM ?? `EU Mail <no-reply@${bounceDomain}>`,

@@ -3,13 +3,24 @@ import { createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { accounts, sessions, users, verifications } from '@/db/schema';
 import type { Deps } from '../deps';
+import { errorResponse } from '../http/error-body';
+import { requestIdOf } from '../http/request-id';
 import { CLIENT_ADDRESS_HEADER, requestOrigin } from '../http/request-origin';
 import { newId } from '../ids';
 import { recordFailedSignIn, recordSignIn } from '../services/audit/sign-ins';
+import { beginAuthAttempt, isCountedAuthRoute, SIGN_IN_ROUTE } from '../services/sign-in/auth-routes';
+import type { SignInTicket } from '../services/sign-in/throttle';
 import { ensureOrganizationOfUser } from '../services/organizations/organizations';
 
 /** Where a better-auth call came from: the headers the listener stamped on its request (none for a server-side call). */
 const originOf = (context: { headers?: Headers } | null) => requestOrigin((name) => context?.headers?.get(name));
+
+function tooManyAttempts(route: string, retryAfterMs: number, requestId: string): Response {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  const what = route === SIGN_IN_ROUTE ? 'sign-in attempts' : 'attempts';
+  return errorResponse('RATE_LIMITED', `Too many ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, requestId, { 'Retry-After': String(seconds) });
+}
 
 /**
  * Email and password sign-in for people; signing up creates an organization on the Free plan
@@ -17,6 +28,8 @@ const originOf = (context: { headers?: Headers } | null) => requestOrigin((name)
  * of the person's organization: after better-auth's own write, which a failed record does not undo.
  */
 export function createAuth(deps: Deps, secret: string) {
+  // An attempt's places, from the before hook to the after hook of the same call.
+  const tickets = new WeakMap<object, SignInTicket>();
   const https = deps.config.appUrl.startsWith('https://');
   const audit = async (what: string, record: () => Promise<void>) => {
     try {
@@ -46,7 +59,7 @@ export function createAuth(deps: Deps, secret: string) {
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     // better-auth's own limits (in each process's memory) stay on its other paths; email sign-in
-    // is counted per account and per address in the database instead (server/http/sign-in.ts).
+    // is counted per account and per address in the database instead (the hooks below).
     rateLimit: { customRules: { '/sign-in/email': false } },
     telemetry: { enabled: false },
     databaseHooks: {
@@ -65,9 +78,20 @@ export function createAuth(deps: Deps, secret: string) {
       },
     },
     hooks: {
+      // Counted by the endpoint better-auth's router resolved (ctx.path is the endpoint's own
+      // path), so no spelling of a path reaches a password check uncounted (docs/security.md).
+      before: createAuthMiddleware(async (ctx) => {
+        if (!isCountedAuthRoute(ctx.path)) return;
+        const ticket = await beginAuthAttempt(deps, ctx.path, { address: ctx.headers?.get(CLIENT_ADDRESS_HEADER) ?? null, email: ctx.body?.email });
+        if (!ticket) return;
+        if (!ticket.allowed) return tooManyAttempts(ctx.path, ticket.retryAfterMs, requestIdOf(ctx.headers ?? new Headers()));
+        tickets.set(ctx.context, ticket);
+      }),
       after: createAuthMiddleware(async (ctx) => {
+        const ticket = tickets.get(ctx.context);
+        if (ticket?.allowed && !isAPIError(ctx.context.returned)) await ticket.succeeded();
         const refused = ctx.context.returned;
-        if (ctx.path !== '/sign-in/email' || !isAPIError(refused) || refused.statusCode !== 401) return;
+        if (ctx.path !== SIGN_IN_ROUTE || !isAPIError(refused) || refused.statusCode !== 401) return;
         const email: unknown = ctx.body?.email;
         if (typeof email !== 'string') return;
         await audit('failed sign-in', () => recordFailedSignIn(deps, { email, origin: originOf(ctx), reason: refused.body?.code ?? 'refused' }));

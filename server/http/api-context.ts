@@ -17,8 +17,9 @@ export function nodeHeader(req: IncomingMessage): Context['header'] {
 /**
  * The context of a request made with an API key, whichever door it came through (REST, a plain
  * route or `/api/trpc`), so the key's admission, rate limit and reach are the same on all of them.
+ * `calls`: the places the request takes in the rate limit (a tRPC batch's size).
  */
-export function apiKeyContext(deps: Deps, header: Context['header'], requestId: string, setHeader: Context['setHeader']): Context {
+export function apiKeyContext(deps: Deps, header: Context['header'], requestId: string, setHeader: Context['setHeader'], calls = 1): Context {
   let admission: ReturnType<typeof admitApiKey> | undefined;
   return {
     deps,
@@ -28,7 +29,7 @@ export function apiKeyContext(deps: Deps, header: Context['header'], requestId: 
       const secret = parseBearer(header('authorization'));
       // Where the request came from rides on the principal, for the audit log of what it changes.
       admission ??= secret
-        ? admitApiKey(deps, secret).then((admitted) => admitted && { ...admitted, principal: { ...admitted.principal, origin: requestOrigin(header) } })
+        ? admitApiKey(deps, secret, calls).then((admitted) => admitted && { ...admitted, principal: { ...admitted.principal, origin: requestOrigin(header) } })
         : Promise.resolve(null);
       return admission;
     },

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { toNodeHandler } from 'better-auth/node';
 import { withQueryBound } from '@/db/deadline';
 import { appRouter } from '../routers';
 import { PLAIN_ROUTES } from '../routers/plain';
@@ -17,7 +16,7 @@ import { applyDashboardPolicy, SERVICE_POLICY, securityHeaderOptions, setSecurit
 import { stampClientAddress } from './request-origin';
 import { createRestHandler, type RestRequest } from './rest';
 import { sendError, sendJson } from './respond';
-import { createSignInHandler, SIGN_IN_PATH } from './sign-in';
+import { createAuthHandler } from './sign-in';
 import { handleTracking } from './tracking';
 import { handleUnsubscribe } from './unsubscribe';
 import { createTrpcHandler, TRPC_PATH } from './trpc';
@@ -35,8 +34,7 @@ const startsWithSegment = (path: string, prefix: string) => path === prefix || p
  */
 export function createRequestListener(runtime: Runtime, options: { next?: NextHandler; adminToken?: string }) {
   const rest = createRestHandler(runtime.deps, appRouter, PLAIN_ROUTES);
-  const auth = toNodeHandler(runtime.auth);
-  const signIn = createSignInHandler(runtime);
+  const auth = createAuthHandler(runtime);
   const trpc = createTrpcHandler(runtime, appRouter);
   let openApiJson: string | null = null;
   const openApi = () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(appRouter, PLAIN_ROUTES, { appUrl: runtime.config.appUrl })));
@@ -62,7 +60,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     if (path === '/metrics') return handleMetrics(req, res, runtime.deps);
     if (startsWithSegment(path, TRPC_PATH)) return trpc(req, res, path.slice(TRPC_PATH.length), requestId);
     if (startsWithSegment(path, '/api') && !NEXT_API_PREFIXES.some((prefix) => startsWithSegment(path, prefix))) {
-      if (startsWithSegment(path, '/api/auth')) return path === SIGN_IN_PATH && req.method === 'POST' ? signIn(req, res) : auth(req, res);
+      if (startsWithSegment(path, '/api/auth')) return auth(req, res, path);
       return rest(req, res, path.slice('/api'.length) || '/');
     }
     if (path === '/docs/openapi.json') {

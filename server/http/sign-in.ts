@@ -1,16 +1,46 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toNodeHandler } from 'better-auth/node';
 import type { Runtime } from '../runtime';
 import { AppError } from '../errors';
-import { beginSignIn } from '../services/sign-in/throttle';
 import { readJsonBody } from './body';
-import { clientAddress } from './client-address';
 import { sendError } from './respond';
 
-/** better-auth's email sign-in, the one path the throttle stands in front of. */
+/** better-auth's email sign-in: its body is read here, within a bound, before better-auth sees it. */
 export const SIGN_IN_PATH = '/api/auth/sign-in/email';
 
 /** An email and a password fit many times over; better-auth answers anything else itself. */
 const SIGN_IN_BODY_LIMIT = 16 * 1024;
+
+const CANONICAL_BASE = 'http://canonical.invalid';
+
+/**
+ * Whether an /api/auth path is spelled the one way better-auth's router reads it: no dot
+ * segments (plain or percent-encoded), no encoded slash or backslash, no backslash, no empty
+ * segment, no trailing slash, no fragment. better-auth resolves what WHATWG URL resolves
+ * (`x/../sign-in/email` is sign-in); the throttle counts by the route it resolved anyway
+ * (server/auth/better-auth.ts), and refusing other spellings here keeps logs, metrics and the
+ * body bound below on the path that is really served.
+ */
+export function isCanonicalAuthPath(path: string): boolean {
+  if (/%(2e|2f|5c)|[\\#]|\/\/|\/$/i.test(path)) return false;
+  try {
+    return new URL(path, CANONICAL_BASE).pathname === path;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * better-auth builds the URL it routes by from Host and X-Forwarded-Proto (better-call's node
+ * adapter): a host with a path in it would move the request to another route than the one the
+ * listener saw.
+ */
+function hasPlainAuthority(req: IncomingMessage): boolean {
+  const proto = req.headers['x-forwarded-proto'];
+  if (proto !== undefined && proto !== 'http' && proto !== 'https') return false;
+  const host = req.headers.host;
+  return host === undefined || /^[A-Za-z0-9.\-:[\]]+$/.test(host);
+}
 
 function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
@@ -32,14 +62,19 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
 }
 
 /**
- * POST /api/auth/sign-in/email: the attempt is counted per address and per account before
- * better-auth checks the password (429 RATE_LIMITED with Retry-After once either is full); a
- * successful sign-in gives its places back. The body is read here and handed to better-auth as a
- * fetch Request, whose answer (status, session cookie) goes out unchanged.
+ * Everything under /api/auth: a path or authority spelled any other way than the canonical one
+ * is a 400 before better-auth; POST sign-in has its body read within a bound and handed to
+ * better-auth as a fetch Request. Counting attempts (per account and per address) is
+ * better-auth's before hook's, by the route it resolved.
  */
-export function createSignInHandler(runtime: Runtime) {
-  const { deps, auth, config } = runtime;
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+export function createAuthHandler(runtime: Runtime) {
+  const { auth } = runtime;
+  const others = toNodeHandler(auth);
+  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    if (!isCanonicalAuthPath(path) || !hasPlainAuthority(req)) {
+      return sendError(res, 'VALIDATION_ERROR', 'The path or host of this request is not spelled the canonical way');
+    }
+    if (path !== SIGN_IN_PATH || req.method !== 'POST') return others(req, res);
     let body: unknown;
     try {
       body = await readJsonBody(req, SIGN_IN_BODY_LIMIT);
@@ -47,21 +82,12 @@ export function createSignInHandler(runtime: Runtime) {
       if (error instanceof AppError) return sendError(res, error.appCode, error.message, error.headers);
       throw error;
     }
-    const email = (body as { email?: unknown } | null)?.email;
-    const ticket = typeof email === 'string' ? await beginSignIn(deps, { address: clientAddress(req, config.trustedProxyCidrs), email }) : null;
-    if (ticket && !ticket.allowed) {
-      const seconds = Math.max(1, Math.ceil(ticket.retryAfterMs / 1000));
-      const minutes = Math.ceil(seconds / 60);
-      return sendError(res, 'RATE_LIMITED', `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, { 'Retry-After': String(seconds) });
-    }
     const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
     const request = new Request(`${protocol}://${req.headers.host ?? 'localhost'}${req.url ?? SIGN_IN_PATH}`, {
       method: 'POST',
       headers: webHeaders(req),
       body: JSON.stringify(body),
     });
-    const response = await auth.handler(request);
-    if (ticket && response.ok) await ticket.succeeded();
-    await writeResponse(res, response);
+    await writeResponse(res, await auth.handler(request));
   };
 }

@@ -2,18 +2,32 @@ import type { IncomingMessage } from 'node:http';
 import { fromNodeHeaders } from 'better-auth/node';
 import { dashboardContext } from '../auth/session-context';
 import type { Runtime } from '../runtime';
+import { countDashboardCalls } from '../services/plans/rate-limits-dashboard';
+import type { Admission } from '../services/api-keys/admission';
 import type { Context } from '../trpc/context';
 import { apiKeyContext, nodeHeader } from './api-context';
 import { notingCaller } from './request-log';
+
+/** The dashboard's session, its calls counted in the organization's dashboard window (rate-limits-dashboard.ts). */
+function countedDashboardContext(runtime: Pick<Runtime, 'deps' | 'auth'>, req: IncomingMessage, requestId: string, setHeader: Context['setHeader'], calls: number): Context {
+  const session = dashboardContext(runtime.deps, runtime.auth, fromNodeHeaders(req.headers), requestId, setHeader);
+  let admission: Promise<Admission | null> | undefined;
+  return {
+    ...session,
+    authenticate: () =>
+      (admission ??= session.authenticate().then(async (admitted) => admitted && { ...admitted, rateLimit: await countDashboardCalls(runtime.deps, admitted.principal.organizationId, calls) })),
+  };
+}
 
 /**
  * Who calls `/api/trpc`: with an Authorization header, an API key admitted exactly as REST admits
  * it (rate limit, permission, mode); without one, the dashboard's signed-in person. A request
  * that sends a header is never read as the session a browser may carry too, so a revoked or
- * malformed key is refused rather than quietly acting as someone else.
+ * malformed key is refused rather than quietly acting as someone else. `calls` is the batch's
+ * size: each call takes its place in the rate limit, the first one to authenticate takes them all.
  */
-export function trpcContext(runtime: Pick<Runtime, 'deps' | 'auth'>, req: IncomingMessage, requestId: string, setHeader: Context['setHeader']): Context {
+export function trpcContext(runtime: Pick<Runtime, 'deps' | 'auth'>, req: IncomingMessage, requestId: string, setHeader: Context['setHeader'], calls = 1): Context {
   const header = nodeHeader(req);
-  if (header('authorization') !== undefined) return notingCaller(req, apiKeyContext(runtime.deps, header, requestId, setHeader));
-  return notingCaller(req, dashboardContext(runtime.deps, runtime.auth, fromNodeHeaders(req.headers), requestId, setHeader));
+  if (header('authorization') !== undefined) return notingCaller(req, apiKeyContext(runtime.deps, header, requestId, setHeader, calls));
+  return notingCaller(req, countedDashboardContext(runtime, req, requestId, setHeader, calls));
 }

@@ -8,10 +8,32 @@ import { trpcContext } from './trpc-context';
 
 export const TRPC_PATH = '/api/trpc';
 
-/** One body may batch calls to several procedures, so the endpoint takes the largest body any of them accepts. */
-function largestBodyLimit(router: AppRouter, fallback: number): number {
-  const procedures = Object.values(router._def.procedures) as unknown as Array<{ _def: { meta?: AccessMeta } }>;
-  return Math.max(fallback, ...procedures.map((procedure) => procedure._def.meta?.bodyLimitBytes ?? 0));
+/**
+ * The most calls one request may batch. The dashboard's httpBatchLink sends what one render asks
+ * for (app/providers.tsx caps it at 20 a request); 50 is far past that and keeps one request's
+ * work bounded. Each call counts against the rate limit anyway.
+ */
+export const MAX_BATCH_CALLS = 50;
+
+type ProcedureTable = Record<string, { _def: { meta?: AccessMeta } } | undefined>;
+
+/** The procedures a request names: `a,b,c` with `?batch=1`, as tRPC reads it (percent-decoded), else one. */
+function calledProcedures(path: string, search: URLSearchParams): string[] {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // tRPC refuses it itself.
+  }
+  return search.get('batch') === '1' ? decoded.split(',') : [decoded];
+}
+
+/**
+ * A body is held to the REST route's limit of the procedure it calls (its `bodyLimitBytes`, or the
+ * service's); a batch to the largest of its procedures'. A procedure nobody has gets the service's.
+ */
+function bodyLimitOf(procedures: ProcedureTable, names: string[], fallback: number): number {
+  return Math.max(...names.map((name) => (Object.hasOwn(procedures, name) ? procedures[name]?._def.meta?.bodyLimitBytes : undefined) ?? fallback));
 }
 
 /**
@@ -20,22 +42,30 @@ function largestBodyLimit(router: AppRouter, fallback: number): number {
  * listener put on the response.
  */
 export function createTrpcHandler(runtime: Pick<Runtime, 'deps' | 'auth'>, router: AppRouter) {
-  const maxBodySize = largestBodyLimit(router, runtime.deps.config.bodyLimitBytes);
+  const procedures = router._def.procedures as unknown as ProcedureTable;
+  const fallbackLimit = runtime.deps.config.bodyLimitBytes;
 
   return function handleTrpc(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<void> {
     // Procedures set headers (the rate limit) through the context; they reach the response through
     // responseMeta, which a streamed batch calls before any procedure ran: there they are dropped
     // rather than written after the head has gone out.
     const headers: Record<string, string> = {};
+    const procedurePath = path.replace(/^\/+|\/+$/g, '');
+    const queryAt = (req.url ?? '').indexOf('?');
+    const search = new URLSearchParams(queryAt === -1 ? '' : (req.url ?? '').slice(queryAt + 1));
+    const names = calledProcedures(procedurePath, search);
     return nodeHTTPRequestHandler({
       req,
       res,
       router,
-      path: path.replace(/^\/+|\/+$/g, ''),
-      maxBodySize,
+      path: procedurePath,
+      // Past it, tRPC refuses the whole request (400) before any call runs or the body is read.
+      maxBatchSize: MAX_BATCH_CALLS,
+      maxBodySize: bodyLimitOf(procedures, names.slice(0, MAX_BATCH_CALLS), fallbackLimit),
       // A query may come as a POST: a preview of content being written carries bodies larger than a URL holds.
       allowMethodOverride: true,
-      createContext: () => trpcContext(runtime, req, requestId, (name, value) => (headers[name] = value)),
+      // Each call of a batch takes its place in the rate limit.
+      createContext: ({ info }) => trpcContext(runtime, req, requestId, (name, value) => (headers[name] = value), Math.max(1, info.calls.length)),
       responseMeta: ({ errors }) => {
         for (const error of errors) Object.assign(headers, toEnvelope(error).headers);
         return { headers };

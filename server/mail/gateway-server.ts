@@ -3,6 +3,7 @@ import { SMTPServer, type SMTPServerAddress, type SMTPServerAuthentication, type
 import type { Deps } from '../deps';
 import type { Log } from '../log';
 import { AuthThrottle } from '../services/smtp-gateway/auth-throttle';
+import { MemoryBudget } from '../services/smtp-gateway/memory-budget';
 import { admitSmtpKey } from '../services/smtp-gateway/credentials';
 import { relayMessage } from '../services/smtp-gateway/relay';
 import { INTERNAL_FAILURE, replyError, replyForError, type SmtpReply } from '../services/smtp-gateway/replies';
@@ -21,6 +22,9 @@ export interface GatewayLimits {
   idleMs: number;
   /** A whole connection's life: a client trickling one byte a minute is cut off at this. */
   sessionMs: number;
+  /** Message bytes held in memory at once, in all and per organization (SMTP_GATEWAY_MEMORY_BYTES, SMTP_GATEWAY_ORG_MEMORY_BYTES). */
+  memoryBytes: number;
+  organizationMemoryBytes: number;
 }
 
 export const GATEWAY_LIMITS: GatewayLimits = {
@@ -29,6 +33,10 @@ export const GATEWAY_LIMITS: GatewayLimits = {
   maxClients: 500,
   idleMs: 60_000,
   sessionMs: 10 * 60_000,
+  // Without these, 500 connections of 40 MB each could make the process hold 20 GB. 256 MiB is six
+  // largest messages at once and thousands of ordinary ones; one organization gets a quarter.
+  memoryBytes: 256 * 1024 * 1024,
+  organizationMemoryBytes: 64 * 1024 * 1024,
 };
 
 interface GatewayOptions {
@@ -47,6 +55,8 @@ export interface SmtpGateway {
   ports: { starttls: number | null; implicitTls: number | null };
   /** Swaps in a renewed certificate for new connections (SIGHUP). */
   reloadTls(tls: GatewayTls): void;
+  /** Message bytes held in memory right now, across all connections. */
+  heldBytes(): number;
   close(): Promise<void>;
 }
 
@@ -68,9 +78,13 @@ const refuse = (code: number, enhanced: string, text: string) => replyError({ co
 export async function startSmtpGateway(options: GatewayOptions): Promise<SmtpGateway> {
   const { deps } = options;
   const log = (options.log ?? deps.log).child({ part: 'smtp-gateway' });
-  const limits = { ...GATEWAY_LIMITS, ...options.limits };
+  const { memoryBytes, orgMemoryBytes } = deps.config.smtpGateway;
+  const limits = { ...GATEWAY_LIMITS, memoryBytes, organizationMemoryBytes: orgMemoryBytes, ...options.limits };
   const throttle = new AuthThrottle(() => deps.clock.now().getTime());
   const perClient = new Map<string, number>();
+  const budget = new MemoryBudget(limits.memoryBytes, limits.organizationMemoryBytes);
+  // What a session's message in DATA holds, given back if the connection goes before the message ends.
+  const holding = new Map<string, () => void>();
 
   const handlers = {
     onConnect(session: SMTPServerSession, callback: Done) {
@@ -83,6 +97,7 @@ export async function startSmtpGateway(options: GatewayOptions): Promise<SmtpGat
     },
 
     onClose(session: SMTPServerSession) {
+      holding.get(session.id)?.();
       const left = (perClient.get(session.remoteAddress) ?? 1) - 1;
       if (left > 0) perClient.set(session.remoteAddress, left);
       else perClient.delete(session.remoteAddress);
@@ -127,28 +142,65 @@ export async function startSmtpGateway(options: GatewayOptions): Promise<SmtpGat
     },
 
     onData(stream: NodeJS.ReadableStream & { sizeExceeded?: boolean }, session: Session, callback: (error?: Error | null, message?: string) => void) {
-      const chunks: Buffer[] = [];
+      const organizationId = session.principal?.organizationId ?? '';
+      let chunks: Buffer[] = [];
       let size = 0;
+      let held = 0;
+      let overBudget = false;
+      const giveBack = () => {
+        budget.give(organizationId, held);
+        held = 0;
+        chunks = [];
+        if (holding.get(session.id) === giveBack) holding.delete(session.id);
+      };
+      holding.set(session.id, giveBack);
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= limits.maxBytes) chunks.push(chunk);
+        if (overBudget) return;
+        // Past the size limit or the memory budget the rest is read and dropped: the answer is already known.
+        if (size > limits.maxBytes) return giveBack();
+        if (!budget.take(organizationId, chunk.length)) {
+          overBudget = true;
+          return giveBack();
+        }
+        held += chunk.length;
+        chunks.push(chunk);
       });
-      stream.once('error', (error: Error) => callback(error));
+      stream.once('error', (error: Error) => {
+        giveBack();
+        callback(error);
+      });
       stream.once('end', () => {
-        if (stream.sizeExceeded || size > limits.maxBytes) return callback(refuse(552, '5.3.4', `PAYLOAD_TOO_LARGE: Message too big (at most ${limits.maxBytes} bytes)`));
+        if (stream.sizeExceeded || size > limits.maxBytes) {
+          giveBack();
+          return callback(refuse(552, '5.3.4', `PAYLOAD_TOO_LARGE: Message too big (at most ${limits.maxBytes} bytes)`));
+        }
+        if (overBudget) {
+          log.warn({ organizationId, bytes: size, heldBytes: budget.heldBytes }, 'SMTP message refused: memory budget full');
+          return callback(refuse(452, '4.3.1', 'Insufficient system storage: too many messages are arriving at once; try again later'));
+        }
         const principal = session.principal;
-        if (!principal) return callback(refuse(503, '5.5.1', 'Bad sequence of commands'));
+        if (!principal) {
+          giveBack();
+          return callback(refuse(503, '5.5.1', 'Bad sequence of commands'));
+        }
         const envelope = {
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           rcptTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
         };
-        relayMessage(deps, principal, Buffer.concat(chunks), envelope).then(
-          ({ id }) => {
-            log.info({ emailId: id, keyId: principal.keyId, bytes: size, recipients: envelope.rcptTo.length }, 'message relayed');
-            callback(null, `2.0.0 Ok: queued as ${id}`);
-          },
-          (error: unknown) => callback(replyError(failure(error, 'DATA'))),
-        );
+        const message = Buffer.concat(chunks);
+        chunks = [];
+        // The bytes stay taken until the relay is done with them, even if the client leaves first.
+        holding.delete(session.id);
+        relayMessage(deps, principal, message, envelope)
+          .then(
+            ({ id }) => {
+              log.info({ emailId: id, keyId: principal.keyId, bytes: size, recipients: envelope.rcptTo.length }, 'message relayed');
+              callback(null, `2.0.0 Ok: queued as ${id}`);
+            },
+            (error: unknown) => callback(replyError(failure(error, 'DATA'))),
+          )
+          .finally(giveBack);
       });
     },
   };
@@ -206,6 +258,7 @@ export async function startSmtpGateway(options: GatewayOptions): Promise<SmtpGat
     reloadTls(tls) {
       for (const server of servers) server.updateSecureContext({ key: tls.key, cert: tls.cert });
     },
+    heldBytes: () => budget.heldBytes,
     close: () => Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))).then(() => undefined),
   };
 }

@@ -32,8 +32,11 @@ interface AdmissionRow {
   hits: Array<string | number>;
 }
 
+const calls = sql`${sql.placeholder('calls')}::int`;
+
 // One round trip on the hot path: find the key (revoked keys never match: revocation is
-// immediate everywhere) and count the request against its organization's window.
+// immediate everywhere) and count the request's calls (a tRPC batch makes several) against its
+// organization's window.
 const admit = perDatabase((db) =>
   prepareSql<AdmissionRow>(
     db,
@@ -47,20 +50,28 @@ const admit = perDatabase((db) =>
         where ${column(apiKeys, 'keyHash', 'k')} = ${sql.placeholder('hash')} and ${column(apiKeys, 'revokedAt', 'k')} is null
       ), counted as (
         insert into ${tableName(rateLimitBuckets, 'bucket')} (${columnNames(rateLimitBuckets, ['key', 'hits', 'lastAllowed'])})
-        select 'org:' || key.organization_id, array[${sql.placeholder('now')}::bigint], true from key
-        ${slidingWindowUpsert(sql`(select window_limit from key)`)}
+        select 'org:' || key.organization_id,
+          case when ${calls} <= key.window_limit then array_fill(${sql.placeholder('now')}::bigint, array[${calls}]) else '{}'::bigint[] end,
+          ${calls} <= key.window_limit
+        from key
+        ${slidingWindowUpsert(sql`(select window_limit from key)`, calls)}
       )
       select key.*, counted.last_allowed, counted.hits from key left join counted on true`,
   ),
 );
 
-/** The caller behind a bearer secret with its rate-limit standing, or null for a malformed, unknown or revoked key. */
-export async function admitApiKey(deps: Pick<Deps, 'db' | 'clock'>, secret: string): Promise<Admission | null> {
+/**
+ * The caller behind a bearer secret with its rate-limit standing, or null for a malformed,
+ * unknown or revoked key. `calls` is how many places the request takes in the window: all of them
+ * or, refused, none.
+ */
+export async function admitApiKey(deps: Pick<Deps, 'db' | 'clock'>, secret: string, calls = 1): Promise<Admission | null> {
   if (!KEY_PATTERN.test(secret)) return null;
   const nowMs = deps.clock.now().getTime();
   const [row] = await admit(deps.db).execute({
     hash: hashKey(secret),
     planLimits: PLAN_LIMITS,
+    calls,
     now: nowMs,
     since: nowMs - RATE_LIMIT_WINDOW_MS,
   });

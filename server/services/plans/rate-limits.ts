@@ -16,19 +16,21 @@ export interface RateLimitResult {
  * new one is let through when fewer than `limit` of them are newer than `since`. The log is
  * kept sorted (a late clock appends the newest time again), so `width_bucket` finds the expired
  * prefix by binary search. The row lock makes every process on the database count together.
+ * `weight` requests arrive together (a tRPC batch): all of them are let through, taking `weight`
+ * places, or none is.
  */
-export function slidingWindowUpsert(limit: SQL): SQL {
+export function slidingWindowUpsert(limit: SQL, weight: SQL = sql`1`): SQL {
   const since = sql`${sql.placeholder('since')}::bigint`;
   const now = sql`${sql.placeholder('now')}::bigint`;
   const hitsOf = column(rateLimitBuckets, 'hits', 'bucket');
   const hits = column(rateLimitBuckets, 'hits');
   const lastAllowed = column(rateLimitBuckets, 'lastAllowed');
   const expired = sql`width_bucket(${since}, ${hitsOf})`;
-  const hasRoom = sql`cardinality(${hitsOf}) - ${expired} < ${limit}`;
+  const hasRoom = sql`cardinality(${hitsOf}) - ${expired} + ${weight} <= ${limit}`;
   return sql`on conflict (${column(rateLimitBuckets, 'key')}) do update set
     ${lastAllowed} = ${hasRoom},
     ${hits} = case when ${hasRoom}
-      then ${hitsOf}[${expired} + 1:] || greatest(${now}, ${hitsOf}[cardinality(${hitsOf})])
+      then ${hitsOf}[${expired} + 1:] || array_fill(greatest(${now}, ${hitsOf}[cardinality(${hitsOf})]), array[${weight}])
       else ${hitsOf}[${expired} + 1:] end
     returning ${lastAllowed}, ${hits}`;
 }

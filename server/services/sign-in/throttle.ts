@@ -23,6 +23,9 @@ export const SIGN_IN_THROTTLE = {
   pruneEveryMs: 60_000,
 } as const;
 
+/** The longest window any auth route is counted in (auth-routes.ts): pruning waits that long. */
+export const LONGEST_AUTH_WINDOW_MS = 60 * 60_000;
+
 const KEY_PREFIX = 'sign-in:';
 
 /** The address's window: IPv4 as is, IPv6 by its /64 (one client usually holds a whole /64). */
@@ -92,16 +95,18 @@ export type SignInTicket =
   | { allowed: true; /** The attempt succeeded: its places in both windows are given back. */ succeeded(): Promise<void> }
   | { allowed: false; retryAfterMs: number; limitedBy: 'account' | 'address' };
 
-type ThrottleDeps = Pick<Deps, 'db' | 'clock'>;
+export type ThrottleDeps = Pick<Deps, 'db' | 'clock'>;
 
-async function takePlace(deps: ThrottleDeps, key: string, limit: number, nowMs: number) {
-  const [row] = await take(deps.db).execute({ key, limit, now: nowMs, since: nowMs - SIGN_IN_THROTTLE.windowMs });
-  const result = toRateLimitResult(row, limit, SIGN_IN_THROTTLE.windowMs, nowMs);
+/** Takes one place in the window `key` (prefixed here), or is refused when `limit` are taken within `windowMs`. */
+export async function takePlace(deps: ThrottleDeps, key: string, limit: number, nowMs: number, windowMs: number = SIGN_IN_THROTTLE.windowMs) {
+  const [row] = await take(deps.db).execute({ key, limit, now: nowMs, since: nowMs - windowMs });
+  const result = toRateLimitResult(row, limit, windowMs, nowMs);
   const hits = (row?.hits ?? []).map(Number);
   return { ...result, countedAt: hits[hits.length - 1] ?? nowMs };
 }
 
-const release = (deps: ThrottleDeps, key: string, at: number) => giveBack(deps.db).execute({ key, at });
+/** Gives back the place taken at `at` in the window `key`. */
+export const release = (deps: ThrottleDeps, key: string, at: number) => giveBack(deps.db).execute({ key, at });
 
 /**
  * Takes this attempt's place in the address's window, then in the account's. Refused by either,
@@ -129,10 +134,10 @@ export async function beginSignIn(deps: ThrottleDeps, attempt: { address: string
   };
 }
 
-/** Windows of addresses and accounts nobody tried for a whole window go, at most once a minute per process. */
-async function pruneNowAndThen(deps: ThrottleDeps, nowMs: number): Promise<void> {
+/** Windows of addresses and accounts nobody tried for the longest window go, at most once a minute per process. */
+export async function pruneNowAndThen(deps: ThrottleDeps, nowMs: number): Promise<void> {
   const last = lastPruned.get(deps.db);
   if (last !== undefined && nowMs - last < SIGN_IN_THROTTLE.pruneEveryMs && nowMs >= last) return;
   lastPruned.set(deps.db, nowMs);
-  await prune(deps.db).execute({ since: nowMs - SIGN_IN_THROTTLE.windowMs });
+  await prune(deps.db).execute({ since: nowMs - LONGEST_AUTH_WINDOW_MS });
 }

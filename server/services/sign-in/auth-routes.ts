@@ -1,0 +1,59 @@
+import { addressBucketKey, beginSignIn, pruneNowAndThen, release, takePlace, type SignInTicket, type ThrottleDeps } from './throttle';
+
+/**
+ * The better-auth routes that are counted, by the path better-auth's router resolved (its
+ * endpoint's own path, never the path a client spelled): a password guessed, an account made, a
+ * reset asked for. Sign-in is counted per account and per address (throttle.ts); the rest per
+ * address, each in a window of its own. `givesBack`: a success leaves no place taken, so what
+ * stays counted is failures; an account made or a reset asked for stays counted.
+ */
+interface AddressRule {
+  /** The window's name, under the client's address. */
+  window: string;
+  limit: number;
+  windowMs: number;
+  givesBack: boolean;
+}
+
+export const AUTH_ADDRESS_RULES: Readonly<Record<string, AddressRule>> = {
+  // An office behind one NAT signing up a hundred people in an hour is far past any real team.
+  '/sign-up/email': { window: 'sign-up', limit: 100, windowMs: 60 * 60_000, givesBack: false },
+  // The reset routes: asking for a reset mail, and trying a reset token.
+  '/request-password-reset': { window: 'password-reset', limit: 10, windowMs: 15 * 60_000, givesBack: false },
+  '/reset-password': { window: 'password-reset', limit: 10, windowMs: 15 * 60_000, givesBack: false },
+  // A signed-in session checking its own password: guesses from a stolen session are still guesses.
+  '/change-password': { window: 'password-check', limit: 30, windowMs: 15 * 60_000, givesBack: true },
+  '/verify-password': { window: 'password-check', limit: 30, windowMs: 15 * 60_000, givesBack: true },
+  '/delete-user': { window: 'password-check', limit: 30, windowMs: 15 * 60_000, givesBack: true },
+};
+
+/** better-auth's email sign-in, counted per account and per address. */
+export const SIGN_IN_ROUTE = '/sign-in/email';
+
+export const isCountedAuthRoute = (route: string): boolean => route === SIGN_IN_ROUTE || Object.hasOwn(AUTH_ADDRESS_RULES, route);
+
+/** The address window of a rule: the address's key with the rule's window in front. */
+const ruleKey = (rule: AddressRule, address: string | null) => addressBucketKey(address).replace(/^sign-in:/, `sign-in:${rule.window}:`);
+
+/**
+ * Takes the attempt's places for the route better-auth resolved, before its handler runs. Null
+ * for a route nobody counts; a refusal says how long until there is room again.
+ */
+export async function beginAuthAttempt(
+  deps: ThrottleDeps,
+  route: string,
+  attempt: { address: string | null; email: unknown },
+): Promise<SignInTicket | null> {
+  if (route === SIGN_IN_ROUTE) {
+    // Without an email better-auth refuses the body before any password is checked; the address still counts.
+    return beginSignIn(deps, { address: attempt.address, email: typeof attempt.email === 'string' ? attempt.email : '' });
+  }
+  const rule = Object.hasOwn(AUTH_ADDRESS_RULES, route) ? AUTH_ADDRESS_RULES[route] : undefined;
+  if (!rule) return null;
+  const nowMs = deps.clock.now().getTime();
+  await pruneNowAndThen(deps, nowMs);
+  const key = ruleKey(rule, attempt.address);
+  const place = await takePlace(deps, key, rule.limit, nowMs, rule.windowMs);
+  if (!place.allowed) return { allowed: false, retryAfterMs: place.resetMs, limitedBy: 'address' };
+  return { allowed: true, succeeded: async () => (rule.givesBack ? void (await release(deps, key, place.countedAt)) : undefined) };
+}
