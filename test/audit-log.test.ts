@@ -155,7 +155,7 @@ describe('the audit log records', () => {
       ['webhook.created', 'http://hooks.example.com:9/a', { events: ['email.bounced'] }],
       ['webhook.updated', 'http://hooks.example.com:9/b', { url: { from: 'http://hooks.example.com:9/a', to: 'http://hooks.example.com:9/b' } }],
       // The second PATCH changed nothing and reading the secret is a read: neither is recorded.
-      ['webhook.secret_rotated', 'http://hooks.example.com:9/b', {}],
+      ['webhook.secret_rotated', 'http://hooks.example.com:9/b', { mode: 'live' }],
       ['webhook.deleted', 'http://hooks.example.com:9/b', {}],
       ['api_key.created', expect.stringMatching(/^Pinned \(/), { permission: 'sending_access', mode: 'live', domainId: domain.id }],
       ['api_key.revoked', expect.stringMatching(/^Pinned \(/), { mode: 'live', reason: 'domain_deleted', domainId: domain.id }],

@@ -36,7 +36,7 @@ beforeEach(async () => {
 const hookUrl = (path = '/hook') => `http://hooks.example.com:${receiver.port}${path}`;
 const deps = () => app.runtime.deps;
 
-async function endpoint(key: string, events: string[] = ['*'], path = '/hook'): Promise<{ id: string; secret: string }> {
+async function endpoint(key: string, events: string[] = ['*'], path = '/hook'): Promise<{ id: string; secret: string; testSecret: string }> {
   const created = await app.request('POST', '/api/webhooks', { key, body: { url: hookUrl(path), events } });
   expect(created.status, created.text).toBe(201);
   return created.body;
@@ -57,10 +57,18 @@ describe('webhook endpoints', () => {
   it('creates, lists, reads, updates and deletes an endpoint; the secret is retrievable and rotates', async () => {
     const org = await app.createOrg();
     const created = await endpoint(org.apiKey, ['email.bounced', 'email.bounced', 'domain.created']);
-    expect(created).toEqual({ id: expect.any(String), url: hookUrl(), events: ['email.bounced', 'domain.created'], secret: expect.stringMatching(/^whsec_/), createdAt: expect.any(String) });
+    expect(created).toEqual({
+      id: expect.any(String),
+      url: hookUrl(),
+      events: ['email.bounced', 'domain.created'],
+      secret: expect.stringMatching(/^whsec_/),
+      testSecret: expect.stringMatching(/^whsec_/),
+      createdAt: expect.any(String),
+    });
+    expect(created.testSecret).not.toBe(created.secret);
     const list = await app.request('GET', '/api/webhooks', { key: org.apiKey });
     expect(list.body.data).toEqual([expect.objectContaining({ id: created.id, health: { attempts24h: 0, succeeded24h: 0, lastFailureAt: null, lastFailure: null } })]);
-    expect((await app.request('GET', `/api/webhooks/${created.id}/secret`, { key: org.apiKey })).body).toEqual({ secret: created.secret });
+    expect((await app.request('GET', `/api/webhooks/${created.id}/secret`, { key: org.apiKey })).body).toEqual({ mode: 'live', secret: created.secret, testSecret: created.testSecret });
     const patched = await app.request('PATCH', `/api/webhooks/${created.id}`, { key: org.apiKey, body: { events: ['*'] } });
     expect(patched.body).toMatchObject({ id: created.id, events: ['*'], url: hookUrl() });
     const rotated = await app.request('POST', `/api/webhooks/${created.id}/rotate-secret`, { key: org.apiKey });
@@ -103,7 +111,7 @@ describe('webhook endpoints', () => {
     expect(receiver.received.map((hook) => hook.path).sort()).toEqual(['/paid-0', '/paid-1', '/paid-2']);
   });
 
-  it('lets a test key read endpoints but not change them', async () => {
+  it('lets a test key read endpoints but not change them (its own test-mode secret aside)', async () => {
     const org = await app.createOrg();
     const created = await endpoint(org.apiKey);
     const testKey = await keyFor(app, org.organizationId, 'full_access', 'test');
@@ -111,7 +119,7 @@ describe('webhook endpoints', () => {
     for (const [method, path, body] of [
       ['POST', '/api/webhooks', { url: hookUrl(), events: ['*'] }],
       ['PATCH', `/api/webhooks/${created.id}`, { events: ['email.sent'] }],
-      ['POST', `/api/webhooks/${created.id}/rotate-secret`, undefined],
+      ['POST', `/api/webhooks/${created.id}/rotate-secret`, { mode: 'live' }],
       ['DELETE', `/api/webhooks/${created.id}`, undefined],
     ] as const) {
       const answer = await app.request(method, path, { key: testKey, body });

@@ -16,8 +16,14 @@ export const webhooks = pgTable(
     url: text('url').notNull(),
     /** Event types, or ['*'] for every one. */
     events: text('events').array().notNull(),
-    /** The signing secret (whsec_...), sealed with ENCRYPTION_KEY like DKIM keys. */
+    /** The live signing secret (whsec_...), sealed with ENCRYPTION_KEY like DKIM keys: it signs every event. */
     secretSealed: text('secret_sealed').notNull(),
+    /**
+     * The test-mode signing secret, sealed the same way: it signs test-mode events too, and is the
+     * one a test key reads and rotates. Null for an endpoint made before it existed, until first
+     * needed (a migration cannot seal: services/webhooks/mode-secrets.ts makes it then).
+     */
+    testSecretSealed: text('test_secret_sealed'),
     /** The first failed attempt since the last success: the start of a failing streak. */
     failingSince: timestamp('failing_since', { withTimezone: true, mode: 'date' }),
     /** When the owner was told about the current failing streak. */

@@ -66,7 +66,20 @@ const events = z
   .max(EVENT_TYPES.length + 1)
   .describe('Event types from the catalogue (see EventType), or ["*"] for all');
 
-const secret = z.object({ secret: z.string().describe('The signing secret (whsec_…), for any Standard Webhooks library') }).meta({ id: 'WebhookSecret' });
+const mode = z.enum(['live', 'test']);
+const secret = z
+  .object({
+    mode: mode.describe("The mode of the events `secret` verifies: the key's (a test key gets the test-mode secret only)"),
+    secret: z.string().describe('The signing secret (whsec_…), for any Standard Webhooks library'),
+    testSecret: z
+      .string()
+      .optional()
+      .describe('To a live key: the test-mode secret too, which also signs test-mode events (the endpoint receives both modes)'),
+  })
+  .meta({ id: 'WebhookSecret' });
+const rotatedSecret = z
+  .object({ mode: mode.describe('Which secret was replaced'), secret: z.string().describe('The new signing secret (whsec_…)') })
+  .meta({ id: 'RotatedWebhookSecret' });
 const tags = ['Webhooks'];
 const byId = z.strictObject({ id: idParam });
 
@@ -74,7 +87,14 @@ export const webhooksRouter = router({
   create: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/webhooks', operationId: 'createWebhook', tags, summary: 'Register an endpoint for events' }, successStatus: 201, liveWrite: true })
     .input(z.strictObject({ url, events }))
-    .output(webhook.extend({ secret: z.string() }).meta({ id: 'CreatedWebhook' }))
+    .output(
+      webhook
+        .extend({
+          secret: z.string().describe('The live signing secret: it signs every event'),
+          testSecret: z.string().describe('The test-mode signing secret: test-mode events are signed with it too; a test key reads only this one'),
+        })
+        .meta({ id: 'CreatedWebhook' }),
+    )
     .mutation(({ ctx, input }) => createWebhook(ctx.deps, ctx.principal, input)),
 
   list: orgProcedure
@@ -112,12 +132,18 @@ export const webhooksRouter = router({
 
   rotateSecret: orgProcedure
     .meta({
-      openapi: { method: 'POST', path: '/webhooks/{id}/rotate-secret', operationId: 'rotateWebhookSecret', tags, summary: 'Replace the signing secret; the next attempt, retries included, is signed with the new one' },
-      liveWrite: true,
+      openapi: {
+        method: 'POST',
+        path: '/webhooks/{id}/rotate-secret',
+        operationId: 'rotateWebhookSecret',
+        tags,
+        summary: "Replace the signing secret of one mode (the key's unless `mode` says); the next attempt, retries included, is signed with the new one",
+        description: 'A test key rotates the test-mode secret (test-mode state) and gets 403 FORBIDDEN asking for `live`.',
+      },
     })
-    .input(byId)
-    .output(secret)
-    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.deps, ctx.principal, input.id)),
+    .input(z.strictObject({ id: idParam, mode: mode.optional().describe("Which secret to replace; default: the key's mode") }))
+    .output(rotatedSecret)
+    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.deps, ctx.principal, input.id, input.mode)),
 
   test: orgProcedure
     .meta({

@@ -105,10 +105,13 @@ async function makeDelivery(ctx: PrepareContext): Promise<{ id: string; delivery
   const now = ctx.app.clock.now();
   const eventId = newId();
   const deliveryId = newId();
-  await ctx.app.runtime.deps.db.insert(events).values({ id: eventId, organizationId: ctx.organizationId, type: 'domain.created', data: { domainId: newId(), name: 'x.example.com' }, createdAt: now });
+  // An event of the caller's mode: a test key sees test-mode deliveries only.
+  await ctx.app.runtime.deps.db
+    .insert(events)
+    .values({ id: eventId, organizationId: ctx.organizationId, type: 'email.sent', data: { emailId: newId(), mode: ctx.mode }, createdAt: now });
   await ctx.app.runtime.deps.db
     .insert(webhookDeliveries)
-    .values({ id: deliveryId, webhookId: id, organizationId: ctx.organizationId, eventId, eventType: 'domain.created', status: 'failed', attempts: 4, createdAt: now, updatedAt: now });
+    .values({ id: deliveryId, webhookId: id, organizationId: ctx.organizationId, eventId, eventType: 'email.sent', status: 'failed', attempts: 4, createdAt: now, updatedAt: now });
   return { id, deliveryId };
 }
 
@@ -265,7 +268,8 @@ export const ROUTES: RouteCase[] = [
   { method: 'PATCH', path: '/webhooks/{id}', sendingAccess: false, liveWrite: true, ...withWebhook(() => ({ events: ['email.bounced'] })) },
   { method: 'DELETE', path: '/webhooks/{id}', sendingAccess: false, liveWrite: true, ...withWebhook() },
   { method: 'GET', path: '/webhooks/{id}/secret', sendingAccess: false, liveWrite: false, ...withWebhook() },
-  { method: 'POST', path: '/webhooks/{id}/rotate-secret', sendingAccess: false, liveWrite: true, ...withWebhook() },
+  // A test key rotates the test-mode secret: test-mode state (docs/webhooks.md).
+  { method: 'POST', path: '/webhooks/{id}/rotate-secret', sendingAccess: false, liveWrite: false, ...withWebhook() },
   { method: 'POST', path: '/webhooks/{id}/test', sendingAccess: false, liveWrite: true, ...withWebhook() },
   { method: 'GET', path: '/webhooks/{id}/deliveries', sendingAccess: false, liveWrite: false, ...withWebhook() },
   { method: 'GET', path: '/webhooks/{id}/deliveries/{deliveryId}', sendingAccess: false, liveWrite: false, ...withDelivery },

@@ -81,11 +81,22 @@ export async function listEmails(deps: Pick<Deps, 'db'>, principal: Principal, f
   return { data: page.data.map(summary), nextCursor: page.nextCursor };
 }
 
+/**
+ * The caller's email, or 404: another organization's, the other mode's, and, to a key pinned to a
+ * domain, one sent from any other domain (the sandbox included) are not found alike.
+ */
 export async function ownEmail(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<EmailRow> {
   const [row] = await deps.db
     .select()
     .from(emails)
-    .where(and(eq(emails.id, id), eq(emails.organizationId, principal.organizationId), eq(emails.mode, principal.mode)));
+    .where(
+      and(
+        eq(emails.id, id),
+        eq(emails.organizationId, principal.organizationId),
+        eq(emails.mode, principal.mode),
+        principal.domainId ? eq(emails.domainId, principal.domainId) : undefined,
+      ),
+    );
   if (!row) throw notFound('Email');
   return row;
 }

@@ -5,6 +5,7 @@ import { firstIdAt } from '../../ids';
 import type { EventType } from '../shared/event-types';
 import type { Principal } from '../shared/principal';
 import { TEST_EVENT_TYPE } from '../webhooks/statuses';
+import { eventVisibleIn } from '../webhooks/mode-secrets';
 import { eventBody } from '../webhooks/send';
 
 /**
@@ -25,14 +26,20 @@ export interface LoggedEvent {
 /**
  * The organization's events oldest first, after a cursor (an event id), as webhooks carry them:
  * a receiver that was down catches up from the last id it saw, without replays. `nextCursor` is
- * the last id of the page; pass it as `after` to go on (an empty page keeps the cursor).
+ * the last id of the page; pass it as `after` to go on (an empty page keeps the cursor). A test
+ * principal sees test-mode events only (a live one sees both, as its endpoints receive both).
  */
 export async function listEvents(
   deps: Pick<Deps, 'db'>,
   principal: Principal,
   query: { after?: string; limit: number; types?: EventType[] },
 ): Promise<{ data: LoggedEvent[]; nextCursor: string | null; hasMore: boolean }> {
-  const conditions = [eq(events.organizationId, principal.organizationId), lt(events.id, firstIdAt(Date.now() - SETTLE_MS)), ne(events.type, TEST_EVENT_TYPE as EventType)];
+  const conditions = [
+    eq(events.organizationId, principal.organizationId),
+    lt(events.id, firstIdAt(Date.now() - SETTLE_MS)),
+    ne(events.type, TEST_EVENT_TYPE as EventType),
+    eventVisibleIn(principal.mode),
+  ];
   if (query.after) conditions.push(gt(events.id, query.after));
   if (query.types && query.types.length > 0) conditions.push(inArray(events.type, query.types));
   const rows = await deps.db

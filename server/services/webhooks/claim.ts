@@ -9,7 +9,7 @@ import { claimable, claimedBy, placeholderClaimant } from '../shared/claims/leas
  * How a delivery is claimed for its next attempt: through the one claim-and-lease mechanism
  * (services/shared/claims), by one atomic update, so an attempt is made once even when the
  * runner, an Inngest function and another process reach it together. The claim also reads what
- * the attempt needs (the endpoint's URL and current secret, the event) in the same round trip.
+ * the attempt needs (the endpoint's URL and current secrets, the event) in the same round trip.
  * Due-ness is business time (the injectable clock); the lease is database time.
  */
 
@@ -20,6 +20,7 @@ export interface ClaimedDelivery {
   attempts: number;
   url: string;
   secretSealed: string;
+  testSecretSealed: string | null;
   eventId: string;
   eventType: string;
   eventCreatedAt: Date;
@@ -48,7 +49,7 @@ function claimStatement(db: Db, which: SQL) {
           ${column(webhookDeliveries, 'attempts', 'webhook_deliveries')}, ${column(webhookDeliveries, 'eventId', 'webhook_deliveries')}
       )
       select c.id, c.webhook_id as "webhookId", c.organization_id as "organizationId", c.attempts, ${column(webhooks, 'url', 'w')},
-        ${column(webhooks, 'secretSealed', 'w')} as "secretSealed", c.event_id as "eventId", ${column(events, 'type', 'e')} as "eventType",
+        ${column(webhooks, 'secretSealed', 'w')} as "secretSealed", ${column(webhooks, 'testSecretSealed', 'w')} as "testSecretSealed", c.event_id as "eventId", ${column(events, 'type', 'e')} as "eventType",
         ${column(events, 'createdAt', 'e')} as "eventCreatedAt", ${column(events, 'data', 'e')} as "eventData"
       from claimed c join ${tableName(webhooks, 'w')} on ${column(webhooks, 'id', 'w')} = c.webhook_id
         join ${tableName(events, 'e')} on ${column(events, 'id', 'e')} = c.event_id`,

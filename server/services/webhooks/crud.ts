@@ -1,12 +1,13 @@
 import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
-import { webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
+import { events, webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
-import { AppError, notFound } from '../../errors';
+import { AppError, forbidden, notFound } from '../../errors';
 import { newId } from '../../ids';
 import { planInForce } from '../plans/effective';
-import type { Principal } from '../shared/principal';
+import type { Mode, Principal } from '../shared/principal';
 import { DAY_MS } from '../shared/time';
+import { eventVisibleIn, testSecretOf } from './mode-secrets';
 import { newSigningSecret, openSecret, sealSecret } from './secrets';
 import { checkSubscriptions } from './subscriptions';
 import { checkWebhookUrl } from './urls';
@@ -40,19 +41,32 @@ async function refuseAtWebhookCap(tx: Db, organizationId: string, now: Date): Pr
 }
 
 export interface CreatedWebhook extends WebhookView {
+  /** The live secret: it signs every event. */
   secret: string;
+  /** The test-mode secret: it signs test-mode events too (mode-secrets.ts). */
+  testSecret: string;
 }
 
 export async function createWebhook(deps: Deps, principal: Principal, input: { url: string; events: string[] }): Promise<CreatedWebhook> {
   const subscriptions = checkSubscriptions(input.events);
   const url = await checkWebhookUrl(deps, input.url);
   const secret = newSigningSecret();
+  const testSecret = newSigningSecret();
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
     await refuseAtWebhookCap(tx, principal.organizationId, now);
     const [created] = await tx
       .insert(webhooks)
-      .values({ id: newId(), organizationId: principal.organizationId, url, events: subscriptions, secretSealed: sealSecret(secret, deps.encryptionKey), createdAt: now, updatedAt: now })
+      .values({
+        id: newId(),
+        organizationId: principal.organizationId,
+        url,
+        events: subscriptions,
+        secretSealed: sealSecret(secret, deps.encryptionKey),
+        testSecretSealed: sealSecret(testSecret, deps.encryptionKey),
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning();
     await recordAudit(tx, deps, {
       organizationId: principal.organizationId,
@@ -63,7 +77,7 @@ export async function createWebhook(deps: Deps, principal: Principal, input: { u
     });
     return created!;
   });
-  return { ...webhookView(row), secret };
+  return { ...webhookView(row), secret, testSecret };
 }
 
 export interface WebhookHealth {
@@ -126,9 +140,21 @@ export interface WebhookDetail extends WebhookView {
   deliveries: DeliveryView[];
 }
 
+/** The endpoint and its recent deliveries: of test-mode events only for a test principal. */
 export async function getWebhook(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<WebhookDetail> {
   const row = await ownWebhook(deps.db, principal, id);
-  const deliveries = await deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, row.id)).orderBy(desc(webhookDeliveries.id)).limit(RECENT_DELIVERIES);
+  const visible = eventVisibleIn(principal.mode);
+  const deliveries = visible
+    ? (
+        await deps.db
+          .select({ delivery: webhookDeliveries })
+          .from(webhookDeliveries)
+          .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+          .where(and(eq(webhookDeliveries.webhookId, row.id), visible))
+          .orderBy(desc(webhookDeliveries.id))
+          .limit(RECENT_DELIVERIES)
+      ).map((found) => found.delivery)
+    : await deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, row.id)).orderBy(desc(webhookDeliveries.id)).limit(RECENT_DELIVERIES);
   return { ...webhookView(row), deliveries: deliveries.map(deliveryView) };
 }
 
@@ -168,25 +194,43 @@ export async function deleteWebhook(deps: Pick<Deps, 'db' | 'clock'>, principal:
   });
 }
 
-export async function webhookSecret(deps: Pick<Deps, 'db' | 'encryptionKey'>, principal: Principal, id: string): Promise<{ secret: string }> {
-  const row = await ownWebhook(deps.db, principal, id);
-  return { secret: openSecret(row.secretSealed, deps.encryptionKey) };
+export interface WebhookSecret {
+  /** The mode whose events `secret` is the one to verify with: the caller's. */
+  mode: Mode;
+  secret: string;
+  /** To a live caller, the test-mode secret as well: the same endpoint receives test-mode events. */
+  testSecret?: string;
 }
 
 /**
- * A new secret, in effect at once: every attempt reads the secret when it signs, so the next one,
- * a retry of an older event included, is signed with this one.
+ * The secret of the caller's mode: a test key (or the dashboard in test mode) gets the test secret
+ * and nothing that signs a live event; a live caller gets the live secret, and the test one beside it.
  */
-export async function rotateWebhookSecret(deps: Deps, principal: Principal, id: string): Promise<{ secret: string }> {
+export async function webhookSecret(deps: Pick<Deps, 'db' | 'encryptionKey'>, principal: Principal, id: string): Promise<WebhookSecret> {
+  const row = await ownWebhook(deps.db, principal, id);
+  const testSecret = await testSecretOf(deps, row);
+  if (principal.mode === 'test') return { mode: 'test', secret: testSecret };
+  return { mode: 'live', secret: openSecret(row.secretSealed, deps.encryptionKey), testSecret };
+}
+
+/**
+ * A new secret for one mode (the caller's unless it names one), in effect at once: every attempt
+ * reads the secrets when it signs, so the next one, a retry of an older event included, is signed
+ * with it. The test secret is test-mode state, which a test key may change; the live one is not.
+ */
+export async function rotateWebhookSecret(deps: Deps, principal: Principal, id: string, requested?: Mode): Promise<{ mode: Mode; secret: string }> {
+  const mode = requested ?? principal.mode;
+  if (principal.mode === 'test' && mode === 'live') throw forbidden('A test key cannot change live state');
   const secret = newSigningSecret();
+  const sealed = sealSecret(secret, deps.encryptionKey);
   await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .update(webhooks)
-      .set({ secretSealed: sealSecret(secret, deps.encryptionKey), updatedAt: deps.clock.now() })
+      .set(mode === 'live' ? { secretSealed: sealed, updatedAt: deps.clock.now() } : { testSecretSealed: sealed, updatedAt: deps.clock.now() })
       .where(and(eq(webhooks.id, id), eq(webhooks.organizationId, principal.organizationId)))
       .returning({ id: webhooks.id, url: webhooks.url });
     if (!row) throw notFound('Webhook');
-    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'webhook.secret_rotated', target: { type: 'webhook', id, label: row.url } });
+    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'webhook.secret_rotated', target: { type: 'webhook', id, label: row.url }, details: { mode } });
   });
-  return { secret };
+  return { mode, secret };
 }

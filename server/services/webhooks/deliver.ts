@@ -9,7 +9,7 @@ import { alertOwnerOfFailingWebhook } from './alerts';
 import { claimDelivery, claimDueDeliveries, type ClaimedDelivery } from './claim';
 import { recordAttempt, type FailingWebhook } from './record';
 import { nextAttemptAfter } from './schedule';
-import { openSecret } from './secrets';
+import { signingSecretsOf } from './mode-secrets';
 import { postEvent } from './send';
 import type { DeliveryStatus } from './statuses';
 
@@ -29,15 +29,15 @@ export interface AttemptReport {
 
 /** One attempt of a claimed delivery: POST, then its outcome and the next due time, written together. */
 async function attemptClaimed(deps: Deps, row: ClaimedDelivery): Promise<AttemptReport> {
-  let secret: string;
+  let secrets: string[];
   try {
-    secret = openSecret(row.secretSealed, deps.encryptionKey);
+    secrets = await signingSecretsOf(deps, { id: row.webhookId, secretSealed: row.secretSealed, testSecretSealed: row.testSecretSealed }, row.eventData);
   } catch (error) {
     // Nothing was sent: the delivery is given back (a wrong ENCRYPTION_KEY is the operator's to fix).
     await deps.claims.release(webhookDeliveries, [row.id]);
     throw error;
   }
-  const result = await postEvent(deps, { url: row.url, secret }, { id: row.eventId, type: row.eventType, createdAt: row.eventCreatedAt, data: row.eventData });
+  const result = await postEvent(deps, { url: row.url, secrets }, { id: row.eventId, type: row.eventType, createdAt: row.eventCreatedAt, data: row.eventData });
   const at = deps.clock.now();
   const attempts = row.attempts + 1;
   const nextAttemptAt = result.succeeded ? null : nextAttemptAfter(attempts, at, deps.config.webhookRetryBaseMs);

@@ -8,7 +8,7 @@ import type { Principal } from '../shared/principal';
 import { alertOwnerOfFailingWebhook } from './alerts';
 import { ownWebhook, type WebhookRow } from './crud';
 import { recordAttempt } from './record';
-import { openSecret } from './secrets';
+import { eventVisibleIn, signingSecretsOf } from './mode-secrets';
 import { postEvent, type OutgoingEvent } from './send';
 import { TEST_EVENT_TYPE, type AttemptTrigger, type DeliveryStatus } from './statuses';
 import { attemptView, type AttemptView } from './view';
@@ -25,7 +25,7 @@ export interface ManualAttempt {
 }
 
 async function attemptNow(deps: Deps, webhook: WebhookRow, deliveryId: string, event: OutgoingEvent, trigger: AttemptTrigger): Promise<ManualAttempt> {
-  const result = await postEvent(deps, { url: webhook.url, secret: openSecret(webhook.secretSealed, deps.encryptionKey) }, event);
+  const result = await postEvent(deps, { url: webhook.url, secrets: await signingSecretsOf(deps, webhook, event.data) }, event);
   const at = deps.clock.now();
   const status: DeliveryStatus = result.succeeded ? 'succeeded' : 'failed';
   const attemptId = newId();
@@ -40,8 +40,8 @@ async function attemptNow(deps: Deps, webhook: WebhookRow, deliveryId: string, e
 }
 
 /**
- * Sends a delivery's event again now: the same `webhook-id`, a fresh timestamp and signature with
- * the current secret. A delivery whose retries are still scheduled is left to them (409).
+ * Sends a delivery's event again now: the same `webhook-id`, a fresh timestamp and signatures with
+ * the current secrets of the event's mode. A delivery whose retries are still scheduled is left to them (409).
  */
 export async function replayDelivery(deps: Deps, principal: Principal, webhookId: string, deliveryId: string): Promise<ManualAttempt> {
   const webhook = await ownWebhook(deps.db, principal, webhookId);
@@ -49,7 +49,7 @@ export async function replayDelivery(deps: Deps, principal: Principal, webhookId
     .select({ status: webhookDeliveries.status, nextAttemptAt: webhookDeliveries.nextAttemptAt, event: events })
     .from(webhookDeliveries)
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhook.id)));
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhook.id), eventVisibleIn(principal.mode)));
   if (!found) throw notFound('Webhook delivery');
   if (found.status === 'pending') {
     throw conflict(`This delivery is still being retried${found.nextAttemptAt ? ` (next attempt at ${found.nextAttemptAt.toISOString()})` : ''}; replay it once it succeeded or failed`);

@@ -36,14 +36,18 @@ export function eventBody(event: OutgoingEvent): { type: string; createdAt: stri
 
 export const payloadOf = (event: OutgoingEvent): string => JSON.stringify(eventBody(event));
 
-/** The Standard Webhooks headers of one attempt, signed with the endpoint's current secret. */
-export function signedHeaders(secret: string, eventId: string, signedAt: Date, body: string): Record<string, string> {
+/**
+ * The Standard Webhooks headers of one attempt, signed with each of the endpoint's current secrets
+ * that sign this event (mode-secrets.ts): one `v1,<signature>` per secret, space-separated, which
+ * every Standard Webhooks library accepts when any one verifies.
+ */
+export function signedHeaders(secrets: string[], eventId: string, signedAt: Date, body: string): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'eumail-webhooks/1',
     'webhook-id': eventId,
     'webhook-timestamp': String(Math.floor(signedAt.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(eventId, signedAt, body),
+    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(eventId, signedAt, body)).join(' '),
   };
 }
 
@@ -54,7 +58,7 @@ const excerptOf = (body: Buffer): string | null => (body.length === 0 ? null : b
  * the connection, which goes to the checked address (server/net/outbound.ts). Only a 2xx is a
  * success; a 3xx is a failure and is never followed. Never throws: what went wrong is the result.
  */
-export async function postEvent(deps: Pick<Deps, 'config'>, target: { url: string; secret: string }, event: OutgoingEvent): Promise<AttemptResult> {
+export async function postEvent(deps: Pick<Deps, 'config'>, target: { url: string; secrets: string[] }, event: OutgoingEvent): Promise<AttemptResult> {
   const body = payloadOf(event);
   const signedAt = new Date();
   const started = performance.now();
@@ -62,7 +66,7 @@ export async function postEvent(deps: Pick<Deps, 'config'>, target: { url: strin
   try {
     const response = await outboundRequest(
       target.url,
-      { method: 'POST', headers: signedHeaders(target.secret, event.id, signedAt, body), body, timeoutMs: ATTEMPT_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES, overflow: 'truncate', keepAlive: true },
+      { method: 'POST', headers: signedHeaders(target.secrets, event.id, signedAt, body), body, timeoutMs: ATTEMPT_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES, overflow: 'truncate', keepAlive: true },
       outboundPolicyFromConfig(deps.config),
     );
     const status = response.status;

@@ -9,10 +9,15 @@ import { SecretValue } from '../secret-value';
 import { RotateSecretDialog } from './rotate-secret-dialog';
 import { useSigningSecret } from './use-signing-secret';
 
-/** The secret receivers verify signatures with: hidden until asked for, and replaceable. */
+/**
+ * The secrets receivers verify signatures with: hidden until asked for, and replaceable. In live
+ * mode, the live secret (it signs every event) and the test-mode one (it signs test-mode events
+ * too); in test mode, the test-mode one only, as a test key reads it.
+ */
 export function SigningSecretSection({ webhookId }: { webhookId: string }) {
   const secret = useSigningSecret(webhookId);
-  const [rotating, setRotating] = useState(false);
+  const [rotating, setRotating] = useState<'own' | 'test' | null>(null);
+  const shown = secret.query.data;
 
   return (
     <section aria-labelledby="signing-secret-heading" className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="signing-secret">
@@ -34,7 +39,15 @@ export function SigningSecretSection({ webhookId }: { webhookId: string }) {
         )}
         {secret.revealed && secret.query.isPending && <Skeleton className="h-9 w-full" />}
         {secret.revealed && secret.query.isError && <ErrorAlert error={secret.query.error} fallbackTitle="Could not load the secret" />}
-        {secret.revealed && secret.query.data && <SecretValue secret={secret.query.data.secret} />}
+        {secret.revealed && shown && (
+          <div className="space-y-3">
+            <SecretValue secret={shown.secret} label={shown.mode === 'test' ? 'Test-mode signing secret' : 'Signing secret'} />
+            {shown.testSecret !== undefined && <SecretValue secret={shown.testSecret} label="Test-mode signing secret" testId="webhook-test-secret" />}
+            {shown.testSecret !== undefined && (
+              <p className="text-xs text-slate-500">Test-mode events carry a signature with each secret: a test receiver verifies them with the test-mode one, which signs no live event.</p>
+            )}
+          </div>
+        )}
       </div>
       <div className="mt-4 flex flex-wrap gap-2">
         {secret.revealed && (
@@ -43,12 +56,19 @@ export function SigningSecretSection({ webhookId }: { webhookId: string }) {
             Hide
           </Button>
         )}
-        <Button variant="secondary" size="sm" onClick={() => setRotating(true)}>
+        <Button variant="secondary" size="sm" onClick={() => setRotating('own')}>
           <RotateCwIcon className="size-4" />
           Rotate secret
         </Button>
+        {shown?.testSecret !== undefined && (
+          <Button variant="ghost" size="sm" onClick={() => setRotating('test')}>
+            <RotateCwIcon className="size-4" />
+            Rotate test secret
+          </Button>
+        )}
       </div>
-      <RotateSecretDialog webhookId={webhookId} open={rotating} onClose={() => setRotating(false)} onRotated={secret.showRotated} />
+      <RotateSecretDialog webhookId={webhookId} open={rotating === 'own'} onClose={() => setRotating(null)} onRotated={secret.showRotated} />
+      <RotateSecretDialog webhookId={webhookId} mode="test" open={rotating === 'test'} onClose={() => setRotating(null)} onRotated={secret.showRotated} />
     </section>
   );
 }

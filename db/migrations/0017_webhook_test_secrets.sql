@@ -1,0 +1,2 @@
+ALTER TABLE "webhooks" ADD COLUMN "test_secret_sealed" text;--> statement-breakpoint
+CREATE INDEX "events_test_mode_idx" ON "events" USING btree ("organization_id","id") WHERE "events"."data"->>'mode' = 'test';
