@@ -3,7 +3,7 @@ import { fromNodeHeaders } from 'better-auth/node';
 import { dashboardContext } from '../auth/session-context';
 import type { Runtime } from '../runtime';
 import type { Context } from '../trpc/context';
-import { apiKeyContext, nodeHeader } from './api-context';
+import { admitRequestKey, apiKeyContext, nodeHeader } from './api-context';
 import { notingCaller } from './request-log';
 
 /**
@@ -14,6 +14,6 @@ import { notingCaller } from './request-log';
  */
 export function trpcContext(runtime: Pick<Runtime, 'deps' | 'auth'>, req: IncomingMessage, requestId: string, setHeader: Context['setHeader']): Context {
   const header = nodeHeader(req);
-  if (header('authorization') !== undefined) return notingCaller(req, apiKeyContext(runtime.deps, header, requestId, setHeader));
+  if (header('authorization') !== undefined) return notingCaller(req, apiKeyContext(runtime.deps, header, requestId, setHeader, () => admitRequestKey(runtime.deps, req)));
   return notingCaller(req, dashboardContext(runtime.deps, runtime.auth, fromNodeHeaders(req.headers), requestId, setHeader));
 }
