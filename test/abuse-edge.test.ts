@@ -376,6 +376,24 @@ describe('point 4: slow clients and greedy ones', () => {
     expect(answer.answeredMs!).toBeLessThan(2_000);
   });
 
+  it('a kept-alive connection idle for longer than the headers bound is still served (its bound is keepAliveTimeout)', async () => {
+    const socket = net.connect(portOf(strict), '127.0.0.1');
+    const ask = () =>
+      new Promise<string>((resolve) => {
+        socket.once('data', (chunk) => resolve(chunk.toString('latin1')));
+        socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+      });
+    try {
+      await new Promise((done) => socket.once('connect', done));
+      expect(await ask()).toMatch(/^HTTP\/1\.1 200/);
+      await new Promise((done) => setTimeout(done, 2_500));
+      expect(socket.destroyed).toBe(false);
+      expect(await ask()).toMatch(/^HTTP\/1\.1 200/);
+    } finally {
+      socket.destroy();
+    }
+  });
+
   it('a connection that sends nothing is closed within the headers bound', async () => {
     const answer = await exchange(portOf(strict), [], { waitMs: 5_000 });
     expect(answer.closedByServer).toBe(true);
