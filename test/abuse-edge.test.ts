@@ -1,6 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_EDGE_LIMITS, loadConfig } from '@/server/config';
 import { BODY_LIMITS } from '@/server/http/body-limits';
 import { MAX_HEAD_BYTES, MAX_REQUEST_TARGET_BYTES } from '@/server/http/request-bounds';
 import { startTestApp, type TestApp } from './support/app';
@@ -442,5 +443,22 @@ describe('point 4: slow clients and greedy ones', () => {
     } finally {
       for (const socket of held) socket.destroy();
     }
+  });
+});
+
+describe("the edge's configuration", () => {
+  it('takes its bounds from the environment, with defaults, and refuses nonsense naming the variable', () => {
+    expect(loadConfig({}).edge).toEqual(DEFAULT_EDGE_LIMITS);
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '9000', MAX_CONNECTIONS_PER_ADDRESS: '8', CONNECTION_CAP_LOOPBACK: 'on' }).edge).toEqual({
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 9000,
+      maxConnectionsPerAddress: 8,
+      capLoopback: true,
+    });
+    // The headers are part of the request: its bound is never the shorter.
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' }).edge.requestTimeoutMs).toBe(5000);
+    expect(() => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' })).toThrow(/MAX_CONNECTIONS_PER_ADDRESS/);
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: 'soon' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
+    expect(() => loadConfig({ CONNECTION_CAP_LOOPBACK: 'yes' })).toThrow(/CONNECTION_CAP_LOOPBACK/);
   });
 });
