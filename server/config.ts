@@ -77,6 +77,17 @@ const splitList = (value: string | undefined) => (value ?? '').split(',').map((i
 
 const roles = ['web', 'smtp', 'worker'] as const;
 
+/** The HTTP listener's bounds when the environment does not set them (docs/security.md, "Abuse: the HTTP edge"). */
+export const DEFAULT_EDGE_LIMITS: EdgeLimits = {
+  // A browser or SDK sends its headers in one packet; 20 s is for a phone on a bad network.
+  headersTimeoutMs: 20_000,
+  // The largest body (24 MiB, a send with attachments) at about 2 Mbit/s.
+  requestTimeoutMs: 120_000,
+  // A client opens a handful at a time (browsers 6 per host); 64 leaves room for a busy SDK pool.
+  maxConnectionsPerAddress: 64,
+  capLoopback: false,
+};
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -111,6 +122,10 @@ const envSchema = z.object({
   SMTP_TIMEOUT_MS: positiveMs(DEFAULT_TIMEOUTS.sessionMs),
   SHUTDOWN_GRACE_MS: positiveMs(10_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  HTTP_HEADERS_TIMEOUT_MS: positiveMs(DEFAULT_EDGE_LIMITS.headersTimeoutMs),
+  HTTP_REQUEST_TIMEOUT_MS: positiveMs(DEFAULT_EDGE_LIMITS.requestTimeoutMs),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be at least 1').default(DEFAULT_EDGE_LIMITS.maxConnectionsPerAddress),
+  CONNECTION_CAP_LOOPBACK: z.enum(['on', 'off'], { message: 'must be on or off' }).default('off'),
   BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ROLES: z
@@ -177,6 +192,8 @@ export type Config = {
   /** On SIGTERM, how long work in flight may take to finish. */
   shutdownGraceMs: number;
   bodyLimitBytes: number;
+  /** The HTTP listener's bounds on slow and greedy clients (docs/security.md, "Abuse: the HTTP edge"). */
+  edge: EdgeLimits;
   authSecret: string | undefined;
   /** Bearer token for /metrics; unset: only direct loopback requests may read it. */
   metricsToken: string | undefined;
@@ -192,6 +209,17 @@ export type Config = {
   domainConnect: { providerId: string; serviceId: string; privateKeyPem: string; keyHost: string } | null;
   inngestEnabled: boolean;
 };
+
+export interface EdgeLimits {
+  /** From a connection's first byte (or a kept-alive one's next request) to the end of its headers. */
+  headersTimeoutMs: number;
+  /** From a request's first byte to the end of its body. */
+  requestTimeoutMs: number;
+  /** Open connections from one client address (an IPv6 client's /64); loopback and trusted proxies are exempt unless capLoopback. */
+  maxConnectionsPerAddress: number;
+  /** Hold loopback to the cap too (tests); off, so load from 127.0.0.1 (benchmarks, a local proxy) is never throttled. */
+  capLoopback: boolean;
+}
 
 export class ConfigError extends Error {}
 
@@ -266,6 +294,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpTimeouts: timeoutsWithin(e.SMTP_TIMEOUT_MS),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    edge: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      // Node refuses a request bound shorter than the headers' one; the headers are part of the request.
+      requestTimeoutMs: Math.max(e.HTTP_REQUEST_TIMEOUT_MS, e.HTTP_HEADERS_TIMEOUT_MS),
+      maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+      capLoopback: e.CONNECTION_CAP_LOOPBACK === 'on',
+    },
     authSecret: e.BETTER_AUTH_SECRET,
     metricsToken: e.METRICS_TOKEN,
     roles: e.ROLES,

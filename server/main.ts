@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   if (config.roles.includes('web')) {
     const adminToken = dataDirSecret(config.dataDir, 'admin-token');
     const nextHandler = config.dashboard ? await startNext(config) : undefined;
-    server = createHttpServer(createRequestListener(runtime, { next: nextHandler, adminToken }), log);
+    server = createHttpServer(createRequestListener(runtime, { next: nextHandler, adminToken }), log, runtime.config);
     await new Promise<void>((resolve) => server!.listen(config.port, config.host, resolve));
     const port = (server.address() as AddressInfo).port;
     writeAdminEndpoint(config.dataDir, { url: `http://127.0.0.1:${port}/admin/command`, token: adminToken, pid: process.pid });

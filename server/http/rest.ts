@@ -8,16 +8,21 @@ import type { AppRouter } from '../routers';
 import { toEnvelope } from '../trpc/envelope';
 import { apiContext } from './api-context';
 import { readJsonBody } from './body';
+import { authorizeBeforeBody } from './early-auth';
 import { checkJsonBody, parseQuery } from './hostile-input';
 import { decodePathParams } from './path-params';
 import { errorBody } from './error-body';
 import { sendError } from './respond';
-import { buildRouteTable, matchRoute, type PlainRoute } from './routes';
+import { bodyLimitOf } from './body-limits';
+import { buildRouteTable, matchRoute, type PlainRoute, type RouteEntry } from './routes';
 import { noteRoute } from './request-metrics';
 
 export type RestRequest = IncomingMessage & { body?: unknown; requestId?: string; query?: Record<string, string[]> };
 
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
+
+/** An operation anyone may call (health): no key, no query. */
+const isPublic = (entry: RouteEntry) => entry.meta?.openapi?.protect === false;
 
 /** Rewrites whatever trpc-to-openapi answered for an error into the spec's {error, code}. */
 function rewriteErrorBodies(res: ServerResponse, requestId: string): void {
@@ -85,11 +90,13 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
       const params = decodePathParams(match.params);
       let body: unknown = undefined;
       const originalUrl = req.url ?? '/';
-      const queryAt = originalUrl.indexOf('?');
+      // Health takes no query and must answer whatever junk a probe or a scanner appends to it.
+      const queryAt = isPublic(match.entry) ? -1 : originalUrl.indexOf('?');
       // trpc-to-openapi reads req.query when it is set: the checked, prototype-free one.
       request.query = parseQuery(new URLSearchParams(queryAt === -1 ? '' : originalUrl.slice(queryAt + 1)));
       if (BODY_METHODS.has(method)) {
-        body = await readJsonBody(req, match.entry.meta?.bodyLimitBytes ?? deps.config.bodyLimitBytes);
+        if (!isPublic(match.entry)) await authorizeBeforeBody(deps, req, res, requestId, match.entry.meta);
+        body = await readJsonBody(req, bodyLimitOf(match.entry, deps.config.bodyLimitBytes));
         checkJsonBody(body);
       }
       if (match.entry.plain) {

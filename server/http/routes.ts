@@ -18,12 +18,13 @@ export interface PlainRoute {
   access?: Meta['access'];
   liveWrite?: boolean;
   bodyLimitBytes?: number;
+  bulkBody?: boolean;
   /** Refusals beyond every operation's, for the document. */
   errors?: Array<409 | 410>;
   handle(input: { req: IncomingMessage; res: ServerResponse; deps: Deps; requestId: string; body: unknown; params: Record<string, string> }): Promise<void>;
 }
 
-interface RouteEntry {
+export interface RouteEntry {
   method: HttpMethod;
   path: string;
   pattern: RegExp;
@@ -42,7 +43,7 @@ export function buildRouteTable(router: AnyTRPCRouter, plainRoutes: PlainRoute[]
     entries.push({ method: openapi.method, path: openapi.path, pattern: toPattern(openapi.path), meta: procedure._def.meta });
   }
   for (const plain of plainRoutes) {
-    entries.push({ method: plain.method, path: plain.path, pattern: toPattern(plain.path), plain, meta: { access: plain.access, liveWrite: plain.liveWrite, bodyLimitBytes: plain.bodyLimitBytes } });
+    entries.push({ method: plain.method, path: plain.path, pattern: toPattern(plain.path), plain, meta: { access: plain.access, liveWrite: plain.liveWrite, bodyLimitBytes: plain.bodyLimitBytes, bulkBody: plain.bulkBody } });
   }
   // Literal segments win over parameters (/emails/batch before /emails/{id}).
   return entries.sort((a, b) => b.path.replace(/\{.+?\}/g, '').length - a.path.replace(/\{.+?\}/g, '').length);

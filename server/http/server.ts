@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { withQueryBound } from '@/db/deadline';
 import { appRouter } from '../routers';
 import { PLAIN_ROUTES } from '../routers/plain';
@@ -7,7 +8,11 @@ import { buildOpenApiDocument } from '../openapi/document';
 import type { Runtime } from '../runtime';
 import { handleAdmin } from './admin';
 import type { Log } from '../log';
-import { errorBody } from './error-body';
+import { DEFAULT_EDGE_LIMITS, type Config } from '../config';
+import { capConnectionsPerAddress } from './connection-cap';
+import { isLingering, lingerOnClose } from './linger';
+import { refuseOnSocket } from './raw-refusal';
+import { isRequestLineOverflow, MAX_HEAD_BYTES, MAX_REQUEST_TARGET_BYTES } from './request-bounds';
 import { stampRequestId } from './request-id';
 import { logWhenDone } from './request-log';
 import { measureWhenDone } from './request-metrics';
@@ -20,6 +25,7 @@ import { createAuthHandler } from './sign-in';
 import { handleTracking } from './tracking';
 import { handleUnsubscribe } from './unsubscribe';
 import { createTrpcHandler, TRPC_PATH } from './trpc';
+import { createTrpcEarlyAuth } from './trpc-early-auth';
 
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -36,6 +42,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
   const rest = createRestHandler(runtime.deps, appRouter, PLAIN_ROUTES);
   const auth = createAuthHandler(runtime);
   const trpc = createTrpcHandler(runtime, appRouter);
+  const trpcRefusedBeforeBody = createTrpcEarlyAuth(runtime.deps, appRouter);
   let openApiJson: string | null = null;
   const openApi = () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(appRouter, PLAIN_ROUTES, { appUrl: runtime.config.appUrl })));
   const security = securityHeaderOptions(runtime.config);
@@ -50,6 +57,11 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     // The service's own answers; what goes to Next gets the dashboard's policy instead.
     res.setHeader('Content-Security-Policy', SERVICE_POLICY);
     const url = req.url ?? '/';
+    // Before any routing: matching a huge path costs time that grows faster than its length.
+    if (url.length > MAX_REQUEST_TARGET_BYTES) {
+      res.setHeader('Connection', 'close');
+      return sendError(res, 'URI_TOO_LONG', `The request target (path and query) is longer than ${MAX_REQUEST_TARGET_BYTES} bytes`);
+    }
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     // The service's own paths get an access line; Next's pages and assets are the dashboard's business.
@@ -58,7 +70,10 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     }
     measureWhenDone(runtime.deps.metrics, req, res, path);
     if (path === '/metrics') return handleMetrics(req, res, runtime.deps);
-    if (startsWithSegment(path, TRPC_PATH)) return trpc(req, res, path.slice(TRPC_PATH.length), requestId);
+    if (startsWithSegment(path, TRPC_PATH)) {
+      if (await trpcRefusedBeforeBody(req, res, path.slice(TRPC_PATH.length))) return;
+      return trpc(req, res, path.slice(TRPC_PATH.length), requestId);
+    }
     if (startsWithSegment(path, '/api') && !NEXT_API_PREFIXES.some((prefix) => startsWithSegment(path, prefix))) {
       if (startsWithSegment(path, '/api/auth')) return auth(req, res, path);
       return rest(req, res, path.slice('/api'.length) || '/');
@@ -85,28 +100,61 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
  */
 const REQUEST_QUERY_BOUND_MS = 4_000;
 
-export function createHttpServer(listener: ReturnType<typeof createRequestListener>, log: Log): http.Server {
-  // Node refuses a request line or headers past 16 KiB with a bare 431 our listener never sees;
-  // up to this size the API answers itself, in its own shape (two 64 KiB path ids are a 400).
-  const server = http.createServer({ maxHeaderSize: 256 * 1024 }, (req, res) => {
-    // Stopping: answer what is asked on an open connection, then let it close.
-    if (!server.listening) res.setHeader('Connection', 'close');
-    withQueryBound(REQUEST_QUERY_BOUND_MS, () => listener(req, res)).catch((error: unknown) => {
-      log.error({ requestId: (req as RestRequest).requestId, err: error }, 'unhandled error');
-      if (!res.headersSent) sendError(res, 'INTERNAL_ERROR', 'Internal server error');
-      else res.destroy();
-    });
-  });
+type EdgeConfig = Pick<Config, 'edge' | 'trustedProxyCidrs'>;
+
+/** Node's timeout checks run this often; its default (30 s) would let a slow client overstay its bound by that much. */
+const checkEveryMs = (limits: Config['edge']) => Math.max(100, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4)));
+
+/** The in-flight answer of a connection, when Node refuses its request midway (a body too slow): Node's own field. */
+const inFlightResponse = (socket: Socket) => (socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
+
+export function createHttpServer(listener: ReturnType<typeof createRequestListener>, log: Log, config: EdgeConfig = { edge: DEFAULT_EDGE_LIMITS, trustedProxyCidrs: [] }): http.Server {
+  const limits = config.edge;
+  const server = http.createServer(
+    {
+      // Request line and headers together; past it Node stops reading and the clientError handler answers.
+      maxHeaderSize: MAX_HEAD_BYTES,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: checkEveryMs(limits),
+    },
+    (req, res) => {
+      // A request after the connection's last answer (pipelined behind a refusal): read, never answered.
+      if (isLingering(req.socket)) return;
+      // Stopping: answer what is asked on an open connection, then let it close.
+      if (!server.listening) res.setHeader('Connection', 'close');
+      withQueryBound(REQUEST_QUERY_BOUND_MS, () => listener(req, res)).catch((error: unknown) => {
+        log.error({ requestId: (req as RestRequest).requestId, err: error }, 'unhandled error');
+        if (!res.headersSent) sendError(res, 'INTERNAL_ERROR', 'Internal server error');
+        else res.destroy();
+      });
+    },
+  );
   server.keepAliveTimeout = 65_000;
-  // Beyond that, or unparsable: still an answer in the API's shape, then the connection closes.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const requestId = randomUUID();
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const body = JSON.stringify(errorBody('VALIDATION_ERROR', tooLarge ? 'The request line or headers are too large' : 'The request is not valid HTTP', requestId));
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-    );
+  server.on('connection', lingerOnClose);
+  capConnectionsPerAddress(server, limits, config.trustedProxyCidrs);
+  // Unparsable, too large or too slow: still an answer in the API's shape, then the connection closes.
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, duplex) => {
+    const socket = duplex as Socket;
+    // Node reports every later packet of a refused request again: the answer has gone out.
+    if (isLingering(socket)) return;
+    const inFlight = inFlightResponse(socket);
+    if (inFlight?.headersSent) return socket.destroy();
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      const message = 'The request did not arrive in time';
+      // A body too slow has a handler waiting for it: the answer goes through its response.
+      if (inFlight) {
+        inFlight.setHeader('Connection', 'close');
+        return sendError(inFlight, 'REQUEST_TIMEOUT', message);
+      }
+      return refuseOnSocket(socket, 'REQUEST_TIMEOUT', message, { lingerMs: 1_000 });
+    }
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
+      return isRequestLineOverflow(error.rawPacket)
+        ? refuseOnSocket(socket, 'URI_TOO_LONG', `The request target (path and query) is longer than ${MAX_REQUEST_TARGET_BYTES} bytes`)
+        : refuseOnSocket(socket, 'HEADERS_TOO_LARGE', `The request line and headers are larger than ${MAX_HEAD_BYTES} bytes`);
+    }
+    return refuseOnSocket(socket, 'VALIDATION_ERROR', 'The request is not valid HTTP');
   });
   return server;
 }

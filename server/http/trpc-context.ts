@@ -5,7 +5,7 @@ import type { Runtime } from '../runtime';
 import { countDashboardCalls } from '../services/plans/rate-limits-dashboard';
 import type { Admission } from '../services/api-keys/admission';
 import type { Context } from '../trpc/context';
-import { apiKeyContext, nodeHeader } from './api-context';
+import { admitRequestKey, apiKeyContext, nodeHeader } from './api-context';
 import { notingCaller } from './request-log';
 
 /** The dashboard's session, its calls counted in the organization's dashboard window (rate-limits-dashboard.ts). */
@@ -28,6 +28,6 @@ function countedDashboardContext(runtime: Pick<Runtime, 'deps' | 'auth'>, req: I
  */
 export function trpcContext(runtime: Pick<Runtime, 'deps' | 'auth'>, req: IncomingMessage, requestId: string, setHeader: Context['setHeader'], calls = 1): Context {
   const header = nodeHeader(req);
-  if (header('authorization') !== undefined) return notingCaller(req, apiKeyContext(runtime.deps, header, requestId, setHeader, calls));
+  if (header('authorization') !== undefined) return notingCaller(req, apiKeyContext(runtime.deps, header, requestId, setHeader, () => admitRequestKey(runtime.deps, req, calls)));
   return notingCaller(req, countedDashboardContext(runtime, req, requestId, setHeader, calls));
 }

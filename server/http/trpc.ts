@@ -4,6 +4,7 @@ import type { AppRouter } from '../routers';
 import type { Runtime } from '../runtime';
 import type { AccessMeta } from '../trpc/init';
 import { toEnvelope } from '../trpc/envelope';
+import { bodyLimitOf } from './body-limits';
 import { trpcContext } from './trpc-context';
 
 export const TRPC_PATH = '/api/trpc';
@@ -18,7 +19,7 @@ export const MAX_BATCH_CALLS = 50;
 type ProcedureTable = Record<string, { _def: { meta?: AccessMeta } } | undefined>;
 
 /** The procedures a request names: `a,b,c` with `?batch=1`, as tRPC reads it (percent-decoded), else one. */
-function calledProcedures(path: string, search: URLSearchParams): string[] {
+export function calledProcedures(path: string, search: URLSearchParams): string[] {
   let decoded = path;
   try {
     decoded = decodeURIComponent(path);
@@ -29,11 +30,11 @@ function calledProcedures(path: string, search: URLSearchParams): string[] {
 }
 
 /**
- * A body is held to the REST route's limit of the procedure it calls (its `bodyLimitBytes`, or the
- * service's); a batch to the largest of its procedures'. A procedure nobody has gets the service's.
+ * A body is held to the REST route's limit of the procedure it calls (server/http/body-limits.ts);
+ * a batch to the largest of its procedures'. A procedure nobody has gets the smallest.
  */
-function bodyLimitOf(procedures: ProcedureTable, names: string[], fallback: number): number {
-  return Math.max(...names.map((name) => (Object.hasOwn(procedures, name) ? procedures[name]?._def.meta?.bodyLimitBytes : undefined) ?? fallback));
+function batchBodyLimit(procedures: ProcedureTable, names: string[], configured: number): number {
+  return Math.max(...names.map((name) => bodyLimitOf(Object.hasOwn(procedures, name) ? (procedures[name]?._def ?? {}) : {}, configured)));
 }
 
 /**
@@ -61,7 +62,7 @@ export function createTrpcHandler(runtime: Pick<Runtime, 'deps' | 'auth'>, route
       path: procedurePath,
       // Past it, tRPC refuses the whole request (400) before any call runs or the body is read.
       maxBatchSize: MAX_BATCH_CALLS,
-      maxBodySize: bodyLimitOf(procedures, names.slice(0, MAX_BATCH_CALLS), fallbackLimit),
+      maxBodySize: batchBodyLimit(procedures, names.slice(0, MAX_BATCH_CALLS), fallbackLimit),
       // A query may come as a POST: a preview of content being written carries bodies larger than a URL holds.
       allowMethodOverride: true,
       // Each call of a batch takes its place in the rate limit.

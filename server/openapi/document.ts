@@ -13,11 +13,14 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'FORBIDDEN or another refusal code of the spec',
   404: 'NOT_FOUND: no such resource on this organization',
   405: 'METHOD_NOT_ALLOWED: the path exists with other methods',
+  408: 'REQUEST_TIMEOUT: the headers or the body did not arrive in time (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS); the connection closes',
   409: 'CONFLICT',
   410: 'ATTACHMENT_EXPIRED: the attachment passed its retention',
-  413: 'PAYLOAD_TOO_LARGE: the body is larger than the limit',
+  413: "PAYLOAD_TOO_LARGE: the body is larger than the operation's limit; the connection closes",
+  414: 'URI_TOO_LONG: the path and query are longer than 8 KiB; the connection closes',
   415: 'UNSUPPORTED_MEDIA_TYPE: the body is not JSON',
-  429: 'RATE_LIMITED, DAILY_LIMIT_EXCEEDED or MONTHLY_LIMIT_EXCEEDED',
+  429: 'RATE_LIMITED (requests, or open connections from one address), DAILY_LIMIT_EXCEEDED or MONTHLY_LIMIT_EXCEEDED',
+  431: 'HEADERS_TOO_LARGE: the request line and headers are larger than 32 KiB; the connection closes',
   500: 'INTERNAL_ERROR, with request_id',
   503: 'SERVICE_UNAVAILABLE: the database does not answer (down, unreachable or too slow); try again after Retry-After seconds',
 };
@@ -38,6 +41,9 @@ const errorResponse = (status: number) => ({
   ...(status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } } } : {}),
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
+
+/** What the HTTP listener answers before any operation runs (server/http/server.ts): every path may get them. */
+const EDGE_STATUSES = [408, 414, 431];
 
 type Operation = { operationId?: string; security?: unknown; responses?: Record<string, unknown>; requestBody?: unknown; 'x-plain-route'?: boolean };
 
@@ -86,8 +92,10 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, plainRoutes: PlainRo
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (status.startsWith('2')) responses[meta?.successStatus && status === '200' ? String(meta.successStatus) : status] = response;
       }
-      // Anything that reads the database answers 503 while it is away: all but liveness.
-      const statuses = isPublic ? [500] : [400, 401, 403, 404, 429, 500, 503];
+      // Anything that reads the database answers 503 while it is away: all but liveness. Health
+      // ignores its query; the listener's own refusals (slow, long or too many connections) reach every path.
+      const statuses = isPublic ? [429, 500] : [400, 401, 403, 404, 429, 500, 503];
+      statuses.push(...EDGE_STATUSES);
       if (!isPublic && ['post', 'patch', 'put'].includes(method)) statuses.push(413, 415);
       const plain = plainRoutes.find((route) => route.path === path && route.method.toLowerCase() === method);
       statuses.push(...(meta?.errors ?? plain?.errors ?? []));

@@ -94,7 +94,7 @@ export const audiencesRouter = router({
         ...audienceId,
         ...pageQuery({ max: 1000, default: 50 }),
         search: z.string().max(320).optional().describe('Part of the address, any case'),
-        subscribed: z.stringbool({ truthy: ['true'], falsy: ['false'], error: 'must be true or false' }).optional(),
+        subscribed: z.stringbool({ truthy: ['true'], falsy: ['false'], error: 'must be true or false' }).meta({ enum: ['true', 'false'], maxLength: 5 }).optional(),
       }),
     )
     .output(z.object({ data: z.array(contact), nextCursor: z.uuid().nullable() }))
@@ -131,6 +131,7 @@ export const audiencesRouter = router({
         summary: `Add or update up to ${CONTACT_BATCH_LIMIT.toLocaleString('en')} contacts in one request; invalid rows are listed, the others stored`,
       },
       liveWrite: true,
+      bulkBody: true,
     })
     .input(
       z.strictObject({
@@ -151,6 +152,7 @@ export const audiencesRouter = router({
     .meta({
       openapi: { method: 'POST', path: '/audiences/{id}/contacts/batch-delete', operationId: 'deleteContacts', tags: contactTags, summary: `Delete up to ${CONTACT_BATCH_LIMIT.toLocaleString('en')} contacts by id` },
       liveWrite: true,
+      bulkBody: true,
     })
     .input(
       z.strictObject({

@@ -1,3 +1,4 @@
+import { BODY_LIMITS } from '../http/body-limits';
 import { z } from 'zod';
 import { previewBroadcast } from '../services/broadcasts/preview';
 import { cancelBroadcast, sendBroadcast } from '../services/broadcasts/send';
@@ -102,7 +103,7 @@ const fieldsOf = <T extends { audience_id?: string; from?: string; subject?: str
 const tags = ['Broadcasts'];
 const byId = { id: idParam };
 // A broadcast's html and text may reach an email's body bound, JSON-escaped.
-const bodyLimitBytes = 16 * 1024 * 1024;
+const bodyLimitBytes = BODY_LIMITS.content;
 
 export const broadcastsRouter = router({
   create: orgProcedure

@@ -14,8 +14,12 @@ const loggedEvent = z
   })
   .meta({ id: 'LoggedEvent' });
 
+// Every type once, with room for spaces after the commas.
+const TYPE_LIST_CHARS = 1_000;
+
 const typeList = z
   .string()
+  .max(TYPE_LIST_CHARS, `must be at most ${TYPE_LIST_CHARS} characters`)
   .optional()
   .transform((value, ctx) => {
     if (value === undefined || value === '') return undefined;
@@ -44,7 +48,7 @@ export const eventsRouter = router({
     })
     .input(
       z.object({
-        after: z.uuid({ message: 'must be the id of an event (the nextCursor of a previous page)' }).optional(),
+        after: z.uuid({ message: 'must be the id of an event (the nextCursor of a previous page)' }).max(36).optional(),
         limit: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(1, 'must be between 1 and 1000').max(1000, 'must be between 1 and 1000').default(100),
         type: typeList,
       }),

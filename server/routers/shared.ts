@@ -38,5 +38,5 @@ export const pageQuery = (bounds: { max: number; default: number }) => ({
     .min(1, `must be between 1 and ${bounds.max}`)
     .max(bounds.max, `must be between 1 and ${bounds.max}`)
     .default(bounds.default),
-  cursor: z.uuid({ message: 'must be the next_cursor of a previous page' }).optional(),
+  cursor: z.uuid({ message: 'must be the next_cursor of a previous page' }).max(36).optional(),
 });

@@ -1,3 +1,5 @@
+import { MAX_REQUEST_TARGET_BYTES } from '../http/request-bounds';
+import { BODY_LIMITS } from '../http/body-limits';
 import { z } from 'zod';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '../services/templates/crud';
 import { TEMPLATE_LIMITS } from '../services/templates/limits';
@@ -50,7 +52,7 @@ const text = body.describe('Liquid; outputs as they are. Give html, text or both
 const tags = ['Templates'];
 const byId = z.strictObject({ id: idParam });
 // A template's html and text may reach the body bound of an email, JSON-escaped.
-const bodyLimitBytes = 16 * 1024 * 1024;
+const bodyLimitBytes = BODY_LIMITS.content;
 
 export const templatesRouter = router({
   create: orgProcedure
@@ -73,7 +75,7 @@ export const templatesRouter = router({
 
   preview: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/templates/{id}/preview', operationId: 'previewTemplate', tags, summary: 'Render a template with variables, as a send would' } })
-    .input(z.strictObject({ id: idParam, variables: z.string().optional().describe('A URL-encoded JSON object: {"name":"Ada"}') }))
+    .input(z.strictObject({ id: idParam, variables: z.string().max(MAX_REQUEST_TARGET_BYTES, `must be at most ${MAX_REQUEST_TARGET_BYTES} characters`).optional().describe(`A URL-encoded JSON object: {"name":"Ada"}; the whole URL may be ${MAX_REQUEST_TARGET_BYTES} bytes long`) }))
     .output(rendered)
     .query(({ ctx, input }) => previewTemplate(ctx.deps, ctx.principal, input.id, parseVariables(input.variables))),
 

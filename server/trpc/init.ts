@@ -12,8 +12,10 @@ export type AccessMeta = {
   access?: 'sending';
   /** Changes state shared by live and test mode, which a test key may not touch. */
   liveWrite?: boolean;
-  /** A larger request body than BODY_LIMIT_BYTES (sends with attachments). */
+  /** Its own body bound (server/http/body-limits.ts: sends with attachments, template and broadcast content). */
   bodyLimitBytes?: number;
+  /** A list of many items in one body: up to BODY_LIMIT_BYTES rather than the 64 KiB of a plain operation. */
+  bulkBody?: boolean;
   /** Refusals this operation answers beyond every operation's (400, 401, 403, 404, 429, 500; 413 and 415 with a body): for the document. */
   errors?: Array<409 | 410>;
 };

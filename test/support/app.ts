@@ -77,7 +77,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const runtime = await createRuntime(config, { database, clock, systemMailer: options.systemMailer, runner: options.runner ?? false, log: options.log ?? silentLog });
-  const server: Server = createHttpServer(createRequestListener(runtime, { next: options.next }), runtime.deps.log);
+  const server: Server = createHttpServer(createRequestListener(runtime, { next: options.next }), runtime.deps.log, runtime.config);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const start = clock.now();

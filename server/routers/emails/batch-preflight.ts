@@ -13,6 +13,7 @@ import { batchEmailBody } from './wire';
 export const emailBatchPreflightRoute: PlainRoute = {
   method: 'POST',
   path: '/emails/batch/preflight',
+  bulkBody: true,
   // Not a send: the spec keeps sending_access keys to the four send paths.
   operation: {
     operationId: 'preflightEmailBatch',

@@ -13,6 +13,7 @@ const outcome = z.union([z.object({ id: z.uuid() }), z.object({ error: z.string(
 export const emailBatchRoute: PlainRoute = {
   method: 'POST',
   path: '/emails/batch',
+  bulkBody: true,
   access: 'sending',
   operation: {
     operationId: 'sendEmailBatch',

@@ -1,3 +1,4 @@
+import { BODY_LIMITS } from '../../http/body-limits';
 import { z } from 'zod';
 import { sendEmail } from '../../services/emails/accept/send';
 import { preflightEmail } from '../../services/emails/preflight/preflight';
@@ -77,7 +78,7 @@ export const emailsRouter = router({
     .meta({
       openapi: { method: 'POST', path: '/emails', operationId: 'sendEmail', tags, summary: 'Send an email (or schedule it with scheduled_at)', requestHeaders: sendHeaders },
       access: 'sending',
-      bodyLimitBytes: 16 * 1024 * 1024,
+      bodyLimitBytes: BODY_LIMITS.send,
       // A concurrent request with the same Idempotency-Key still in progress.
       errors: [409],
     })
@@ -98,7 +99,7 @@ export const emailsRouter = router({
         requestHeaders: sendHeaders,
       },
       // Not a send: the spec keeps sending_access keys to the four send paths.
-      bodyLimitBytes: 16 * 1024 * 1024,
+      bodyLimitBytes: BODY_LIMITS.send,
     })
     .input(emailBody)
     .output(preflightVerdict)

@@ -106,6 +106,7 @@ export const suppressionsRouter = router({
         summary: `Suppress up to ${SUPPRESSION_LIMITS.batch.toLocaleString('en')} addresses; invalid ones are reported without failing the rest`,
       },
       liveWrite: true,
+      bulkBody: true,
     })
     .input(
       z.strictObject({

@@ -37,6 +37,10 @@ const REPLIES: Record<ErrorCode, [number, string]> = {
   MONTHLY_LIMIT_EXCEEDED: [550, '5.7.1'],
   INTERNAL_ERROR: [451, '4.3.0'],
   SERVICE_UNAVAILABLE: [451, '4.3.0'],
+  // The HTTP listener's own refusals: the send service never throws them.
+  REQUEST_TIMEOUT: [451, '4.4.2'],
+  URI_TOO_LONG: [500, '5.5.2'],
+  HEADERS_TOO_LARGE: [500, '5.5.2'],
 };
 
 /** One line of reply text: SMTP replies are 7-bit lines, and a long one is cut rather than wrapped. */
