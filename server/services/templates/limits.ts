@@ -13,4 +13,9 @@ export const TEMPLATE_LIMITS = {
   renderMs: 250,
   /** LiquidJS's memoryLimit: characters filters and ranges may allocate while one part renders. */
   renderMemory: 4 * EMAIL_LIMITS.bodyBytes,
+  /**
+   * Characters one part's render may produce in all, counted as they grow: what it prints, what
+   * its captures collect, the strings its filters return (bounded.ts). Four bodies' worth.
+   */
+  producedChars: 4 * EMAIL_LIMITS.bodyBytes,
 } as const;
