@@ -92,7 +92,6 @@ async function whileWatching<T>(work: () => Promise<T>): Promise<Watched<T>> {
 }
 
 function expectUnstalled(watched: Watched<unknown>) {
-  if (process.env.SHOW_WATCH) console.log(JSON.stringify({ ...watched, result: undefined }));
   // At least one health check answered while the render was in flight, and none waited for it.
   expect(watched.healthChecks).toBeGreaterThan(0);
   expect(watched.slowestHealthMs).toBeLessThan(HEALTH_MS);

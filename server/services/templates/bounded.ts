@@ -1,6 +1,6 @@
 import { CaptureTag, Context, toValue, toValueSync, type Emitter, type FilterImplOptions, type Liquid, type Template } from 'liquidjs';
 import { TEMPLATE_LIMITS } from './limits';
-import type { PartName } from './parse';
+import type { PartName } from './parts';
 
 /**
  * Rendering one part within bounds of size that are checked as the strings grow, not after:

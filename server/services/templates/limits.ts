@@ -15,7 +15,8 @@ export const TEMPLATE_LIMITS = {
   renderMemory: 4 * EMAIL_LIMITS.bodyBytes,
   /**
    * Characters one part's render may produce in all, counted as they grow: what it prints, what
-   * its captures collect, the strings its filters return (bounded.ts). Four bodies' worth.
+   * its captures collect, the strings its filters return (bounded.ts). Two bodies' worth: a body
+   * printed whole through a filter (`| raw`) fits.
    */
-  producedChars: 4 * EMAIL_LIMITS.bodyBytes,
+  producedChars: 2 * EMAIL_LIMITS.bodyBytes,
 } as const;

@@ -3,8 +3,9 @@ import { AppError, validationError } from '../../errors';
 import { RenderBoundError } from './bounded';
 import { htmlEngine, plainEngine } from './engine';
 import { TEMPLATE_LIMITS } from './limits';
+import type { PartName } from './parts';
 
-export type PartName = 'subject' | 'html' | 'text';
+export type { PartName } from './parts';
 
 /** What a template is made of, as stored. */
 export interface TemplateSource {

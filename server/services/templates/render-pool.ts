@@ -1,7 +1,8 @@
 import { Piscina } from 'piscina';
 import { AppError, validationError } from '../../errors';
 import type { TemplateSource } from './parse';
-import { PARTS, type RenderedTemplate, type TemplateVariables } from './render';
+import { PARTS } from './parts';
+import type { RenderedTemplate, TemplateVariables } from './render';
 import type { RenderAnswer, RenderTask, TemplateVersion } from './render-worker';
 
 /**
@@ -26,6 +27,8 @@ export const RENDER_POOL = {
   taskChars: 4 * 1024 * 1024,
   /** Renders per task at most. */
   taskRenders: 500,
+  /** Deaths of the tasks of one call (renders killed by the hard stop or the heap bound) before its renders left are refused. */
+  deathsPerTask: 3,
   /** An idle thread ends after this; the next render starts one again. */
   idleMs: 60_000,
 } as const;
@@ -51,8 +54,14 @@ export interface TemplateRenderer {
   close(): Promise<void>;
 }
 
-const workerFile = () =>
-  import.meta.url.endsWith('.ts') ? new URL('./render-worker-dev.mjs', import.meta.url).href : new URL('./render-worker.mjs', import.meta.url).href;
+/**
+ * The worker's file beside this module: from TypeScript the one that registers tsx first; in the
+ * built server the bundle's own entry. A name in a variable, so no bundler takes it for an asset.
+ */
+function workerFile(): string {
+  const name = import.meta.url.endsWith('.ts') ? 'render-worker-dev.mjs' : 'render-worker.mjs';
+  return new URL(name, import.meta.url).href;
+}
 
 const sourceChars = (source: TemplateSource) => source.subject.length + (source.html?.length ?? 0) + (source.text?.length ?? 0);
 
@@ -98,8 +107,8 @@ export function createTemplateRenderer(): TemplateRenderer {
       },
     }));
 
-  /** One task; when its worker dies (the hard stop, or out of memory), what died and where. */
-  async function runTask(template: TemplateVersion, source: TemplateSource, variables: TemplateVariables[]): Promise<RenderAnswer[] | { died: string }> {
+  /** One task; when its worker dies (the hard stop, or out of memory), why, and which render was in progress. */
+  async function runTask(template: TemplateVersion, source: TemplateSource, variables: TemplateVariables[]): Promise<RenderAnswer[] | { died: string; at: number }> {
     const progress = new Int32Array(new SharedArrayBuffer(8));
     progress[0] = NOT_STARTED;
     const controller = new AbortController();
@@ -119,8 +128,9 @@ export function createTemplateRenderer(): TemplateRenderer {
     } catch (error) {
       if ((error as Error | null)?.message === 'Task queue is at limit') throw busy();
       const part = PARTS[Atomics.load(progress, 0)] ?? 'subject';
-      if (isAbort(error) && controller.signal.aborted) return { died: `${part}: renders too slowly: stopped after ${limitMs} ms` };
-      if (isOutOfMemory(error)) return { died: `${part}: renders too large: the renderer ran out of its ${RENDER_POOL.maxOldGenerationSizeMb} MiB` };
+      const at = Math.min(Atomics.load(progress, 1), variables.length - 1);
+      if (isAbort(error) && controller.signal.aborted) return { died: `${part}: renders too slowly: stopped after ${limitMs} ms`, at };
+      if (isOutOfMemory(error)) return { died: `${part}: renders too large: the renderer ran out of its ${RENDER_POOL.maxOldGenerationSizeMb} MiB`, at };
       throw error;
     } finally {
       done = true;
@@ -131,25 +141,36 @@ export function createTemplateRenderer(): TemplateRenderer {
     }
   }
 
+  /**
+   * The renders of one task's worth. When the task dies, the render in progress is refused with
+   * why, and the others run again in one task; after RENDER_POOL.deathsPerTask deaths the template
+   * has shown what it does, and the renders left are refused with the last reason.
+   */
+  async function renderAll(template: TemplateVersion, source: TemplateSource, sets: TemplateVariables[]): Promise<RenderAnswer[]> {
+    const answers = new Array<RenderAnswer | undefined>(sets.length);
+    let pending = sets.map((_, index) => index);
+    for (let deaths = 0; pending.length > 0; deaths += 1) {
+      const answer = await runTask(template, source, pending.map((index) => sets[index]!));
+      if (!('died' in answer)) {
+        pending.forEach((index, i) => (answers[index] = answer[i]!));
+        break;
+      }
+      if (deaths + 1 >= RENDER_POOL.deathsPerTask) {
+        for (const index of pending) answers[index] = { refused: answer.died };
+        break;
+      }
+      answers[pending[answer.at]!] = { refused: answer.died };
+      pending = pending.filter((_, i) => i !== answer.at);
+    }
+    return answers as RenderAnswer[];
+  }
+
   return {
     async render(job, variables) {
       if (variables.length === 0) return [];
       const template = job.template ? { id: job.template.id, version: job.template.updatedAt.getTime() } : null;
       const tasks = tasksOf(job.source, variables);
-      const answers = await Promise.all(
-        tasks.map(async (sets): Promise<RenderAnswer[]> => {
-          const answer = await runTask(template, job.source, sets);
-          if (!('died' in answer)) return answer;
-          if (sets.length === 1) return [{ refused: answer.died }];
-          // A task of several renders died: each again on its own, so only those that die alone fail.
-          const alone: RenderAnswer[] = [];
-          for (const set of sets) {
-            const single = await runTask(template, job.source, [set]);
-            alone.push('died' in single ? { refused: single.died } : single[0]!);
-          }
-          return alone;
-        }),
-      );
+      const answers = await Promise.all(tasks.map((sets) => renderAll(template, job.source, sets)));
       return answers.flat().map((answer) => ('rendered' in answer ? answer.rendered : validationError(answer.refused)));
     },
     async close() {

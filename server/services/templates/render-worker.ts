@@ -1,7 +1,8 @@
 import { AppError } from '../../errors';
 import { parsedTemplate } from './cache';
 import { parseTemplate, type ParsedTemplate, type TemplateSource } from './parse';
-import { PARTS, renderTemplate, type RenderedTemplate, type TemplateVariables } from './render';
+import { PARTS, type PartName } from './parts';
+import { renderTemplate, type RenderedTemplate, type TemplateVariables } from './render';
 
 /**
  * The render pool's worker (render-pool.ts): one task is one template rendered with one or more
@@ -46,8 +47,8 @@ export default function renderTask(task: RenderTask): RenderAnswer[] {
     if (error instanceof AppError) return task.variables.map(() => ({ refused: error.message }));
     throw error;
   }
-  const onPart = (part: (typeof PARTS)[number]) => Atomics.store(progress, 0, PARTS.indexOf(part));
-  return task.variables.map((variables, index) => {
+  const onPart = (part: PartName) => Atomics.store(progress, 0, PARTS.indexOf(part));
+  const render = (variables: TemplateVariables, index: number): RenderAnswer => {
     Atomics.store(progress, 1, index);
     try {
       return { rendered: renderTemplate(template, variables, onPart) };
@@ -55,5 +56,11 @@ export default function renderTask(task: RenderTask): RenderAnswer[] {
       if (error instanceof AppError) return { refused: error.message };
       throw error;
     }
-  });
+  };
+  // A template that reads no variable renders the same for every set of them: once.
+  if (template.variables.length === 0 && task.variables.length > 0) {
+    const answer = render(task.variables[0]!, 0);
+    return task.variables.map(() => answer);
+  }
+  return task.variables.map(render);
 }

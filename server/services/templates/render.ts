@@ -1,7 +1,8 @@
 import type { Liquid, Template } from 'liquidjs';
 import { renderBounded } from './bounded';
 import { htmlEngine, plainEngine } from './engine';
-import { liquidProblem, type ParsedTemplate, type PartName } from './parse';
+import { liquidProblem, type ParsedTemplate } from './parse';
+import type { PartName } from './parts';
 
 /** A template rendered with variables. */
 export interface RenderedTemplate {
@@ -14,9 +15,6 @@ export interface RenderedTemplate {
 
 /** Variables as a send or a preview gives them: a JSON object, its keys the template's variable names. */
 export type TemplateVariables = Record<string, unknown>;
-
-/** Where a render is, for the pool to name the part when a render dies (parts.indexOf). */
-export const PARTS: readonly PartName[] = ['subject', 'html', 'text'];
 
 function renderPart(part: PartName, templates: Template[], engine: Liquid, variables: TemplateVariables): string {
   try {

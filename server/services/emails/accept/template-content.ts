@@ -35,20 +35,19 @@ export async function withTemplateContent<T extends EmailInput>(deps: Pick<Deps,
   const ids = requests.flatMap((request) => ('template' in request ? [request.template.templateId] : []));
   if (ids.length === 0) return requests as T[];
   const found = await templatesOf(deps.db, principal.organizationId, ids);
-  // Each template's renders together: request indexes, and the variables in the same order.
-  const byTemplate = new Map<string, number[]>();
+  // Each template's renders together: the requests' indexes, and their variables in the same order.
+  const byTemplate = new Map<string, { indexes: number[]; variables: Array<Record<string, unknown>> }>();
   requests.forEach((request, index) => {
-    if ('template' in request && found.has(request.template.templateId)) {
-      const indexes = byTemplate.get(request.template.templateId) ?? [];
-      indexes.push(index);
-      byTemplate.set(request.template.templateId, indexes);
-    }
+    if (!('template' in request) || !found.has(request.template.templateId)) return;
+    const renders = byTemplate.get(request.template.templateId) ?? { indexes: [], variables: [] };
+    renders.indexes.push(index);
+    renders.variables.push(request.template.variables);
+    byTemplate.set(request.template.templateId, renders);
   });
   const outcomes = new Map<number, RenderOutcome>();
   await Promise.all(
-    [...byTemplate].map(async ([id, indexes]) => {
+    [...byTemplate].map(async ([id, { indexes, variables }]) => {
       const row = found.get(id)!;
-      const variables = indexes.map((index) => (requests[index] as { template: { variables: Record<string, unknown> } }).template.variables);
       const rendered = await deps.templateRenderer.render({ template: { id: row.id, updatedAt: row.updatedAt }, source: { subject: row.subject, html: row.html, text: row.text } }, variables);
       indexes.forEach((index, i) => outcomes.set(index, rendered[i]!));
     }),
