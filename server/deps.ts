@@ -6,6 +6,7 @@ import type { Log } from './log';
 import type { Metrics } from './metrics/metrics';
 import type { SystemMailer } from './mail/system-mailer';
 import type { SandboxDomain } from './services/domains/sandbox';
+import type { TemplateRenderer } from './services/templates/render-pool';
 import type { WorkerClaims } from './services/shared/claims/worker';
 
 /** What services are handed: the real database, and time, mail and job wake-ups that tests can swap. */
@@ -27,4 +28,6 @@ export interface Deps {
   claims: WorkerClaims;
   /** What this process counts for /metrics (accepted, delivered, refused). */
   metrics: Metrics;
+  /** Where templates are rendered: worker threads, off the event loop (docs/templates.md). */
+  templateRenderer: TemplateRenderer;
 }

@@ -14,6 +14,7 @@ import { EmbeddedRunner } from './runner/embedded';
 import { SWEEPS } from './runner/sweeps';
 import { SharedTestClock } from './shared-test-clock';
 import { loadSandboxDomain } from './services/domains/sandbox';
+import { createTemplateRenderer } from './services/templates/render-pool';
 import { WorkerClaims } from './services/shared/claims/worker';
 import { readDueWork } from './services/health/due-work';
 import { createMetrics } from './metrics/metrics';
@@ -79,6 +80,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     log,
     claims,
     metrics: createMetrics({ roles: config.roles, poolSize: database.poolSize ?? null }),
+    templateRenderer: createTemplateRenderer(),
   };
   deps.metrics.readFrom({ dueWork: () => readDueWork(deps), connections: async () => (database.connectionStates ? database.connectionStates() : null) });
   const auth = createAuth(deps, config.authSecret ?? dataDirSecret(config.dataDir, 'auth-secret'));
@@ -90,6 +92,7 @@ export async function stopRuntime(runtime: Runtime): Promise<void> {
   await runtime.runner?.stop();
   await runtime.deps.claims.stop();
   await runtime.sharedClock?.stop();
+  await runtime.deps.templateRenderer.close();
   closeRelayPools();
   await closeOutboundConnections();
   await runtime.database.close();

@@ -35,6 +35,13 @@ describe('the compiled server', () => {
       expect(await health.json()).toEqual({ status: 'ok' });
       const keys = await fetch(`http://127.0.0.1:${port}/api/api-keys`, { headers: { authorization: `Bearer ${created.apiKey}` } });
       expect(keys.status).toBe(200);
+      // A template preview renders in the pool's worker thread, loaded from the bundle's own entry (render-worker.mjs).
+      const auth = { authorization: `Bearer ${created.apiKey}`, 'content-type': 'application/json' };
+      const template = await fetch(`http://127.0.0.1:${port}/api/templates`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Built', subject: 'Hi {{ name }}', html: '<p>{{ name }}</p>' }) });
+      expect(template.status).toBe(201);
+      const { id } = (await template.json()) as { id: string };
+      const preview = await fetch(`http://127.0.0.1:${port}/api/templates/${id}/preview?variables=${encodeURIComponent('{"name":"Ada <3"}')}`, { headers: auth });
+      expect(await preview.json()).toEqual({ subject: 'Hi Ada <3', html: '<p>Ada &lt;3</p>', text: null, missingVariables: [] });
       // While the server holds the embedded database, the built CLI goes through it.
       const show = runBuilt('cli', ['org:show', '--org', created.organizationId], env);
       expect(await show.exited).toBe(0);
@@ -43,5 +50,5 @@ describe('the compiled server', () => {
       server.child.kill('SIGTERM');
       await server.exited;
     }
-  });
+  }, 120_000);
 });

@@ -97,6 +97,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.runner?.stop();
       await runtime.deps.claims.stop();
+      await runtime.deps.templateRenderer.close();
       if (shared) await database.close();
       await database.drop();
       await dns.close();

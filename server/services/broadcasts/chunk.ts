@@ -14,7 +14,7 @@ import { startOfNextUtcDay, startOfNextUtcMonth } from '../plans/calendar';
 import { parseMailbox, type Mailbox } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
 import { sealUnsubscribeToken, unsubscribeKeyFrom, unsubscribeLinks } from '../unsubscribe/tokens';
-import { renderForContact } from './content';
+import { renderForContacts } from './content';
 import type { RenderedTemplate } from '../templates/render';
 import { recordBroadcastEvent } from './events';
 import { holdBroadcast } from './holds';
@@ -75,19 +75,30 @@ function holdFor(refusal: AppError, now: Date): { reason: HoldReason; resumesAt:
 }
 
 /**
- * The next chunk of a sending broadcast, in one transaction under the broadcast's row lock: the
- * contacts after the cursor, each either skipped (unsubscribed since the start), suppressed, or
- * rendered and stored as an email within the sending limits; then the cursor and the counts move.
- * When the limits refuse a contact, only the contacts before it count as handled and the
- * broadcast is held: the next chunk after the hold starts exactly at that contact.
+ * The next chunk of a sending broadcast. First, outside any transaction, the contacts after the
+ * cursor are read and their copies rendered in the render pool (one task for the chunk, or a few
+ * for large content): a slow render holds a worker thread, never the broadcast's row lock. Then,
+ * in one transaction under that lock, provided the cursor has not moved meanwhile, each contact is
+ * either skipped (unsubscribed since the start), suppressed, failed (its copy could not be
+ * rendered: an email is recorded as failed with the reason), or stored as an email within the
+ * sending limits; then the cursor and the counts move. When the limits refuse a contact, only the
+ * contacts before it count as handled and the broadcast is held: the next chunk after the hold
+ * starts exactly at that contact.
  */
 export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<ChunkResult> {
+  const nothing = (outcome: ChunkOutcome): ChunkResult => ({ outcome, emailIds: [], deliveriesQueued: false, systemEmailId: null });
+  const ours = (row: BroadcastRow | undefined): row is BroadcastRow => !!row && row.status === 'sending' && row.claimedBy === deps.claims.id;
+  const [seen] = await deps.db.select().from(broadcasts).where(eq(broadcasts.id, broadcastId));
+  // Cancelled, or taken over by another worker since this one claimed it: this chunk is not ours.
+  if (!ours(seen)) return nothing('stopped');
+  const chunk = await contactsAfterCursor(deps.db, seen);
+  const copies = await renderCopies(deps, seen, chunk);
   return deps.db.transaction(async (tx) => {
-    const nothing = (outcome: ChunkOutcome): ChunkResult => ({ outcome, emailIds: [], deliveriesQueued: false, systemEmailId: null });
     const [row] = await tx.select().from(broadcasts).where(eq(broadcasts.id, broadcastId)).for('update');
-    // Cancelled, or taken over by another worker since this one claimed it: this chunk is not ours.
-    if (!row || row.status !== 'sending' || row.claimedBy !== deps.claims.id) return nothing('stopped');
-    const chunk = await contactsAfterCursor(tx, row);
+    if (!ours(row)) return nothing('stopped');
+    // The cursor moved since the contacts were read (another run of this worker's, after a lease
+    // was lost and won back): nothing stored, the next chunk reads again from where it is now.
+    if (row.cursor !== seen.cursor) return nothing('more');
     const now = deps.clock.now();
     const sender = parseMailbox(row.from);
     const context = await loadSendContext({ db: tx, encryptionKey: deps.encryptionKey }, row.organizationId, [sender.domain], chunk.map((contact) => contact.email));
@@ -98,21 +109,21 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
     }
     const domain = context.domains.get(sender.domain)!;
     const principal = broadcastPrincipal(row.organizationId, context.account?.plan ?? 'free');
-    const copy = copyMaker(deps, row, { principal, sender, domain, now });
+    const copy = copyMaker(row, { principal, sender, domain, now });
 
     // Each contact in order: the candidates the limits are asked about, and where each contact stands.
     const candidates: Candidate[] = [];
-    const fates: Array<'absent' | 'skipped' | 'suppressed' | number> = [];
+    const fates: Array<'absent' | 'skipped' | 'suppressed' | { failed: EmailDraft } | number> = [];
     for (const contact of chunk) {
       // Unsubscribed before the start: never a recipient, not counted; since the start: skipped.
       if (!contact.subscribed) fates.push(row.startedAt && contact.updatedAt > row.startedAt ? 'skipped' : 'absent');
       else if (context.suppressed.has(contact.email)) fates.push('suppressed');
       else {
-        const draft = copy(contact);
-        if (!draft) fates.push('skipped');
+        const draft = copy(contact, copies.get(contact.id)!);
+        if ('failed' in draft) fates.push(draft);
         else {
           fates.push(candidates.length);
-          candidates.push({ draft, recipients: 1, listShaped: true });
+          candidates.push({ draft: draft.sent, recipients: 1, listShaped: true });
         }
       }
     }
@@ -123,13 +134,16 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
     const handled = stop === -1 ? fates.length : stop;
     const done = stop === -1 && chunk.length < CHUNK_CONTACTS;
     const handledFates = fates.slice(0, handled);
+    // Copies that could not be rendered: recorded as failed emails (outside the limits: nothing is sent).
+    const failedDrafts = handledFates.flatMap((fate) => (typeof fate === 'object' ? [fate.failed] : []));
+    const failedStored = await storeEmails(tx, failedDrafts);
     const [advanced] = await tx
       .update(broadcasts)
       .set({
         cursor: handled > 0 ? chunk[handled - 1]!.id : row.cursor,
         queued: sql`${broadcasts.queued} + ${result.stored.size}`,
         suppressed: sql`${broadcasts.suppressed} + ${handledFates.filter((fate) => fate === 'suppressed').length}`,
-        skipped: sql`${broadcasts.skipped} + ${handledFates.filter((fate) => fate === 'skipped').length}`,
+        skipped: sql`${broadcasts.skipped} + ${handledFates.filter((fate) => fate === 'skipped').length + failedDrafts.length}`,
         ...(done ? { status: 'sent' as const, sentAt: now, nextAttemptAt: null } : {}),
       })
       // The row is locked and ours; the cursor check keeps a chunk from ever being stored twice should that change.
@@ -137,43 +151,60 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
       .returning();
     if (!advanced) throw new Error(`broadcast ${row.id}: the cursor moved under a locked chunk`);
     const emailIds = [...result.stored];
+    const deliveriesQueued = result.deliveriesQueued || failedStored.deliveriesQueued;
     if (done) await recordBroadcastEvent(tx, deps, advanced, 'broadcast.sent');
     if (stop !== -1) {
       const held = await holdBroadcast(tx, deps, advanced, holdFor(refusals[fates[stop] as number]!, now));
-      return { outcome: 'held', emailIds, deliveriesQueued: result.deliveriesQueued, systemEmailId: held.systemEmailId };
+      return { outcome: 'held', emailIds, deliveriesQueued, systemEmailId: held.systemEmailId };
     }
-    return { outcome: done ? 'sent' : 'more', emailIds, deliveriesQueued: result.deliveriesQueued, systemEmailId: null };
+    return { outcome: done ? 'sent' : 'more', emailIds, deliveriesQueued, systemEmailId: null };
   });
 }
 
-/**
- * Makes each contact's copy of the broadcast: its own email id, unsubscribe token and links, the
- * content rendered with its values, and the list headers. Null for a copy that cannot be rendered
- * for this contact (its values hit a render limit): that contact is skipped, not the broadcast.
- */
-function copyMaker(deps: Pick<Deps, 'config' | 'encryptionKey'>, row: BroadcastRow, on: { principal: Principal; sender: Mailbox; domain: SendPermit['domain']; now: Date }) {
+/** A contact's copy, rendered before the chunk's transaction: its email id, unsubscribe links, and content (or why it has none). */
+interface RenderedCopy {
+  emailId: string;
+  links: { url: string; mailto: string };
+  rendered: RenderedTemplate | AppError;
+}
+
+/** The copies of the chunk's subscribed contacts, rendered in the pool: one task for the chunk (a few for large content). */
+async function renderCopies(deps: Pick<Deps, 'config' | 'encryptionKey' | 'templateRenderer'>, row: BroadcastRow, chunk: ContactRow[]): Promise<Map<string, RenderedCopy>> {
   const key = unsubscribeKeyFrom(deps.encryptionKey);
+  const recipients = chunk.filter((contact) => contact.subscribed);
+  const prepared = recipients.map((contact) => {
+    const emailId = newId();
+    return { contact, emailId, links: unsubscribeLinks(deps.config, sealUnsubscribeToken(key, { contactId: contact.id, emailId })) };
+  });
   const content = { subject: row.subject ?? '', html: row.html, text: row.text };
   const version = { id: row.id, updatedAt: row.startedAt ?? row.updatedAt };
-  return (contact: ContactRow): EmailDraft | null => {
-    const emailId = newId();
-    const links = unsubscribeLinks(deps.config, sealUnsubscribeToken(key, { contactId: contact.id, emailId }));
-    let rendered: RenderedTemplate;
-    try {
-      rendered = renderForContact(version, content, { email: contact.email, name: contact.name, unsubscribeUrl: links.url });
-    } catch (error) {
-      if (error instanceof AppError) return null;
-      throw error;
-    }
+  const rendered = await renderForContacts(
+    deps,
+    version,
+    content,
+    prepared.map(({ contact, links }) => ({ email: contact.email, name: contact.name, unsubscribeUrl: links.url })),
+  );
+  return new Map(prepared.map(({ contact, emailId, links }, index) => [contact.id, { emailId, links, rendered: rendered[index]! }]));
+}
+
+/**
+ * Makes each contact's email from its rendered copy: the content, the list headers, its own email
+ * id and unsubscribe links. A copy that could not be rendered for this contact (its values hit a
+ * render bound) is an email recorded as failed, with the reason in its history and an
+ * `email.failed` event: that contact fails, not the broadcast.
+ */
+function copyMaker(row: BroadcastRow, on: { principal: Principal; sender: Mailbox; domain: SendPermit['domain']; now: Date }) {
+  return (contact: ContactRow, copy: RenderedCopy): { sent: EmailDraft } | { failed: EmailDraft } => {
+    const { emailId, links, rendered } = copy;
     const input: EmailInput = {
       from: row.from,
       to: [contact.email],
       cc: [],
       bcc: [],
       replyTo: row.replyTo,
-      subject: rendered.subject,
-      html: rendered.html ?? undefined,
-      text: rendered.text ?? undefined,
+      subject: rendered instanceof AppError ? (row.subject ?? '').slice(0, 998) : rendered.subject,
+      html: rendered instanceof AppError ? undefined : (rendered.html ?? undefined),
+      text: rendered instanceof AppError ? undefined : (rendered.text ?? undefined),
       headers: listHeaders(links),
       tags: [],
       tracking: {},
@@ -181,7 +212,15 @@ function copyMaker(deps: Pick<Deps, 'config' | 'encryptionKey'>, row: BroadcastR
     const permit: SendPermit = { sender: on.sender, domain: on.domain, deliverable: [contact.email], suppressed: [] };
     const draft = draftEmail(on.principal, input, permit, { now: on.now, scheduledAt: null, id: emailId });
     Object.assign(draft.row, { broadcastId: row.id, contactId: contact.id });
-    return draft;
+    if (!(rendered instanceof AppError)) return { sent: draft };
+    const reason = `the broadcast could not be rendered for this contact: ${rendered.message}`;
+    Object.assign(draft.row, {
+      status: 'failed' as const,
+      nextAttemptAt: null,
+      recipientStates: [{ address: contact.email, status: 'failed' as const, attempts: 0, response: reason }],
+    });
+    draft.events = [{ type: 'email.failed', recipient: contact.email, data: { reason } }];
+    return { failed: draft };
   };
 }
 

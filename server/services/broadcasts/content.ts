@@ -1,9 +1,9 @@
-import { validationError } from '../../errors';
+import type { Deps } from '../../deps';
+import { AppError, validationError } from '../../errors';
 import { checkRendered } from '../emails/accept/template-content';
-import { parsedTemplate } from '../templates/cache';
 import { TEMPLATE_LIMITS } from '../templates/limits';
-import { parseTemplate, type ParsedTemplate } from '../templates/parse';
-import { renderTemplate, type RenderedTemplate } from '../templates/render';
+import { parseTemplate } from '../templates/parse';
+import type { RenderedTemplate } from '../templates/render';
 
 /** A broadcast's message as written (Liquid), or as copied from its template when sending started. */
 export interface BroadcastContent {
@@ -31,18 +31,38 @@ export function checkContent(content: BroadcastContent): void {
   parseTemplate(content);
 }
 
+/** The variables a contact's copy is rendered with. */
+const variablesOf = (contact: ContactValues) => ({ email: contact.email, name: contact.name ?? '', unsubscribe_url: contact.unsubscribeUrl });
+
 /**
- * One contact's copy: the subject and bodies rendered with `email`, `name` and `unsubscribe_url`
- * (HTML-escaped in the HTML part). `version` names the content (the broadcast's id and last
- * change), so the parse is cached across chunks and workers of one process.
+ * Contacts' copies: the subject and bodies rendered in the render pool with `email`, `name` and
+ * `unsubscribe_url` (HTML-escaped in the HTML part), each checked as an email is. Per contact, the
+ * copy or the 400 naming the part. `version` names stored content (the broadcast's id and last
+ * change), so the workers parse it once; null for content parsed afresh (a preview, a test copy).
  */
-export function renderForContact(version: { id: string; updatedAt: Date }, content: BroadcastContent, contact: ContactValues): RenderedTemplate {
-  return renderParsedForContact(parsedTemplate({ id: version.id, updatedAt: version.updatedAt, ...content }), contact);
+export async function renderForContacts(
+  deps: Pick<Deps, 'templateRenderer'>,
+  version: { id: string; updatedAt: Date } | null,
+  content: BroadcastContent,
+  contacts: ContactValues[],
+): Promise<Array<RenderedTemplate | AppError>> {
+  const source = { subject: content.subject, html: content.html, text: content.text };
+  const outcomes = await deps.templateRenderer.render({ template: version, source }, contacts.map(variablesOf));
+  return outcomes.map((outcome) => {
+    if (outcome instanceof AppError) return outcome;
+    try {
+      checkRendered(outcome);
+      return outcome;
+    } catch (error) {
+      if (error instanceof AppError) return error;
+      throw error;
+    }
+  });
 }
 
-/** The same from content parsed by the caller: a preview of unsaved content, which names no version to cache. */
-export function renderParsedForContact(parsed: ParsedTemplate, contact: ContactValues): RenderedTemplate {
-  const rendered = renderTemplate(parsed, { email: contact.email, name: contact.name ?? '', unsubscribe_url: contact.unsubscribeUrl });
-  checkRendered(rendered);
-  return rendered;
+/** One contact's copy, or the refusal thrown. */
+export async function renderForContact(deps: Pick<Deps, 'templateRenderer'>, version: { id: string; updatedAt: Date } | null, content: BroadcastContent, contact: ContactValues): Promise<RenderedTemplate> {
+  const [rendered] = await renderForContacts(deps, version, content, [contact]);
+  if (rendered instanceof AppError) throw rendered;
+  return rendered!;
 }

@@ -4,8 +4,7 @@ import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import type { Principal } from '../shared/principal';
-import { parseTemplate } from '../templates/parse';
-import { renderForContact, renderParsedForContact, SAMPLE_NAME, type BroadcastContent, type ContactValues } from './content';
+import { renderForContact, SAMPLE_NAME, type BroadcastContent, type ContactValues } from './content';
 import { ownBroadcast } from './own';
 import { contentOf } from './test-send';
 import { sampleUnsubscribeUrl } from '../unsubscribe/tokens';
@@ -72,7 +71,7 @@ async function unsavedContent(db: Db, principal: Principal, content: UnsavedCont
  * the fan-out renders it: the same Liquid, the same checks (a 400 names the part), an unsubscribe
  * link that leads nowhere real. Sends nothing, stores nothing.
  */
-export async function previewBroadcast(deps: Pick<Deps, 'db' | 'config'>, principal: Principal, source: PreviewSource, contactId?: string): Promise<BroadcastPreview> {
+export async function previewBroadcast(deps: Pick<Deps, 'db' | 'config' | 'templateRenderer'>, principal: Principal, source: PreviewSource, contactId?: string): Promise<BroadcastPreview> {
   const contact = contactId ? await ownContact(deps.db, principal, contactId) : null;
   const values: ContactValues = {
     email: contact?.email ?? SAMPLE_EMAIL,
@@ -86,11 +85,11 @@ export async function previewBroadcast(deps: Pick<Deps, 'db' | 'config'>, princi
     // version, so they are parsed afresh.
     const rendered =
       row.html !== null || row.text !== null
-        ? renderForContact({ id: row.id, updatedAt: row.updatedAt }, { subject: row.subject ?? '', html: row.html, text: row.text }, values)
-        : renderParsedForContact(parseTemplate(await contentOf(deps, row)), values);
+        ? await renderForContact(deps, { id: row.id, updatedAt: row.updatedAt }, { subject: row.subject ?? '', html: row.html, text: row.text }, values)
+        : await renderForContact(deps, null, await contentOf(deps, row), values);
     return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, row.audienceId) };
   }
-  // Unsaved content changes with every keystroke: parsed here, not kept in the cache of stored versions.
-  const rendered = renderParsedForContact(parseTemplate(await unsavedContent(deps.db, principal, source.content)), values);
+  // Unsaved content changes with every keystroke: parsed afresh, not kept in the cache of stored versions.
+  const rendered = await renderForContact(deps, null, await unsavedContent(deps.db, principal, source.content), values);
   return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, source.content.audienceId) };
 }

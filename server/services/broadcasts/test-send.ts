@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { domains, organizations, templates } from '@/db/schema';
 import type { Deps } from '../../deps';
-import { forbidden, validationError } from '../../errors';
+import { AppError, forbidden, validationError } from '../../errors';
 import { permitSend } from '../emails/accept/checks';
 import { draftEmail } from '../emails/accept/draft';
 import type { EmailInput } from '../emails/accept/input';
@@ -9,8 +9,7 @@ import { storeEmails } from '../emails/accept/store';
 import { storeWithinLimits } from '../emails/accept/within-limits';
 import { normalizeAddress, parseMailbox } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
-import { renderParsedForContact, SAMPLE_NAME, type BroadcastContent } from './content';
-import { parseTemplate } from '../templates/parse';
+import { renderForContacts, SAMPLE_NAME, type BroadcastContent } from './content';
 import { sampleUnsubscribeUrl } from '../unsubscribe/tokens';
 import { TEST_RECIPIENTS_MAX } from './limits';
 import { ownBroadcast } from './own';
@@ -62,9 +61,17 @@ export async function sendTestCopies(deps: Deps, principal: Principal, id: strin
   const { permit, context } = await permitSend(deps, principal, { from: row.from, recipients: to });
   const now = deps.clock.now();
   // Parsed afresh, not cached by the broadcast's version: a template it uses may have changed since.
-  const parsed = parseTemplate(content);
-  const candidates = permit.deliverable.map((address) => {
-    const rendered = renderParsedForContact(parsed, { email: normalizeAddress(address), name: SAMPLE_NAME, unsubscribeUrl: sampleUnsubscribeUrl(deps.config.appUrl, 'test') });
+  const unsubscribeUrl = sampleUnsubscribeUrl(deps.config.appUrl, 'test');
+  const copies = await renderForContacts(
+    deps,
+    null,
+    content,
+    permit.deliverable.map((address) => ({ email: normalizeAddress(address), name: SAMPLE_NAME, unsubscribeUrl })),
+  );
+  const refused = copies.find((copy) => copy instanceof AppError);
+  if (refused) throw refused;
+  const candidates = permit.deliverable.map((address, index) => {
+    const rendered = copies[index] as Exclude<(typeof copies)[number], AppError>;
     const input: EmailInput = {
       from: row.from,
       to: [address],

@@ -1,8 +1,12 @@
 import { parseTemplate, type ParsedTemplate, type TemplateSource } from './parse';
 
-/** Bounds of the cache: templates, and characters of their source (parsed, they weigh a few times that). */
-const MAX_TEMPLATES = 500;
-const MAX_CHARS = 32 * 1024 * 1024;
+/**
+ * Parsed templates, kept by each render worker (render-worker.ts), which parses a version once.
+ * Bounds: templates, and characters of their source (parsed, they weigh a few times that), small
+ * enough to leave the worker's heap (render-pool.ts) to rendering.
+ */
+const MAX_TEMPLATES = 200;
+const MAX_CHARS = 8 * 1024 * 1024;
 
 interface Entry {
   version: number;
@@ -27,7 +31,7 @@ function drop(id: string): void {
 }
 
 /** Keeps a parsed version, dropping the least recently used beyond the bounds. */
-export function rememberParsed(id: string, updatedAt: Date, parsed: ParsedTemplate): void {
+function rememberParsed(id: string, updatedAt: Date, parsed: ParsedTemplate): void {
   drop(id);
   if (parsed.size > MAX_CHARS) return;
   entries.set(id, { version: updatedAt.getTime(), parsed });
@@ -38,8 +42,8 @@ export function rememberParsed(id: string, updatedAt: Date, parsed: ParsedTempla
   }
 }
 
-/** The parsed version of a template if this process holds it. */
-export function cachedParsed(id: string, updatedAt: Date): ParsedTemplate | undefined {
+/** The parsed version of a template if this worker holds it. */
+function cachedParsed(id: string, updatedAt: Date): ParsedTemplate | undefined {
   const entry = entries.get(id);
   if (!entry || entry.version !== updatedAt.getTime()) return undefined;
   entries.delete(id);
@@ -54,9 +58,4 @@ export function parsedTemplate(row: StoredTemplate): ParsedTemplate {
   const parsed = parseTemplate(row);
   rememberParsed(row.id, row.updatedAt, parsed);
   return parsed;
-}
-
-/** Forgets a template (deleted): its memory is free at once. */
-export function forgetParsed(id: string): void {
-  drop(id);
 }

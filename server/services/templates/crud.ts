@@ -6,9 +6,9 @@ import { notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
-import { forgetParsed, rememberParsed } from './cache';
 import { TEMPLATE_LIMITS } from './limits';
 import { parseTemplate, type ParsedTemplate, type TemplateSource } from './parse';
+import { forgetSource, rememberSource } from './sources';
 
 export type TemplateRow = typeof templates.$inferSelect;
 
@@ -80,7 +80,7 @@ export async function createTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal
     .insert(templates)
     .values({ id: newId(), organizationId: principal.organizationId, name: input.name, ...source, variables: parsed.variables, createdAt: now, updatedAt: now })
     .returning();
-  rememberParsed(row!.id, row!.updatedAt, parsed);
+  rememberSource(row!);
   return templateView(row!);
 }
 
@@ -107,7 +107,7 @@ export async function getTemplate(deps: Pick<Deps, 'db'>, principal: Principal, 
  * that parsed copies are cached under, in every process.
  */
 export async function updateTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string, input: UpdateTemplateInput): Promise<TemplateView> {
-  const { row, parsed } = await deps.db.transaction(async (tx) => {
+  const row = await deps.db.transaction(async (tx) => {
     const current = await ownTemplate(tx, principal, id, true);
     const source: TemplateSource = {
       subject: input.subject ?? current.subject,
@@ -121,9 +121,9 @@ export async function updateTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal
       .set({ name: input.name ?? current.name, ...source, variables: checked.variables, updatedAt })
       .where(eq(templates.id, current.id))
       .returning();
-    return { row: updated!, parsed: checked };
+    return updated!;
   });
-  rememberParsed(row.id, row.updatedAt, parsed);
+  rememberSource(row);
   return templateView(row);
 }
 
@@ -133,5 +133,5 @@ export async function deleteTemplate(deps: Pick<Deps, 'db'>, principal: Principa
     .where(and(eq(templates.id, id), eq(templates.organizationId, principal.organizationId)))
     .returning({ id: templates.id });
   if (deleted.length === 0) throw notFound('Template');
-  forgetParsed(id);
+  forgetSource(id);
 }

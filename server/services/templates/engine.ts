@@ -1,4 +1,5 @@
 import { Liquid, Tag, type FS, type TagToken, type TopLevelToken } from 'liquidjs';
+import { BoundedCapture, boundedFilter } from './bounded';
 import { TEMPLATE_LIMITS } from './limits';
 
 /**
@@ -10,7 +11,8 @@ import { TEMPLATE_LIMITS } from './limits';
  *   the template and its variables; LiquidJS's render time and memory limits are a backstop;
  * - only the variables' own properties are read (`ownPropertyOnly`): `{{ constructor }}` and
  *   `{{ a.__proto__ }}` are nothing;
- * - an unknown filter is a syntax error (`strictFilters`), a missing variable renders empty.
+ * - an unknown filter is a syntax error (`strictFilters`), a missing variable renders empty;
+ * - what a render prints, captures and gets from filters is bounded as it grows (bounded.ts).
  *
  * Two engines, as escaping is fixed when a part is parsed: the HTML part's outputs are
  * HTML-escaped (`outputEscape: 'escape'`, `| raw` opts out), the subject's and text's are not.
@@ -77,6 +79,8 @@ function engine(escapeHtml: boolean): Liquid {
     memoryLimit: TEMPLATE_LIMITS.renderMemory,
   });
   for (const [name, reason] of Object.entries(REFUSED_TAGS)) liquid.registerTag(name, refusedTag(name, reason));
+  liquid.registerTag('capture', BoundedCapture);
+  for (const [name, filter] of Object.entries(liquid.filters)) liquid.registerFilter(name, boundedFilter(filter));
   return liquid;
 }
 

@@ -1,25 +1,23 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { templates } from '@/db/schema';
 import type { Db } from '@/db/client';
-import { AppError } from '../../errors';
-import { cachedParsed, parsedTemplate } from './cache';
-import type { ParsedTemplate } from './parse';
+import type { StoredTemplate } from './cache';
+import { cachedSource, rememberSource } from './sources';
 
 /**
- * The organization's templates among `ids`, parsed, for sends: one read of their versions, and
- * a second of the sources of those this process has not parsed at that version. An id missing
- * from the answer is not the organization's (or does not exist); a stored template that no
- * longer parses (rules tightened since it was saved) is answered with the 400 that says why.
+ * The organization's templates among `ids`, for sends: one read of their versions, and a second
+ * of the sources of those this process does not hold at that version. An id missing from the
+ * answer is not the organization's (or does not exist). The render workers parse them.
  */
-export async function parsedTemplatesOf(db: Db, organizationId: string, ids: string[]): Promise<Map<string, ParsedTemplate | AppError>> {
-  const found = new Map<string, ParsedTemplate | AppError>();
+export async function templatesOf(db: Db, organizationId: string, ids: string[]): Promise<Map<string, StoredTemplate>> {
+  const found = new Map<string, StoredTemplate>();
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return found;
   const mine = and(eq(templates.organizationId, organizationId), inArray(templates.id, wanted));
   const versions = await db.select({ id: templates.id, updatedAt: templates.updatedAt }).from(templates).where(mine);
   const missing: string[] = [];
   for (const { id, updatedAt } of versions) {
-    const cached = cachedParsed(id, updatedAt);
+    const cached = cachedSource(id, updatedAt);
     if (cached) found.set(id, cached);
     else missing.push(id);
   }
@@ -29,12 +27,8 @@ export async function parsedTemplatesOf(db: Db, organizationId: string, ids: str
       .from(templates)
       .where(and(eq(templates.organizationId, organizationId), inArray(templates.id, missing)));
     for (const row of rows) {
-      try {
-        found.set(row.id, parsedTemplate(row));
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        found.set(row.id, error);
-      }
+      rememberSource(row);
+      found.set(row.id, row);
     }
   }
   return found;

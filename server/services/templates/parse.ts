@@ -1,9 +1,11 @@
 import { analyzeSync, LiquidError, toValueSync, TypeGuards, Value, type Liquid, type Template } from 'liquidjs';
 import { AppError, validationError } from '../../errors';
+import { RenderBoundError } from './bounded';
 import { htmlEngine, plainEngine } from './engine';
 import { TEMPLATE_LIMITS } from './limits';
+import type { PartName } from './parts';
 
-export type PartName = 'subject' | 'html' | 'text';
+export type { PartName } from './parts';
 
 /** What a template is made of, as stored. */
 export interface TemplateSource {
@@ -30,6 +32,8 @@ const POSITION_SUFFIX = /, line:\d+, col:\d+$/;
 export function liquidProblem(part: PartName, error: unknown): AppError {
   if (!(error instanceof Error)) return validationError(`${part}: cannot be rendered`);
   const cause = LiquidError.is(error) ? error.originalError : undefined;
+  if (error instanceof RenderBoundError) return validationError(error.message);
+  if (cause instanceof RenderBoundError) return validationError(cause.message);
   if (error instanceof RangeError || cause instanceof RangeError) return validationError(`${part}: renders too large`);
   const message = (cause?.message ?? error.message).replace(POSITION_SUFFIX, '');
   const line = LiquidError.is(error) ? error.token?.getPosition()[0] : undefined;

@@ -1,6 +1,8 @@
 import type { Liquid, Template } from 'liquidjs';
+import { renderBounded } from './bounded';
 import { htmlEngine, plainEngine } from './engine';
-import { liquidProblem, type ParsedTemplate, type PartName } from './parse';
+import { liquidProblem, type ParsedTemplate } from './parse';
+import type { PartName } from './parts';
 
 /** A template rendered with variables. */
 export interface RenderedTemplate {
@@ -17,7 +19,7 @@ export type TemplateVariables = Record<string, unknown>;
 function renderPart(part: PartName, templates: Template[], engine: Liquid, variables: TemplateVariables): string {
   try {
     // A copy for each part: `increment` and `decrement` write into the scope they are given.
-    return String(engine.renderSync(templates, { ...variables }));
+    return renderBounded(engine, part, templates, { ...variables });
   } catch (error) {
     throw liquidProblem(part, error);
   }
@@ -26,14 +28,20 @@ function renderPart(part: PartName, templates: Template[], engine: Liquid, varia
 /**
  * Renders every part: HTML-escaped outputs in the HTML part, plain ones in the subject and text.
  * A render that fails (a limit reached, a filter refusing its input) is a 400 naming the part.
+ * `onPart` hears which part is about to render (the pool names it should the render be killed).
+ * Runs in the render pool's workers (render-worker.ts), never on the API's event loop.
  */
-export function renderTemplate(template: ParsedTemplate, variables: TemplateVariables): RenderedTemplate {
+export function renderTemplate(template: ParsedTemplate, variables: TemplateVariables, onPart: (part: PartName) => void = () => {}): RenderedTemplate {
   const { parts } = template;
   const given = (name: string) => Object.hasOwn(variables, name) && variables[name] !== null && variables[name] !== undefined;
+  const render = (part: PartName, templates: Template[], engine: Liquid) => {
+    onPart(part);
+    return renderPart(part, templates, engine, variables);
+  };
   return {
-    subject: renderPart('subject', parts.subject, plainEngine, variables),
-    html: parts.html ? renderPart('html', parts.html, htmlEngine, variables) : null,
-    text: parts.text ? renderPart('text', parts.text, plainEngine, variables) : null,
+    subject: render('subject', parts.subject, plainEngine),
+    html: parts.html ? render('html', parts.html, htmlEngine) : null,
+    text: parts.text ? render('text', parts.text, plainEngine) : null,
     missingVariables: template.variables.filter((name) => template.required.has(name) && !given(name)),
   };
 }

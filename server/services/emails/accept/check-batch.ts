@@ -35,7 +35,7 @@ export interface CheckedBatch {
  * nothing: the body, the template, then the account, sender domain and recipients against one
  * context read for the whole batch. Refusals go to `outcomes`; the preflight runs exactly this.
  */
-export async function checkBatch(deps: Pick<Deps, 'db' | 'config' | 'clock' | 'encryptionKey'>, principal: Principal, items: BatchItem[], outcomes: BatchOutcomes): Promise<CheckedBatch> {
+export async function checkBatch(deps: Pick<Deps, 'db' | 'config' | 'clock' | 'encryptionKey' | 'templateRenderer'>, principal: Principal, items: BatchItem[], outcomes: BatchOutcomes): Promise<CheckedBatch> {
   const requested: Array<{ index: number; request: EmailRequest }> = [];
   items.forEach((item, index) => {
     if ('input' in item) requested.push({ index, request: item.input });

@@ -21,7 +21,7 @@ export interface Evaluation {
  * The preflight runs exactly this; `reached` keeps what was settled before a refusal, so it can
  * still show the rendered content and the recipients of a refused email.
  */
-export async function evaluateSend(deps: Pick<Deps, 'db' | 'config' | 'clock' | 'encryptionKey'>, principal: Principal, request: EmailRequest<SendEmailInput>, reached: Partial<Evaluation> = {}): Promise<Evaluation> {
+export async function evaluateSend(deps: Pick<Deps, 'db' | 'config' | 'clock' | 'encryptionKey' | 'templateRenderer'>, principal: Principal, request: EmailRequest<SendEmailInput>, reached: Partial<Evaluation> = {}): Promise<Evaluation> {
   const input = (reached.input = await withContent(deps, principal, request));
   const scheduledAt = (reached.scheduledAt = scheduleTime(deps, input.scheduledAt));
   const recipients = recipientsOf(input);

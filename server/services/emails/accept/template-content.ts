@@ -1,8 +1,9 @@
 import type { Deps } from '../../../deps';
 import { AppError, notFound, validationError } from '../../../errors';
 import type { Principal } from '../../shared/principal';
-import { parsedTemplatesOf } from '../../templates/lookup';
-import { renderTemplate, type RenderedTemplate } from '../../templates/render';
+import { templatesOf } from '../../templates/lookup';
+import type { RenderOutcome } from '../../templates/render-pool';
+import type { RenderedTemplate } from '../../templates/render';
 import type { EmailInput, EmailRequest } from './input';
 import { EMAIL_LIMITS } from './limits';
 
@@ -25,21 +26,39 @@ export function checkRendered(rendered: RenderedTemplate): void {
 
 /**
  * The emails of `requests` with their content: given, or rendered from the organization's
- * template (one read for all of them; parsed templates are cached). Per request, the email or why
- * it cannot be made: 404 for a template that is not the organization's, 400 for a render that
- * fails or gives what an email may not carry.
+ * template (one read for all of them; sources are cached) in the render pool, one task per
+ * template for the whole batch. Per request, the email or why it cannot be made: 404 for a
+ * template that is not the organization's, 400 naming the part for a render that fails or gives
+ * what an email may not carry.
  */
-export async function withTemplateContent<T extends EmailInput>(deps: Pick<Deps, 'db'>, principal: Principal, requests: Array<EmailRequest<T>>): Promise<Array<T | AppError>> {
+export async function withTemplateContent<T extends EmailInput>(deps: Pick<Deps, 'db' | 'templateRenderer'>, principal: Principal, requests: Array<EmailRequest<T>>): Promise<Array<T | AppError>> {
   const ids = requests.flatMap((request) => ('template' in request ? [request.template.templateId] : []));
-  const parsed = await parsedTemplatesOf(deps.db, principal.organizationId, ids);
-  return requests.map((request) => {
+  if (ids.length === 0) return requests as T[];
+  const found = await templatesOf(deps.db, principal.organizationId, ids);
+  // Each template's renders together: the requests' indexes, and their variables in the same order.
+  const byTemplate = new Map<string, { indexes: number[]; variables: Array<Record<string, unknown>> }>();
+  requests.forEach((request, index) => {
+    if (!('template' in request) || !found.has(request.template.templateId)) return;
+    const renders = byTemplate.get(request.template.templateId) ?? { indexes: [], variables: [] };
+    renders.indexes.push(index);
+    renders.variables.push(request.template.variables);
+    byTemplate.set(request.template.templateId, renders);
+  });
+  const outcomes = new Map<number, RenderOutcome>();
+  await Promise.all(
+    [...byTemplate].map(async ([id, { indexes, variables }]) => {
+      const row = found.get(id)!;
+      const rendered = await deps.templateRenderer.render({ template: { id: row.id, updatedAt: row.updatedAt }, source: { subject: row.subject, html: row.html, text: row.text } }, variables);
+      indexes.forEach((index, i) => outcomes.set(index, rendered[i]!));
+    }),
+  );
+  return requests.map((request, index) => {
     if (!('template' in request)) return request;
-    const { template, ...email } = request;
+    const { template: _template, ...email } = request;
     try {
-      const found = parsed.get(template.templateId);
-      if (!found) throw notFound('Template');
-      if (found instanceof AppError) throw found;
-      const rendered = renderTemplate(found, template.variables);
+      const rendered = outcomes.get(index);
+      if (!rendered) throw notFound('Template');
+      if (rendered instanceof AppError) throw rendered;
       checkRendered(rendered);
       return { ...email, subject: rendered.subject, html: rendered.html ?? undefined, text: rendered.text ?? undefined } as unknown as T;
     } catch (error) {
@@ -50,7 +69,7 @@ export async function withTemplateContent<T extends EmailInput>(deps: Pick<Deps,
 }
 
 /** One email with its content, or the refusal thrown. */
-export async function withContent<T extends EmailInput>(deps: Pick<Deps, 'db'>, principal: Principal, request: EmailRequest<T>): Promise<T> {
+export async function withContent<T extends EmailInput>(deps: Pick<Deps, 'db' | 'templateRenderer'>, principal: Principal, request: EmailRequest<T>): Promise<T> {
   const [email] = await withTemplateContent(deps, principal, [request]);
   if (email instanceof AppError) throw email;
   return email!;

@@ -60,4 +60,4 @@ export interface PreflightVerdict {
   warnings: PreflightWarning[];
 }
 
-export type PreflightDeps = Pick<Deps, 'db' | 'config' | 'clock' | 'encryptionKey'>;
+export type PreflightDeps = Pick<Deps, 'db' | 'config' | 'clock' | 'encryptionKey' | 'templateRenderer'>;
