@@ -192,6 +192,14 @@ describe("the attacker's request: sign up as someone else, send phishing from th
     expect(await confirmedAt(person.organizationId)).toBeNull();
   });
 
+  it("a link to an address that is no longer the owner's confirms nothing", async () => {
+    const person = await signUpPerson(app, TARGET);
+    const [link] = await mailedLinks(TARGET);
+    await deps().db.update(organizations).set({ ownerEmail: 'someone-else@victim.example' }).where(eq(organizations.id, person.organizationId));
+    expect((await clickConfirm(link!)).status).toBe(404);
+    expect(await confirmedAt(person.organizationId)).toBeNull();
+  });
+
   it('two clicks at once confirm once: the other is told the link was used', async () => {
     await signUpPerson(app, TARGET);
     const [link] = await mailedLinks(TARGET);

@@ -131,7 +131,11 @@ export async function confirmOwnerAddress(deps: Pick<Deps, 'db' | 'clock'>, toke
       .set({ ownerConfirmedAt: now })
       .where(and(eq(organizations.id, used.organizationId), eq(organizations.ownerEmail, used.email), isNull(organizations.ownerConfirmedAt)))
       .returning({ id: organizations.id });
-    if (confirmed.length > 0) {
+    if (confirmed.length === 0) {
+      // Confirmed already (another link), or the owner's address is no longer the one mailed: that link proves nothing now.
+      const [organization] = await tx.select({ ownerEmail: organizations.ownerEmail }).from(organizations).where(eq(organizations.id, used.organizationId));
+      if (organization?.ownerEmail !== used.email) return { state: 'unknown' as const, email: null };
+    } else {
       // better-auth's own flag agrees: the owner's user row has its address confirmed.
       const owners = tx.select({ userId: members.userId }).from(members).where(and(eq(members.organizationId, used.organizationId), eq(members.role, 'owner')));
       await tx
