@@ -102,7 +102,7 @@ test('a new organization on Free, then on a paid volume with metered overage swi
 });
 
 test('live sending shows in the chart, the cards and the sidebar', async ({ page, request }) => {
-  await signUp(page, uniqueEmail('billing-send'));
+  await signUp(page, uniqueEmail('billing-send'), { confirmed: true });
   const domain = await verifiedDomain(page, dns);
   const key = await createApiKey(page, 'Production');
   const from = `Acme <hello@${domain}>`;

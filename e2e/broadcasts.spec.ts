@@ -53,7 +53,7 @@ const HTML = '<h1>Hello {{ name | default: "there" }}</h1>\n<p>This copy is for 
 /** A paid account with a verified domain and an audience of three subscribed contacts and one who left. */
 async function newsletterAccount(page: Page, prefix: string, tracking?: { open_tracking: boolean; click_tracking: boolean }) {
   const owner = uniqueEmail(prefix);
-  await signUp(page, owner);
+  await signUp(page, owner, { confirmed: true });
   const domain = await verifiedDomain(page, dns, tracking);
   const audience = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Newsletter' });
   await trpcMutation(page, 'audiences.batchContacts', { id: audience.id, contacts: CONTACTS });
@@ -257,7 +257,7 @@ test('a scheduled broadcast can go back to draft, be cancelled and deleted', asy
 
 test('past the review allowance a broadcast is held, says why and where it stopped, and can be cancelled', async ({ page }) => {
   test.setTimeout(150_000);
-  await signUp(page, uniqueEmail('e2e-broadcasts-held'));
+  await signUp(page, uniqueEmail('e2e-broadcasts-held'), { confirmed: true });
   const domain = await verifiedDomain(page, dns);
   await setPlan(page, '10k');
   // 501 readers on a domain whose MX has no address: nothing is delivered, the fan-out is what is watched.

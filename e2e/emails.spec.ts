@@ -57,7 +57,7 @@ const rows = (page: Page) => page.getByTestId('email-row');
 const rowOf = (page: Page, subject: string) => rows(page).filter({ has: page.getByRole('link', { name: subject, exact: true }) });
 
 test('live emails are listed, filtered through the URL, and open with their timeline and HTML', async ({ page, request }) => {
-  await signUp(page, uniqueEmail('e2e-emails'));
+  await signUp(page, uniqueEmail('e2e-emails'), { confirmed: true });
 
   // The page is no longer a placeholder: an empty account points to the API and to keys.
   await page.getByRole('link', { name: /^Emails/ }).click();
@@ -322,7 +322,7 @@ test('live emails are listed, filtered through the URL, and open with their time
 });
 
 test('in test mode the dashboard lists test emails, and a timeline plays out by itself', async ({ page, request }) => {
-  await signUp(page, uniqueEmail('e2e-emails-test'));
+  await signUp(page, uniqueEmail('e2e-emails-test'), { confirmed: true });
   // Domains and keys are live state: set up in live mode, then switch the dashboard to test mode.
   const domain = await verifiedDomain(page, dns);
   await page.goto('/api-keys');
@@ -411,7 +411,7 @@ async function relay(key: string, message: { from: string; to: string; subject: 
 }
 
 test('an email relayed through the SMTP gateway says "via SMTP" in the list and on its page', async ({ page, request }) => {
-  await signUp(page, uniqueEmail('e2e-smtp-email'));
+  await signUp(page, uniqueEmail('e2e-smtp-email'), { confirmed: true });
   const domain = await verifiedDomain(page, dns);
   await page.goto('/api-keys');
   const key = await createApiKey(page, 'WordPress', { permission: 'Sending access' });

@@ -72,6 +72,12 @@ const CASES: Case[] = [
   { name: 'scheduled_at in the past', expected: 'VALIDATION_ERROR', body: () => message({ scheduled_at: '2026-11-20T09:00:00Z' }) },
   { name: 'a template that is not the account\'s', expected: 'NOT_FOUND', body: () => message({ subject: undefined, html: undefined, text: undefined, template_id: '00000000-0000-4000-8000-000000000000' }) },
   { name: 'the sandbox domain to someone else than the owner', expected: 'FORBIDDEN', body: () => message({ from: 'hi@sandbox.eumail.eu' }) },
+  {
+    name: "an owner's address not confirmed yet",
+    expected: 'ACCOUNT_RESTRICTED',
+    setup: () => deps().db.update(organizations).set({ ownerConfirmedAt: null }).where(eq(organizations.id, org.organizationId)).then(() => undefined),
+    body: () => message(),
+  },
   { name: 'an account on hold', expected: 'ACCOUNT_RESTRICTED', setup: () => setStatus('restricted').then(() => undefined), body: () => message() },
   { name: 'a suspended account', expected: 'SENDING_SUSPENDED', setup: () => setStatus('suspended').then(() => undefined), body: () => message() },
   { name: 'a paused account', expected: 'SERVICE_PAUSED', setup: () => setStatus('paused').then(() => undefined), body: () => message() },

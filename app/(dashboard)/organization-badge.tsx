@@ -6,6 +6,7 @@ import { formatCount } from '../lib/format';
 import { useTRPC } from '../lib/trpc';
 import { UsageMeter } from './billing/usage-meter';
 import { useUsage } from './billing/use-usage';
+import { OwnerConfirmedLine } from './owner-confirmation-banner';
 
 /** The plan and this month's emails against its quota, linking to the billing page. */
 function MonthToDate({ plan: fallback }: { plan: { label: string; monthlyEmails: number } }) {
@@ -45,6 +46,7 @@ export function OrganizationBadge() {
       ) : (
         <>
           <p className="truncate text-sm font-medium text-slate-900">{data.name}</p>
+          {data.owner.confirmedAt && <OwnerConfirmedLine email={data.owner.email} />}
           <MonthToDate plan={data.plan} />
         </>
       )}

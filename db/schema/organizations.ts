@@ -26,7 +26,31 @@ export const organizations = pgTable('organizations', {
   /** A downgrade waits for the end of the billing period. */
   pendingPlan: text('pending_plan'),
   pendingPlanAt: timestamp('pending_plan_at', { withTimezone: true, mode: 'date' }),
+  /**
+   * When the owner's address was confirmed (the mailed link, or at creation by the operator's CLI);
+   * null until then, and nothing leaves on the account's behalf (docs/security.md).
+   */
+  ownerConfirmedAt: timestamp('owner_confirmed_at', { withTimezone: true, mode: 'date' }),
 });
+
+/** The links mailed to confirm an owner's address: each expires and is used once; the rows also count resends. */
+export const ownerConfirmations = pgTable(
+  'owner_confirmations',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The address the link was mailed to: it confirms that address only. */
+    email: text('email').notNull(),
+    /** SHA-256 of the link's token (hex); the token itself is only in the mail. */
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('owner_confirmations_token_unique').on(t.tokenHash), index('owner_confirmations_org_idx').on(t.organizationId, t.createdAt)],
+);
 
 export const members = pgTable(
   'members',

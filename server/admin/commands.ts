@@ -12,6 +12,7 @@ import {
   setStatus,
   type Organization,
 } from '../services/organizations/organizations';
+import { confirmOwnerByOperator } from '../services/organizations/owner-confirmation';
 import { changePlan, type PlanChange } from '../services/plans/changes';
 import { reviewOrganization } from '../services/broadcasts/holds';
 import { OPERATOR } from '../services/audit/record';
@@ -19,6 +20,7 @@ import { OPERATOR } from '../services/audit/record';
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (prints JSON)
   org:create     --name N --owner-email E --plan P [--created-at ISO]
   org:show       --org ID
+  org:confirm    --org ID        (vouch for the owner's address: live sending no longer waits on the mailed link)
   org:plan       --org ID --plan free|10k|25k|50k|100k|250k|500k|1m|2m [--now]
                  (up: at once; down: at the start of next month, or at once with --now)
   org:review     --org ID --approve | --revoke
@@ -75,6 +77,7 @@ const view = (organization: Organization) => ({
   reviewed: organization.reviewed,
   overageEnabled: organization.overageEnabled,
   ownerEmail: organization.ownerEmail,
+  ownerConfirmedAt: organization.ownerConfirmedAt?.toISOString() ?? null,
   rateLimitOverride: organization.rateLimitOverride,
   createdAt: organization.createdAt.toISOString(),
   pendingPlan: organization.pendingPlan,
@@ -100,6 +103,11 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
     }
     case 'org:show':
       return view(await getOrganization(deps, orgId(args)));
+    case 'org:confirm': {
+      const id = orgId(args);
+      await confirmOwnerByOperator(deps, id);
+      return view(await getOrganization(deps, id));
+    }
     case 'org:plan': {
       const { organization, change } = await changePlan(deps, orgId(args), text(args, 'plan'), { immediately: args.now === true, by: OPERATOR });
       return { ...view(organization), change: changeView(change) };

@@ -24,6 +24,8 @@ import { sendError, sendJson } from './respond';
 import { createAuthHandler } from './sign-in';
 import { handleTracking } from './tracking';
 import { handleUnsubscribe } from './unsubscribe';
+import { handleConfirmAddress } from './confirm-address';
+import { CONFIRM_ADDRESS_PATH } from '../services/organizations/owner-confirmation';
 import { createTrpcHandler, TRPC_PATH } from './trpc';
 import { createTrpcEarlyAuth } from './trpc-early-auth';
 
@@ -65,7 +67,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     // The service's own paths get an access line; Next's pages and assets are the dashboard's business.
-    if (startsWithSegment(path, '/api') || startsWithSegment(path, '/t') || startsWithSegment(path, '/unsubscribe') || path === '/docs/openapi.json' || path === '/admin/command') {
+    if (startsWithSegment(path, '/api') || startsWithSegment(path, '/t') || startsWithSegment(path, '/unsubscribe') || startsWithSegment(path, CONFIRM_ADDRESS_PATH) || path === '/docs/openapi.json' || path === '/admin/command') {
       logWhenDone(runtime.deps.log, req, res, requestId, path);
     }
     measureWhenDone(runtime.deps.metrics, req, res, path);
@@ -84,6 +86,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     }
     if (startsWithSegment(path, '/t')) return handleTracking(req, res, runtime.deps);
     if (startsWithSegment(path, '/unsubscribe')) return handleUnsubscribe(req, res, runtime.deps);
+    if (startsWithSegment(path, CONFIRM_ADDRESS_PATH)) return handleConfirmAddress(req, res, runtime.deps);
     if (path === '/admin/command' && options.adminToken) return handleAdmin(req, res, runtime.deps, options.adminToken);
     if (options.next) {
       applyDashboardPolicy(req, res, security);

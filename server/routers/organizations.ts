@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeOrganization } from '../services/organizations/organizations';
+import { resendConfirmationLink } from '../services/organizations/owner-confirmation';
 import { changePlanAsOwner } from '../services/plans/changes';
 import { PLANS, type PlanId } from '../services/plans/plans';
 import { router } from '../trpc/init';
@@ -12,6 +13,10 @@ export const organizationRouter = router({
   current: orgProcedure
     .input(z.object({}).optional())
     .query(({ ctx }) => describeOrganization(ctx.deps, ctx.principal.organizationId)),
+  /** The banner's "Resend the link": a new link to confirm the owner's address (throttled: RATE_LIMITED). */
+  resendConfirmation: orgProcedure
+    .input(z.object({}).optional())
+    .mutation(({ ctx }) => resendConfirmationLink(ctx.deps, ctx.principal)),
   /** The billing page's plan change: up at once (with the prorated charge), down at the end of the month. */
   changePlan: orgProcedure
     .meta({ liveWrite: true })

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { members } from '@/db/schema';
+import { members, organizations } from '@/db/schema';
+import { confirmOwnerByOperator } from '@/server/services/organizations/owner-confirmation';
 import type { TestApp } from './app';
 
 /** A person signed up through better-auth, as the dashboard does: the session cookie and the organization it made. */
@@ -24,7 +25,19 @@ export async function dashboardCall(app: TestApp, cookie: string, kind: 'query' 
   return { status: response.status, body, data: body.result?.data };
 }
 
-export async function signUpPerson(app: TestApp, email: string): Promise<DashboardPerson> {
+/**
+ * Confirms the owner's address of the organization a sign-up made, as the operator's org:confirm
+ * does: for tests that are not about the confirmation (test/owner-confirmation.test.ts uses the
+ * mailed link) but send live mail, which waits on it.
+ */
+export async function confirmOwnerOf(app: TestApp, ownerEmail: string): Promise<void> {
+  const [organization] = await app.runtime.deps.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.ownerEmail, ownerEmail.toLowerCase()));
+  if (!organization) throw new Error(`no organization owned by ${ownerEmail}`);
+  await confirmOwnerByOperator(app.runtime.deps, organization.id);
+}
+
+/** Signs up as the dashboard does; the owner's address stays unconfirmed (no live sending) unless `confirmed`. */
+export async function signUpPerson(app: TestApp, email: string, options: { confirmed?: boolean } = {}): Promise<DashboardPerson> {
   const response = await fetch(`${app.url}/api/auth/sign-up/email`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: ORIGIN },
@@ -34,6 +47,7 @@ export async function signUpPerson(app: TestApp, email: string): Promise<Dashboa
   const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
   const { user } = (await response.json()) as { user: { id: string } };
   const organization = await dashboardCall(app, cookie, 'query', 'organization.current');
+  if (options.confirmed) await confirmOwnerOf(app, email);
   return { email, cookie, userId: user.id, organizationId: organization.data.id };
 }
 

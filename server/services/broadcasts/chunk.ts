@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';
-import { ACCOUNT_REFUSALS, type SendPermit } from '../emails/accept/checks';
+import { accountRefusal, type SendPermit } from '../emails/accept/checks';
 import { loadSendContext, type SendContext } from '../emails/accept/context';
 import { draftEmail } from '../emails/accept/draft';
 import type { EmailInput } from '../emails/accept/input';
@@ -51,8 +51,8 @@ type ContactRow = { id: string; email: string; name: string | null; subscribed: 
 
 /** Why the broadcast cannot go on (checked at every chunk: the account or domain may have changed since it started). */
 function failureOf(context: SendContext, sender: Mailbox): string | null {
-  const refusal = ACCOUNT_REFUSALS[context.organization?.status as keyof typeof ACCOUNT_REFUSALS];
-  if (refusal) return refusal[1];
+  const refusal = context.organization ? accountRefusal(context.organization) : null;
+  if (refusal) return refusal.message;
   if (context.domains.get(sender.domain)?.status !== 'verified') return `${sender.domain} is no longer a verified domain of this account`;
   return null;
 }

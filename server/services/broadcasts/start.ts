@@ -3,7 +3,7 @@ import { audiences, broadcasts, contacts, domains, organizations, templates } fr
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { AppError, validationError } from '../../errors';
-import { ACCOUNT_REFUSALS } from '../emails/accept/checks';
+import { accountRefusal } from '../emails/accept/checks';
 import { effectivePlan } from '../plans/effective';
 import { parseMailbox } from '../shared/addresses';
 import { recordBroadcastEvent } from './events';
@@ -16,15 +16,15 @@ import type { BroadcastRow } from './view';
  */
 export async function sendRefusal(tx: Db, deps: Pick<Deps, 'clock' | 'config'>, row: BroadcastRow): Promise<AppError | null> {
   const [organization] = await tx
-    .select({ status: organizations.status, plan: organizations.plan, pendingPlan: organizations.pendingPlan, pendingPlanAt: organizations.pendingPlanAt })
+    .select({ status: organizations.status, ownerConfirmedAt: organizations.ownerConfirmedAt, plan: organizations.plan, pendingPlan: organizations.pendingPlan, pendingPlanAt: organizations.pendingPlanAt })
     .from(organizations)
     .where(eq(organizations.id, row.organizationId));
   if (!organization) return new AppError('NOT_FOUND', 'Organization not found');
   if (effectivePlan(organization, deps.clock.now()).priceEurCents === 0) {
     return new AppError('PLAN_LIMIT_EXCEEDED', 'Broadcasts need a paid plan: move up from Free to send one (test copies work on every plan)');
   }
-  const account = ACCOUNT_REFUSALS[organization.status as keyof typeof ACCOUNT_REFUSALS];
-  if (account) return new AppError(account[0], account[1]);
+  const account = accountRefusal({ status: organization.status, ownerConfirmed: organization.ownerConfirmedAt !== null });
+  if (account) return account;
   if (!row.audienceId) return validationError('audience_id: the audience was deleted; choose another one');
   const [audience] = await tx.select({ id: audiences.id }).from(audiences).where(eq(audiences.id, row.audienceId)).for('share');
   if (!audience) return validationError('audience_id: the audience was deleted; choose another one');

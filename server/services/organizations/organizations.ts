@@ -10,6 +10,7 @@ import { planOf } from '../plans/plans';
 import { issueApiKey, recordKeyCreated } from '../api-keys/keys';
 import { OPERATOR, recordAudit, type AuditSource } from '../audit/record';
 import type { AuditAction } from '../audit/vocabulary';
+import { mailConfirmationLink } from './owner-confirmation';
 import { isOrganizationStatus, ORGANIZATION_STATUSES } from './statuses';
 
 
@@ -18,7 +19,7 @@ export type Organization = typeof organizations.$inferSelect;
 async function createOrganization(
   tx: Db,
   deps: Pick<Deps, 'clock'>,
-  input: { name: string; ownerEmail: string; plan?: string; createdAt?: Date; ownerUserId?: string },
+  input: { name: string; ownerEmail: string; plan?: string; createdAt?: Date; ownerUserId?: string; ownerConfirmed: boolean },
 ): Promise<Organization> {
   const plan = planOf(input.plan ?? 'free');
   const name = input.name.trim();
@@ -28,7 +29,7 @@ async function createOrganization(
   const [organization] = await tx
     .insert(organizations)
     // Created on a paid volume, it has paid since it exists: the new-account pool starts then.
-    .values({ id: newId(), name, plan: plan.id, ownerEmail: input.ownerEmail.trim().toLowerCase(), createdAt, paidSince: plan.priceEurCents > 0 ? createdAt : null })
+    .values({ id: newId(), name, plan: plan.id, ownerEmail: input.ownerEmail.trim().toLowerCase(), createdAt, paidSince: plan.priceEurCents > 0 ? createdAt : null, ownerConfirmedAt: input.ownerConfirmed ? now : null })
     .returning();
   // The counters exist from the start, so that the first send moves them with the same plain update as every later one.
   await tx.insert(usageCounters).values({ organizationId: organization!.id, day: utcDay(now), month: utcMonth(now) });
@@ -38,13 +39,13 @@ async function createOrganization(
   return organization!;
 }
 
-/** The operator's org:create: an organization and its first full_access live key. */
+/** The operator's org:create: an organization and its first full_access live key. The operator vouches for the owner's address: confirmed at once. */
 export async function createOrganizationWithKey(
   deps: Pick<Deps, 'db' | 'clock'>,
   input: { name: string; ownerEmail: string; plan?: string; createdAt?: Date },
 ): Promise<{ organizationId: string; apiKey: string }> {
   return deps.db.transaction(async (tx) => {
-    const organization = await createOrganization(tx, deps, input);
+    const organization = await createOrganization(tx, deps, { ...input, ownerConfirmed: true });
     const issued = await issueApiKey(tx, deps, {
       organizationId: organization.id,
       name: 'Default key',
@@ -76,14 +77,18 @@ async function organizationOfUser(deps: Pick<Deps, 'db'>, userId: string): Promi
  * The organization a person acts for. Sign-up creates it in an auth hook outside the user's
  * own transaction; if that ever failed, the person gets one here instead of being locked out.
  * The unique membership per user keeps two concurrent first requests from making two.
+ * Its owner's address is unconfirmed: the link to confirm it is mailed with the organization.
  */
-export async function ensureOrganizationOfUser(deps: Pick<Deps, 'db' | 'clock'>, user: { id: string; name: string; email: string }): Promise<Organization> {
+export async function ensureOrganizationOfUser(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'jobs'>, user: { id: string; name: string; email: string }): Promise<Organization> {
   const existing = await organizationOfUser(deps, user.id);
   if (existing) return existing;
   try {
-    return await deps.db.transaction((tx) =>
-      createOrganization(tx, deps, { name: user.name ? `${user.name}'s organization` : user.email, ownerEmail: user.email, plan: 'free', ownerUserId: user.id }),
-    );
+    const { organization, emailId } = await deps.db.transaction(async (tx) => {
+      const created = await createOrganization(tx, deps, { name: user.name ? `${user.name}'s organization` : user.email, ownerEmail: user.email, plan: 'free', ownerUserId: user.id, ownerConfirmed: false });
+      return { organization: created, emailId: await mailConfirmationLink(tx, deps, created) };
+    });
+    deps.jobs.wake('system-mail', emailId);
+    return organization;
   } catch (error) {
     const again = await organizationOfUser(deps, user.id);
     if (again) return again;
@@ -104,6 +109,8 @@ export async function describeOrganization(deps: Pick<Deps, 'db' | 'clock'>, id:
     id: organization.id,
     name: organization.name,
     status: organization.status,
+    /** Live sending waits until the owner's address is confirmed (confirmedAt null: not yet). */
+    owner: { email: organization.ownerEmail, confirmedAt: organization.ownerConfirmedAt?.toISOString() ?? null },
     plan: { id: plan.id, label: plan.label, monthlyEmails: plan.monthlyEmails, apiKeys: plan.apiKeys, domains: plan.domains },
     pendingPlan: pending ? { id: pending.plan.id, label: pending.plan.label, monthlyEmails: pending.plan.monthlyEmails, effectiveAt: pending.at.toISOString() } : null,
   };

@@ -22,6 +22,24 @@ export const ACCOUNT_REFUSALS = {
   paused: ['SERVICE_PAUSED', 'Sending is paused for this account'],
 } as const;
 
+/**
+ * Until the owner's address is confirmed nothing leaves on the account's behalf: anyone can sign
+ * up with someone else's address (docs/security.md, "Abuse: unconfirmed owners").
+ */
+export const UNCONFIRMED_OWNER_REFUSAL = [
+  'ACCOUNT_RESTRICTED',
+  "Live sending starts once the account owner's email address is confirmed: open the link we mailed to it (the dashboard can send a new one). Test keys work meanwhile",
+] as const;
+
+/**
+ * Why an account may not send live mail, or null: its status (on hold, suspended, paused) first,
+ * then an owner not confirmed yet. Every live send asks this, the broadcast's start included.
+ */
+export function accountRefusal(organization: { status: string; ownerConfirmed: boolean }): AppError | null {
+  const refusal = ACCOUNT_REFUSALS[organization.status as keyof typeof ACCOUNT_REFUSALS] ?? (organization.ownerConfirmed ? null : UNCONFIRMED_OWNER_REFUSAL);
+  return refusal ? new AppError(refusal[0], refusal[1]) : null;
+}
+
 /** Whether the organization's suppression list (as read with the context) holds this recipient. */
 export const isSuppressedIn = (context: Pick<SendContext, 'suppressed'>, mailbox: Mailbox): boolean => context.suppressed.has(mailbox.address.toLowerCase());
 
@@ -54,8 +72,8 @@ export async function permitWithin(deps: Pick<Deps, 'db' | 'config' | 'clock'>, 
   if (principal.domainId && domain?.id !== principal.domainId) {
     throw forbidden(`This key may only send from its own domain, not from ${sender.domain}`);
   }
-  const refusal = ACCOUNT_REFUSALS[organization.status as keyof typeof ACCOUNT_REFUSALS];
-  if (refusal && principal.mode === 'live') throw new AppError(refusal[0], refusal[1]);
+  const refusal = principal.mode === 'live' ? accountRefusal(organization) : null;
+  if (refusal) throw refusal;
   const recipients = input.recipients.map((recipient) => ({ given: recipient, mailbox: parseMailbox(recipient) }));
   if (sandbox) {
     const owner = organization.ownerEmail.toLowerCase();

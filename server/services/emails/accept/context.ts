@@ -17,7 +17,7 @@ interface SenderDomain {
 
 /** What the refusals before queueing read from the database, for one email or a whole batch. */
 export interface SendContext {
-  organization: { status: string; ownerEmail: string } | null;
+  organization: { status: string; ownerEmail: string; ownerConfirmed: boolean } | null;
   /** What the sending limits read: plan, standing, review and overage, and the live counters. */
   account: SendingAccount | null;
   counters: UsageCounters;
@@ -30,6 +30,7 @@ export interface SendContext {
 type ContextRow = Record<string, unknown> & {
   status: string;
   owner_email: string;
+  owner_confirmed: boolean;
   domains: SenderDomain[] | string;
   suppressed: string[] | string;
 };
@@ -68,6 +69,7 @@ const readContext = perDatabase((db) =>
     db,
     'send_context',
     sql`select ${column(organizations, 'status', 'o')}, ${column(organizations, 'ownerEmail', 'o')} as owner_email,
+        ${column(organizations, 'ownerConfirmedAt', 'o')} is not null as owner_confirmed,
         ${columnsAs('o', organizations, ACCOUNT_COLUMNS)},
         ${columnsAs('c', usageCounters, COUNTER_COLUMNS)},
         coalesce((select jsonb_agg(jsonb_build_object('id', ${column(domains, 'id', 'd')}, 'name', ${column(domains, 'name', 'd')}, 'status', ${column(domains, 'status', 'd')},
@@ -110,7 +112,7 @@ export async function loadSendContext(
   if (!row) return { organization: null, account: null, counters: NO_USAGE, domains: new Map(), suppressed: new Set() };
   const parse = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
   return {
-    organization: { status: row.status, ownerEmail: row.owner_email },
+    organization: { status: row.status, ownerEmail: row.owner_email, ownerConfirmed: row.owner_confirmed },
     account: fromColumns<SendingAccount>(row, 'o', organizations, ACCOUNT_COLUMNS),
     // day is never null in a stored counter row: null means the organization has none yet.
     counters: row['c.day'] == null ? NO_USAGE : fromColumns<UsageCounters>(row, 'c', usageCounters, COUNTER_COLUMNS),

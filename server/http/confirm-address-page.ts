@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import type { LinkState } from '../services/organizations/owner-confirmation';
+import { escapeHtml } from './unsubscribe-page';
+
+/*
+ * The pages of /confirm-address/{token}: self-contained like the unsubscribe pages (one inline
+ * style sheet, no script, nothing fetched from elsewhere), every value escaped. The form has no
+ * action: it posts back to the URL the page was opened at.
+ */
+
+const STYLE = `
+:root{color-scheme:light dark}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1b1d21}
+main{max-width:30rem;margin:4rem auto;padding:2rem;background:#fff;border-radius:.75rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+h1{font-size:1.35rem;margin:0 0 1rem}
+p{margin:0 0 1rem}
+.address{font-weight:600;word-break:break-all}
+form{margin:1.5rem 0 0}
+button,.button{display:inline-block;font:inherit;font-weight:600;color:#fff;background:#0f172a;border:0;border-radius:.5rem;padding:.6rem 1.4rem;cursor:pointer;text-decoration:none}
+button:focus-visible,.button:focus-visible{outline:3px solid #1565c0;outline-offset:2px}
+@media (prefers-color-scheme:dark){body{background:#15171a;color:#e8eaed}main{background:#202327;box-shadow:none}}
+`;
+
+export const CONFIRM_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+
+function layout(title: string, body: string): string {
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow">' +
+    `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
+    `<body><main>${body}</main></body></html>`
+  );
+}
+
+const address = (email: string | null) => (email ? `<span class="address">${escapeHtml(email)}</span>` : 'this address');
+const dashboard = (appUrl: string) => `<p><a class="button" href="${escapeHtml(appUrl)}">Open the dashboard</a></p>`;
+
+/** GET: asks to confirm (a mail scanner following the link changes nothing). */
+export function askPage(email: string | null): string {
+  return layout(
+    'Confirm your address',
+    `<h1>Confirm your address</h1><p>Confirm that ${address(email)} is yours, so that your EU Mail account can send live email.</p>` +
+      '<form method="post"><input type="hidden" name="confirm" value="1"><button type="submit">Confirm my address</button></form>',
+  );
+}
+
+export function confirmedPage(email: string | null, appUrl: string): string {
+  return layout('Address confirmed', `<h1>Address confirmed</h1><p>${address(email)} is confirmed: your account can now send live email.</p>${dashboard(appUrl)}`);
+}
+
+/** A link that cannot confirm (any more): what happened, and what to do. */
+export function unusablePage(state: Exclude<LinkState, 'valid'>, appUrl: string): string {
+  if (state === 'used') {
+    return layout('Link already used', `<h1>This link was used already</h1><p>Each confirmation link works once. If the address is confirmed, there is nothing more to do.</p>${dashboard(appUrl)}`);
+  }
+  if (state === 'expired') {
+    return layout('Link expired', `<h1>This link has expired</h1><p>Sign in to the dashboard and ask for a new confirmation link.</p>${dashboard(appUrl)}`);
+  }
+  return layout('Link not found', '<h1>Link not found</h1><p>This confirmation link is not valid. Check that it was copied whole.</p>');
+}
+
+export const CONFIRM_UNAVAILABLE_PAGE = layout('Try again', '<h1>Something went wrong</h1><p>This page could not be opened just now. Please try again in a moment.</p>');
