@@ -74,7 +74,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     config,
     jobs,
     systemMailer:
-      options.systemMailer ?? createSystemMailer({ relayUrl: config.smtpRelayUrl, dnsServers: config.dnsServers, mxPort: config.smtpMxPort }),
+      options.systemMailer ?? createSystemMailer({ relayUrl: config.smtpRelayUrl, dnsServers: config.dnsServers, mxPort: config.smtpMxPort, allowPrivateCidrs: config.smtpMxAllowPrivateCidrs }),
     encryptionKey: config.encryptionKey ?? Buffer.from(dataDirSecret(config.dataDir, 'encryption-key'), 'base64url'),
     sandbox: loadSandboxDomain(config),
     log,

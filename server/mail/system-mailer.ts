@@ -1,5 +1,7 @@
 import nodemailer from 'nodemailer';
 import { createResolver } from '../net/dns';
+import { isPublicAddress } from '../net/ip-policy';
+import { resolveHost } from '../net/resolver';
 
 interface OutgoingSystemMessage {
   from: string;
@@ -15,7 +17,7 @@ export interface SystemMailer {
 }
 
 /** Through the smarthost when SMTP_RELAY_URL is set, otherwise straight to the recipient domain's MX. */
-export function createSystemMailer(options: { relayUrl?: string; dnsServers: string[]; mxPort: number }): SystemMailer {
+export function createSystemMailer(options: { relayUrl?: string; dnsServers: string[]; mxPort: number; allowPrivateCidrs?: string[] }): SystemMailer {
   const relay = options.relayUrl ? nodemailer.createTransport(options.relayUrl) : null;
   return {
     async send(message) {
@@ -29,7 +31,15 @@ export function createSystemMailer(options: { relayUrl?: string; dnsServers: str
       const hosts = exchanges.length > 0 ? exchanges.sort((a, b) => a.priority - b.priority).map((mx) => mx.exchange) : [domain];
       let lastError: unknown = new Error(`no mail exchanger for ${domain}`);
       for (const host of hosts) {
-        const transport = nodemailer.createTransport({ host, port: options.mxPort, secure: false, opportunisticTLS: true, tls: { rejectUnauthorized: false } });
+        // Resolved here, through DNS_SERVERS, and held to the private-address rule of MX delivery:
+        // nodemailer given a host name would resolve it itself, through the system's resolver.
+        const addresses = (await resolveHost(host, options.dnsServers).catch(() => [])).filter((ip) => isPublicAddress(ip, options.allowPrivateCidrs ?? []));
+        const address = addresses[0];
+        if (!address) {
+          lastError = new Error(`no permitted address for the mail exchanger ${host}`);
+          continue;
+        }
+        const transport = nodemailer.createTransport({ host: address, port: options.mxPort, secure: false, opportunisticTLS: true, tls: { rejectUnauthorized: false, servername: host } });
         try {
           const info = await transport.sendMail(message);
           return { messageId: info.messageId };
