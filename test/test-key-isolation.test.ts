@@ -54,7 +54,7 @@ beforeAll(async () => {
   app.dns.a('hooks.example.com', '127.0.0.1');
   app.dns.mx('example.net', 'mx.example.net');
   // A person's organization (so the dashboard can be asked too), with a verified domain.
-  person = await signUpPerson(app, 'ada@acme.test');
+  person = await signUpPerson(app, 'ada@acme.test', { confirmed: true });
   liveKey = await keyFor(app, person.organizationId, 'full_access', 'live');
   testKey = await keyFor(app, person.organizationId, 'full_access', 'test');
   const domain = await app.request('POST', '/api/domains', { key: liveKey, body: { name: 'acme.example.com' } });
