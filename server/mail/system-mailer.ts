@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import { createResolver } from '../net/dns';
 import { isPublicAddress } from '../net/ip-policy';
@@ -33,7 +34,7 @@ export function createSystemMailer(options: { relayUrl?: string; dnsServers: str
       for (const host of hosts) {
         // Resolved here, through DNS_SERVERS, and held to the private-address rule of MX delivery:
         // nodemailer given a host name would resolve it itself, through the system's resolver.
-        const addresses = (await resolveHost(host, options.dnsServers).catch(() => [])).filter((ip) => isPublicAddress(ip, options.allowPrivateCidrs ?? []));
+        const addresses = (isIP(host) ? [host] : await resolveHost(host, options.dnsServers).catch(() => [])).filter((ip) => isPublicAddress(ip, options.allowPrivateCidrs ?? []));
         const address = addresses[0];
         if (!address) {
           lastError = new Error(`no permitted address for the mail exchanger ${host}`);
