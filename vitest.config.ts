@@ -7,7 +7,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
+    // Bounds a loaded 2-core machine does not miss: a test that spawns a built server or a
+    // Debian tool can take tens of seconds while the other worker is busy too.
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     reporters: ['default'],
   },

@@ -10,7 +10,7 @@ import { sendingOrg } from './support/sending-org';
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ env: { SANDBOX_DOMAIN: 'sandbox.eumail.eu' } });
-}, 60_000);
+});
 afterAll(() => app.close());
 
 let org: { organizationId: string; apiKey: string; domainId: string };

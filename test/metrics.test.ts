@@ -14,7 +14,7 @@ let mx: MxServer;
 beforeAll(async () => {
   mx = await startMxServer({});
   app = await startTestApp({ env: { SMTP_MX_PORT: String(mx.port), SMTP_MX_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8', MAIL_HOST: 'mx.eumail.example' } });
-}, 60_000);
+});
 afterAll(async () => {
   await app.close();
   await mx.close();

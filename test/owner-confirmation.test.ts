@@ -39,7 +39,7 @@ beforeAll(async () => {
     systemMailer: createSystemMailer({ relayUrl: systemMail.url, dnsServers: [], mxPort: 25 }),
   });
   gateway = await startTestGateway(app);
-}, 60_000);
+});
 afterAll(async () => {
   closeRelayPools();
   await gateway.close();

@@ -10,7 +10,7 @@ import { keyFor } from './support/keys';
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
-}, 60_000);
+});
 afterAll(() => app.close());
 beforeEach(() => app.reset());
 

@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 import { startTestGateway } from './support/gateway';
 import { sendingOrg } from './support/sending-org';
+import { hasDebianTool } from './support/debian-tool';
 
 // Debian's swaks (installed by .ci/run) as the client: a second, independent SMTP implementation
 // that says exactly what it sent and what it was told.
@@ -47,7 +48,7 @@ function swaks(args: string[]): Promise<{ code: number; transcript: string }> {
 const base = (port: number, password: string) => ['--port', String(port), '--from', 'billing@acme.example.com', '--to', 'ada@example.net', '--auth-user', 'apikey', '--auth-password', password];
 const queuedId = (transcript: string) => /<~?\s+250 2\.0\.0 Ok: queued as ([0-9a-f-]{36})/.exec(transcript)?.[1];
 
-describe('swaks against the gateway', () => {
+describe.skipIf(!hasDebianTool('swaks', 'swaks'))('swaks against the gateway', () => {
   it('relays over STARTTLS with AUTH PLAIN and over implicit TLS with AUTH LOGIN, with an attachment', async () => {
     const file = path.join(dir, 'report.csv');
     fs.writeFileSync(file, 'day,sent\n2026-11-27,42\n');

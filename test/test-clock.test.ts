@@ -269,7 +269,7 @@ describe('the shared test clock', () => {
       await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('TEST_CLOCK', () => {

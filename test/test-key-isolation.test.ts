@@ -73,7 +73,7 @@ beforeAll(async () => {
   expect((await sweepWebhookDeliveries(app.runtime.deps)).handled).toBe(2);
   // The event log lists events once they are 5 s old (services/events/log.ts).
   await new Promise((resolve) => setTimeout(resolve, 5_200));
-}, 60_000);
+});
 afterAll(async () => {
   await closeOutboundConnections();
   await receiver.close();

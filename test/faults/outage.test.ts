@@ -182,5 +182,5 @@ describe.runIf(process.env.DATABASE_URL)('a database outage under a running serv
     const rows = await queryRows<{ n: number }>(world.runtime.deps.db, sql`select count(*)::int as n from emails where "to" @> array['frozen@example.net']`);
     // A request answered 503 did not commit behind the client's back.
     expect(rows[0]!.n).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });
