@@ -192,6 +192,38 @@ describe("the attacker's request: sign up as someone else, send phishing from th
     expect(await confirmedAt(person.organizationId)).toBeNull();
   });
 
+  it('holds a public entry point to its own limits: 30 requests a minute per address, 8 KiB of form, and hostile links answered without a 500', async () => {
+    const person = await signUpPerson(app, TARGET);
+    const [link] = await mailedLinks(TARGET);
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    // Hostile links: never a 500, never a confirmation.
+    const hostile = ['/confirm-address/..%2F..%2Fapi%2Fhealth', '/confirm-address/%00', `/confirm-address/${'A'.repeat(129)}`, '/confirm-address/<script>', "/confirm-address/x'or'1'='1", '/confirm-address/a/b'];
+    for (const path of hostile) {
+      const answer = await fetch(`${app.url}${path}`, { method: 'POST', headers: form, body: 'confirm=1' });
+      expect(answer.status, path).toBe(404);
+      expect(await answer.text()).not.toContain('<script>');
+    }
+    // A body past 8 KiB is refused unread, the connection closed; nothing is confirmed.
+    const huge = await fetch(served(link!), { method: 'POST', headers: form, body: `confirm=1&pad=${'x'.repeat(9 * 1024)}` });
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get('connection')).toBe('close');
+    // JSON, or a form without the page's field, changes nothing either.
+    expect((await fetch(served(link!), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"confirm":1}' })).status).toBe(400);
+    expect(await confirmedAt(person.organizationId)).toBeNull();
+    // The budget: what is left of this minute's 30, then 429 with Retry-After, before the database is asked.
+    const used = hostile.length + 2;
+    for (let i = used; i < 30; i += 1) expect((await openLink(link!)).status).toBe(200);
+    const refused = await clickConfirm(link!);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.text()).toMatch(/Too many requests/);
+    expect(await confirmedAt(person.organizationId)).toBeNull();
+    // The next minute has room again: the link still works.
+    app.clock.advance(60_000);
+    expect((await clickConfirm(link!)).status).toBe(200);
+    expect(await confirmedAt(person.organizationId)).not.toBeNull();
+  });
+
   it("a link to an address that is no longer the owner's confirms nothing", async () => {
     const person = await signUpPerson(app, TARGET);
     const [link] = await mailedLinks(TARGET);

@@ -60,3 +60,5 @@ export function unusablePage(state: Exclude<LinkState, 'valid'>, appUrl: string)
 }
 
 export const CONFIRM_UNAVAILABLE_PAGE = layout('Try again', '<h1>Something went wrong</h1><p>This page could not be opened just now. Please try again in a moment.</p>');
+
+export const CONFIRM_BUSY_PAGE = layout('Too many requests', '<h1>Too many requests</h1><p>This address has opened confirmation links too often in the last minute. Please wait a minute and try again.</p>');

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../deps';
 import { CONFIRM_ADDRESS_PATH, confirmOwnerAddress, describeConfirmationLink, type LinkState } from '../services/organizations/owner-confirmation';
-import { askPage, CONFIRM_PAGE_CSP, CONFIRM_UNAVAILABLE_PAGE, confirmedPage, unusablePage } from './confirm-address-page';
+import { askPage, CONFIRM_BUSY_PAGE, CONFIRM_PAGE_CSP, CONFIRM_UNAVAILABLE_PAGE, confirmedPage, unusablePage } from './confirm-address-page';
+import { clientAddress } from './client-address';
 import { readFormFields } from './form-body';
+import type { EntryLimiter } from './public-entry-limit';
 
 const LINK_PATH = new RegExp(`^${CONFIRM_ADDRESS_PATH}/([A-Za-z0-9_-]{1,128})/?$`);
 /** The page's form is a dozen bytes. */
@@ -26,7 +28,7 @@ function page(res: ServerResponse, status: number, html: string, head = false, e
  * mail scanners follow links. `POST` from its form (`confirm=1`): uses the link and confirms the
  * owner's address. No session is needed: the link itself is the proof of the mailbox.
  */
-export async function handleConfirmAddress(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>): Promise<void> {
+export async function handleConfirmAddress(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, limiter: EntryLimiter): Promise<void> {
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
   const match = LINK_PATH.exec(queryAt === -1 ? url : url.slice(0, queryAt));
@@ -36,6 +38,11 @@ export async function handleConfirmAddress(req: IncomingMessage, res: ServerResp
   if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
     res.setHeader('Allow', 'GET, HEAD, POST');
     return page(res, 405, unusablePage('unknown', appUrl));
+  }
+  // Counted before the database is asked anything, a bad link included.
+  const admission = limiter.take(clientAddress(req, deps.config.trustedProxyCidrs));
+  if (!admission.allowed) {
+    return page(res, 429, CONFIRM_BUSY_PAGE, head, { 'Retry-After': String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000))), Connection: 'close' });
   }
   if (!match) return page(res, 404, unusablePage('unknown', appUrl), head);
   const token = match[1]!;

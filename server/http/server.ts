@@ -25,6 +25,7 @@ import { createAuthHandler } from './sign-in';
 import { handleTracking } from './tracking';
 import { handleUnsubscribe } from './unsubscribe';
 import { handleConfirmAddress } from './confirm-address';
+import { createPublicEntryLimits, type PublicEntryLimits } from './public-entry-limit';
 import { CONFIRM_ADDRESS_PATH } from '../services/organizations/owner-confirmation';
 import { createTrpcHandler, TRPC_PATH } from './trpc';
 import { createTrpcEarlyAuth } from './trpc-early-auth';
@@ -40,11 +41,12 @@ const startsWithSegment = (path: string, prefix: string) => path === prefix || p
  * The process entry's request listener: REST paths and tRPC go straight to their handlers (Next's
  * per-request cost kept off the hot path), auth to better-auth, everything else to Next.
  */
-export function createRequestListener(runtime: Runtime, options: { next?: NextHandler; adminToken?: string }) {
+export function createRequestListener(runtime: Runtime, options: { next?: NextHandler; adminToken?: string; entryLimits?: PublicEntryLimits }) {
   const rest = createRestHandler(runtime.deps, appRouter, PLAIN_ROUTES);
   const auth = createAuthHandler(runtime);
   const trpc = createTrpcHandler(runtime, appRouter);
   const trpcRefusedBeforeBody = createTrpcEarlyAuth(runtime.deps, appRouter);
+  const entryLimits = options.entryLimits ?? createPublicEntryLimits(runtime.deps.clock);
   let openApiJson: string | null = null;
   const openApi = () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(appRouter, PLAIN_ROUTES, { appUrl: runtime.config.appUrl })));
   const security = securityHeaderOptions(runtime.config);
@@ -86,7 +88,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     }
     if (startsWithSegment(path, '/t')) return handleTracking(req, res, runtime.deps);
     if (startsWithSegment(path, '/unsubscribe')) return handleUnsubscribe(req, res, runtime.deps);
-    if (startsWithSegment(path, CONFIRM_ADDRESS_PATH)) return handleConfirmAddress(req, res, runtime.deps);
+    if (startsWithSegment(path, CONFIRM_ADDRESS_PATH)) return handleConfirmAddress(req, res, runtime.deps, entryLimits.confirmAddress);
     if (path === '/admin/command' && options.adminToken) return handleAdmin(req, res, runtime.deps, options.adminToken);
     if (options.next) {
       applyDashboardPolicy(req, res, security);

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { TestClock } from '@/server/clock';
 import { loadConfig, type Config } from '@/server/config';
 import { createHttpServer, createRequestListener, type NextHandler } from '@/server/http/server';
+import { createPublicEntryLimits } from '@/server/http/public-entry-limit';
 import { silentLog, type Log } from '@/server/log';
 import type { SystemMailer } from '@/server/mail/system-mailer';
 import { createRuntime, type Runtime } from '@/server/runtime';
@@ -77,7 +78,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const runtime = await createRuntime(config, { database, clock, systemMailer: options.systemMailer, runner: options.runner ?? false, log: options.log ?? silentLog });
-  const server: Server = createHttpServer(createRequestListener(runtime, { next: options.next }), runtime.deps.log, runtime.config);
+  const entryLimits = createPublicEntryLimits(clock);
+  const server: Server = createHttpServer(createRequestListener(runtime, { next: options.next, entryLimits }), runtime.deps.log, runtime.config);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const start = clock.now();
@@ -90,6 +92,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async reset() {
       await resetDatabase(database);
       clock.set(start);
+      entryLimits.reset();
       dns.clear();
     },
     async close() {
