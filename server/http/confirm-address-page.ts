@@ -1,36 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { LinkState } from '../services/organizations/owner-confirmation';
-import { escapeHtml } from './unsubscribe-page';
+import { escapeHtml, publicPages } from './public-page';
 
-/*
- * The pages of /confirm-address/{token}: self-contained like the unsubscribe pages (one inline
- * style sheet, no script, nothing fetched from elsewhere), every value escaped. The form has no
- * action: it posts back to the URL the page was opened at.
- */
+/* The pages of /confirm-address/{token} (public-page.ts: self-contained, every value escaped). */
 
-const STYLE = `
-:root{color-scheme:light dark}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1b1d21}
-main{max-width:30rem;margin:4rem auto;padding:2rem;background:#fff;border-radius:.75rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
-h1{font-size:1.35rem;margin:0 0 1rem}
-p{margin:0 0 1rem}
-.address{font-weight:600;word-break:break-all}
-form{margin:1.5rem 0 0}
+const { csp, layout } = publicPages(`
 button,.button{display:inline-block;font:inherit;font-weight:600;color:#fff;background:#0f172a;border:0;border-radius:.5rem;padding:.6rem 1.4rem;cursor:pointer;text-decoration:none}
 button:focus-visible,.button:focus-visible{outline:3px solid #1565c0;outline-offset:2px}
-@media (prefers-color-scheme:dark){body{background:#15171a;color:#e8eaed}main{background:#202327;box-shadow:none}}
-`;
+`);
 
-export const CONFIRM_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
-
-function layout(title: string, body: string): string {
-  return (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow">' +
-    `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
-    `<body><main>${body}</main></body></html>`
-  );
-}
+export const CONFIRM_PAGE_CSP = csp;
 
 const address = (email: string | null) => (email ? `<span class="address">${escapeHtml(email)}</span>` : 'this address');
 const dashboard = (appUrl: string) => `<p><a class="button" href="${escapeHtml(appUrl)}">Open the dashboard</a></p>`;

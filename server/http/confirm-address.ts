@@ -4,6 +4,7 @@ import { CONFIRM_ADDRESS_PATH, confirmOwnerAddress, describeConfirmationLink, ty
 import { askPage, CONFIRM_BUSY_PAGE, CONFIRM_PAGE_CSP, CONFIRM_UNAVAILABLE_PAGE, confirmedPage, unusablePage } from './confirm-address-page';
 import { clientAddress } from './client-address';
 import { readFormFields } from './form-body';
+import { sendPage } from './public-page';
 import type { EntryLimiter } from './public-entry-limit';
 
 const LINK_PATH = new RegExp(`^${CONFIRM_ADDRESS_PATH}/([A-Za-z0-9_-]{1,128})/?$`);
@@ -13,15 +14,7 @@ const BODY_LIMIT_BYTES = 8 * 1024;
 /** The status of each page: a link that cannot confirm is gone (410) or was never one (404). */
 const STATUS: Record<Exclude<LinkState, 'valid'>, number> = { used: 410, expired: 410, unknown: 404 };
 
-function page(res: ServerResponse, status: number, html: string, head = false, extra: Record<string, string> = {}): void {
-  const bytes = Buffer.from(html);
-  res.statusCode = status;
-  // The URL holds the token: not cached, not sent on as a referrer.
-  const headers = { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CONFIRM_PAGE_CSP, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', ...extra };
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.setHeader('Content-Length', String(bytes.length));
-  res.end(head ? undefined : bytes);
-}
+const page = (res: ServerResponse, status: number, html: string, head = false, extra: Record<string, string> = {}) => sendPage(res, CONFIRM_PAGE_CSP, status, html, head, extra);
 
 /**
  * `GET|HEAD /confirm-address/<token>`: the page that asks to confirm; it changes nothing, since

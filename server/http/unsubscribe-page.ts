@@ -1,42 +1,19 @@
-import { createHash } from 'node:crypto';
 import type { UnsubscribeState } from '../services/unsubscribe/vocabulary';
+import { escapeHtml, publicPages } from './public-page';
 
-/*
- * The pages of /unsubscribe/{token}: self-contained (one inline style sheet, no script, no image,
- * nothing fetched from elsewhere), every value escaped. The form has no action: it posts back to
- * the URL the page was opened at, whatever origin or prefix served it.
- */
+/* The pages of /unsubscribe/{token} (public-page.ts: self-contained, every value escaped). */
 
-export const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
-
-const STYLE = `
-:root{color-scheme:light dark}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1b1d21}
-main{max-width:30rem;margin:4rem auto;padding:2rem;background:#fff;border-radius:.75rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
-h1{font-size:1.35rem;margin:0 0 1rem}
-p{margin:0 0 1rem}
-.address{font-weight:600;word-break:break-all}
-form{margin:1.5rem 0 0}
+const { csp, layout } = publicPages(`
 label{display:flex;gap:.6rem;align-items:flex-start;margin:0 0 1.25rem;cursor:pointer}
 input[type=checkbox]{margin:.3rem 0 0;width:1.05rem;height:1.05rem;flex:none}
 button{font:inherit;font-weight:600;color:#fff;background:#c62828;border:0;border-radius:.5rem;padding:.6rem 1.4rem;cursor:pointer}
 button:focus-visible{outline:3px solid #1565c0;outline-offset:2px}
 .quiet{color:#5f6368;font-size:.9rem}
-@media (prefers-color-scheme:dark){body{background:#15171a;color:#e8eaed}main{background:#202327;box-shadow:none}.quiet{color:#9aa0a6}}
-`;
+@media (prefers-color-scheme:dark){.quiet{color:#9aa0a6}}
+`);
 
 /** The only style the page may apply: its own sheet, by hash; no script, nothing from elsewhere, no framing. */
-export const PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
-
-function layout(title: string, body: string): string {
-  return (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow">' +
-    `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
-    `<body><main>${body}</main></body></html>`
-  );
-}
+export const PAGE_CSP = csp;
 
 type Listed = Extract<UnsubscribeState, { email: string }>;
 

@@ -3,6 +3,7 @@ import type { Deps } from '../deps';
 import { describeUnsubscribe } from '../services/unsubscribe/describe';
 import { unsubscribe } from '../services/unsubscribe/unsubscribe';
 import { readFormFields } from './form-body';
+import { sendPage, sendPublic } from './public-page';
 import { SAMPLE_UNSUBSCRIBE_TOKENS } from '../services/unsubscribe/tokens';
 import { confirmPage, donePage, NOT_FOUND_PAGE, PAGE_CSP, SAMPLE_PAGE, UNAVAILABLE_PAGE } from './unsubscribe-page';
 
@@ -12,23 +13,14 @@ const UNSUBSCRIBE_PATH = /^\/unsubscribe\/([A-Za-z0-9_-]{1,128})\/?$/;
 export const UNSUBSCRIBE_BODY_LIMIT_BYTES = 8 * 1024;
 const ALLOW = 'GET, HEAD, POST';
 
-// Nothing here sets a cookie or redirects (RFC 8058), and nothing is cached or sent on as a referrer:
-// the URL holds the token.
-const COMMON = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };
-
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string>, head: boolean): void {
-  const bytes = Buffer.from(body);
-  res.statusCode = status;
-  for (const [name, value] of Object.entries({ ...COMMON, ...headers })) res.setHeader(name, value);
-  res.setHeader('Content-Length', String(bytes.length));
-  res.end(head ? undefined : bytes);
-}
-
-const page = (res: ServerResponse, status: number, html: string, head = false, extra: Record<string, string> = {}) =>
-  send(res, status, html, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': PAGE_CSP, ...extra }, head);
+// Nothing here sets a cookie or redirects (RFC 8058).
+const page = (res: ServerResponse, status: number, html: string, head = false, extra: Record<string, string> = {}) => sendPage(res, PAGE_CSP, status, html, head, extra);
 
 const text = (res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}) =>
-  send(res, status, `${body}\n`, { 'Content-Type': 'text/plain; charset=utf-8', ...extra }, false);
+  sendPublic(res, status, `${body}\n`, { 'Content-Type': 'text/plain; charset=utf-8', ...extra });
+
+/** The links of test copies and previews (`SAMPLE_UNSUBSCRIBE_TOKENS`): a page that says so, never a contact. */
+const SAMPLE_TOKENS = new Set<string>(SAMPLE_UNSUBSCRIBE_TOKENS);
 
 /**
  * `GET|HEAD /unsubscribe/<token>`: the page that asks to confirm; it changes nothing, since mail
@@ -36,9 +28,6 @@ const text = (res: ServerResponse, status: number, body: string, extra: Record<s
  * answers a short text. `POST` from the page's form (`confirm=1`, `everything=1` to stop all
  * mail from the sender): unsubscribes and answers a confirmation page. A bad token is a 404.
  */
-/** The links of test copies and previews (`SAMPLE_UNSUBSCRIBE_TOKENS`): a page that says so, never a contact. */
-const SAMPLE_TOKENS = new Set<string>(SAMPLE_UNSUBSCRIBE_TOKENS);
-
 export async function handleUnsubscribe(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'jobs' | 'encryptionKey' | 'log'>): Promise<void> {
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
