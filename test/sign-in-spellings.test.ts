@@ -9,6 +9,7 @@ import { isCanonicalAuthPath } from '@/server/http/sign-in';
 import { AUTH_ADDRESS_RULES } from '@/server/services/sign-in/auth-routes';
 import { SIGN_IN_THROTTLE } from '@/server/services/sign-in/throttle';
 import { startTestApp, type TestApp } from './support/app';
+import { ORIGIN, PASSWORD, signUpPerson } from './support/dashboard-session';
 
 // Issue 28, point 1: every spelling better-auth routes to a counted endpoint is counted, or refused first.
 
@@ -19,8 +20,6 @@ beforeAll(async () => {
 afterAll(() => app.close());
 beforeEach(() => app.reset());
 
-const PASSWORD = 'correct horse battery';
-const ORIGIN = 'http://127.0.0.1:3000';
 
 /** A seeded generator (mulberry32): the same spellings every run, and a failing one can be replayed. */
 function random(seed: number) {
@@ -92,14 +91,9 @@ function rawPost(url: string, path: string, body: unknown, headers: Record<strin
   });
 }
 
-async function signUp(email: string): Promise<void> {
-  const response = await fetch(`${app.url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN },
-    body: JSON.stringify({ name: 'Ada', email, password: PASSWORD }),
-  });
-  expect(response.status, await response.text()).toBe(200);
-}
+const signUp = async (email: string): Promise<void> => {
+  await signUpPerson(app, email);
+};
 
 /**
  * better-auth alone behind a bare listener, with no edge in front: what its own hooks count. The

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addressBucketKey, SIGN_IN_THROTTLE } from '@/server/services/sign-in/throttle';
 import { startTestApp, type TestApp } from './support/app';
+import { ORIGIN, PASSWORD, signUpPerson } from './support/dashboard-session';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -10,17 +11,10 @@ beforeAll(async () => {
 afterAll(() => app.close());
 beforeEach(() => app.reset());
 
-const PASSWORD = 'correct horse battery';
-const ORIGIN = 'http://127.0.0.1:3000';
 
-async function signUp(email: string): Promise<void> {
-  const response = await fetch(`${app.url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN },
-    body: JSON.stringify({ name: 'Ada', email, password: PASSWORD }),
-  });
-  expect(response.status, await response.text()).toBe(200);
-}
+const signUp = async (email: string): Promise<void> => {
+  await signUpPerson(app, email);
+};
 
 const signIn = (email: string, password: string, address = '203.0.113.7') =>
   fetch(`${app.url}/api/auth/sign-in/email`, {

@@ -11,7 +11,7 @@ export interface DashboardPerson {
   organizationId: string;
 }
 
-const ORIGIN = 'http://127.0.0.1:3000';
+export const ORIGIN = 'http://127.0.0.1:3000';
 
 /** A tRPC call as the dashboard makes it (the session cookie, no API key). */
 export async function dashboardCall(app: TestApp, cookie: string, kind: 'query' | 'mutation', path: string, input: unknown = {}) {
@@ -36,12 +36,15 @@ export async function confirmOwnerOf(app: TestApp, ownerEmail: string): Promise<
   await confirmOwnerByOperator(app.runtime.deps, organization.id);
 }
 
+/** The password every test person signs up with. */
+export const PASSWORD = 'correct horse battery';
+
 /** Signs up as the dashboard does; the owner's address stays unconfirmed (no live sending) unless `confirmed`. */
 export async function signUpPerson(app: TestApp, email: string, options: { confirmed?: boolean } = {}): Promise<DashboardPerson> {
   const response = await fetch(`${app.url}/api/auth/sign-up/email`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: ORIGIN },
-    body: JSON.stringify({ name: 'Ada', email, password: 'correct horse battery' }),
+    body: JSON.stringify({ name: 'Ada', email, password: PASSWORD }),
   });
   if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
