@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { simpleParser } from 'mailparser';
-import { members, organizations, ownerConfirmations, systemEmails, users } from '@/db/schema';
+import { auditEvents, members, organizations, ownerConfirmations, systemEmails, users } from '@/db/schema';
 import { runAdminCommand } from '@/server/admin/commands';
 import { closeRelayPools } from '@/server/mail/delivery';
 import type { SmtpGateway } from '@/server/mail/gateway-server';
@@ -105,6 +105,12 @@ const openLink = (link: string) => fetch(served(link));
 const clickConfirm = (link: string) =>
   fetch(served(link), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'confirm=1' });
 
+const ownerConfirmedEntries = (organizationId: string) =>
+  deps()
+    .db.select({ actorKind: auditEvents.actorKind, actorId: auditEvents.actorId, targetLabel: auditEvents.targetLabel, clientAddress: auditEvents.clientAddress, details: auditEvents.details })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.action, 'organization.owner_confirmed')));
+
 async function confirmedAt(organizationId: string): Promise<Date | null> {
   const [row] = await deps().db.select({ at: organizations.ownerConfirmedAt }).from(organizations).where(eq(organizations.id, organizationId));
   return row!.at;
@@ -140,6 +146,10 @@ describe("the attacker's request: sign up as someone else, send phishing from th
     expect(await confirmedAt(person.organizationId)).toEqual(app.clock.now());
     const [user] = await deps().db.select({ verified: users.emailVerified }).from(users).where(eq(users.id, person.userId));
     expect(user!.verified).toBe(true);
+    // The audit log says who confirmed (the owner, by the link) and from where.
+    expect(await ownerConfirmedEntries(person.organizationId)).toEqual([
+      { actorKind: 'user', actorId: person.userId, targetLabel: TARGET, clientAddress: '127.0.0.1', details: { via: 'link' } },
+    ]);
 
     const sent = await send(key);
     expect(sent.status, sent.text).toBe(200);
@@ -358,6 +368,9 @@ describe('who is confirmed', () => {
     const key = await dashboardKey(person);
     expect(await runAdminCommand(deps(), 'org:confirm', { org: person.organizationId })).toMatchObject({ ownerConfirmedAt: app.clock.now().toISOString() });
     expect((await send(key)).status).toBe(200);
+    // Once in the audit log, as the operator's; a second org:confirm changes nothing and records nothing.
+    await runAdminCommand(deps(), 'org:confirm', { org: person.organizationId });
+    expect(await ownerConfirmedEntries(person.organizationId)).toEqual([{ actorKind: 'operator', actorId: null, targetLabel: TARGET, clientAddress: null, details: { via: 'operator' } }]);
   });
 
   it('a sign-up from before this change (no link ever mailed, email_verified false) stays unconfirmed through the migration and must confirm', async () => {

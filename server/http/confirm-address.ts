@@ -4,6 +4,7 @@ import { CONFIRM_ADDRESS_PATH, confirmOwnerAddress, describeConfirmationLink, ty
 import { askPage, CONFIRM_BUSY_PAGE, CONFIRM_PAGE_CSP, CONFIRM_UNAVAILABLE_PAGE, confirmedPage, unusablePage } from './confirm-address-page';
 import { clientAddress } from './client-address';
 import { readFormFields } from './form-body';
+import { requestOrigin } from './request-origin';
 import { sendPage } from './public-page';
 import type { EntryLimiter } from './public-entry-limit';
 
@@ -47,7 +48,10 @@ export async function handleConfirmAddress(req: IncomingMessage, res: ServerResp
     const fields = await readFormFields(req, BODY_LIMIT_BYTES);
     if (fields === 'too-large') return page(res, 413, unusablePage('unknown', appUrl), false, { Connection: 'close' });
     if (!fields.has('confirm')) return page(res, 400, askPage(null));
-    const outcome = await confirmOwnerAddress(deps, token);
+    const outcome = await confirmOwnerAddress(deps, token, requestOrigin((name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    }));
     if (outcome.state === 'confirmed') return page(res, 200, confirmedPage(outcome.email, appUrl));
     // Valid a moment ago and not used by this request: another use won the race.
     const state = outcome.state === 'valid' ? 'used' : outcome.state;

@@ -15,6 +15,7 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   'organization.overage_changed': 'Switched metered overage',
   'organization.review_changed': 'Changed the account review',
   'organization.rate_limit_changed': 'Changed the API rate limit',
+  'organization.owner_confirmed': 'Confirmed the owner’s address',
   'user.signed_in': 'Signed in',
   'user.sign_in_failed': 'Sign-in refused',
   'recipient.erased': 'Erased a recipient’s data',
@@ -61,6 +62,8 @@ export function detailWords(event: AuditEvent): string | null {
       return details.to ? 'approved' : 'approval withdrawn';
     case 'organization.rate_limit_changed':
       return `${limit(details.from)} → ${limit(details.to)}`;
+    case 'organization.owner_confirmed':
+      return details.via === 'operator' ? 'vouched for by the operator' : 'by the mailed link';
     case 'api_key.revoked':
       return details.reason === 'domain_deleted' ? 'its domain was deleted' : null;
     case 'user.signed_in':

@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'organization.overage_changed',
   'organization.review_changed',
   'organization.rate_limit_changed',
+  'organization.owner_confirmed',
   'user.signed_in',
   'user.sign_in_failed',
   'recipient.erased',

@@ -6,7 +6,8 @@ import { confirmAddressEmail } from '@/emails/confirm-address';
 import type { Deps } from '../../deps';
 import { AppError, conflict, notFound } from '../../errors';
 import { newId } from '../../ids';
-import type { Principal } from '../shared/principal';
+import { OPERATOR, recordAudit, type AuditSource } from '../audit/record';
+import type { Principal, RequestOrigin } from '../shared/principal';
 import { enqueueSystemEmail } from '../system-mail/queue';
 import { requireOwner } from './owners';
 
@@ -113,7 +114,7 @@ export async function describeConfirmationLink(deps: Pick<Deps, 'db' | 'clock'>,
  * mailed to. The use is one conditional update, so two clicks at once confirm once; the other is
  * told the link was used. A link to an address the organization no longer has confirms nothing.
  */
-export async function confirmOwnerAddress(deps: Pick<Deps, 'db' | 'clock'>, token: string): Promise<{ state: LinkState | 'confirmed'; email: string | null }> {
+export async function confirmOwnerAddress(deps: Pick<Deps, 'db' | 'clock'>, token: string, origin: RequestOrigin | null = null): Promise<{ state: LinkState | 'confirmed'; email: string | null }> {
   if (!CONFIRMATION_TOKEN.test(token)) return { state: 'unknown', email: null };
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
@@ -138,10 +139,14 @@ export async function confirmOwnerAddress(deps: Pick<Deps, 'db' | 'clock'>, toke
     } else {
       // better-auth's own flag agrees: the owner's user row has its address confirmed.
       const owners = tx.select({ userId: members.userId }).from(members).where(and(eq(members.organizationId, used.organizationId), eq(members.role, 'owner')));
-      await tx
+      const [owner] = await tx
         .update(users)
         .set({ emailVerified: true, updatedAt: now })
-        .where(and(eq(users.email, used.email), inArray(users.id, owners)));
+        .where(and(eq(users.email, used.email), inArray(users.id, owners)))
+        .returning({ id: users.id });
+      // The person who opened the link is the owner (the link proves the mailbox), from where they opened it.
+      const by: AuditSource = owner ? { actor: { kind: 'user', userId: owner.id }, origin } : { ...OPERATOR, origin };
+      await recordAudit(tx, deps, { organizationId: used.organizationId, by, action: 'organization.owner_confirmed', target: { type: 'organization', id: used.organizationId, label: used.email }, details: { via: 'link' } });
     }
     return { state: 'confirmed' as const, email: used.email };
   });
@@ -152,5 +157,14 @@ export async function confirmOwnerByOperator(deps: Pick<Deps, 'db' | 'clock'>, o
   const [organization] = await deps.db.select({ confirmedAt: organizations.ownerConfirmedAt }).from(organizations).where(eq(organizations.id, organizationId));
   if (!organization) throw notFound('Organization');
   if (organization.confirmedAt) return;
-  await deps.db.update(organizations).set({ ownerConfirmedAt: deps.clock.now() }).where(and(eq(organizations.id, organizationId), isNull(organizations.ownerConfirmedAt)));
+  await deps.db.transaction(async (tx) => {
+    const confirmed = await tx
+      .update(organizations)
+      .set({ ownerConfirmedAt: deps.clock.now() })
+      .where(and(eq(organizations.id, organizationId), isNull(organizations.ownerConfirmedAt)))
+      .returning({ ownerEmail: organizations.ownerEmail });
+    if (confirmed[0]) {
+      await recordAudit(tx, deps, { organizationId, by: OPERATOR, action: 'organization.owner_confirmed', target: { type: 'organization', id: organizationId, label: confirmed[0].ownerEmail }, details: { via: 'operator' } });
+    }
+  });
 }
