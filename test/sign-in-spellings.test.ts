@@ -205,4 +205,15 @@ describe('sign-in spellings', () => {
       expect(JSON.parse(answer.body)).toMatchObject({ code: 'VALIDATION_ERROR' });
     }
   });
+
+  it('answers a route better-auth does not have, a mis-cased one included, with 404 NOT_FOUND in the API shape', async () => {
+    for (const path of ['/api/auth/Sign-In/email', '/api/auth/SIGN-UP/EMAIL', '/api/auth/nothing-here']) {
+      const answer = await rawPost(app.url, path, { email: 'ada@example.test', password: PASSWORD });
+      expect(answer.status, path).toBe(404);
+      expect(JSON.parse(answer.body), path).toEqual({ error: 'Not found', code: 'NOT_FOUND' });
+    }
+    // Routes it has, with a parameter in the path too, still reach it.
+    expect((await fetch(`${app.url}/api/auth/ok`)).status).toBe(200);
+    expect((await fetch(`${app.url}/api/auth/reset-password/not-a-token?callbackURL=/`, { redirect: 'manual' })).status).not.toBe(404);
+  });
 });

@@ -61,6 +61,14 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   res.end(Buffer.from(await response.arrayBuffer()));
 }
 
+/** The paths better-auth routes (its endpoints' and its plugins'), `:param` segments matching one segment. */
+function servedAuthPaths(auth: Runtime['auth']): RegExp[] {
+  const paths = Object.values(auth.api as Record<string, { path?: unknown }>)
+    .map((endpoint) => endpoint.path)
+    .filter((path): path is string => typeof path === 'string');
+  return paths.map((path) => new RegExp(`^/api/auth${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`));
+}
+
 /**
  * Everything under /api/auth: a path or authority spelled any other way than the canonical one
  * is a 400 before better-auth; POST sign-in has its body read within a bound and handed to
@@ -70,10 +78,13 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
 export function createAuthHandler(runtime: Runtime) {
   const { auth } = runtime;
   const others = toNodeHandler(auth);
+  const served = servedAuthPaths(auth);
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     if (!isCanonicalAuthPath(path) || !hasPlainAuthority(req)) {
       return sendError(res, 'VALIDATION_ERROR', 'The path or host of this request is not spelled the canonical way');
     }
+    // better-auth answers a route it does not have with an empty 404; ours says so in the API's shape.
+    if (!served.some((route) => route.test(path))) return sendError(res, 'NOT_FOUND', 'Not found');
     if (path !== SIGN_IN_PATH || req.method !== 'POST') return others(req, res);
     let body: unknown;
     try {
