@@ -152,6 +152,7 @@ describe('point 4: who is asking is decided from the headers, before any body is
     ['a bad key', 'Authorization: Bearer nope\r\n'],
     ['an unknown key', `Authorization: Bearer ${UNKNOWN_KEY}\r\n`],
     ['neither a key nor a session cookie', ''],
+    ['a session cookie that names no session', 'Cookie: better-auth.session_token=forged.signature\r\n'],
   ])('/api/trpc/emails.send with %s declaring 15 MB is answered 401 at once and closed', async (_, authorization) => {
     const answer = await exchange(portOf(app), [`POST /api/trpc/emails.send HTTP/1.1\r\nHost: x\r\n${authorization}Content-Type: application/json\r\nContent-Length: 15000000\r\n\r\n`]);
     expect(answer.status).toBe(401);

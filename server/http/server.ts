@@ -45,7 +45,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
   const rest = createRestHandler(runtime.deps, appRouter, PLAIN_ROUTES);
   const auth = createAuthHandler(runtime);
   const trpc = createTrpcHandler(runtime, appRouter);
-  const trpcRefusedBeforeBody = createTrpcEarlyAuth(runtime.deps, appRouter);
+  const trpcRefusedBeforeBody = createTrpcEarlyAuth(runtime, appRouter);
   const entryLimits = options.entryLimits ?? createPublicEntryLimits(runtime.deps.clock);
   let openApiJson: string | null = null;
   const openApi = () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(appRouter, PLAIN_ROUTES, { appUrl: runtime.config.appUrl })));

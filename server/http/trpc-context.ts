@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { fromNodeHeaders } from 'better-auth/node';
-import { dashboardContext } from '../auth/session-context';
+import { dashboardContext, principalFromSession } from '../auth/session-context';
 import type { Runtime } from '../runtime';
 import { countDashboardCalls } from '../services/plans/rate-limits-dashboard';
 import type { Admission } from '../services/api-keys/admission';
@@ -8,15 +8,24 @@ import type { Context } from '../trpc/context';
 import { admitRequestKey, apiKeyContext, nodeHeader } from './api-context';
 import { notingCaller } from './request-log';
 
-/** The dashboard's session, its calls counted in the organization's dashboard window (rate-limits-dashboard.ts). */
+const SESSION_ADMISSION = Symbol('eumail.session-admission');
+type WithSessionAdmission = IncomingMessage & { [SESSION_ADMISSION]?: Promise<Admission | null> };
+
+/**
+ * The dashboard session of a request, its calls counted in the organization's dashboard window
+ * (rate-limits-dashboard.ts), admitted once however often it is asked for: the edge asks before
+ * it reads a body (trpc-early-auth.ts), the procedure again; one session lookup, one count.
+ */
+export function admitRequestSession(runtime: Pick<Runtime, 'deps' | 'auth'>, req: IncomingMessage, calls = 1): Promise<Admission | null> {
+  const request = req as WithSessionAdmission;
+  return (request[SESSION_ADMISSION] ??= principalFromSession(runtime.deps, runtime.auth, fromNodeHeaders(req.headers)).then(
+    async (principal) => principal && { principal, rateLimit: await countDashboardCalls(runtime.deps, principal.organizationId, calls) },
+  ));
+}
+
 function countedDashboardContext(runtime: Pick<Runtime, 'deps' | 'auth'>, req: IncomingMessage, requestId: string, setHeader: Context['setHeader'], calls: number): Context {
   const session = dashboardContext(runtime.deps, runtime.auth, fromNodeHeaders(req.headers), requestId, setHeader);
-  let admission: Promise<Admission | null> | undefined;
-  return {
-    ...session,
-    authenticate: () =>
-      (admission ??= session.authenticate().then(async (admitted) => admitted && { ...admitted, rateLimit: await countDashboardCalls(runtime.deps, admitted.principal.organizationId, calls) })),
-  };
+  return { ...session, authenticate: () => admitRequestSession(runtime, req, calls) };
 }
 
 /**

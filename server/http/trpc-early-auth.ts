@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
-import type { Deps } from '../deps';
+import type { Runtime } from '../runtime';
 import type { AppRouter } from '../routers';
 import type { Meta } from '../trpc/init';
 import { admitRequestKey } from './api-context';
 import { sendJson } from './respond';
+import { admitRequestSession } from './trpc-context';
 import { calledProcedures, MAX_BATCH_CALLS } from './trpc';
 
 // better-auth's session cookie, with the prefix it takes over https.
@@ -13,12 +14,12 @@ const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/;
 /**
  * `/api/trpc`'s early refusal, before tRPC reads a body: a call that carries a body, to
  * procedures that need a caller, with an API key that is not admitted (missing, malformed,
- * unknown, revoked) or with neither a key nor a session cookie, is answered 401 at once and the
- * connection closed. The key's admission is the request's one (admitRequestKey): the procedure
- * reuses it, so the key is looked up and counted once. A session cookie is checked by the
- * procedure as before.
+ * unknown, revoked), a session cookie that names no session, or neither, is answered 401 at once
+ * and the connection closed. The admission is the request's one (admitRequestKey,
+ * admitRequestSession): the procedure reuses it, so the caller is looked up and counted once.
  */
-export function createTrpcEarlyAuth(deps: Deps, router: AppRouter) {
+export function createTrpcEarlyAuth(runtime: Pick<Runtime, 'deps' | 'auth'>, router: AppRouter) {
+  const { deps } = runtime;
   const publicProcedures = new Set(
     Object.entries(router._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)
       .filter(([, procedure]) => procedure._def.meta?.openapi?.protect === false)
@@ -34,10 +35,11 @@ export function createTrpcEarlyAuth(deps: Deps, router: AppRouter) {
     if (procedures.every((name) => publicProcedures.has(name))) return false;
     // An over-long batch is tRPC's to refuse (400), before anything is counted.
     if (batch && procedures.length > MAX_BATCH_CALLS) return false;
+    // Each batched call takes its place, as the procedure's own admission would count them.
+    const calls = batch ? procedures.length : 1;
     if (req.headers.authorization === undefined) {
-      if (SESSION_COOKIE.test(req.headers.cookie ?? '')) return false;
-      // Each batched call takes its place, as the procedure's own admission would count them.
-    } else if (await admitRequestKey(deps, req, batch ? procedures.length : 1)) return false;
+      if (SESSION_COOKIE.test(req.headers.cookie ?? '') && (await admitRequestSession(runtime, req, calls))) return false;
+    } else if (await admitRequestKey(deps, req, calls)) return false;
     const message = req.headers.authorization === undefined ? 'Sign in or send an API key' : 'Missing, malformed or revoked API key';
     const error = (name: string) => ({
       error: {
