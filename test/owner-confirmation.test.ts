@@ -294,6 +294,9 @@ describe('every live send path answers the same refusal while the owner is uncon
     const testCopy = await app.request('POST', `/api/broadcasts/${broadcastId}/test`, { key, body: { to: ['owner@acme.example.com'] } });
     expect(testCopy.status, testCopy.text).toBe(403);
     expect(testCopy.body).toEqual(UNCONFIRMED);
+    // Even to an address a test copy may not go to: the account's refusal comes first, as on every send.
+    const elsewhere = await app.request('POST', `/api/broadcasts/${broadcastId}/test`, { key, body: { to: ['someone@elsewhere.example'] } });
+    expect(elsewhere.body).toEqual(UNCONFIRMED);
     // The dashboard's own test copy (its session, live mode) alike.
     const dashboardCopy = await dashboardCall(app, person.cookie, 'mutation', 'broadcasts.test', { id: broadcastId, to: ['owner@acme.example.com'] });
     expect(dashboardCopy.body.error?.data?.envelope).toMatchObject(UNCONFIRMED);

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { domains, organizations, templates } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { AppError, forbidden, validationError } from '../../errors';
-import { permitSend } from '../emails/accept/checks';
+import { accountRefusal, permitSend } from '../emails/accept/checks';
 import { draftEmail } from '../emails/accept/draft';
 import type { EmailInput } from '../emails/accept/input';
 import { storeEmails } from '../emails/accept/store';
@@ -29,7 +29,13 @@ export async function contentOf(deps: Pick<Deps, 'db'>, row: BroadcastRow): Prom
  * the audience.
  */
 async function checkTestRecipients(deps: Pick<Deps, 'db'>, principal: Principal, to: string[]): Promise<void> {
-  const [organization] = await deps.db.select({ ownerEmail: organizations.ownerEmail }).from(organizations).where(eq(organizations.id, principal.organizationId));
+  const [organization] = await deps.db
+    .select({ ownerEmail: organizations.ownerEmail, status: organizations.status, ownerConfirmedAt: organizations.ownerConfirmedAt })
+    .from(organizations)
+    .where(eq(organizations.id, principal.organizationId));
+  // What the account may do comes first, as on every send: no choice of recipient would help it.
+  const account = organization && principal.mode === 'live' ? accountRefusal({ status: organization.status, ownerConfirmed: organization.ownerConfirmedAt !== null }) : null;
+  if (account) throw account;
   const ownerEmail = organization?.ownerEmail ?? '';
   const verified = new Set(
     (
