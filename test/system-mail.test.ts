@@ -150,6 +150,8 @@ describe('the service’s own mail through deliver()', () => {
     app.clock.advance(30_000);
     expect(await sweepSystemEmails(deps())).toBe(1);
     expect(faulty.messages.map((message) => message.messageId)).toEqual([`<${deferred}@${SERVICE}>`]);
+    // The retry is the same message: its Date is when it was queued, not when it was tried again.
+    expect((await simpleParser(faulty.messages[0]!.raw)).date?.toISOString()).toBe('2026-11-21T12:00:00.000Z');
     expect(await rowOf(deferred)).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
 
     mxOn('customer.test', '127.0.0.1');

@@ -9,6 +9,8 @@ interface SystemEmailContent {
   subject: string;
   html: string;
   text: string;
+  /** When it was queued: the Date header, the same on every attempt, so each copy is the same message. */
+  createdAt: Date;
 }
 
 /**
@@ -16,7 +18,7 @@ interface SystemEmailContent {
  * domain, Date, text and HTML parts, a DKIM signature by SYSTEM_MAIL_FROM's domain and a VERP
  * return path under it, so the one delivery function takes it as it takes any email.
  */
-export function systemMessage(sender: SystemSender, row: SystemEmailContent, options: { date: Date; encryptionKey: Buffer }): OutgoingMessage {
+export function systemMessage(sender: SystemSender, row: SystemEmailContent, options: { encryptionKey: Buffer }): OutgoingMessage {
   return buildMessage({
     emailId: row.id,
     domain: { name: sender.domain, returnPath: sender.returnPath, dkim: { selector: sender.selector, privateKey: sender.privateKey } },
@@ -25,7 +27,7 @@ export function systemMessage(sender: SystemSender, row: SystemEmailContent, opt
     subject: row.subject,
     html: row.html,
     text: row.text,
-    date: options.date,
+    date: row.createdAt,
     verpKey: verpKeyFrom(options.encryptionKey),
   });
 }

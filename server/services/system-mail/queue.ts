@@ -76,7 +76,7 @@ type Delivery = 'sent' | 'retry' | 'failed' | 'skipped';
  */
 async function attempt(deps: Deps, row: SystemEmailRow): Promise<Pick<DeliveryOutcome, 'outcome' | 'response'>> {
   try {
-    const message = systemMessage(deps.systemSender, row, { date: deps.clock.now(), encryptionKey: deps.encryptionKey });
+    const message = systemMessage(deps.systemSender, row, { encryptionKey: deps.encryptionKey });
     return await deps.systemMailer.send(message);
   } catch (error) {
     return { outcome: 'deferred', response: `not sent: ${error instanceof Error ? error.message : String(error)}` };
