@@ -7,8 +7,9 @@ import { createApiKey, HOME_URL, shot, signUp } from './helpers';
 /**
  * The owner's address, confirmed with the link the service mails (docs/security.md, "Abuse:
  * unconfirmed owners"). The sign-up's domain has its MX on loopback: the loopback DNS server the
- * e2e server resolves through, an exchange given as 127.0.0.1 (the system mailer connects to it as
- * named), and the SMTP sink on the port the server delivers to (SMTP_MX_PORT in playwright.config.ts).
+ * e2e server resolves through names an exchange whose address is 127.0.0.1 (the service's own mail
+ * is delivered as customers' is), and the SMTP sink listens on the port the server delivers to
+ * (SMTP_MX_PORT in playwright.config.ts).
  */
 const MX_PORT = 2526;
 const OWNER_DOMAIN = 'owner-confirm.test';
@@ -28,7 +29,8 @@ test.afterAll(async () => {
 
 test.beforeEach(() => {
   dns.clear();
-  dns.mx(OWNER_DOMAIN, '127.0.0.1');
+  dns.mx(OWNER_DOMAIN, `mx.${OWNER_DOMAIN}`);
+  dns.a(`mx.${OWNER_DOMAIN}`, '127.0.0.1');
 });
 
 test('a new account is asked to confirm its address: live sends wait, the banner resends (throttled), the mailed link confirms once', async ({ page, request }) => {

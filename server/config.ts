@@ -73,6 +73,12 @@ const subprocessorList = z
     });
   });
 
+/** The bare address of a From value ("Name <user@domain>" or "user@domain"), or null when it has none. */
+export function systemMailAddress(from: string): string | null {
+  const address = /<([^<>\s]+)>\s*$/.exec(from)?.[1] ?? from.trim();
+  return /^[^@\s<>]+@[^@\s<>.]+(\.[^@\s<>.]+)*$/.test(address) ? address : null;
+}
+
 const splitList = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 
 const roles = ['web', 'smtp', 'worker'] as const;
@@ -109,7 +115,13 @@ const envSchema = z.object({
   SMTP_TLS_KEY: z.string().optional(),
   BOUNCE_DOMAIN: z.string().optional(),
   SANDBOX_DOMAIN: z.string().optional(),
-  SYSTEM_MAIL_FROM: z.string().optional(),
+  // Its domain signs the service's own mail (DKIM d=), so it must carry an address.
+  SYSTEM_MAIL_FROM: z
+    .string()
+    .refine((value) => systemMailAddress(value) !== null, { message: 'must be an address, "Name <user@domain>" or "user@domain"' })
+    .optional(),
+  SYSTEM_MAIL_DKIM_PRIVATE_KEY: z.string().optional(),
+  SYSTEM_MAIL_DKIM_SELECTOR: z.string().regex(/^[a-z0-9-]{1,63}$/i, 'must be one DNS label').default('eumail'),
   SANDBOX_DKIM_PRIVATE_KEY: z.string().optional(),
   SANDBOX_DKIM_SELECTOR: z.string().regex(/^[a-z0-9-]{1,63}$/i, 'must be one DNS label').default('eusandbox'),
   WEBHOOK_ALLOW_PRIVATE_CIDRS: cidrList,
@@ -175,6 +187,8 @@ export type Config = {
   /** The sandbox domain's DKIM key: PEM or a file path; unset = generated into DATA_DIR. */
   sandboxDkim: { selector: string; privateKey: string | undefined };
   systemMailFrom: string;
+  /** The DKIM key of SYSTEM_MAIL_FROM's domain: PEM or a file path; unset = generated into DATA_DIR. */
+  systemMailDkim: { selector: string; privateKey: string | undefined };
   webhookAllowPrivateCidrs: string[];
   /** The first webhook retry's delay; each next one is ten times longer. */
   webhookRetryBaseMs: number;
@@ -284,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sandboxDomain: e.SANDBOX_DOMAIN?.toLowerCase(),
     sandboxDkim: { selector: e.SANDBOX_DKIM_SELECTOR, privateKey: e.SANDBOX_DKIM_PRIVATE_KEY },
     systemMailFrom: e.SYSTEM_MAIL_FROM ?? `EU Mail <no-reply@${bounceDomain}>`,
+    systemMailDkim: { selector: e.SYSTEM_MAIL_DKIM_SELECTOR, privateKey: e.SYSTEM_MAIL_DKIM_PRIVATE_KEY },
     webhookAllowPrivateCidrs: splitList(e.WEBHOOK_ALLOW_PRIVATE_CIDRS),
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     smtpMxAllowPrivateCidrs: splitList(e.SMTP_MX_ALLOW_PRIVATE_CIDRS),

@@ -6,6 +6,7 @@ import type { Log } from './log';
 import type { Metrics } from './metrics/metrics';
 import type { SystemMailer } from './mail/system-mailer';
 import type { SandboxDomain } from './services/domains/sandbox';
+import type { SystemSender } from './services/system-mail/sender';
 import type { TemplateRenderer } from './services/templates/render-pool';
 import type { WorkerClaims } from './services/shared/claims/worker';
 
@@ -18,6 +19,8 @@ export interface Deps {
   config: Config;
   jobs: Jobs;
   systemMailer: SystemMailer;
+  /** SYSTEM_MAIL_FROM's domain and the key that signs the service's own mail. */
+  systemSender: SystemSender;
   /** Seals secrets at rest (DKIM private keys). */
   encryptionKey: Buffer;
   /** The shared onboarding domain and its signing key, when SANDBOX_DOMAIN is set. */

@@ -14,6 +14,7 @@ import { EmbeddedRunner } from './runner/embedded';
 import { SWEEPS } from './runner/sweeps';
 import { SharedTestClock } from './shared-test-clock';
 import { loadSandboxDomain } from './services/domains/sandbox';
+import { loadSystemSender } from './services/system-mail/sender';
 import { createTemplateRenderer } from './services/templates/render-pool';
 import { WorkerClaims } from './services/shared/claims/worker';
 import { readDueWork } from './services/health/due-work';
@@ -73,8 +74,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     clock: options.clock ?? sharedClock ?? systemClock,
     config,
     jobs,
+    // The delivery options of customers' mail (live-delivery.ts), so ours goes the same way.
     systemMailer:
-      options.systemMailer ?? createSystemMailer({ relayUrl: config.smtpRelayUrl, dnsServers: config.dnsServers, mxPort: config.smtpMxPort, allowPrivateCidrs: config.smtpMxAllowPrivateCidrs }),
+      options.systemMailer ??
+      createSystemMailer({
+        relayUrl: config.smtpRelayUrl,
+        dnsServers: config.dnsServers,
+        mxPort: config.smtpMxPort,
+        heloName: config.mailHost,
+        allowPrivateCidrs: config.smtpMxAllowPrivateCidrs,
+        timeouts: config.smtpTimeouts,
+      }),
+    systemSender: loadSystemSender(config),
     encryptionKey: config.encryptionKey ?? Buffer.from(dataDirSecret(config.dataDir, 'encryption-key'), 'base64url'),
     sandbox: loadSandboxDomain(config),
     log,

@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -121,6 +122,11 @@ describe('npm run admin (a separate process)', () => {
       // The key exists in the running server's database: the CLI did not open its own copy.
       const response = await fetch(`http://127.0.0.1:${port}/api/api-keys`, { headers: { authorization: `Bearer ${created.json.apiKey}` } });
       expect(response.status).toBe(200);
+      // The records of the service's own mail carry the key the server signs with (generated into DATA_DIR at its start).
+      const records = await admin('system-mail:records');
+      expect(records.code, records.output).toBe(0);
+      const publicKey = createPublicKey(fs.readFileSync(path.join(dataDir, 'system-mail-dkim.pem'), 'utf8')).export({ type: 'spki', format: 'der' }).toString('base64');
+      expect(records.json).toMatchObject({ domain: '127.0.0.1', records: expect.arrayContaining([expect.objectContaining({ record: 'DKIM', value: `v=DKIM1; k=rsa; p=${publicKey}` })]) });
 
       if (!env.DATABASE_URL) {
         const rival = await runEntry('server/main.ts', [], env);

@@ -14,7 +14,7 @@ let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 beforeAll(async () => {
   smtp = await startSmtpSink();
-  app = await startTestApp({ systemMailer: createSystemMailer({ relayUrl: smtp.url, dnsServers: [], mxPort: 25 }) });
+  app = await startTestApp({ systemMailer: createSystemMailer({ relayUrl: smtp.url, dnsServers: [], mxPort: 25, heloName: 'mx.eumail.example' }) });
 });
 afterAll(async () => {
   await app.close();

@@ -15,7 +15,7 @@ let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let refuseNext = 0;
 beforeAll(async () => {
   smtp = await startSmtpSink({ reject: () => (refuseNext-- > 0 ? { code: 451, message: 'try again later' } : null) });
-  app = await startTestApp({ systemMailer: createSystemMailer({ relayUrl: smtp.url, dnsServers: [], mxPort: 25 }) });
+  app = await startTestApp({ systemMailer: createSystemMailer({ relayUrl: smtp.url, dnsServers: [], mxPort: 25, heloName: 'mx.eumail.example' }) });
 });
 afterAll(async () => {
   await app.close();

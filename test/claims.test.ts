@@ -27,8 +27,9 @@ beforeAll(async () => {
     systemMailer: {
       async send(message) {
         await slowSend?.();
-        sent.push(message.to);
-        return { messageId: `<${sent.length}@test>` };
+        const recipient = message.recipients[0]!.address;
+        sent.push(recipient);
+        return { recipient, outcome: 'delivered', response: `250 queued as ${sent.length}` };
       },
     },
   });

@@ -18,6 +18,9 @@ describe('configuration', () => {
       inngestEnabled: false,
     });
     expect(config.dataDir).toMatch(/\.data$/);
+    // The service's own mail is signed by SYSTEM_MAIL_FROM's domain, with a key generated into DATA_DIR unless one is given.
+    expect(config.systemMailFrom).toBe('EU Mail <no-reply@localhost>');
+    expect(config.systemMailDkim).toEqual({ selector: 'eumail', privateKey: undefined });
   });
 
   it.each([
@@ -31,6 +34,9 @@ describe('configuration', () => {
     [{ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8,10.0.0.0/33' }, /^Invalid configuration: WEBHOOK_ALLOW_PRIVATE_CIDRS "10.0.0.0\/33"/],
     [{ ROLES: 'web,mailer' }, /^Invalid configuration: ROLES unknown role "mailer"/],
     [{ TEST_MODE_STEP_MS: '-5' }, /^Invalid configuration: TEST_MODE_STEP_MS/],
+    [{ SYSTEM_MAIL_FROM: 'EU Mail' }, /^Invalid configuration: SYSTEM_MAIL_FROM must be an address/],
+    [{ SYSTEM_MAIL_FROM: 'EU Mail <no-reply>' }, /^Invalid configuration: SYSTEM_MAIL_FROM must be an address/],
+    [{ SYSTEM_MAIL_DKIM_SELECTOR: 'ops.2026' }, /^Invalid configuration: SYSTEM_MAIL_DKIM_SELECTOR must be one DNS label/],
     [{ BETTER_AUTH_SECRET: 'short' }, /^Invalid configuration: BETTER_AUTH_SECRET must be at least 32 characters/],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);

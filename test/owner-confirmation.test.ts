@@ -36,7 +36,7 @@ beforeAll(async () => {
   systemMail = await startSmtpSink();
   app = await startTestApp({
     env: { SANDBOX_DOMAIN: SANDBOX, SMTP_MX_PORT: String(mx.port), SMTP_MX_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8', MAIL_HOST: 'mx.eumail.example' },
-    systemMailer: createSystemMailer({ relayUrl: systemMail.url, dnsServers: [], mxPort: 25 }),
+    systemMailer: createSystemMailer({ relayUrl: systemMail.url, dnsServers: [], mxPort: 25, heloName: 'mx.eumail.example' }),
   });
   gateway = await startTestGateway(app);
 });

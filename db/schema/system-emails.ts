@@ -19,7 +19,10 @@ export const systemEmails = pgTable(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull(),
     ...claimColumns(),
+    /** Why it is not sent yet, or why it failed; null once sent. */
     lastError: text('last_error'),
+    /** The receiving server's (or the relay's) answer to the last attempt, or why none answered. */
+    lastResponse: text('last_response'),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import { isUuid } from '../ids';
 import { sandboxRecords } from '../services/domains/sandbox';
+import { systemMailRecords } from '../services/system-mail/records';
 import { describeUsage } from '../services/plans/usage';
 import { AppError, validationError } from '../errors';
 import { CLOCK_USAGE, isClockCommand, runClockCommand } from './clock-commands';
@@ -29,6 +30,7 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (print
   org:rate-limit --org ID --limit N | --default
   org:usage      --org ID        (the month's and today's counters against their limits, as GET /usage)
   sandbox:records                (the DNS records to publish for SANDBOX_DOMAIN)
+  system-mail:records            (the DNS records to publish for SYSTEM_MAIL_FROM's domain: DKIM, return path, SPF, DMARC)
 ${CLOCK_USAGE}`;
 
 export type AdminArgs = Record<string, string | true>;
@@ -127,6 +129,8 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
     case 'sandbox:records':
       if (!deps.sandbox) throw validationError('SANDBOX_DOMAIN is not set');
       return { domain: deps.sandbox.name, records: sandboxRecords(deps.sandbox, deps.config.mailHost) };
+    case 'system-mail:records':
+      return systemMailRecords(deps.systemSender, deps.config.mailHost);
     default:
       throw new AppError('VALIDATION_ERROR', `unknown command "${command}"`);
   }

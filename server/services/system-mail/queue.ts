@@ -5,6 +5,8 @@ import type { RenderedEmail } from '@/emails/layout';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import { claimable, claimedBy, unclaimedBy } from '../shared/claims/lease';
+import type { DeliveryOutcome } from '../../mail/outcomes';
+import { systemMessage } from './message';
 
 const MAX_ATTEMPTS = 8;
 const RETRY_BASE_MS = 30_000;
@@ -67,29 +69,40 @@ async function claim(deps: Deps, where: { id: string } | { limit: number }) {
 type SystemEmailRow = typeof systemEmails.$inferSelect;
 type Delivery = 'sent' | 'retry' | 'failed' | 'skipped';
 
+/**
+ * One attempt through the delivery function of customers' mail, as an outcome: a message that
+ * cannot even be built or signed is tried again later like a deferral (the key may come back),
+ * and gives up with the attempts like one.
+ */
+async function attempt(deps: Deps, row: SystemEmailRow): Promise<Pick<DeliveryOutcome, 'outcome' | 'response'>> {
+  try {
+    const message = systemMessage(deps.systemSender, row, { encryptionKey: deps.encryptionKey });
+    return await deps.systemMailer.send(message);
+  } catch (error) {
+    return { outcome: 'deferred', response: `not sent: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
 async function send(deps: Deps, row: SystemEmailRow): Promise<Delivery> {
   const done = { ...unclaimedBy(systemEmails, deps.claims.id) };
-  let refusal: string | null = null;
-  try {
-    await deps.systemMailer.send({ from: deps.config.systemMailFrom, to: row.toAddress, subject: row.subject, html: row.html, text: row.text });
-  } catch (error) {
-    refusal = error instanceof Error ? error.message : String(error);
-  }
-  const failed = refusal !== null && row.attempts >= MAX_ATTEMPTS;
+  const { outcome, response } = await attempt(deps, row);
+  // delivered → sent; bounced (a permanent refusal) → failed at once; deferred → again later, until the attempts run out.
+  const delivery: Exclude<Delivery, 'skipped'> = outcome === 'delivered' ? 'sent' : outcome === 'bounced' || row.attempts >= MAX_ATTEMPTS ? 'failed' : 'retry';
   const nextAttemptAt = new Date(deps.clock.now().getTime() + RETRY_BASE_MS * 2 ** (row.attempts - 1));
+  const lastResponse = response.slice(0, 500);
   // Once the message has gone, only recording it is left: held until the database takes it.
   await deps.claims.untilRecorded(() =>
     deps.db
       .update(systemEmails)
       .set(
-        refusal === null
-          ? { status: 'sent', sentAt: deps.clock.now(), lastError: null, ...done }
-          : { status: failed ? 'failed' : 'pending', lastError: refusal.slice(0, 500), nextAttemptAt, ...done },
+        delivery === 'sent'
+          ? { status: 'sent', sentAt: deps.clock.now(), lastError: null, lastResponse, ...done }
+          : { status: delivery === 'failed' ? 'failed' : 'pending', lastError: lastResponse, lastResponse, nextAttemptAt, ...done },
       )
       .where(eq(systemEmails.id, row.id)),
   );
   deps.claims.finished(systemEmails, [row.id]);
-  return refusal === null ? 'sent' : failed ? 'failed' : 'retry';
+  return delivery;
 }
 
 export async function deliverSystemEmail(deps: Deps, id: string): Promise<Delivery> {

@@ -1,0 +1,1 @@
+ALTER TABLE "system_emails" ADD COLUMN "last_response" text;
