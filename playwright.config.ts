@@ -1,10 +1,11 @@
 import { defineConfig, devices } from '@playwright/test';
 import { SMTP_GATEWAY_PORT, SMTP_GATEWAY_TLS_PORT } from './e2e/gateway-ports';
+import { E2E_DNS_PORT, E2E_MX_PORT } from './e2e/loopback-ports';
 
 const PORT = 3100;
 const BASE_URL = `http://localhost:${PORT}`;
 /** The loopback DNS server e2e/domains.spec.ts starts; the service resolves only through it. */
-const DNS_PORT = 5354;
+const DNS_PORT = E2E_DNS_PORT;
 /** e2e/webhooks.spec.ts runs its webhook receiver on loopback, which endpoints may not point at otherwise. */
 const WEBHOOK_ALLOW_PRIVATE_CIDRS = '127.0.0.0/8';
 /**
@@ -12,7 +13,7 @@ const WEBHOOK_ALLOW_PRIVATE_CIDRS = '127.0.0.0/8';
  * and may reach 127.0.0.0/8. Other specs publish MX hosts without addresses, so nothing of theirs
  * is delivered either way.
  */
-const SMTP_MX_PORT = 2526;
+const SMTP_MX_PORT = E2E_MX_PORT;
 
 /**
  * End-to-end tests of the dashboard in Debian's Chromium (browser downloads are not available

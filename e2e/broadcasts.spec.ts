@@ -1,9 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { simpleParser } from 'mailparser';
-import { startDnsServer, type DnsServer } from '../test/support/dns';
-import { startMxServer, type MxServer } from '../test/support/smtp-mx';
 import { trpcMutation, verifiedDomain } from './dashboard-api';
 import { setPlan, shot, signUp, uniqueEmail } from './helpers';
+import { receiveAt, useLoopbackMail } from './loopback-mail';
 
 /**
  * Broadcasts end to end, delivered for real: the recipients' domains (and the owner's) have an MX
@@ -14,31 +13,14 @@ import { setPlan, shot, signUp, uniqueEmail } from './helpers';
  * arrive personalised with their unsubscribe headers. A scheduled one is cancelled and deleted.
  */
 
-const MX_PORT = 2526;
 const MX_HOST = 'mx.sink.test';
 const READERS = 'subscribers.example.org';
 
-let dns: DnsServer;
-let mx: MxServer;
-
-test.beforeAll(async () => {
-  dns = await startDnsServer({ port: 5354 });
-  mx = await startMxServer({ port: MX_PORT });
-});
-
-test.afterAll(async () => {
-  dns?.close();
-  await mx?.close();
-});
-
-test.beforeEach(() => {
-  dns.clear();
-  // The owner's (uniqueEmail) and the contacts' domains both receive at the sink. The contacts'
-  // domain is this spec's own: the server caches MX answers, and other specs give example.net an
-  // MX without an address.
-  for (const domain of ['example.com', READERS]) dns.mx(domain, MX_HOST);
-  dns.a(MX_HOST, '127.0.0.1');
-});
+const loopback = useLoopbackMail();
+// The owner's (uniqueEmail) and the contacts' domains both receive at the sink. The contacts'
+// domain is this spec's own: the server caches MX answers, and other specs give example.net an
+// MX without an address.
+test.beforeEach(() => receiveAt(loopback.dns, ['example.com', READERS], MX_HOST));
 
 const CONTACTS = [
   { email: `ada@${READERS}`, name: 'Ada' },
@@ -54,7 +36,7 @@ const HTML = '<h1>Hello {{ name | default: "there" }}</h1>\n<p>This copy is for 
 async function newsletterAccount(page: Page, prefix: string, tracking?: { open_tracking: boolean; click_tracking: boolean }) {
   const owner = uniqueEmail(prefix);
   await signUp(page, owner, { confirmed: true });
-  const domain = await verifiedDomain(page, dns, tracking);
+  const domain = await verifiedDomain(page, loopback.dns, tracking);
   const audience = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Newsletter' });
   await trpcMutation(page, 'audiences.batchContacts', { id: audience.id, contacts: CONTACTS });
   await setPlan(page, '10k');
@@ -84,7 +66,7 @@ async function tallShot(page: Page, name: string) {
 /** A header of a raw message, its folded lines joined (long ones such as List-Unsubscribe are folded). */
 const header = (raw: string, name: string) => new RegExp(`^${name}: ?(.*)$`, 'im').exec(raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' '))?.[1];
 /** What the broadcast sent an address: the service's own mail to the owner (the sign-up's confirmation link) is not. */
-const messagesTo = (address: string) => mx.messages.filter((message) => message.to.includes(address) && header(message.raw, 'Subject') !== 'Confirm your address for EU Mail');
+const messagesTo = (address: string) => loopback.mx.messages.filter((message) => message.to.includes(address) && header(message.raw, 'Subject') !== 'Confirm your address for EU Mail');
 
 test('a broadcast is composed with a live preview, test-sent, sent to its audience and followed until it is sent', async ({ page }) => {
   // The whole life of a broadcast, real deliveries included: more than the default minute.
@@ -185,7 +167,7 @@ test('a broadcast is composed with a live preview, test-sent, sent to its audien
   await shot(page, 'broadcasts-sent');
 
   // Each subscribed contact got their own copy, with the unsubscribe headers; the one who left got none.
-  await expect.poll(() => mx.messages.filter((message) => message.to[0]!.endsWith(`@${READERS}`)).length, { timeout: 30_000 }).toBe(3);
+  await expect.poll(() => loopback.mx.messages.filter((message) => message.to[0]!.endsWith(`@${READERS}`)).length, { timeout: 30_000 }).toBe(3);
   const ada = messagesTo(`ada@${READERS}`)[0]!;
   expect(header(ada.raw, 'Subject')).toBe('November news for Ada');
   expect(ada.raw).toContain('Hello Ada');
@@ -259,10 +241,10 @@ test('a scheduled broadcast can go back to draft, be cancelled and deleted', asy
 test('past the review allowance a broadcast is held, says why and where it stopped, and can be cancelled', async ({ page }) => {
   test.setTimeout(150_000);
   await signUp(page, uniqueEmail('e2e-broadcasts-held'), { confirmed: true });
-  const domain = await verifiedDomain(page, dns);
+  const domain = await verifiedDomain(page, loopback.dns);
   await setPlan(page, '10k');
   // 501 readers on a domain whose MX has no address: nothing is delivered, the fan-out is what is watched.
-  dns.mx('readers.example.org', 'mx.nowhere.test');
+  loopback.dns.mx('readers.example.org', 'mx.nowhere.test');
   const audience = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Everyone' });
   const readers = Array.from({ length: 501 }, (_, index) => ({ email: `reader-${index}@readers.example.org` }));
   await trpcMutation(page, 'audiences.batchContacts', { id: audience.id, contacts: readers });
@@ -304,7 +286,7 @@ test('opens and clicks by proxies and scanners are counted apart from people\'s'
     html: '<p><a href="https://shop.example.org/a">A</a> <a href="https://shop.example.org/b">B</a> <a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
   });
   await trpcMutation(page, 'broadcasts.send', { id: draft.id });
-  await expect.poll(() => mx.messages.filter((message) => message.to[0]!.endsWith(`@${READERS}`) && message.raw.includes('Subject: Links')).length, { timeout: 30_000 }).toBe(3);
+  await expect.poll(() => loopback.mx.messages.filter((message) => message.to[0]!.endsWith(`@${READERS}`) && message.raw.includes('Subject: Links')).length, { timeout: 30_000 }).toBe(3);
   /** The tracking URLs of the copy a contact got. */
   const urlsOf = async (address: string) => {
     const html = String((await simpleParser(messagesTo(address).find((message) => message.raw.includes('Subject: Links'))!.raw)).html);

@@ -1,37 +1,19 @@
 import { expect, test } from '@playwright/test';
 import { simpleParser } from 'mailparser';
-import { startDnsServer, type DnsServer } from '../test/support/dns';
-import { startMxServer, type MxServer } from '../test/support/smtp-mx';
 import { createApiKey, HOME_URL, shot, signUp } from './helpers';
+import { receiveAt, useLoopbackMail } from './loopback-mail';
 
 /**
  * The owner's address, confirmed with the link the service mails (docs/security.md, "Abuse:
  * unconfirmed owners"). The sign-up's domain has its MX on loopback: the loopback DNS server the
  * e2e server resolves through names an exchange whose address is 127.0.0.1 (the service's own mail
  * is delivered as customers' is), and the SMTP sink listens on the port the server delivers to
- * (SMTP_MX_PORT in playwright.config.ts).
+ * (SMTP_MX_PORT in playwright.config.ts): e2e/loopback-mail.ts.
  */
-const MX_PORT = 2526;
 const OWNER_DOMAIN = 'owner-confirm.test';
 
-let dns: DnsServer;
-let mx: MxServer;
-
-test.beforeAll(async () => {
-  dns = await startDnsServer({ port: 5354 });
-  mx = await startMxServer({ port: MX_PORT });
-});
-
-test.afterAll(async () => {
-  dns?.close();
-  await mx?.close();
-});
-
-test.beforeEach(() => {
-  dns.clear();
-  dns.mx(OWNER_DOMAIN, `mx.${OWNER_DOMAIN}`);
-  dns.a(`mx.${OWNER_DOMAIN}`, '127.0.0.1');
-});
+const loopback = useLoopbackMail();
+test.beforeEach(() => receiveAt(loopback.dns, [OWNER_DOMAIN], `mx.${OWNER_DOMAIN}`));
 
 test('a new account is asked to confirm its address: live sends wait, the banner resends (throttled), the mailed link confirms once', async ({ page, request }) => {
   const owner = `ada-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@${OWNER_DOMAIN}`;
@@ -57,8 +39,8 @@ test('a new account is asked to confirm its address: live sends wait, the banner
   await expect(banner.getByRole('alert')).toContainText(/less than a minute ago; ask again in \d+ s/);
   await shot(page, 'confirm-resend-throttled');
 
-  await expect.poll(() => mx.messages.filter((message) => message.to.includes(owner)).length, { timeout: 30_000 }).toBe(1);
-  const mail = await simpleParser(mx.messages.find((message) => message.to.includes(owner))!.raw);
+  await expect.poll(() => loopback.mx.messages.filter((message) => message.to.includes(owner)).length, { timeout: 30_000 }).toBe(1);
+  const mail = await simpleParser(loopback.mx.messages.find((message) => message.to.includes(owner))!.raw);
   expect(mail.subject).toBe('Confirm your address for EU Mail');
   const link = /(http:\/\/\S+\/confirm-address\/[A-Za-z0-9_-]{43})/.exec(mail.text ?? '')?.[1];
   expect(link, mail.text).toBeDefined();
