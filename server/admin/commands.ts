@@ -125,7 +125,6 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
     case 'org:usage':
       return describeUsage(deps, orgId(args));
     case 'sandbox:records':
-      if (!deps.sandbox) throw validationError('SANDBOX_DOMAIN is not set');
       return { domain: deps.sandbox.name, records: sandboxRecords(deps.sandbox, deps.config.mailHost) };
     default:
       throw new AppError('VALIDATION_ERROR', `unknown command "${command}"`);
