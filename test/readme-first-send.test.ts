@@ -68,7 +68,7 @@ afterAll(async () => {
 async function run(command: string, extraEnv: Record<string, string> = {}): Promise<string> {
   const { stdout } = await execFileAsync('bash', ['-euo', 'pipefail', '-c', command.replaceAll('http://localhost:3000', `http://localhost:${port}`)], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, ...extraEnv },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, ...extraEnv } as unknown as NodeJS.ProcessEnv,
     timeout: 90_000,
   });
   return stdout;
