@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCidr } from './net/ip-policy';
@@ -183,7 +184,8 @@ export type Config = {
   bounceSmtpPort: number;
   /** The SMTP relay gateway: STARTTLS port and implicit-TLS port (0 = off), and its certificate (PEM or a file path; unset = self-signed in DATA_DIR). */
   smtpGateway: { port: number; tlsPort: number; cert: string | undefined; key: string | undefined; memoryBytes: number; orgMemoryBytes: number };
-  sandboxDomain: string | undefined;
+  /** The shared onboarding domain every organization may send from (docs/domains.md, "Sandbox domain"); never unset. */
+  sandboxDomain: string;
   /** The sandbox domain's DKIM key: PEM or a file path; unset = generated into DATA_DIR. */
   sandboxDkim: { selector: string; privateKey: string | undefined };
   systemMailFrom: string;
@@ -262,6 +264,18 @@ function domainConnectConfig(e: z.infer<typeof envSchema>): Config['domainConnec
   return { providerId: e.DOMAIN_CONNECT_PROVIDER_ID!, serviceId: e.DOMAIN_CONNECT_SERVICE_ID!, privateKeyPem, keyHost: e.DOMAIN_CONNECT_KEY_HOST! };
 }
 
+/**
+ * The sandbox's name when SANDBOX_DOMAIN is unset: `sandbox.<host of APP_URL>`, so a fresh
+ * `npm start` (APP_URL http://localhost:3000) has `sandbox.localhost` and a newcomer sends a test
+ * email at once. An IP literal has no name to hang a subdomain on; it gets `sandbox.localhost`
+ * too, a reserved name (RFC 6761) that is nobody's real domain: test mode works, and an operator
+ * who wants live sandbox mail to pass DKIM sets SANDBOX_DOMAIN to a name they publish records for.
+ */
+export function defaultSandboxDomain(appHost: string): string {
+  const host = appHost.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  return net.isIP(host) === 0 ? `sandbox.${host}` : 'sandbox.localhost';
+}
+
 /** Reads the environment; a wrong value throws one line naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
@@ -295,7 +309,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       memoryBytes: e.SMTP_GATEWAY_MEMORY_BYTES,
       orgMemoryBytes: e.SMTP_GATEWAY_ORG_MEMORY_BYTES,
     },
-    sandboxDomain: e.SANDBOX_DOMAIN?.toLowerCase(),
+    sandboxDomain: e.SANDBOX_DOMAIN?.toLowerCase().replace(/\.$/, '') ?? defaultSandboxDomain(appHost),
     sandboxDkim: { selector: e.SANDBOX_DKIM_SELECTOR, privateKey: e.SANDBOX_DKIM_PRIVATE_KEY },
     systemMailFrom: e.SYSTEM_MAIL_FROM ?? `EU Mail <no-reply@${bounceDomain}>`,
     systemMailDkim: { selector: e.SYSTEM_MAIL_DKIM_SELECTOR, privateKey: e.SYSTEM_MAIL_DKIM_PRIVATE_KEY },

@@ -23,8 +23,8 @@ export interface Deps {
   systemSender: SystemSender;
   /** Seals secrets at rest (DKIM private keys). */
   encryptionKey: Buffer;
-  /** The shared onboarding domain and its signing key, when SANDBOX_DOMAIN is set. */
-  sandbox: SandboxDomain | null;
+  /** The shared onboarding domain and its signing key (SANDBOX_DOMAIN, or derived from APP_URL). */
+  sandbox: SandboxDomain;
   /** For what the edges and the runner report; services answer with results and errors instead. */
   log: Log;
   /** This process as a holder of claimed work: every sweep and durable function claims through it. */

@@ -82,6 +82,7 @@ describe('admin commands', () => {
     [['org:create', '--owner-email', 'x@y.test', '--plan', 'free'], 'VALIDATION_ERROR'],
     [['org:create', '--name', 'X', '--owner-email', 'nobody', '--plan', 'free'], 'VALIDATION_ERROR'],
     [['org:create', '--name', 'X', '--owner-email', 'x@y.test', '--plan', 'free', '--created-at', 'yesterday'], 'VALIDATION_ERROR'],
+    [['org:create', '--name', 'X', '--owner-email', 'x@y.test', '--plan', 'free', '--mode', 'staging'], 'VALIDATION_ERROR'],
     [['org:status', '--org', 'nope', '--status', 'active'], 'VALIDATION_ERROR'],
     [['org:status', '--org', '01900000-0000-7000-8000-000000000000', '--status', 'active'], 'NOT_FOUND'],
     [['org:status', '--org', '01900000-0000-7000-8000-000000000000', '--status', 'gone'], 'VALIDATION_ERROR'],

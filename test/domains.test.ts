@@ -141,11 +141,15 @@ describe('POST /domains', () => {
     expect(second.body).toEqual({ error: 'The Free plan allows 1 domain; delete one or upgrade', code: 'PLAN_LIMIT_EXCEEDED' });
   });
 
-  it('refuses the shared sandbox domain and never lists it', async () => {
+  it('refuses the shared sandbox domain and its subdomains, which are listed once, as the sandbox', async () => {
     const { apiKey } = await app.createOrg();
-    const response = await app.request('POST', '/api/domains', { key: apiKey, body: { name: 'sandbox.eumail.eu' } });
-    expect(response.status).toBe(409);
-    expect((await app.request('GET', '/api/domains', { key: apiKey })).body).toEqual({ data: [] });
+    for (const name of ['sandbox.eumail.eu', 'Mail.Sandbox.eumail.eu.']) {
+      const response = await app.request('POST', '/api/domains', { key: apiKey, body: { name } });
+      expect(response.status).toBe(409);
+      expect(response.body.code).toBe('CONFLICT');
+    }
+    const listed = (await app.request('GET', '/api/domains', { key: apiKey })).body.data;
+    expect(listed).toEqual([expect.objectContaining({ name: 'sandbox.eumail.eu', status: 'verified', sandbox: true })]);
   });
 });
 
@@ -165,7 +169,8 @@ describe('verification by polling real DNS', () => {
       ['domain.updated', 'verified'],
     ]);
     expect((await app.request('GET', '/api/domains', { key: apiKey })).body.data).toEqual([
-      { id: domain.id, name: 'example.com', status: 'verified', isPolling: false, createdAt: domain.createdAt },
+      { id: domain.id, name: 'example.com', status: 'verified', sandbox: false, isPolling: false, createdAt: domain.createdAt },
+      expect.objectContaining({ name: 'sandbox.eumail.eu', sandbox: true }),
     ]);
   });
 

@@ -4,6 +4,7 @@ import { appRouter } from '@/server/routers';
 import { PLAIN_ROUTES } from '@/server/routers/plain';
 import { buildRouteTable } from '@/server/http/routes';
 import { startTestApp, type TestApp } from './support/app';
+import { keyFor } from './support/keys';
 import { EXTRA_OPERATIONS, SPEC_OPERATIONS } from './tables/spec-paths';
 import { API_KEY_PERMISSIONS } from '@/server/services/api-keys/vocabulary';
 import { DOMAIN_STATUSES } from '@/server/services/domains/statuses';
@@ -104,5 +105,60 @@ describe('GET /docs/openapi.json', () => {
     // EventType is the catalogue webhooks will offer: it stands alone until their operations land.
     const unreferenced = Object.keys(document.components.schemas).filter((name) => name !== 'EventType' && !everything.includes(`#/components/schemas/${name}`));
     expect(unreferenced).toEqual([]);
+  });
+});
+
+// Issue 29, point 3: what a first-time reader of the document needs about sending.
+describe('POST /emails in the document', () => {
+  const send = () => document.paths['/emails'].post;
+  const bodySchema = () => send().requestBody.content['application/json'].schema;
+  /** Which oneOf branches a body matches, by the branches' own required/not/anyOf keywords. */
+  const has = (body: Record<string, unknown>, rule: any): boolean =>
+    (rule.required ?? []).every((name: string) => name in body) &&
+    (rule.anyOf === undefined || rule.anyOf.some((inner: any) => has(body, inner))) &&
+    (rule.not === undefined || !has(body, rule.not));
+  const branchesOf = (body: Record<string, unknown>) => bodySchema().oneOf.filter((branch: any) => has(body, branch)).map((branch: any) => branch.title);
+
+  it('describes test mode, the test addresses, the sandbox domain and idempotency', () => {
+    const description: string = send().description;
+    for (const phrase of ['Test mode', 'eu_test_', 'bounced', 'complained', 'sandbox', 'sandbox: true', 'confirmed address', 'pinned', 'Idempotency-Key', '24 hours', '409']) {
+      expect(description).toContain(phrase);
+    }
+    expect(send().parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'Idempotency-Key' }));
+  });
+
+  it('expresses the body as a template_id (+ variables) or a subject with html/text (oneOf), on every send operation', () => {
+    expect(bodySchema().oneOf.map((branch: any) => branch.title)).toEqual(['From a template', 'Subject and body']);
+    expect(branchesOf({ template_id: 'x', variables: {} })).toEqual(['From a template']);
+    expect(branchesOf({ subject: 'Hi', text: 'Hello' })).toEqual(['Subject and body']);
+    expect(branchesOf({ subject: 'Hi', html: '<p>Hello</p>', text: 'Hello' })).toEqual(['Subject and body']);
+    for (const invalid of [{ subject: 'Hi' }, { template_id: 'x', subject: 'Hi' }, { subject: 'Hi', text: 'x', variables: {} }, {}]) expect(branchesOf(invalid)).toEqual([]);
+    expect(document.paths['/emails/preflight'].post.requestBody.content['application/json'].schema.oneOf).toEqual(bodySchema().oneOf);
+    for (const path of ['/emails/batch', '/emails/batch/preflight']) {
+      const batch = document.paths[path].post.requestBody.content['application/json'].schema;
+      expect(batch.items.oneOf, path).toEqual(bodySchema().oneOf);
+    }
+  });
+
+  it('gives real examples that the API accepts: a send from the sandbox with a test key is queued', async () => {
+    const examples: Array<Record<string, unknown>> = bodySchema().examples;
+    expect(examples.map(branchesOf)).toEqual([['Subject and body'], ['From a template']]);
+    const { organizationId } = await app.createOrg();
+    const testKey = await keyFor(app, organizationId, 'full_access', 'test');
+    expect(app.runtime.config.sandboxDomain).toBe('sandbox.localhost');
+    const sent = await app.request('POST', '/api/emails', { key: testKey, body: examples[0] });
+    expect(sent.status, sent.text).toBe(200);
+  });
+
+  it('shows no unbounded safe-integer limits, and a readiness example shaped as the real answer', async () => {
+    expect(JSON.stringify(document)).not.toContain('9007199254740991');
+    const schema = document.paths['/health/ready'].get.responses['200'].content['application/json'].schema;
+    const [example] = schema.examples;
+    const real = (await app.request('GET', '/api/health/ready')).body;
+    const shape = (value: unknown): unknown =>
+      value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)])) : typeof value;
+    expect(shape(example)).toEqual(shape(real));
+    expect(example.checks.migrations.applied).toBeGreaterThan(0);
+    expect(schema.properties.checks.properties.migrations.properties.applied.minimum).toBe(0);
   });
 });

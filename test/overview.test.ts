@@ -92,7 +92,8 @@ describe('getting-started checklist', () => {
       domain: null,
       key: null,
       email: null,
-      sender: { from: 'onboarding@example.com', to: 'ada@example.test', sandbox: false },
+      // No domain verified: the shared sandbox, which exists by default (APP_URL's host is an IP: sandbox.localhost).
+      sender: { from: 'onboarding@sandbox.localhost', to: 'ada@example.test', sandbox: true },
     });
 
     const domain = await caller.domains.create({ name: 'acme.example.com' });
@@ -252,6 +253,14 @@ describe('first-email snippets', () => {
       expect(email.body).toMatchObject({ subject: SNIPPET_SUBJECT, from: 'onboarding@acme.example.com', to: ['snippets@example.test'] });
     }
     expect((await callerFor(test).overview.checklist()).steps.email).toBe(true);
+
+    // The third command: the email with its events, the id filled in from the checklist's newest email.
+    const newest = (await callerFor(test).overview.checklist()).email!;
+    expect(newest.id).toBe(nodeId);
+    const events = sendSnippets({ ...input, apiBaseUrl: `${app.url}/api`, emailId: newest.id }).events;
+    expect(sendSnippets(input).events).toContain(`EMAIL_ID='<id>'`);
+    const read = await execFileAsync('bash', ['-c', events.replace(runnable.keyPlaceholder, key.key)], { env: { ...process.env, EUMAIL_API_KEY: key.key } });
+    expect(JSON.parse(read.stdout)).toMatchObject({ id: nodeId, events: [expect.objectContaining({ type: 'email.queued' })] });
   });
 
   it('keep a quote in an address and a line break in a key name from breaking out of the shell', async () => {

@@ -19,7 +19,8 @@ import { reviewOrganization } from '../services/broadcasts/holds';
 import { OPERATOR } from '../services/audit/record';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (prints JSON)
-  org:create     --name N --owner-email E --plan P [--created-at ISO]
+  org:create     --name N --owner-email E --plan P [--created-at ISO] [--mode live|test]
+                 (--mode: of the full_access key it prints, live by default)
   org:show       --org ID
   org:confirm    --org ID        (vouch for the owner's address: live sending no longer waits on the mailed link)
   org:plan       --org ID --plan free|10k|25k|50k|100k|250k|500k|1m|2m [--now]
@@ -101,7 +102,9 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
       if (createdAt && Number.isNaN(createdAt.getTime())) throw validationError('--created-at must be an ISO 8601 time');
       const ownerEmail = text(args, 'owner-email');
       if (!/^[^@\s]+@[^@\s]+$/.test(ownerEmail)) throw validationError('--owner-email must be an email address');
-      return createOrganizationWithKey(deps, { name: text(args, 'name'), ownerEmail, plan: text(args, 'plan'), createdAt });
+      const keyMode = args.mode === undefined ? 'live' : args.mode;
+      if (keyMode !== 'live' && keyMode !== 'test') throw validationError('--mode must be live or test');
+      return createOrganizationWithKey(deps, { name: text(args, 'name'), ownerEmail, plan: text(args, 'plan'), createdAt, keyMode });
     }
     case 'org:show':
       return view(await getOrganization(deps, orgId(args)));
@@ -127,7 +130,6 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
     case 'org:usage':
       return describeUsage(deps, orgId(args));
     case 'sandbox:records':
-      if (!deps.sandbox) throw validationError('SANDBOX_DOMAIN is not set');
       return { domain: deps.sandbox.name, records: sandboxRecords(deps.sandbox, deps.config.mailHost) };
     case 'system-mail:records':
       return systemMailRecords(deps.systemSender, deps.config.mailHost);

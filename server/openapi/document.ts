@@ -6,6 +6,7 @@ import { ERROR_STATUS } from '../errors';
 import type { PlainRoute } from '../http/routes';
 import type { Meta } from '../trpc/init';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES } from '../services/shared/event-types';
+import { CONTENT_CHOICE, SEND_EXAMPLES } from '../routers/emails/wire';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'VALIDATION_ERROR: the body or query failed validation',
@@ -46,6 +47,34 @@ const errorResponse = (status: number) => ({
 const EDGE_STATUSES = [408, 414, 431];
 
 type Operation = { operationId?: string; security?: unknown; responses?: Record<string, unknown>; requestBody?: unknown; 'x-plain-route'?: boolean };
+
+/** The send bodies, by operation: one object, or each item of a batch's array. */
+const SEND_BODIES: Record<string, 'object' | 'items'> = { sendEmail: 'object', preflightEmail: 'object', sendEmailBatch: 'items', preflightEmailBatch: 'items' };
+
+/** Adds what zod cannot say about a send body: its content choice (oneOf) and real examples. */
+function describeSendBody(operation: Operation): void {
+  const kind = operation.operationId ? SEND_BODIES[operation.operationId] : undefined;
+  const schema = (operation.requestBody as { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined)?.content?.['application/json']?.schema;
+  if (!kind || !schema) return;
+  if (kind === 'object') Object.assign(schema, CONTENT_CHOICE, { examples: SEND_EXAMPLES });
+  else {
+    Object.assign(schema.items as Record<string, unknown>, CONTENT_CHOICE);
+    schema.examples = [SEND_EXAMPLES];
+  }
+}
+
+/**
+ * zod gives `z.number().int()` the bounds of a safe integer, ±(2^53 - 1): no rule of ours, and a
+ * renderer shows -9007199254740991 as the example. A bound that says something is set in the schema.
+ */
+function dropSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropSafeIntegerBounds);
+  if (node === null || typeof node !== 'object') return;
+  const record = node as Record<string, unknown>;
+  if (record.minimum === Number.MIN_SAFE_INTEGER) delete record.minimum;
+  if (record.maximum === Number.MAX_SAFE_INTEGER) delete record.maximum;
+  Object.values(record).forEach(dropSafeIntegerBounds);
+}
 
 /**
  * The OpenAPI 3.1.0 description: trpc-to-openapi's document for the router, the plain routes
@@ -103,6 +132,7 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, plainRoutes: PlainRo
       const body = (operation.requestBody as { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined)?.content?.['application/json']?.schema;
       const strictObject = body?.type === 'array' ? (body.items as Record<string, unknown> | undefined) : body;
       if (strictObject?.type === 'object' && strictObject.additionalProperties === undefined) strictObject.additionalProperties = false;
+      describeSendBody(operation);
       if (path === '/health/ready') statuses.push(503);
       for (const status of statuses.sort()) responses[String(status)] = errorResponse(status);
       operation.responses = responses;
@@ -110,6 +140,7 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, plainRoutes: PlainRo
     }
   }
 
+  dropSafeIntegerBounds(document);
   document.security = [{ bearerAuth: [] }];
   document.components = {
     ...document.components,

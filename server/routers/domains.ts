@@ -28,6 +28,11 @@ const domainSummary = z
     id: z.uuid(),
     name: z.string(),
     status: domainStatus,
+    sandbox: z
+      .boolean()
+      .describe(
+        'The shared sandbox domain every organization has: always verified, listed last, not counted against the plan. A test key sends from it to anyone; a live key only to the owner’s confirmed address',
+      ),
     isPolling: z.boolean().describe('A verification chain is polling DNS right now'),
     createdAt: isoDate,
   })

@@ -14,6 +14,7 @@ import { DomainRow } from './domain-row';
 import { DomainSkeletonRows } from './domain-skeleton-rows';
 import { DomainsTable } from './domains-table';
 import { POLL_INTERVAL_MS } from './refetch';
+import { SandboxNote } from './sandbox-note';
 
 export function DomainsView() {
   const trpc = useTRPC();
@@ -22,6 +23,9 @@ export function DomainsView() {
     refetchInterval: (query) => (query.state.data?.data.some((domain) => domain.isPolling) ? POLL_INTERVAL_MS : false),
   });
   const [adding, setAdding] = useState(false);
+  // The organization's own domains; the shared sandbox (listed last by the API) is shown apart.
+  const own = domains.data?.data.filter((domain) => !domain.sandbox);
+  const sandbox = domains.data?.data.find((domain) => domain.sandbox);
 
   const addButton = (
     <Button onClick={() => setAdding(true)}>
@@ -35,7 +39,7 @@ export function DomainsView() {
       <PageHeader
         title="Domains"
         description="The domains you send from. Publish the DNS records we give you and we verify them, so your mail is signed (DKIM) and bounces come back to us."
-        actions={domains.data && domains.data.data.length > 0 ? addButton : undefined}
+        actions={own && own.length > 0 ? addButton : undefined}
       />
 
       {domains.isPending && (
@@ -46,20 +50,22 @@ export function DomainsView() {
 
       {domains.isError && <ErrorAlert error={domains.error} fallbackTitle="Could not load your domains" action={<RetryButton query={domains} />} />}
 
-      {domains.data && domains.data.data.length === 0 && (
+      {own && own.length === 0 && (
         <EmptyState testId="domains-empty" icon={<GlobeIcon className="size-6" />} title="No domains yet" action={addButton}>
           Add a domain you own to send email from it, such as example.com or mail.example.com. Once its DNS records are verified, mail from it is signed
           with DKIM and passes SPF and DMARC, so it reaches inboxes instead of spam folders.
         </EmptyState>
       )}
 
-      {domains.data && domains.data.data.length > 0 && (
+      {own && own.length > 0 && (
         <DomainsTable>
-          {domains.data.data.map((domain) => (
+          {own.map((domain) => (
             <DomainRow key={domain.id} domain={domain} />
           ))}
         </DomainsTable>
       )}
+
+      {sandbox && <SandboxNote sandbox={sandbox} />}
 
       <AddDomainDialog open={adding} onClose={() => setAdding(false)} />
     </>

@@ -33,7 +33,7 @@ export function CreateKeyStep({ checklist }: { checklist: Checklist }) {
         <>
           <p className="text-sm text-slate-600">
             A key authenticates your requests to the API and logins to the SMTP gateway. A <strong className="font-medium text-slate-800">test</strong> key runs
-            the whole pipeline without delivering to any inbox: a safe first try.
+            the whole pipeline without delivering to any inbox: a safe first try, and no domain is needed for it (it sends from the shared sandbox).
           </p>
           <Button onClick={() => setCreating(true)}>Create API key</Button>
         </>
@@ -72,7 +72,7 @@ export function SendStep({ checklist }: { checklist: Checklist }) {
       <p className="text-sm text-slate-600">
         Send one to yourself, from <code className="font-mono text-xs text-slate-800">{sender.from}</code>.{' '}
         {sender.sandbox
-          ? 'Until your domain is verified, the shared sandbox domain sends to your own address only.'
+          ? 'No need to wait for a domain: the shared sandbox sends at once, with a test key to any address (nothing is delivered), with a live key to your own address only.'
           : !steps.verified && 'The From domain must be verified first (step 3).'}
       </p>
       <SendSnippets checklist={checklist} />

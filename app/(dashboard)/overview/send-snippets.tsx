@@ -21,6 +21,7 @@ export function SendSnippets({ checklist }: { checklist: Checklist }) {
     mode: checklist.mode,
     from: checklist.sender.from,
     to: checklist.sender.to,
+    emailId: checklist.email?.mode === checklist.mode ? checklist.email.id : null,
   });
   return (
     <div className="space-y-3">
@@ -60,6 +61,10 @@ export function SendSnippets({ checklist }: { checklist: Checklist }) {
         )}
         {language === 'node' && ' Save the Node.js code as send.mjs (Node 18 or later).'}
       </p>
+      <p className="text-sm text-slate-600">Then read its events (a test email plays sent and delivered within seconds):</p>
+      <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100" data-testid="snippet-events">
+        <code>{snippets.events}</code>
+      </pre>
     </div>
   );
 }

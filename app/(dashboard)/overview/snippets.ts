@@ -10,11 +10,15 @@ export interface SnippetInput {
   mode: 'live' | 'test';
   from: string;
   to: string;
+  /** The email whose events the third command reads: the newest one, else a placeholder for the id the send answered. */
+  emailId?: string | null;
 }
 
 export interface Snippets {
   curl: string;
   node: string;
+  /** The third command of the README's "Send your first email": the email with its events (GET /emails/{id}). */
+  events: string;
   /** What stands for the key in both: its prefix and "...", for the person to complete. */
   keyPlaceholder: string;
 }
@@ -69,5 +73,11 @@ export function sendSnippets(input: SnippetInput): Snippets {
     `console.log(response.status, await response.json());`,
   ].join('\n');
 
-  return { curl, node, keyPlaceholder };
+  const events = [
+    input.emailId ? '# The email with its events (queued, sent, delivered...):' : '# The email with its events: put the "id" the send answered in EMAIL_ID',
+    `EMAIL_ID=${shellQuoted(input.emailId ?? '<id>')}`,
+    `curl ${shellQuoted(`${endpoint}/`)}"$EMAIL_ID" -H "Authorization: Bearer $EUMAIL_API_KEY"`,
+  ].join('\n');
+
+  return { curl, node, events, keyPlaceholder };
 }

@@ -69,6 +69,17 @@ const email = emailSummary
   })
   .meta({ id: 'Email' });
 
+/** What a first-time caller needs before the field list: modes, the sandbox, the test addresses, retries. */
+const SEND_DESCRIPTION = [
+  'The body is either a `template_id` (with its `variables`) or a `subject` with `html`, `text` or both (`oneOf` below). The answer is `{ id }` once the email is queued; `GET /emails/{id}` shows its status and events.',
+  '',
+  '**Test mode.** With a test key (`eu_test_…`) the email runs the whole pipeline but is never delivered: it plays `email.sent`, then `email.delivered` per recipient, then `email.opened` and `email.clicked` as its tracking settings allow, a few seconds apart, and fires the same webhooks. A recipient with the local part `bounced` (`bounced@example.com`) plays a bounce, `complained` a complaint. Test emails are seen by test keys only.',
+  '',
+  "**The sandbox domain.** Every organization may send from the shared sandbox domain listed by `GET /domains` with `sandbox: true` (`sandbox.<host of APP_URL>` unless the operator names it): a test key to any address, a live key only to the account owner's confirmed address (403 `FORBIDDEN` for anyone else). A key pinned to a domain may not use it (403 `FORBIDDEN`). Any other From domain must be a verified domain of the organization (403 `DOMAIN_NOT_VERIFIED`).",
+  '',
+  '**Idempotency.** Send an `Idempotency-Key` header (at most 255 characters) to retry safely: a repeat within 24 hours answers the first email\'s `{ id }` and sends nothing more; a repeat while the first request is still running answers 409 `CONFLICT`.',
+].join('\n');
+
 const sendResponse = z.object({ id: z.uuid() }).meta({ id: 'SendResponse' });
 const tags = ['Emails'];
 const sendHeaders = z.object({ 'Idempotency-Key': z.string().max(255).optional().describe('A repeat within 24 hours returns the first email instead of sending again') });
@@ -76,7 +87,15 @@ const sendHeaders = z.object({ 'Idempotency-Key': z.string().max(255).optional()
 export const emailsRouter = router({
   send: orgProcedure
     .meta({
-      openapi: { method: 'POST', path: '/emails', operationId: 'sendEmail', tags, summary: 'Send an email (or schedule it with scheduled_at)', requestHeaders: sendHeaders },
+      openapi: {
+        method: 'POST',
+        path: '/emails',
+        operationId: 'sendEmail',
+        tags,
+        summary: 'Send an email (or schedule it with scheduled_at)',
+        description: SEND_DESCRIPTION,
+        requestHeaders: sendHeaders,
+      },
       access: 'sending',
       bodyLimitBytes: BODY_LIMITS.send,
       // A concurrent request with the same Idempotency-Key still in progress.

@@ -87,6 +87,35 @@ function bodyRules<T extends { to: string[]; cc?: string[]; bcc?: string[] } & C
   if (size > EMAIL_LIMITS.bodyBytes) ctx.addIssue({ code: 'custom', path: ['html'], message: `html and text together may be at most ${EMAIL_LIMITS.bodyBytes} bytes` });
 }
 
+/**
+ * bodyRules' choice of content, for the OpenAPI document (zod's JSON Schema cannot see inside a
+ * refinement, and trpc-to-openapi drops such metadata): a template, or a subject with html and/or
+ * text, never both. server/openapi/document.ts puts it on every send body.
+ */
+export const CONTENT_CHOICE = {
+  oneOf: [
+    {
+      title: 'From a template',
+      description: '`template_id` (and its `variables`): the template gives the subject, html and text',
+      required: ['template_id'],
+      not: { anyOf: [{ required: ['subject'] }, { required: ['html'] }, { required: ['text'] }] },
+    },
+    {
+      title: 'Subject and body',
+      description: '`subject` with `html`, `text` or both',
+      required: ['subject'],
+      anyOf: [{ required: ['html'] }, { required: ['text'] }],
+      not: { anyOf: [{ required: ['template_id'] }, { required: ['variables'] }] },
+    },
+  ],
+};
+
+/** Real requests: the first is the README's first send (a test key, from the sandbox of `npm start`). */
+export const SEND_EXAMPLES = [
+  { from: 'Acme <onboarding@sandbox.localhost>', to: ['ada@example.com'], subject: 'Hello from EU Mail', text: 'It works!', html: '<p>It works!</p>' },
+  { from: 'Acme <receipts@acme.example>', to: 'ada@example.com', template_id: '019a3c5e-7b2d-7c41-9f0e-2d6b8a1c4e73', variables: { name: 'Ada', total: '12.50 EUR' } },
+];
+
 /** A message of a batch: no attachments, no scheduled_at (spec). */
 export const batchEmailBody = z.strictObject(fields).superRefine(bodyRules);
 

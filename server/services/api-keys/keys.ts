@@ -84,6 +84,10 @@ export async function createApiKey(deps: Deps, principal: Principal, input: Crea
   if (input.domainId && permission !== 'sending_access') {
     throw validationError('domain_id can only be set on a sending_access key');
   }
+  // Rule 5 of the spec: a pinned key may not send from the sandbox, so pinning one to it is a mistake.
+  if (input.domainId === deps.sandbox.id) {
+    throw validationError('domain_id is the shared sandbox domain, which a pinned key may not send from; pin the key to a domain of your own');
+  }
   if (principal.mode === 'test' && mode === 'live') {
     throw forbidden('A test key may only create test keys');
   }

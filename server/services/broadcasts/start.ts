@@ -29,7 +29,7 @@ export async function sendRefusal(tx: Db, deps: Pick<Deps, 'clock' | 'config'>, 
   const [audience] = await tx.select({ id: audiences.id }).from(audiences).where(eq(audiences.id, row.audienceId)).for('share');
   if (!audience) return validationError('audience_id: the audience was deleted; choose another one');
   const senderDomain = parseMailbox(row.from).domain;
-  if (deps.config.sandboxDomain !== undefined && senderDomain === deps.config.sandboxDomain) {
+  if (senderDomain === deps.config.sandboxDomain) {
     return new AppError('DOMAIN_NOT_VERIFIED', 'The shared sandbox domain sends only to the account owner: send broadcasts from a verified domain of your own');
   }
   const [domain] = await tx

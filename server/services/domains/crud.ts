@@ -13,6 +13,7 @@ import type { Principal } from '../shared/principal';
 import { checkDomainConnect, type DomainConnectAnswer } from './connect';
 import { normalizeDomainName, normalizeReturnPath } from './names';
 import { activeKey, ownDomain } from './repo';
+import { sandboxIsShared, sandboxSummary, sandboxView } from './sandbox-view';
 import { summary, view, type DomainSummary, type DomainView } from './view';
 import { byPrincipal, recordAudit } from '../audit/record';
 
@@ -36,7 +37,7 @@ async function refuseAtDomainCap(db: Db, organizationId: string, now: Date, lock
 export async function registerDomain(deps: Deps, principal: Principal, input: RegisterDomainInput): Promise<DomainView> {
   const sandbox = deps.config.sandboxDomain;
   const asGiven = input.name.trim().toLowerCase().replace(/\.$/, '');
-  if (sandbox && (asGiven === sandbox || asGiven.endsWith(`.${sandbox}`))) {
+  if ((asGiven === sandbox || asGiven.endsWith(`.${sandbox}`))) {
     throw conflict(`${asGiven} is the shared sandbox domain; register a domain of your own`);
   }
   const name = normalizeDomainName(input.name);
@@ -89,24 +90,31 @@ export async function registerDomain(deps: Deps, principal: Principal, input: Re
   return created;
 }
 
-export async function listDomains(deps: Pick<Deps, 'db'>, principal: Principal): Promise<DomainSummary[]> {
-  const rows = await deps.db.select().from(domains).where(eq(domains.organizationId, principal.organizationId)).orderBy(desc(domains.id));
-  return rows.map(summary);
+/** The organization's domains, newest first, then the shared sandbox: always last, so the list's order is the rows' order. */
+export async function listDomains(deps: Pick<Deps, 'db' | 'sandbox'>, principal: Principal): Promise<DomainSummary[]> {
+  const [rows, sandbox] = await Promise.all([
+    deps.db.select().from(domains).where(eq(domains.organizationId, principal.organizationId)).orderBy(desc(domains.id)),
+    sandboxSummary(deps, principal),
+  ]);
+  return [...rows.map(summary), sandbox];
 }
 
-export async function getDomain(deps: Pick<Deps, 'db' | 'config'>, principal: Principal, id: string): Promise<DomainView> {
+export async function getDomain(deps: Pick<Deps, 'db' | 'config' | 'sandbox'>, principal: Principal, id: string): Promise<DomainView> {
+  if (id === deps.sandbox.id) return sandboxView(deps, principal);
   const row = await ownDomain(deps.db, principal, id);
   return view(deps, row, await activeKey(deps.db, row.id));
 }
 
 /** Whether the customer's DNS provider can apply this domain's records with Domain Connect, evaluated now. */
-export async function domainConnectFor(deps: Pick<Deps, 'db' | 'config'>, principal: Principal, id: string): Promise<DomainConnectAnswer> {
+export async function domainConnectFor(deps: Pick<Deps, 'db' | 'config' | 'sandbox'>, principal: Principal, id: string): Promise<DomainConnectAnswer> {
+  if (id === deps.sandbox.id) return { supported: false, reason: 'The shared sandbox domain needs no records from you: it is ready to send from' };
   const domain = await getDomain(deps, principal, id);
   return checkDomainConnect(deps, { name: domain.name, records: domain.records });
 }
 
 /** Deletes the domain, retires its DKIM key (the private key is wiped) and revokes the keys pinned to it, all at once. */
 export async function deleteDomain(deps: Deps, principal: Principal, id: string): Promise<void> {
+  if (id === deps.sandbox.id) throw sandboxIsShared('deleted');
   await deps.db.transaction(async (tx) => {
     const row = await ownDomain(tx, principal, id);
     const now = deps.clock.now();
@@ -121,6 +129,7 @@ export async function deleteDomain(deps: Deps, principal: Principal, id: string)
 
 /** "Verify now": a check chain starts at once instead of at the next scheduled poll. */
 export async function requestVerification(deps: Deps, principal: Principal, id: string): Promise<void> {
+  if (id === deps.sandbox.id) throw sandboxIsShared('verified again');
   const row = await ownDomain(deps.db, principal, id);
   const now = deps.clock.now();
   const restart = row.status === 'failed' || row.status === 'not_started';

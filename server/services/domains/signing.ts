@@ -37,7 +37,7 @@ function sandboxDomain(sandbox: SandboxDomain): SendingDomain {
  * key the claim found (`signingKeyId`), or the shared sandbox; null once the domain is gone.
  */
 export async function sendingDomainOf(deps: Pick<Deps, 'db' | 'encryptionKey' | 'sandbox'>, email: { domainId: string | null; signingKeyId: string | null }): Promise<SendingDomain | null> {
-  if (!email.domainId) return deps.sandbox ? sandboxDomain(deps.sandbox) : null;
+  if (!email.domainId) return sandboxDomain(deps.sandbox);
   if (!email.signingKeyId) return null;
   const known = byKeyId.get(email.signingKeyId);
   if (known) return known;

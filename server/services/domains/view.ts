@@ -12,6 +12,8 @@ export interface DomainSummary {
   id: string;
   name: string;
   status: DomainStatus;
+  /** The shared onboarding domain every organization has (docs/domains.md), not one it registered. */
+  sandbox: boolean;
   isPolling: boolean;
   createdAt: string;
 }
@@ -33,6 +35,7 @@ export const summary = (row: DomainRow): DomainSummary => ({
   id: row.id,
   name: row.name,
   status: row.status,
+  sandbox: false,
   isPolling: row.chainStartedAt !== null,
   createdAt: row.createdAt.toISOString(),
 });

@@ -10,6 +10,7 @@ import { planOf } from '../plans/plans';
 import { issueApiKey, recordKeyCreated } from '../api-keys/keys';
 import { OPERATOR, recordAudit, type AuditSource } from '../audit/record';
 import type { AuditAction } from '../audit/vocabulary';
+import type { Mode } from '../api-keys/vocabulary';
 import { mailConfirmationLink } from './owner-confirmation';
 import { isOrganizationStatus, ORGANIZATION_STATUSES } from './statuses';
 
@@ -42,15 +43,17 @@ async function createOrganization(
 /** The operator's org:create: an organization and its first full_access live key. The operator vouches for the owner's address: confirmed at once. */
 export async function createOrganizationWithKey(
   deps: Pick<Deps, 'db' | 'clock'>,
-  input: { name: string; ownerEmail: string; plan?: string; createdAt?: Date },
+  input: { name: string; ownerEmail: string; plan?: string; createdAt?: Date; keyMode?: Mode },
 ): Promise<{ organizationId: string; apiKey: string }> {
   return deps.db.transaction(async (tx) => {
-    const organization = await createOrganization(tx, deps, { ...input, ownerConfirmed: true });
+    const { keyMode = 'live', ...organizationInput } = input;
+    const organization = await createOrganization(tx, deps, { ...organizationInput, ownerConfirmed: true });
     const issued = await issueApiKey(tx, deps, {
       organizationId: organization.id,
       name: 'Default key',
       permission: 'full_access',
-      mode: 'live',
+      // A test key for the README's first send: it sends from the sandbox at once, and nothing leaves.
+      mode: keyMode,
       domainId: null,
     });
     await recordKeyCreated(tx, deps, issued.record, OPERATOR);

@@ -25,7 +25,7 @@ export interface Checklist {
   key: { id: string; name: string; tokenStart: string; mode: Mode } | null;
   /** The newest email, of the dashboard's mode when there is one. */
   email: { id: string; mode: Mode; subject: string; status: EmailStatus; createdAt: Date } | null;
-  /** What the snippets send: from the verified domain (else the sandbox domain, when there is one) to the owner. */
+  /** What the snippets send: from the verified domain, else the sandbox domain, to the owner. */
   sender: { from: string; to: string; sandbox: boolean };
 }
 
@@ -81,8 +81,9 @@ export async function describeChecklist(deps: Pick<Deps, 'db' | 'config'>, princ
     api_key: key !== null,
     email: email !== null,
   };
-  const sandbox = !verified && deps.config.sandboxDomain !== undefined;
-  const fromDomain = verified || !sandbox ? (domain?.name ?? 'example.com') : deps.config.sandboxDomain!;
+  // Until a domain is verified the sandbox sends (docs/domains.md): a test key to anyone, at once.
+  const sandbox = !verified;
+  const fromDomain = verified ? domain.name : deps.config.sandboxDomain;
   return {
     organizationId,
     mode,

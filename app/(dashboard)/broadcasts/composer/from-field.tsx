@@ -9,7 +9,7 @@ import { useTRPC } from '../../../lib/trpc';
 export function FromField({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
   const trpc = useTRPC();
   const domains = useQuery(trpc.domains.list.queryOptions({}));
-  const verified = domains.data?.data.filter((domain) => domain.status === 'verified').map((domain) => domain.name) ?? [];
+  const verified = domains.data?.data.filter((domain) => domain.status === 'verified' && !domain.sandbox).map((domain) => domain.name) ?? [];
   const description = !domains.data ? (
     'An address on one of your verified domains.'
   ) : verified.length === 0 ? (

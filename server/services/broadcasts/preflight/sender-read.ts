@@ -17,7 +17,7 @@ export async function senderOf(deps: Pick<Deps, 'db' | 'config'>, organizationId
     if (!(error instanceof AddressError)) throw error;
     return { kind: 'invalid', from, reason: error.message };
   }
-  if (deps.config.sandboxDomain !== undefined && domain === deps.config.sandboxDomain) return { kind: 'sandbox', domain };
+  if (domain === deps.config.sandboxDomain) return { kind: 'sandbox', domain };
   const [row] = await deps.db
     .select({ id: domains.id, status: domains.status, failureReason: domains.failureReason, returnPath: domains.returnPath })
     .from(domains)

@@ -2,6 +2,7 @@ import type { Deps } from '../../../deps';
 import { AppError, forbidden, notFound } from '../../../errors';
 import { normalizeAddress, parseMailbox, type Mailbox } from '../../shared/addresses';
 import type { Principal } from '../../shared/principal';
+import { isSandboxName } from '../../domains/sandbox';
 import { isDeliverableDomain } from './recipient-domains';
 import { loadSendContext, type SendContext } from './context';
 import { impersonatedBrand } from './sender-brands';
@@ -64,7 +65,7 @@ export async function permitSend(deps: Pick<Deps, 'db' | 'config' | 'clock' | 'e
  */
 export async function permitWithin(deps: Pick<Deps, 'db' | 'config' | 'clock'>, principal: Principal, context: SendContext, input: SendAttempt): Promise<SendPermit> {
   const sender = parseMailbox(input.from);
-  const sandbox = deps.config.sandboxDomain !== undefined && sender.domain === deps.config.sandboxDomain;
+  const sandbox = isSandboxName(deps.config, sender.domain);
   const { organization } = context;
   if (!organization) throw notFound('Organization');
   const domain = sandbox ? undefined : context.domains.get(sender.domain);
@@ -75,10 +76,12 @@ export async function permitWithin(deps: Pick<Deps, 'db' | 'config' | 'clock'>, 
   const refusal = principal.mode === 'live' ? accountRefusal(organization) : null;
   if (refusal) throw refusal;
   const recipients = input.recipients.map((recipient) => ({ given: recipient, mailbox: parseMailbox(recipient) }));
+  // The sandbox (docs/domains.md): a test email never leaves, so a test key may address anyone;
+  // a live one reaches only the owner's own (confirmed) address, so nobody relays through it.
   if (sandbox) {
     const owner = organization.ownerEmail.toLowerCase();
     const others = recipients.filter((recipient) => recipient.mailbox.address.toLowerCase() !== owner);
-    if (others.length > 0) throw forbidden(`The sandbox domain sends only to the account owner (${owner}); verify a domain to send to others`);
+    if (principal.mode === 'live' && others.length > 0) throw forbidden(`The sandbox domain sends live mail only to the account owner (${owner}); use a test key, or verify a domain to send to others`);
   } else if (!domain || domain.status !== 'verified') {
     throw new AppError('DOMAIN_NOT_VERIFIED', `${sender.domain} is not a verified domain of this account; register and verify it first`);
   }
