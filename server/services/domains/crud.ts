@@ -37,7 +37,7 @@ async function refuseAtDomainCap(db: Db, organizationId: string, now: Date, lock
 export async function registerDomain(deps: Deps, principal: Principal, input: RegisterDomainInput): Promise<DomainView> {
   const sandbox = deps.config.sandboxDomain;
   const asGiven = input.name.trim().toLowerCase().replace(/\.$/, '');
-  if ((asGiven === sandbox || asGiven.endsWith(`.${sandbox}`))) {
+  if (asGiven === sandbox || asGiven.endsWith(`.${sandbox}`)) {
     throw conflict(`${asGiven} is the shared sandbox domain; register a domain of your own`);
   }
   const name = normalizeDomainName(input.name);
