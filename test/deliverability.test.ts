@@ -38,6 +38,9 @@ const LOOPBACK_ONLY = new Set(['NO_RELAYS', 'NO_RECEIVED', 'WEIRD_PORT']);
 /** The score a realistic message may have, loopback-only rules left out. */
 const MAX_SCORE = 1.0;
 
+const countedRules = (verdict: SpamVerdict) => Object.entries(verdict.rules).filter(([rule]) => !LOOPBACK_ONLY.has(rule));
+const scoreOf = (rules: Array<[string, number]>) => rules.reduce((sum, [, points]) => sum + points, 0);
+
 const spamassassin = hasDebianTool('spamassassin', 'spamassassin');
 
 let app: TestApp;
@@ -159,7 +162,9 @@ beforeAll(async () => {
   console.info(
     KINDS.map((kind) => {
       const verdict = received.get(kind.name)?.verdict;
-      return verdict ? `| ${kind.name} | ${verdict.score} | ${Object.entries(verdict.rules).map(([rule, points]) => `${rule} ${points}`).join(', ')} |` : `| ${kind.name} | not received | |`;
+      if (!verdict) return `| ${kind.name} | not received | |`;
+      const counted = countedRules(verdict);
+      return `| ${kind.name} | ${scoreOf(counted).toFixed(3)} | ${counted.map(([rule, points]) => `${rule} ${points}`).join(', ')} |`;
     }).join('\n'),
   );
 }, 120_000);
@@ -194,9 +199,8 @@ describe.skipIf(!spamassassin).each(KINDS)('$name', (kind) => {
   });
 
   it.skipIf(kind.opensTracked)(`scores at most ${MAX_SCORE} on realistic content`, () => {
-    const counted = Object.entries(message().verdict.rules).filter(([rule]) => !LOOPBACK_ONLY.has(rule));
-    const score = counted.reduce((sum, [, points]) => sum + points, 0);
-    expect(score, JSON.stringify(Object.fromEntries(counted))).toBeLessThanOrEqual(MAX_SCORE);
+    const counted = countedRules(message().verdict);
+    expect(scoreOf(counted), JSON.stringify(Object.fromEntries(counted))).toBeLessThanOrEqual(MAX_SCORE);
   });
 
   it('passes DKIM and DMARC for the sending domain', async () => {
