@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { completeBody, textWillBeDerived } from '@/server/mail/body';
 import { asHtmlDocument } from '@/server/mail/html-document';
+import { TEXT_SOURCE_MAX_CHARS } from '@/server/mail/text-from-html';
 import { newId } from '@/server/ids';
 import { rewriteForTracking } from '@/server/services/tracking/rewrite';
 
@@ -55,6 +56,14 @@ describe('the text part', () => {
     const text = completeBody({ subject: 'S', html: `<p>${words}</p><table><tr><td>Tea</td><td>9.00 EUR</td></tr></table>` }).text!;
     expect(Math.max(...text.split('\n').map((line) => line.length))).toBeLessThanOrEqual(72);
     expect(text).toMatch(/^Tea +9\.00 EUR$/m);
+  });
+
+  it('reads at most the first 256 KB of a huge HTML body, so one message cannot hold the delivery worker for seconds', () => {
+    const paragraph = '<p>The parcel leaves our warehouse tomorrow morning.</p>';
+    const html = paragraph.repeat(Math.ceil((2 * TEXT_SOURCE_MAX_CHARS) / paragraph.length));
+    const text = completeBody({ subject: 'S', html }).text!;
+    expect(text.endsWith('…')).toBe(true);
+    expect(text.length).toBeLessThan(TEXT_SOURCE_MAX_CHARS);
   });
 
   it('keeps the text the sender gave, and derives none for blank text beside HTML', () => {
