@@ -24,7 +24,8 @@
  * BENCH_DURATION (10 s), BENCH_WARMUP (3 s), BENCH_DELIVER_COUNT (2000), BENCH_DELIVER_SECONDS
  * (30: a delivery run starts no sweep after that and is rated over what it delivered), BENCH_LIST_ROWS
  * (1000000), BENCH_LIST_DURATION (5 s), BENCH_LIST_CONNECTIONS (10), BENCH_EMAIL_PARTS, BENCH_PROFILE=1,
- * BENCH_EMAIL_ORDER=spread (single sends interleave the organizations); with BENCH_COMPARE_DIR,
+ * BENCH_EMAIL_ORDER=spread (single sends interleave the organizations), BENCH_EMAIL_BODY=html-only
+ * (the receipt as an HTML fragment without text: delivery wraps it and derives the text); with BENCH_COMPARE_DIR,
  * BENCH_COMPARE_ROUNDS (6) and BENCH_COMPARE_WARMUP_ROUNDS (1, not counted).
  */
 import { randomBytes } from 'node:crypto';
@@ -96,6 +97,8 @@ const settings = {
   compareRounds: int('BENCH_COMPARE_ROUNDS', 6),
   compareWarmupRounds: int('BENCH_COMPARE_WARMUP_ROUNDS', 1, 0),
   order: process.env.BENCH_EMAIL_ORDER === 'spread' ? ('spread' as const) : ('grouped' as const),
+  /** `html-only`: every email is the receipt's body as a fragment with no text, so delivery wraps it and derives its text part. */
+  htmlOnly: process.env.BENCH_EMAIL_BODY === 'html-only',
   parts: (() => {
     const wanted = (process.env.BENCH_EMAIL_PARTS || PARTS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
     for (const part of wanted) if (!(PARTS as readonly string[]).includes(part)) throw new Error(`BENCH_EMAIL_PARTS: unknown part "${part}" (use ${PARTS.join(', ')})`);
@@ -140,6 +143,8 @@ Your receipt is attached to your account; you can download it at any time.</p>
 <p style="color:#888">Shop Example GmbH, Musterstrasse 1, 10115 Berlin</p>
 </body></html>`;
 export const TEXT = 'Thanks for your order. We received your payment of EUR 42.00 for order #1234. Questions? Reply to this email.';
+/** The receipt's body without its document (BENCH_EMAIL_BODY=html-only). */
+const HTML_FRAGMENT = HTML.replace(/^<!doctype html><html><body[^>]*>\n/, '').replace(/\n<\/body><\/html>$/, '');
 
 interface Org {
   index: number;
@@ -156,8 +161,7 @@ const emailBody = (org: Org, variant: number) => ({
   from: org.from,
   to: `customer${variant}@${RECIPIENT_DOMAIN}`,
   subject: `Your receipt #${1000 + variant}`,
-  html: HTML,
-  text: TEXT,
+  ...(settings.htmlOnly ? { html: HTML_FRAGMENT, text: undefined } : { html: HTML, text: TEXT }),
   tags: [
     { name: 'type', value: 'receipt' },
     { name: 'campaign', value: `c${variant % 7}` },

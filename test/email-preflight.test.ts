@@ -288,9 +288,9 @@ describe('what a verdict tells', () => {
     expect((await preflight(message())).body.warnings).toEqual([]);
   });
 
-  it('warns of HTML without a text part', async () => {
+  it('says the text part of HTML without one will be derived from the HTML', async () => {
     const { warnings } = (await preflight(message({ text: undefined }))).body;
-    expect(warnings).toEqual([{ code: 'no_text_part', message: expect.stringMatching(/no text part/) }]);
+    expect(warnings).toEqual([{ code: 'text_part_derived', message: expect.stringMatching(/no text part, so the text part will be derived/) }]);
   });
 
   it('warns of HTML over Gmail\'s 102 KB as it is sent: with the tracking links rewritten', async () => {

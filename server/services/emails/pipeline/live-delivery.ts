@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { emailAttachments, emails } from '@/db/schema';
 import { deliver } from '../../../mail/delivery';
+import { completeBody } from '../../../mail/body';
 import { buildMessage } from '../../../mail/message';
 import { verpKeyFrom } from '../../../mail/verp';
 import type { Deps } from '../../../deps';
@@ -91,10 +92,13 @@ async function send(deps: Deps, row: ClaimedEmail, recipients: number[], now: Da
   if (!sending) return null;
   const attachments = row.hasAttachments ? await deps.db.select().from(emailAttachments).where(eq(emailAttachments.emailId, row.id)).orderBy(asc(emailAttachments.id)) : [];
   const messageDate = row.messageDate ?? now;
+  // Every message, whatever sent it (API, template, broadcast, SMTP relay), passes here: a whole
+  // HTML document and a text part (derived from the untracked HTML when none was given).
+  const body = completeBody({ subject: row.subject, html: row.html, text: row.text });
   // Deterministic: a retry rewrites to the same bytes, so every copy carries the same signature and links.
   const tracked =
-    row.html && (row.trackOpens || row.trackClicks)
-      ? await rewriteForTracking(row.html, { emailId: row.id, appUrl: deps.config.appUrl, key: deps.encryptionKey, opens: row.trackOpens, clicks: row.trackClicks })
+    body.html && (row.trackOpens || row.trackClicks)
+      ? await rewriteForTracking(body.html, { emailId: row.id, appUrl: deps.config.appUrl, key: deps.encryptionKey, opens: row.trackOpens, clicks: row.trackClicks })
       : null;
   if (tracked && tracked.links.join('\n') !== row.trackedLinks.join('\n')) {
     await deps.db.update(emails).set({ trackedLinks: tracked.links }).where(eq(emails.id, row.id));
@@ -108,8 +112,8 @@ async function send(deps: Deps, row: ClaimedEmail, recipients: number[], now: Da
     bcc: row.bcc,
     replyTo: row.replyTo,
     subject: row.subject,
-    html: tracked?.html ?? row.html ?? undefined,
-    text: row.text ?? undefined,
+    html: tracked?.html ?? body.html,
+    text: body.text,
     headers: row.headers,
     attachments: attachments.filter((a) => a.content).map((a) => ({ filename: a.filename, content: a.content!, contentType: a.contentType, contentId: a.contentId ?? undefined })),
     feedback: row.broadcastId ? { organizationId: row.organizationId, stream: 'broadcast', campaignId: row.broadcastId } : { organizationId: row.organizationId, stream: 'transactional' },

@@ -30,7 +30,7 @@ export interface LimitsVerdict {
   listAllowance: LimitUse | null;
 }
 
-export const WARNING_CODES = ['from_not_aligned', 'no_text_part', 'html_clipped', 'url_shortener', 'missing_unsubscribe'] as const;
+export const WARNING_CODES = ['from_not_aligned', 'text_part_derived', 'html_clipped', 'url_shortener', 'missing_unsubscribe'] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
 export interface PreflightWarning {

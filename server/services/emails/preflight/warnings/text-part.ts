@@ -1,10 +1,16 @@
+import { textWillBeDerived } from '../../../../mail/body';
 import type { PreflightWarning } from '../verdict';
 
-/** HTML without a text alternative: some clients and screen readers show only text, and spam filters score HTML-only mail. */
+/**
+ * HTML without a text alternative: the send goes ahead with a text part derived from the HTML
+ * (server/mail/body.ts). Said so, because the sender may want to write what text-only readers
+ * (some clients, screen readers, spam filters comparing the parts) see.
+ */
 export function textPartWarning(email: { html?: string; text?: string }): PreflightWarning | null {
-  if (!email.html || (email.text ?? '').trim() !== '') return null;
+  if (!textWillBeDerived(email)) return null;
   return {
-    code: 'no_text_part',
-    message: 'The email has HTML but no text part. Some mail clients and screen readers show only text, and spam filters count HTML-only mail against it. To fix it, give `text` too (a plain version of the same message).',
+    code: 'text_part_derived',
+    message:
+      'The email has HTML but no text part, so the text part will be derived from the HTML (links kept as "text (url)", images left out). To choose what text-only readers see, give `text` too.',
   };
 }

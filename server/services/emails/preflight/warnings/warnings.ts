@@ -1,5 +1,6 @@
 import type { Deps } from '../../../../deps';
 import { newId } from '../../../../ids';
+import { asHtmlDocument } from '../../../../mail/html-document';
 import { rewriteForTracking } from '../../../tracking/rewrite';
 import type { SendPermit } from '../../accept/checks';
 import type { EmailInput } from '../../accept/input';
@@ -23,7 +24,8 @@ export async function warningsOf(
   const clicks = email.tracking.clicks ?? permit?.domain?.clickTracking ?? false;
   const [alignment, sent] = await Promise.all([
     alignmentWarning(deps, organizationId, email.from),
-    email.html ? rewriteForTracking(email.html, { emailId: newId(), appUrl: deps.config.appUrl, key: deps.encryptionKey, opens, clicks }) : null,
+    // The HTML as delivery sends it: a fragment wrapped in its document, then rewritten for tracking.
+    email.html ? rewriteForTracking(asHtmlDocument(email.html, email.subject), { emailId: newId(), appUrl: deps.config.appUrl, key: deps.encryptionKey, opens, clicks }) : null,
   ]);
   return [
     alignment,
