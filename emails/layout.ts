@@ -22,7 +22,8 @@ export function renderLayout(input: { subject: string; heading: string; paragrap
   const paragraph = (p: string) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(p)}</p>`;
   const [first = '', ...rest] = input.paragraphs;
   const body = input.action ? paragraph(first) + actionHtml(input.action) + rest.map(paragraph).join('') : input.paragraphs.map(paragraph).join('');
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111;background:#f6f7f9;padding:24px">
+  // A whole document, as customers' mail is sent (server/mail/html-document.ts): charset and title in a head.
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(input.subject)}</title></head><body style="font-family:system-ui,sans-serif;color:#111;background:#f6f7f9;padding:24px">
 <div style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:32px">
 <h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(input.heading)}</h1>${body}
 <p style="margin:24px 0 0;font-size:12px;color:#666">${escapeHtml(input.footer)}</p></div></body></html>`;
