@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { broadcasts, contacts } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
@@ -16,6 +16,7 @@ import type { Principal } from '../shared/principal';
 import { sealUnsubscribeToken, unsubscribeKeyFrom, unsubscribeLinks } from '../unsubscribe/tokens';
 import { renderForContacts } from './content';
 import type { RenderedTemplate } from '../templates/render';
+import { createChunkPrefetch } from './chunk-prefetch';
 import { recordBroadcastEvent } from './events';
 import { holdBroadcast } from './holds';
 import type { HoldReason } from './statuses';
@@ -91,8 +92,7 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
   const [seen] = await deps.db.select().from(broadcasts).where(eq(broadcasts.id, broadcastId));
   // Cancelled, or taken over by another worker since this one claimed it: this chunk is not ours.
   if (!ours(seen)) return nothing('stopped');
-  const chunk = await contactsAfterCursor(deps.db, seen);
-  const copies = await renderCopies(deps, seen, chunk);
+  const { chunk, copies } = await readAndRender(deps, seen);
   return deps.db.transaction(async (tx) => {
     const [row] = await tx.select().from(broadcasts).where(eq(broadcasts.id, broadcastId)).for('update');
     if (!ours(row)) return nothing('stopped');
@@ -114,7 +114,16 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
     // Each contact in order: the candidates the limits are asked about, and where each contact stands.
     const candidates: Candidate[] = [];
     const fates: Array<'absent' | 'skipped' | 'suppressed' | { failed: EmailDraft } | number> = [];
-    for (const contact of chunk) {
+    // The contacts were read before this transaction (perhaps a chunk ahead): whoever unsubscribed
+    // or was deleted since is read again here, under the lock, and gets nothing.
+    const standing = await subscriptionsNow(tx, chunk);
+    for (const read of chunk) {
+      const current = standing.get(read.id);
+      if (!current) {
+        fates.push('absent');
+        continue;
+      }
+      const contact = read.subscribed && !current.subscribed ? { ...read, ...current } : read;
       // Unsubscribed before the start: never a recipient, not counted; since the start: skipped.
       if (!contact.subscribed) fates.push(row.startedAt && contact.updatedAt > row.startedAt ? 'skipped' : 'absent');
       else if (context.suppressed.has(contact.email)) fates.push('suppressed');
@@ -159,6 +168,29 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
     }
     return { outcome: done ? 'sent' : 'more', emailIds, deliveriesQueued, systemEmailId: null };
   });
+}
+
+type RenderedChunk = { chunk: ContactRow[]; copies: Map<string, RenderedCopy> };
+
+const prefetch = createChunkPrefetch<RenderedChunk>();
+const versionOf = (row: BroadcastRow) => (row.startedAt ?? row.updatedAt).getTime();
+
+/**
+ * The chunk at the cursor with its copies rendered: the one read ahead while the previous chunk
+ * was stored, when there is one for this cursor, else read and rendered now. A full chunk starts
+ * the next one's read and render (chunk-prefetch.ts) before its own transaction.
+ */
+async function readAndRender(deps: Deps, row: BroadcastRow): Promise<RenderedChunk> {
+  const load = async (at: BroadcastRow): Promise<RenderedChunk> => {
+    const chunk = await contactsAfterCursor(deps.db, at);
+    return { chunk, copies: await renderCopies(deps, at, chunk) };
+  };
+  const current = (await prefetch.take(row.id, row.cursor, versionOf(row))) ?? (await load(row));
+  const last = current.chunk.at(-1);
+  if (last && current.chunk.length === CHUNK_CONTACTS && last.id !== row.lastContactId) {
+    prefetch.start(row.id, last.id, versionOf(row), () => load({ ...row, cursor: last.id }));
+  }
+  return current;
 }
 
 /** A contact's copy, rendered before the chunk's transaction: its email id, unsubscribe links, and content (or why it has none). */
@@ -222,6 +254,16 @@ function copyMaker(row: BroadcastRow, on: { principal: Principal; sender: Mailbo
     draft.events = [{ type: 'email.failed', recipient: contact.email, data: { reason } }];
     return { failed: draft };
   };
+}
+
+/** Whether each contact is subscribed now, and since when its row last changed; a deleted contact is missing. */
+async function subscriptionsNow(tx: Db, chunk: ContactRow[]): Promise<Map<string, { subscribed: boolean; updatedAt: Date }>> {
+  if (chunk.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: contacts.id, subscribed: contacts.subscribed, updatedAt: contacts.updatedAt })
+    .from(contacts)
+    .where(inArray(contacts.id, chunk.map((contact) => contact.id)));
+  return new Map(rows.map((row) => [row.id, { subscribed: row.subscribed, updatedAt: row.updatedAt }]));
 }
 
 function contactsAfterCursor(tx: Db, row: BroadcastRow): Promise<ContactRow[]> {
