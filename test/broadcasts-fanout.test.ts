@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { InngestTestEngine } from '@inngest/test';
-import { broadcasts, emails, events, organizations, systemEmails, usageCounters, workers } from '@/db/schema';
+import { broadcasts, contacts, emails, events, organizations, systemEmails, usageCounters, workers } from '@/db/schema';
 import { broadcastFunctions } from '@/inngest/functions/broadcasts';
 import { runAdminCommand } from '@/server/admin/commands';
 import { fanOutChunk } from '@/server/services/broadcasts/chunk';
@@ -136,6 +136,25 @@ describe('fan-out', () => {
 });
 
 describe('exactly once', () => {
+  it('sends nothing to whoever unsubscribes or is deleted while their chunk is read and rendered ahead', async () => {
+    const audienceId = await audienceOf(1100);
+    const id = await broadcastTo(audienceId);
+    await send(id);
+    await claimFor(app.runtime.deps, id);
+    // The first chunk is stored; the second is read and rendered meanwhile (chunk-prefetch.ts).
+    expect((await fanOutChunk(app.runtime.deps, id)).outcome).toBe('more');
+    const ordered = await app.runtime.deps.db.select({ id: contacts.id, email: contacts.email }).from(contacts).where(eq(contacts.audienceId, audienceId)).orderBy(asc(contacts.id));
+    const [leaving, deleted] = [ordered[600]!, ordered[700]!];
+    app.clock.advance(1000);
+    expect((await app.request('PATCH', `/api/audiences/${audienceId}/contacts/${leaving.id}`, { key: org.apiKey, body: { subscribed: false } })).status).toBe(200);
+    expect((await app.request('DELETE', `/api/audiences/${audienceId}/contacts/${deleted.id}`, { key: org.apiKey })).status).toBe(200);
+    await release(app.runtime.deps, id);
+    await drain();
+    const rows = await expectEachOnce(id, 1098);
+    expect(rows.some((row) => row.to[0] === leaving.email || row.to[0] === deleted.email)).toBe(false);
+    expect(await read(id)).toMatchObject({ status: 'sent', counts: { recipients: 1100, queued: 1098, skipped: 1 } });
+  });
+
   it('under two workers sweeping together', async () => {
     const id = await broadcastTo(await audienceOf(2100));
     await send(id);
