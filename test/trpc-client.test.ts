@@ -64,7 +64,15 @@ describe('the documented tRPC client program', () => {
     const email = await app.request('GET', `/api/emails/${sent!.id}`, { key: org.apiKey });
     expect(email.status).toBe(200);
     expect(email.body).toMatchObject({ id: sent!.id, subject: 'Hello from the typed client', to: ['ada@example.net'] });
-    expect(listed).toEqual({ step: 'domains', domains: [{ id: org.domainId, name: 'acme.example.com', status: 'verified' }] });
+    // Its own domain, then the shared sandbox every organization has (docs/domains.md).
+    const sandbox = app.runtime.deps.sandbox;
+    expect(listed).toEqual({
+      step: 'domains',
+      domains: [
+        { id: org.domainId, name: 'acme.example.com', status: 'verified' },
+        { id: sandbox.id, name: sandbox.name, status: 'verified' },
+      ],
+    });
   });
 
   it('with a sending_access key sends, and is refused the domain list exactly as REST refuses GET /domains', async () => {
