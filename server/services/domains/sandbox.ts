@@ -1,8 +1,7 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { Config } from '../../config';
 import { buildDomainRecords, type DnsRecord } from './records';
+import { serviceDkimKeyPem } from '../shared/dkim-key';
 
 /** The shared onboarding domain, as the pipeline signs for it. */
 export interface SandboxDomain {
@@ -17,18 +16,6 @@ export interface SandboxDomain {
 }
 
 const RETURN_PATH = 'send';
-
-function privateKeyPem(config: Config): string {
-  const given = config.sandboxDkim.privateKey;
-  if (given) return given.includes('-----BEGIN') ? given : fs.readFileSync(given, 'utf8');
-  const file = path.join(config.dataDir, 'sandbox-dkim.pem');
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-    fs.writeFileSync(file, privateKey, { mode: 0o600, flag: 'wx' });
-  }
-  return fs.readFileSync(file, 'utf8');
-}
 
 /**
  * A name-based UUID (RFC 9562 version 5 layout over SHA-1) of the sandbox's name: every process
@@ -48,7 +35,7 @@ export const isSandboxName = (config: Pick<Config, 'sandboxDomain'>, domain: str
 
 /** The sandbox domain with its signing key. Read once at start; it always exists (docs/domains.md). */
 export function loadSandboxDomain(config: Config): SandboxDomain {
-  const pem = privateKeyPem(config);
+  const pem = serviceDkimKeyPem(config.sandboxDkim.privateKey, config.dataDir, 'sandbox-dkim.pem');
   const publicKey = createPublicKey(createPrivateKey(pem)).export({ type: 'spki', format: 'der' }).toString('base64');
   return { id: sandboxDomainId(config.sandboxDomain), name: config.sandboxDomain, returnPath: RETURN_PATH, selector: config.sandboxDkim.selector, privateKeyPem: pem, publicKey };
 }

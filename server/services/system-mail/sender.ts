@@ -1,7 +1,6 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { systemMailAddress, type Config } from '../../config';
+import { serviceDkimKeyPem } from '../shared/dkim-key';
 
 /**
  * The service as a sender of its own mail: SYSTEM_MAIL_FROM's domain, which signs it (DKIM d=,
@@ -23,31 +22,14 @@ export interface SystemSender {
 
 // The label customers' domains default to, so the operator publishes the same shape of records.
 const RETURN_PATH = 'send';
+/** SYSTEM_MAIL_DKIM_PRIVATE_KEY unset: the key generated into DATA_DIR. */
 const KEY_FILE = 'system-mail-dkim.pem';
-
-/** SYSTEM_MAIL_DKIM_PRIVATE_KEY as PEM or a file path; unset, a key generated once into DATA_DIR and kept. */
-function privateKeyPem(config: Config): string {
-  const given = config.systemMailDkim.privateKey;
-  if (given) return given.includes('-----BEGIN') ? given : fs.readFileSync(given, 'utf8');
-  const file = path.join(config.dataDir, KEY_FILE);
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-    try {
-      fs.writeFileSync(file, privateKey, { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      // Another process of this DATA_DIR (the CLI beside the server) wrote it first: theirs is the key.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-  return fs.readFileSync(file, 'utf8');
-}
 
 /** Read once at start: an unusable key stops the process there, not at the first message. */
 export function loadSystemSender(config: Config): SystemSender {
   const address = systemMailAddress(config.systemMailFrom);
   if (!address) throw new Error(`SYSTEM_MAIL_FROM has no address (got "${config.systemMailFrom}")`);
-  const privateKey = createPrivateKey(privateKeyPem(config));
+  const privateKey = createPrivateKey(serviceDkimKeyPem(config.systemMailDkim.privateKey, config.dataDir, KEY_FILE));
   return {
     from: config.systemMailFrom,
     domain: address.slice(address.lastIndexOf('@') + 1).toLowerCase(),
