@@ -134,7 +134,8 @@ describe.runIf(process.env.DATABASE_URL)('two web, one smtp and two worker proce
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 403]);
     expect(answers.find((answer) => answer.status === 403)!.body).toMatchObject({ code: 'PLAN_LIMIT_EXCEEDED' });
     const listed = await timedRequest('GET', `${web[1]}/api/domains`, apiKey);
-    expect(listed.body.data).toHaveLength(1);
+    // One of its own; the shared sandbox is listed too and counts against no cap.
+    expect(listed.body.data.filter((domain: { sandbox: boolean }) => !domain.sandbox)).toHaveLength(1);
   });
 
   it('refuses a key revoked through one process at the next request to every other', async () => {
