@@ -99,6 +99,8 @@ export const domainsRouter = router({
     .meta({
       openapi: { method: 'DELETE', path: '/domains/{id}', operationId: 'deleteDomain', tags, summary: 'Delete a domain, retire its DKIM key and revoke keys pinned to it' },
       liveWrite: true,
+      // The shared sandbox domain belongs to the service: 409.
+      errors: [409],
     })
     .input(z.object({ id: idParam }))
     .output(messageResponse)
@@ -122,7 +124,7 @@ export const domainsRouter = router({
     .query(({ ctx, input }) => domainConnectFor(ctx.deps, ctx.principal, input.id)),
 
   verify: orgProcedure
-    .meta({ openapi: { method: 'POST', path: '/domains/{id}/verify', operationId: 'verifyDomain', tags, summary: 'Check the DNS records now' }, liveWrite: true })
+    .meta({ openapi: { method: 'POST', path: '/domains/{id}/verify', operationId: 'verifyDomain', tags, summary: 'Check the DNS records now' }, liveWrite: true, errors: [409] })
     .input(z.strictObject({ id: idParam }))
     .output(messageResponse)
     .mutation(async ({ ctx, input }) => {
