@@ -84,6 +84,19 @@ describe('embedded runner', () => {
   });
 });
 
+describe('dispatchers', () => {
+  it('are built with each runtime: a second worker in the process has slots of its own', async () => {
+    const second = await startTestApp({ shareDatabaseWith: app });
+    try {
+      const [mine, theirs] = [app.runtime.deps.dispatchers, second.runtime.deps.dispatchers];
+      expect(theirs.emails).not.toBe(mine.emails);
+      expect(theirs.webhooks).not.toBe(mine.webhooks);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('Inngest functions', () => {
   it('system-mail-deliver sends the message named by the event', async () => {
     const [deliver] = functionsFor('system-mail', () => app.runtime.deps);

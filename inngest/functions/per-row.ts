@@ -4,16 +4,14 @@ import { dueEvent, inngest } from '../client';
 
 type Retries = NonNullable<Parameters<typeof inngest.createFunction>[0]['retries']>;
 
-/** The event that starts a kind's per-row runs: `<kind>/due` unless the declaration names its own. */
-export const perRowEvent = (work: DueWork, perRow: PerRow<unknown>) => perRow.event ?? dueEvent(work.kind);
-
 /**
  * The durable run of one row, as its declaration (server/jobs/due-work.ts) says: sleep until the
  * row is due, its step, then more steps while the row is due again (sleeping between) or has more
  * at once; what is left after the last step is woken again.
  */
 export function perRowFunction(work: DueWork, perRow: PerRow<unknown>, getDeps: () => Deps) {
-  const event = perRowEvent(work, perRow);
+  // `<kind>/due` (what jobs.wake sends) unless the declaration names an event of its own.
+  const event = perRow.event ?? dueEvent(work.kind);
   const { concurrency, retries, dueAt, repeat } = perRow;
   return inngest.createFunction(
     {
@@ -30,19 +28,19 @@ export function perRowFunction(work: DueWork, perRow: PerRow<unknown>, getDeps: 
         if (due) await step.sleepUntil(dueAt.sleep, due);
       }
       const run = (n: number): Promise<unknown> => step.run(repeat ? `${perRow.step}-${n}` : perRow.step, () => perRow.run(getDeps(), id));
-      let outcome = await run(0);
+      let result = await run(0);
       if (repeat && repeatsWhenDue(repeat)) {
-        for (let n = 1, next = repeat.nextDueAt(outcome); next && n < repeat.maxSteps; n += 1, next = repeat.nextDueAt(outcome)) {
+        for (let n = 1, next = repeat.nextDueAt(result); next && n < repeat.maxSteps; n += 1, next = repeat.nextDueAt(result)) {
           await step.sleepUntil(`wait-${n}`, next);
-          outcome = await run(n);
+          result = await run(n);
         }
       } else if (repeat) {
-        for (let n = 1; repeat.more(outcome) && n < repeat.maxSteps; n += 1) outcome = await run(n);
-        if (repeat.more(outcome)) await step.sendEvent(repeat.continueStep, { name: event, data: { id, organizationId: data.organizationId } });
+        for (let n = 1; repeat.more(result) && n < repeat.maxSteps; n += 1) result = await run(n);
+        if (repeat.more(result)) await step.sendEvent(repeat.continueStep, { name: event, data: { id, organizationId: data.organizationId } });
       }
-      const failure = perRow.failure?.(outcome, id);
+      const failure = perRow.failure?.(result, id);
       if (failure) throw new Error(failure);
-      return { id, outcome: perRow.outcome ? perRow.outcome(outcome) : outcome };
+      return { id, outcome: perRow.outcomeOf ? perRow.outcomeOf(result) : result };
     },
   );
 }

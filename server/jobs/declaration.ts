@@ -10,7 +10,7 @@ import type { JobKind } from './jobs';
  * Every function-valued member is a method, so a declaration typed by its own results is still
  * a `DueWork` in the one list.
  */
-export interface DueWork<Kind extends JobKind = JobKind, Result = unknown, Outcome = unknown, Row = unknown> {
+export interface DueWork<Kind extends JobKind = JobKind, Result = unknown, StepResult = unknown, Row = unknown> {
   kind: Kind;
   /** Finds the rows of this kind that are due and does them (a claim keeps two drivers off one row). */
   sweep(deps: Deps): Promise<Result>;
@@ -23,7 +23,7 @@ export interface DueWork<Kind extends JobKind = JobKind, Result = unknown, Outco
   /** Inngest: the cron that runs the sweep as a safety net (or fans the due rows out to runs of their own). */
   cron: SweepCron<Result> | FanOutCron<Row>;
   /** Inngest: one durable run per row, woken by an event naming it. Without it, the cron does all the work. */
-  perRow?: PerRow<Outcome>;
+  perRow?: PerRow<StepResult>;
 }
 
 /** An Inngest function on a cron schedule that runs the sweep in one step. */
@@ -52,16 +52,16 @@ export interface FanOutCron<Row> {
 }
 
 /** After its first step, a per-row run sleeps until the row is due again, while it is. */
-export interface RepeatWhenDue<Outcome> {
+export interface RepeatWhenDue<StepResult> {
   /** When the row is due again (a retry, a test-mode step); null: done. Sleeps are steps `wait-<n>`. */
-  nextDueAt(outcome: Outcome): string | null;
+  nextDueAt(result: StepResult): string | null;
   /** Steps at most, the first included. */
   maxSteps: number;
 }
 
 /** After its first step, a per-row run goes on at once while there is more; what is left then is woken again. */
-export interface RepeatWhileMore<Outcome> {
-  more(outcome: Outcome): boolean;
+export interface RepeatWhileMore<StepResult> {
+  more(result: StepResult): boolean;
   /** Steps at most, the first included. */
   maxSteps: number;
   /** The step that sends `<kind>/due` for the row again when the steps ran out with more left. */
@@ -72,7 +72,7 @@ export interface RepeatWhileMore<Outcome> {
  * The durable run of one row. The event's `data.id` names the row. Its work is one step (its id
  * is `step`), or repeated steps `<step>-0`, `<step>-1`, … when `repeat` is given.
  */
-export interface PerRow<Outcome> {
+export interface PerRow<StepResult> {
   functionId: string;
   /** The event that starts a run: `<kind>/due` (what `jobs.wake` sends) unless the fan-out cron sends its own. */
   event?: string;
@@ -83,16 +83,16 @@ export interface PerRow<Outcome> {
   /** When the row is due, if that is still ahead: the run sleeps (step `sleep`) until then before its first step. */
   dueAt?: { step: string; sleep: string; of(deps: Deps, id: string): Promise<string | null> };
   step: string;
-  run(deps: Deps, id: string): Promise<Outcome>;
-  repeat?: RepeatWhenDue<Outcome> | RepeatWhileMore<Outcome>;
-  /** An outcome that should fail the run, so Inngest retries it: the error's message; null otherwise. */
-  failure?(outcome: Outcome, id: string): string | null;
-  /** The run answers `{ id, outcome }`; this picks the outcome from the step's result (the result itself when absent). */
-  outcome?(outcome: Outcome): unknown;
+  run(deps: Deps, id: string): Promise<StepResult>;
+  repeat?: RepeatWhenDue<StepResult> | RepeatWhileMore<StepResult>;
+  /** A last result that should fail the run, so Inngest retries it: the error's message; null otherwise. */
+  failure?(result: StepResult, id: string): string | null;
+  /** The run answers `{ id, outcome }`: the outcome in the last step's result (the result itself when absent). */
+  outcomeOf?(result: StepResult): unknown;
 }
 
 /** A declaration, its results typed where it is written. */
-export const dueWork = <Kind extends JobKind, Result, Outcome = unknown, Row = unknown>(work: DueWork<Kind, Result, Outcome, Row>): DueWork<Kind> => work as DueWork<Kind>;
+export const dueWork = <Kind extends JobKind, Result, StepResult = unknown, Row = unknown>(work: DueWork<Kind, Result, StepResult, Row>): DueWork<Kind> => work as DueWork<Kind>;
 
 export const isFanOut = (cron: DueWork['cron']): cron is FanOutCron<unknown> => 'sendStep' in cron;
 export const repeatsWhenDue = (repeat: NonNullable<PerRow<unknown>['repeat']>): repeat is RepeatWhenDue<unknown> => 'nextDueAt' in repeat;

@@ -38,7 +38,7 @@ const systemMail = dueWork({
     step: 'deliver',
     run: deliverSystemEmail,
     // Inngest's retries are the back-off here: a refused message fails the run.
-    failure: (outcome, id) => (outcome === 'retry' ? `system email ${id} was not accepted yet` : null),
+    failure: (delivery, id) => (delivery === 'retry' ? `system email ${id} was not accepted yet` : null),
   },
 });
 
@@ -70,7 +70,7 @@ const emailDispatch = dueWork({
     step: 'dispatch',
     run: dispatchEmail,
     repeat: { nextDueAt: (result) => result.nextAttemptAt, maxSteps: 40 },
-    outcome: (result) => result.outcome,
+    outcomeOf: (result) => result.outcome,
   },
 });
 
@@ -102,7 +102,7 @@ const webhookDelivery = dueWork({
     step: 'attempt',
     run: attemptDelivery,
     repeat: { nextDueAt: (report) => report.nextAttemptAt, maxSteps: MAX_ATTEMPTS },
-    outcome: (report) => report.outcome,
+    outcomeOf: (report) => report.outcome,
   },
 });
 
