@@ -12,6 +12,8 @@ import { closeRelayPools } from './mail/delivery';
 import { createSystemMailer, type SystemMailer } from './mail/system-mailer';
 import { EmbeddedRunner } from './runner/embedded';
 import { SWEEPS } from './runner/sweeps';
+import { createEmailDispatcher } from './services/emails/pipeline/dispatcher';
+import { createWebhookDispatcher } from './services/webhooks/deliver';
 import { SharedTestClock } from './shared-test-clock';
 import { loadSandboxDomain } from './services/domains/sandbox';
 import { loadSystemSender } from './services/system-mail/sender';
@@ -90,6 +92,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     sandbox: loadSandboxDomain(config),
     log,
     claims,
+    // Built once here, with this runtime's deps: a second runtime in one process (tests) has its own.
+    dispatchers: { emails: createEmailDispatcher(() => deps), webhooks: createWebhookDispatcher(() => deps) },
     metrics: createMetrics({ roles: config.roles, poolSize: database.poolSize ?? null }),
     templateRenderer: createTemplateRenderer(),
   };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InngestTestEngine } from '@inngest/test';
 import { systemEmails } from '@/db/schema';
 import { apiKeyRevokedEmail } from '@/emails/api-key-revoked';
-import { systemMailFunctions } from '@/inngest/functions/system-mail';
+import { functionsFor } from '@/inngest/functions';
 import { createSystemMailer } from '@/server/mail/system-mailer';
 import { EmbeddedRunner } from '@/server/runner/embedded';
 import { SWEEPS } from '@/server/runner/sweeps';
@@ -84,9 +84,22 @@ describe('embedded runner', () => {
   });
 });
 
+describe('dispatchers', () => {
+  it('are built with each runtime: a second worker in the process has slots of its own', async () => {
+    const second = await startTestApp({ shareDatabaseWith: app });
+    try {
+      const [mine, theirs] = [app.runtime.deps.dispatchers, second.runtime.deps.dispatchers];
+      expect(theirs.emails).not.toBe(mine.emails);
+      expect(theirs.webhooks).not.toBe(mine.webhooks);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('Inngest functions', () => {
   it('system-mail-deliver sends the message named by the event', async () => {
-    const [deliver] = systemMailFunctions(() => app.runtime.deps);
+    const [deliver] = functionsFor('system-mail', () => app.runtime.deps);
     const id = await queue();
     const engine = new InngestTestEngine({ function: deliver! });
     const { result } = await engine.execute({ events: [{ name: 'system-mail/due', data: { id } }] });
@@ -95,7 +108,7 @@ describe('Inngest functions', () => {
   });
 
   it('system-mail-sweep sends what is due', async () => {
-    const [, sweep] = systemMailFunctions(() => app.runtime.deps);
+    const [, sweep] = functionsFor('system-mail', () => app.runtime.deps);
     await queue('a@acme.test');
     await queue('b@acme.test');
     const engine = new InngestTestEngine({ function: sweep! });

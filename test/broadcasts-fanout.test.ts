@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { InngestTestEngine } from '@inngest/test';
 import { broadcasts, contacts, emails, events, organizations, systemEmails, usageCounters, workers } from '@/db/schema';
-import { broadcastFunctions } from '@/inngest/functions/broadcasts';
+import { functionsFor } from '@/inngest/functions';
 import { runAdminCommand } from '@/server/admin/commands';
 import { fanOutChunk } from '@/server/services/broadcasts/chunk';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
@@ -284,7 +284,7 @@ describe('scheduled', () => {
     await drain();
     expect(await emailsOf(id)).toHaveLength(0);
     app.clock.set(at);
-    const [fanOut] = broadcastFunctions(() => app.runtime.deps);
+    const [fanOut] = functionsFor('broadcast-fanout', () => app.runtime.deps);
     const { result } = await new InngestTestEngine({ function: fanOut! }).execute({ events: [{ name: 'broadcast-fanout/due', data: { id, organizationId: org.organizationId } }] });
     expect(result).toEqual({ id, outcome: 'sent' });
     await expectEachOnce(id, 40);

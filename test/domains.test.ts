@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { InngestTestEngine } from '@inngest/test';
 import { dkimKeys, domains, events } from '@/db/schema';
-import { domainCheckFunctions } from '@/inngest/functions/domain-checks';
+import { functionsFor } from '@/inngest/functions';
 import { splitTxt } from '@/server/services/domains/records';
 import { signingKeyOf } from '@/server/services/domains/signing';
 import { checkDomain, sweepDomainChecks } from '@/server/services/domains/verification';
@@ -326,7 +326,7 @@ describe('Inngest functions', () => {
     const { apiKey } = await app.createOrg();
     const domain = await register(apiKey);
     publishRecords(dns, domain.records);
-    const [check, sweep] = domainCheckFunctions(() => app.runtime.deps);
+    const [check, sweep] = functionsFor('domain-check', () => app.runtime.deps);
     const { result } = await new InngestTestEngine({ function: check! }).execute({ events: [{ name: 'domain-check/due', data: { id: domain.id } }] });
     expect(result).toEqual({ id: domain.id, outcome: 'verified' });
     app.clock.advance(6 * HOUR);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { InngestTestEngine } from '@inngest/test';
 import { emails, suppressions } from '@/db/schema';
-import { emailDispatchFunctions } from '@/inngest/functions/email-dispatch';
+import { functionsFor } from '@/inngest/functions';
 import { runAdminCommand } from '@/server/admin/commands';
 import { parseVerpAddress, verpKeyFrom } from '@/server/mail/verp';
 import { dispatchEmail, sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
@@ -218,7 +218,7 @@ describe('test mode', () => {
 describe('Inngest function', () => {
   it('email-dispatch delivers the email named by the event', async () => {
     const id = await send({});
-    const [dispatch] = emailDispatchFunctions(() => app.runtime.deps);
+    const [dispatch] = functionsFor('email-dispatch', () => app.runtime.deps);
     const { result } = await new InngestTestEngine({ function: dispatch! }).execute({ events: [{ name: 'email-dispatch/due', data: { id } }] });
     expect(result).toEqual({ id, outcome: 'delivered' });
     expect(mx.messages).toHaveLength(1);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { InngestTestEngine } from '@inngest/test';
 import { organizations } from '@/db/schema';
-import { planChangeFunctions } from '@/inngest/functions/plan-changes';
+import { functionsFor } from '@/inngest/functions';
 import { parseAdminArgs, runAdminCommand } from '@/server/admin/commands';
 import { dashboardContext } from '@/server/auth/session-context';
 import { apiKeyContext } from '@/server/http/api-context';
@@ -155,7 +155,7 @@ describe('the sweep of due plan changes', () => {
     await admin('org:plan', '--org', due.organizationId, '--plan', '25k');
     app.clock.set('2026-12-10T00:00:00.000Z');
     await admin('org:plan', '--org', later.organizationId, '--plan', '25k');
-    const [fn] = planChangeFunctions(() => deps());
+    const [fn] = functionsFor('plan-changes', () => deps());
     const { result } = await new InngestTestEngine({ function: fn! }).execute({ events: [{ name: 'inngest/scheduled.timer', data: {} }] });
     expect(result).toEqual({ applied: 1 });
     expect((await row(due.organizationId)).plan).toBe('25k');

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { InngestTestEngine, mockCtx } from '@inngest/test';
 import { Webhook } from 'standardwebhooks';
 import { events, organizations, systemEmails, webhookDeliveries, webhooks } from '@/db/schema';
-import { webhookDeliveryFunctions } from '@/inngest/functions/webhook-delivery';
+import { functionsFor } from '@/inngest/functions';
 import { closeOutboundConnections } from '@/server/net/outbound';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { recordEvent } from '@/server/services/shared/events';
@@ -411,7 +411,7 @@ describe('the durable functions', () => {
     const org = await app.createOrg();
     const hook = await endpoint(org.apiKey, ['domain.created']);
     await registerDomain(org.apiKey);
-    const [deliver, fanOut] = webhookDeliveryFunctions(deps);
+    const [deliver, fanOut] = functionsFor('webhook-delivery', deps);
     const [delivery] = await deliveriesOf(org.apiKey, hook.id);
     // No Inngest server here: the step that sends the events is stood in for, and its input checked.
     const sent: unknown[] = [];

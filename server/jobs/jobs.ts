@@ -1,5 +1,12 @@
-/** Kinds of pending work. Each is a due row in Postgres; a wake-up only shortens the wait for it. */
-export type JobKind = 'system-mail' | 'domain-check' | 'email-dispatch' | 'webhook-delivery' | 'retention' | 'plan-changes' | 'broadcast-fanout';
+/**
+ * The kinds of pending work, by name: what services wake and what the declarations in
+ * ./due-work.ts are keyed by (a name without its declaration, or the reverse, does not compile).
+ * Imports nothing: `Deps` types `wake` with it, and services sit below the declarations.
+ */
+export const JOB_KINDS = ['system-mail', 'domain-check', 'email-dispatch', 'webhook-delivery', 'broadcast-fanout', 'plan-changes', 'retention'] as const;
+
+/** A kind of pending work. Each is a due row in Postgres; a wake-up only shortens the wait for it. */
+export type JobKind = (typeof JOB_KINDS)[number];
 
 /** Whose work it is, for drivers that limit concurrency per organization (Inngest's concurrency keys). */
 export interface WakeScope {
@@ -14,4 +21,3 @@ export interface Jobs {
   /** One row or many (a batch of emails wakes once); none: something of this kind is due (its sweep runs). */
   wake(kind: JobKind, id: string | string[], scope?: WakeScope): void;
 }
-

@@ -4,6 +4,7 @@ import { column, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
 import { events, webhookDeliveries, webhooks } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { claimable, claimedBy, placeholderClaimant } from '../shared/claims/lease';
+import type { ClaimedDelivery } from './delivery-types';
 
 /*
  * How a delivery is claimed for its next attempt: through the one claim-and-lease mechanism
@@ -12,20 +13,6 @@ import { claimable, claimedBy, placeholderClaimant } from '../shared/claims/leas
  * the attempt needs (the endpoint's URL and current secrets, the event) in the same round trip.
  * Due-ness is business time (the injectable clock); the lease is database time.
  */
-
-export interface ClaimedDelivery {
-  id: string;
-  webhookId: string;
-  organizationId: string;
-  attempts: number;
-  url: string;
-  secretSealed: string;
-  testSecretSealed: string | null;
-  eventId: string;
-  eventType: string;
-  eventCreatedAt: Date;
-  eventData: Record<string, unknown>;
-}
 
 const own = (key: 'id' | 'webhookId' | 'status' | 'nextAttemptAt') => column(webhookDeliveries, key, 'webhook_deliveries');
 const claim = claimedBy(placeholderClaimant);

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { webhookDeliveries } from '@/db/schema';
-import type { Deps } from '../../deps';
+import type { Deps, Dispatchers } from '../../deps';
 import { newId } from '../../ids';
-import type { WorkerClaims } from '../shared/claims/worker';
 import { Dispatcher } from '../shared/dispatcher';
 import { sweepWithDispatcher, type SweepReport } from '../shared/dispatch-sweep';
 import { alertOwnerOfFailingWebhook } from './alerts';
-import { claimDelivery, claimDueDeliveries, type ClaimedDelivery } from './claim';
+import { claimDelivery, claimDueDeliveries } from './claim';
+import type { AttemptReport, ClaimedDelivery } from './delivery-types';
 import { recordAttempt, type FailingWebhook } from './record';
 import { nextAttemptAfter } from './schedule';
 import { signingSecretsOf } from './mode-secrets';
@@ -20,12 +20,6 @@ export const WEBHOOK_CONCURRENCY = 64;
  * many slots (each at most the 10 s timeout) and every other endpoint goes on being served.
  */
 export const PER_ENDPOINT = 16;
-
-export interface AttemptReport {
-  outcome: DeliveryStatus | 'skipped';
-  /** When the next attempt is due, if another one is scheduled (what a durable function sleeps until). */
-  nextAttemptAt: string | null;
-}
 
 /** One attempt of a claimed delivery: POST, then its outcome and the next due time, written together. */
 async function attemptClaimed(deps: Deps, row: ClaimedDelivery): Promise<AttemptReport> {
@@ -53,22 +47,16 @@ async function attemptClaimed(deps: Deps, row: ClaimedDelivery): Promise<Attempt
   return { outcome: status, nextAttemptAt: nextAttemptAt?.toISOString() ?? null };
 }
 
-type WebhookDispatcher = Dispatcher<ClaimedDelivery, AttemptReport>;
-const dispatchers = new WeakMap<WorkerClaims, WebhookDispatcher>();
-
-/** The process's webhook dispatcher (one per worker: tests give several workers one process). */
-function dispatcherOf(deps: Deps): WebhookDispatcher {
-  let dispatcher = dispatchers.get(deps.claims);
-  if (!dispatcher) {
-    dispatcher = new Dispatcher(
-      { concurrency: WEBHOOK_CONCURRENCY, perDestination: PER_ENDPOINT },
-      (row) => attemptClaimed(deps, row),
-      (row) => [row.webhookId],
-    );
-    dispatchers.set(deps.claims, dispatcher);
-  }
-  return dispatcher;
-}
+/**
+ * The process's webhook dispatcher, built once with the runtime (server/runtime.ts) and handed in
+ * as `deps.dispatchers.webhooks`: every sweep and durable function of the process shares its slots.
+ */
+export const createWebhookDispatcher = (deps: () => Deps): Dispatchers['webhooks'] =>
+  new Dispatcher(
+    { concurrency: WEBHOOK_CONCURRENCY, perDestination: PER_ENDPOINT },
+    (row) => attemptClaimed(deps(), row),
+    (row) => [row.webhookId],
+  );
 
 /** The attempt of one delivery, if it is due and free: what a durable function calls. */
 export async function attemptDelivery(deps: Deps, id: string): Promise<AttemptReport> {
@@ -77,7 +65,7 @@ export async function attemptDelivery(deps: Deps, id: string): Promise<AttemptRe
     const [current] = await deps.db.select({ at: webhookDeliveries.nextAttemptAt }).from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
     return { outcome: 'skipped', nextAttemptAt: current?.at && current.at > deps.clock.now() ? current.at.toISOString() : null };
   }
-  const running = dispatcherOf(deps).startNow(row);
+  const running = deps.dispatchers.webhooks.startNow(row);
   if (running) return running;
   // No slot here, or its endpoint is full: the sweeps send it once there is room.
   await deps.claims.release(webhookDeliveries, [row.id]);
@@ -89,7 +77,7 @@ export function sweepWebhookDeliveries(deps: Deps): Promise<SweepReport<Delivery
   return sweepWithDispatcher({
     claims: deps.claims,
     table: webhookDeliveries,
-    dispatcher: dispatcherOf(deps),
+    dispatcher: deps.dispatchers.webhooks,
     claimDue: (limit, busy) => claimDueDeliveries(deps, limit, busy),
     outcomeOf: (report) => (report.outcome === 'skipped' ? null : report.outcome),
   });

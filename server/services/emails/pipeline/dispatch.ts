@@ -5,7 +5,6 @@ import type { Deps } from '../../../deps';
 import { MINUTE_MS } from '../../shared/time';
 import { claimDueEmails, claimEmail, releaseEmail } from './claim';
 import { sweepWithDispatcher, type SweepReport } from '../../shared/dispatch-sweep';
-import { dispatcherOf } from './dispatcher';
 import { deliverLive } from './live-delivery';
 import { simulateTestEmail } from './test-mode';
 import { NotSentError, type ClaimedEmail, type DispatchResult } from './types';
@@ -21,7 +20,7 @@ const dispatchClaimed = (deps: Deps, row: ClaimedEmail): Promise<DispatchResult>
  * ours. A failure after the message went out is not given back (that would send it again at once):
  * the claim is left to lapse and the failure is thrown to be logged.
  */
-async function runClaimed(deps: Deps, row: ClaimedEmail): Promise<DispatchResult> {
+export async function runClaimed(deps: Deps, row: ClaimedEmail): Promise<DispatchResult> {
   try {
     const result = await dispatchClaimed(deps, row);
     deps.claims.finished(emails, [row.id]);
@@ -37,7 +36,7 @@ async function runClaimed(deps: Deps, row: ClaimedEmail): Promise<DispatchResult
   }
 }
 
-const dispatcher = (deps: Deps) => dispatcherOf(deps, runClaimed);
+const dispatcher = (deps: Deps) => deps.dispatchers.emails;
 
 /** Emails this process is dispatching now, all sweeps together. */
 export const dispatchesInFlight = (deps: Deps): number => dispatcher(deps).inFlight;

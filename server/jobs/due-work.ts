@@ -1,0 +1,164 @@
+import { broadcastDueAt, runBroadcast, sweepBroadcasts } from '../services/broadcasts/fan-out';
+import { checkDomain, sweepDomainChecks } from '../services/domains/verification';
+import { dispatchEmail, nextAttemptAtOf, sweepEmailDispatch } from '../services/emails/pipeline/dispatch';
+import { applyRetention } from '../services/emails/retention';
+import { applyDuePlanChanges } from '../services/plans/changes';
+import type { SweepReport } from '../services/shared/dispatch-sweep';
+import { deliverSystemEmail, sweepSystemEmails } from '../services/system-mail/queue';
+import { dueDeliveries } from '../services/webhooks/claim';
+import { attemptDelivery, PER_ENDPOINT, sweepWebhookDeliveries } from '../services/webhooks/deliver';
+import { MAX_ATTEMPTS } from '../services/webhooks/schedule';
+import { dueWork, type DueWork } from './declaration';
+import { JOB_KINDS, type JobKind } from './jobs';
+
+// Every kind of background work on one page: what its sweep is, how often the embedded runner
+// polls it, the cron and the per-row run Inngest makes of it. server/runner/sweeps.ts and
+// inngest/functions derive from this list and declare nothing of their own.
+
+const EVERY_MINUTE = '* * * * *';
+
+/** A sweep that found nothing says nothing: an idle poll every second is not news. */
+const counted = (name: string) => (count: number) => (count > 0 ? { [name]: count } : null);
+
+/** A dispatch sweep that handled rows may have stopped at its time budget with more due: it runs again at once. */
+const dispatchRules = {
+  again: (report: SweepReport<string>) => report.handled > 0,
+  summary: (report: SweepReport<string>) => (report.handled > 0 ? { handled: report.handled, outcomes: report.outcomes } : null),
+};
+
+const systemMail = dueWork({
+  kind: 'system-mail',
+  sweep: sweepSystemEmails,
+  intervalMs: 5_000,
+  summary: counted('handled'),
+  cron: { functionId: 'system-mail-sweep', schedule: '*/5 * * * *', step: 'sweep', answer: (sent) => ({ sent }) },
+  perRow: {
+    functionId: 'system-mail-deliver',
+    retries: 5,
+    step: 'deliver',
+    run: deliverSystemEmail,
+    // Inngest's retries are the back-off here: a refused message fails the run.
+    failure: (delivery, id) => (delivery === 'retry' ? `system email ${id} was not accepted yet` : null),
+  },
+});
+
+/** "Verify now" and registration wake a check at once; the cron runs the polling schedule the rows hold. */
+const domainCheck = dueWork({
+  kind: 'domain-check',
+  sweep: sweepDomainChecks,
+  intervalMs: 15_000,
+  summary: counted('checked'),
+  cron: { functionId: 'domain-check-sweep', schedule: EVERY_MINUTE, step: 'sweep', answer: (checked) => ({ checked }) },
+  perRow: { functionId: 'domain-check', concurrency: { per: 'id', limit: 1 }, step: 'check-dns', run: checkDomain },
+});
+
+/**
+ * One run per accepted (or rescheduled) email: it sleeps until the email is due, dispatches it,
+ * and sleeps again for each retry or test-mode step. A cancelled or rescheduled email makes the
+ * dispatch a no-op ('skipped'); the rescheduling sent its own event.
+ */
+const emailDispatch = dueWork({
+  kind: 'email-dispatch',
+  sweep: sweepEmailDispatch,
+  intervalMs: 1_000,
+  ...dispatchRules,
+  cron: { functionId: 'email-dispatch-sweep', schedule: EVERY_MINUTE, step: 'sweep' },
+  perRow: {
+    functionId: 'email-dispatch',
+    concurrency: { per: 'id', limit: 1 },
+    dueAt: { step: 'due-at', sleep: 'wait-0', of: nextAttemptAtOf },
+    step: 'dispatch',
+    run: dispatchEmail,
+    repeat: { nextDueAt: (result) => result.nextAttemptAt, maxSteps: 40 },
+    outcomeOf: (result) => result.outcome,
+  },
+});
+
+/**
+ * Polled often by the runner: an event logged inside a transaction may wake the sweep before it
+ * commits. In Inngest, one run per delivery: an attempt, then a sleep until each retry is due (the
+ * schedule is the service's, stored on the delivery), at most PER_ENDPOINT runs at once per
+ * endpoint. The fan-out, woken when events are logged and every minute, sends one event per due
+ * delivery; the event id de-duplicates a delivery's attempt across fan-outs, and the claim makes a
+ * second run of it a no-op.
+ */
+const webhookDelivery = dueWork({
+  kind: 'webhook-delivery',
+  sweep: sweepWebhookDeliveries,
+  intervalMs: 500,
+  ...dispatchRules,
+  cron: {
+    functionId: 'webhook-delivery-fan-out',
+    schedule: EVERY_MINUTE,
+    step: 'due',
+    sendStep: 'attempts',
+    due: dueDeliveries,
+    eventOf: (delivery) => ({ id: `${delivery.id}-${delivery.attempts}`, data: { id: delivery.id, webhookId: delivery.webhookId } }),
+  },
+  perRow: {
+    functionId: 'webhook-delivery',
+    event: 'webhook-delivery/attempt',
+    concurrency: { per: 'webhookId', limit: PER_ENDPOINT },
+    step: 'attempt',
+    run: attemptDelivery,
+    repeat: { nextDueAt: (report) => report.nextAttemptAt, maxSteps: MAX_ATTEMPTS },
+    outcomeOf: (report) => report.outcome,
+  },
+});
+
+/**
+ * A sweep that worked on a broadcast may have stopped at its budget with chunks left: again at
+ * once. In Inngest, one run per send, schedule or resume: it sleeps until the broadcast is due,
+ * then fans it out a step at a time (each step a few seconds of chunks, under the broadcast's
+ * claim), one run per organization at a time so a broadcast never competes with another of its
+ * own for the organization's limits. A held broadcast ends the run; the resume wakes a new one,
+ * and the cron takes up limit holds when their reset comes.
+ */
+const broadcastFanout = dueWork({
+  kind: 'broadcast-fanout',
+  sweep: sweepBroadcasts,
+  intervalMs: 2_000,
+  again: (report) => (report.outcomes.more ?? 0) > 0,
+  summary: (report) => (report.handled > 0 ? { handled: report.handled, outcomes: report.outcomes } : null),
+  cron: { functionId: 'broadcast-fanout-sweep', schedule: EVERY_MINUTE, step: 'sweep' },
+  perRow: {
+    functionId: 'broadcast-fanout',
+    concurrency: { per: 'organizationId', limit: 1 },
+    dueAt: { step: 'due-at', sleep: 'wait', of: broadcastDueAt },
+    step: 'fan-out',
+    run: runBroadcast,
+    repeat: { more: (outcome) => outcome === 'more', maxSteps: 400, continueStep: 'continue' },
+  },
+});
+
+/** Caps read the plan in force without waiting for this; it writes down downgrades whose billing period has ended. */
+const planChanges = dueWork({
+  kind: 'plan-changes',
+  sweep: applyDuePlanChanges,
+  intervalMs: 5_000,
+  summary: counted('applied'),
+  cron: { functionId: 'plan-changes', schedule: EVERY_MINUTE, step: 'apply-due-plan-changes', answer: (applied) => ({ applied }) },
+});
+
+/** Hourly: emails past their plan's log retention, attachment contents past 30 days and audit rows past 400 days are deleted. */
+const retention = dueWork({
+  kind: 'retention',
+  sweep: applyRetention,
+  intervalMs: 3_600_000,
+  summary: (result) => (result.emailsDeleted + result.eventsDeleted + result.attachmentsExpired + result.auditEventsDeleted > 0 ? result : null),
+  cron: { functionId: 'retention', schedule: '17 * * * *', step: 'apply-retention' },
+});
+
+/** The declaration of each kind, by its name (the type refuses a kind left out or a declaration under another's name). */
+export const DUE_WORK: { readonly [K in JobKind]: DueWork<K> } = {
+  'system-mail': systemMail,
+  'domain-check': domainCheck,
+  'email-dispatch': emailDispatch,
+  'webhook-delivery': webhookDelivery,
+  'broadcast-fanout': broadcastFanout,
+  'plan-changes': planChanges,
+  retention,
+};
+
+/** Every declaration, in the order of JOB_KINDS. */
+export const DUE_WORK_LIST: ReadonlyArray<DueWork> = JOB_KINDS.map((kind) => DUE_WORK[kind]);

@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import { InngestTestEngine, mockCtx } from '@inngest/test';
+import type { InngestFunction } from 'inngest';
+import { createFunctions, functionsFor } from '@/inngest/functions';
+import { isFanOut } from '@/server/jobs/declaration';
+import { DUE_WORK, DUE_WORK_LIST } from '@/server/jobs/due-work';
+import { JOB_KINDS, type JobKind } from '@/server/jobs/jobs';
+import { SWEEPS } from '@/server/runner/sweeps';
+
+// The declarations are the one place a kind of due work is described; the runner's sweeps and the
+// Inngest functions must be made from them, and an Inngest function id or step id must not move
+// (runs in flight are addressed by them). The values pinned here are those of the functions as
+// they were written by hand before the declarations.
+
+/** The functions here never reach a service: their steps are stood in for. */
+const noDeps = () => {
+  throw new Error('a step ran a service function');
+};
+
+describe('the declarations of due work', () => {
+  it('declare every kind exactly once, under its own name', () => {
+    expect(Object.keys(DUE_WORK).sort()).toEqual([...JOB_KINDS].sort());
+    for (const kind of JOB_KINDS) expect(DUE_WORK[kind].kind).toBe(kind);
+    expect(DUE_WORK_LIST.map((work) => work.kind)).toEqual([...JOB_KINDS]);
+  });
+
+  it('give the embedded runner one sweep per kind: its service function, interval and rules', () => {
+    expect(SWEEPS.map((sweep) => sweep.kind)).toEqual([...JOB_KINDS]);
+    for (const sweep of SWEEPS) {
+      const work = DUE_WORK[sweep.kind];
+      expect(sweep).toEqual({ kind: work.kind, intervalMs: work.intervalMs, run: work.sweep, again: work.again, summary: work.summary });
+    }
+    expect(Object.fromEntries(SWEEPS.map((sweep) => [sweep.kind, sweep.intervalMs]))).toEqual({
+      'system-mail': 5_000,
+      'domain-check': 15_000,
+      'email-dispatch': 1_000,
+      'webhook-delivery': 500,
+      'broadcast-fanout': 2_000,
+      'plan-changes': 5_000,
+      retention: 3_600_000,
+    });
+  });
+
+  it('keep the runner\'s rules of running again at once and of logging a sweep', () => {
+    const sweep = (kind: JobKind) => SWEEPS.find((one) => one.kind === kind)!;
+    for (const kind of ['email-dispatch', 'webhook-delivery'] as const) {
+      expect(sweep(kind).again!({ handled: 2, outcomes: { delivered: 2 } })).toBe(true);
+      expect(sweep(kind).again!({ handled: 0, outcomes: {} })).toBe(false);
+      expect(sweep(kind).summary({ handled: 2, outcomes: { delivered: 2 } })).toEqual({ handled: 2, outcomes: { delivered: 2 } });
+      expect(sweep(kind).summary({ handled: 0, outcomes: {} })).toBeNull();
+    }
+    expect(sweep('broadcast-fanout').again!({ handled: 1, outcomes: { more: 1 } })).toBe(true);
+    expect(sweep('broadcast-fanout').again!({ handled: 1, outcomes: { sent: 1 } })).toBe(false);
+    expect(sweep('broadcast-fanout').summary({ handled: 1, outcomes: { sent: 1 } })).toEqual({ handled: 1, outcomes: { sent: 1 } });
+    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'retention'] as const) expect(sweep(kind).again).toBeUndefined();
+    expect(sweep('system-mail').summary(3)).toEqual({ handled: 3 });
+    expect(sweep('domain-check').summary(2)).toEqual({ checked: 2 });
+    expect(sweep('plan-changes').summary(1)).toEqual({ applied: 1 });
+    for (const kind of ['system-mail', 'domain-check', 'plan-changes'] as const) expect(sweep(kind).summary(0)).toBeNull();
+    const retention = { emailsDeleted: 0, eventsDeleted: 0, attachmentsExpired: 1, auditEventsDeleted: 0 };
+    expect(sweep('retention').summary(retention)).toEqual(retention);
+    expect(sweep('retention').summary({ ...retention, attachmentsExpired: 0 })).toBeNull();
+  });
+
+  it('give Inngest the functions of every kind, made from its declaration, with the ids, triggers and limits they had', () => {
+    const functions = createFunctions(noDeps);
+    expect(functions.map((fn) => fn.id())).toEqual(DUE_WORK_LIST.flatMap((work) => [...(work.perRow ? [work.perRow.functionId] : []), work.cron.functionId]));
+    for (const work of DUE_WORK_LIST) {
+      const cron = functions.find((fn) => fn.id() === work.cron.functionId)!;
+      expect(cron.opts.triggers).toContainEqual({ cron: work.cron.schedule });
+    }
+    const options = Object.fromEntries(functions.map((fn) => [fn.id(), fn.opts]));
+    expect(options).toEqual({
+      'system-mail-deliver': { id: 'system-mail-deliver', triggers: [{ event: 'system-mail/due' }], retries: 5 },
+      'system-mail-sweep': { id: 'system-mail-sweep', triggers: [{ cron: '*/5 * * * *' }] },
+      'domain-check': { id: 'domain-check', triggers: [{ event: 'domain-check/due' }], concurrency: { key: 'event.data.id', limit: 1 } },
+      'domain-check-sweep': { id: 'domain-check-sweep', triggers: [{ cron: '* * * * *' }] },
+      'email-dispatch': { id: 'email-dispatch', triggers: [{ event: 'email-dispatch/due' }], concurrency: { key: 'event.data.id', limit: 1 } },
+      'email-dispatch-sweep': { id: 'email-dispatch-sweep', triggers: [{ cron: '* * * * *' }] },
+      'webhook-delivery': { id: 'webhook-delivery', triggers: [{ event: 'webhook-delivery/attempt' }], concurrency: { key: 'event.data.webhookId', limit: 16 } },
+      'webhook-delivery-fan-out': { id: 'webhook-delivery-fan-out', triggers: [{ event: 'webhook-delivery/due' }, { cron: '* * * * *' }] },
+      'broadcast-fanout': { id: 'broadcast-fanout', triggers: [{ event: 'broadcast-fanout/due' }], concurrency: { key: 'event.data.organizationId', limit: 1 } },
+      'broadcast-fanout-sweep': { id: 'broadcast-fanout-sweep', triggers: [{ cron: '* * * * *' }] },
+      'plan-changes': { id: 'plan-changes', triggers: [{ cron: '* * * * *' }] },
+      retention: { id: 'retention', triggers: [{ cron: '17 * * * *' }] },
+    });
+  });
+
+  it('give a fan-out cron only to a kind whose per-row function has an event of its own', () => {
+    for (const work of DUE_WORK_LIST) if (isFanOut(work.cron)) expect(work.perRow?.event).toBeTruthy();
+  });
+});
+
+type Step = ['run' | 'sleep' | 'send', string];
+
+/**
+ * Runs a function with its steps stood in for: `answer` gives each `step.run` its result by step
+ * id; the steps taken and the events sent are recorded.
+ */
+async function stepsOf(fn: InngestFunction.Any, event: { name: string; data: Record<string, unknown> }, answer: (stepId: string) => unknown) {
+  const steps: Step[] = [];
+  const sent: unknown[] = [];
+  const { result, error } = await new InngestTestEngine({
+    function: fn,
+    transformCtx: (ctx) => {
+      const mocked = mockCtx(ctx);
+      Object.assign(mocked.step, {
+        run: async (id: string) => (steps.push(['run', id]), answer(id)),
+        sleepUntil: async (id: string) => void steps.push(['sleep', id]),
+        sendEvent: async (id: string, payload: unknown) => void (steps.push(['send', id]), sent.push(payload)),
+      });
+      return mocked;
+    },
+  }).execute({ events: [event] });
+  return { steps, sent, result, error: error as Error | undefined };
+}
+
+const perRow = (kind: JobKind) => functionsFor(kind, noDeps)[0]!;
+const cronOf = (kind: JobKind) => functionsFor(kind, noDeps).at(-1)!;
+const LATER = '2030-01-01T00:00:00.000Z';
+const id = 'row-1';
+
+describe('the per-row runs keep the step ids of runs in flight', () => {
+  it('email-dispatch: due-at, wait-0, then dispatch-n with wait-n before each retry, at most 40', async () => {
+    const retried = await stepsOf(perRow('email-dispatch'), { name: 'email-dispatch/due', data: { id } }, (step) =>
+      step === 'due-at' ? LATER : step === 'dispatch-0' ? { outcome: 'queued', nextAttemptAt: LATER } : { outcome: 'delivered', nextAttemptAt: null },
+    );
+    expect(retried.steps).toEqual([['run', 'due-at'], ['sleep', 'wait-0'], ['run', 'dispatch-0'], ['sleep', 'wait-1'], ['run', 'dispatch-1']]);
+    expect(retried.result).toEqual({ id, outcome: 'delivered' });
+    const endless = await stepsOf(perRow('email-dispatch'), { name: 'email-dispatch/due', data: { id } }, (step) => (step === 'due-at' ? null : { outcome: 'queued', nextAttemptAt: LATER }));
+    expect(endless.steps[0]).toEqual(['run', 'due-at']);
+    expect(endless.steps.filter(([kind]) => kind === 'run')).toHaveLength(41);
+    expect(endless.steps.at(-1)).toEqual(['run', 'dispatch-39']);
+  });
+
+  it('webhook-delivery: attempt-0, then wait-n and attempt-n while a retry is scheduled, at most 4 attempts', async () => {
+    const run = await stepsOf(perRow('webhook-delivery'), { name: 'webhook-delivery/attempt', data: { id, webhookId: 'hook' } }, (step) =>
+      step === 'attempt-2' ? { outcome: 'succeeded', nextAttemptAt: null } : { outcome: 'pending', nextAttemptAt: LATER },
+    );
+    expect(run.steps).toEqual([['run', 'attempt-0'], ['sleep', 'wait-1'], ['run', 'attempt-1'], ['sleep', 'wait-2'], ['run', 'attempt-2']]);
+    expect(run.result).toEqual({ id, outcome: 'succeeded' });
+    const failing = await stepsOf(perRow('webhook-delivery'), { name: 'webhook-delivery/attempt', data: { id, webhookId: 'hook' } }, () => ({ outcome: 'pending', nextAttemptAt: LATER }));
+    expect(failing.steps.at(-1)).toEqual(['run', 'attempt-3']);
+  });
+
+  it('webhook-delivery-fan-out: due, then one attempt event per due delivery, de-duplicated by attempt', async () => {
+    const run = await stepsOf(cronOf('webhook-delivery'), { name: 'webhook-delivery/due', data: {} }, () => [{ id: 'd1', webhookId: 'hook', attempts: 2 }]);
+    expect(run.steps).toEqual([['run', 'due'], ['send', 'attempts']]);
+    expect(run.sent).toEqual([[{ name: 'webhook-delivery/attempt', id: 'd1-2', data: { id: 'd1', webhookId: 'hook' } }]]);
+    expect(run.result).toEqual({ due: 1 });
+    const idle = await stepsOf(cronOf('webhook-delivery'), { name: 'webhook-delivery/due', data: {} }, () => []);
+    expect(idle.steps).toEqual([['run', 'due']]);
+  });
+
+  it('broadcast-fanout: due-at, wait, then fan-out-n at once while there is more; after 400 steps it wakes itself again', async () => {
+    const scope = { id, organizationId: 'org-1' };
+    const run = await stepsOf(perRow('broadcast-fanout'), { name: 'broadcast-fanout/due', data: scope }, (step) => (step === 'due-at' ? LATER : step === 'fan-out-0' ? 'more' : 'sent'));
+    expect(run.steps).toEqual([['run', 'due-at'], ['sleep', 'wait'], ['run', 'fan-out-0'], ['run', 'fan-out-1']]);
+    expect(run.result).toEqual({ id, outcome: 'sent' });
+    const long = await stepsOf(perRow('broadcast-fanout'), { name: 'broadcast-fanout/due', data: scope }, (step) => (step === 'due-at' ? null : 'more'));
+    expect(long.steps.filter(([kind]) => kind === 'run')).toHaveLength(401);
+    expect(long.steps.slice(-2)).toEqual([['run', 'fan-out-399'], ['send', 'continue']]);
+    expect(long.sent).toEqual([{ name: 'broadcast-fanout/due', data: scope }]);
+    expect(long.result).toEqual({ id, outcome: 'more' });
+  });
+
+  it('domain-check: one check-dns step', async () => {
+    const run = await stepsOf(perRow('domain-check'), { name: 'domain-check/due', data: { id } }, () => 'verified');
+    expect(run.steps).toEqual([['run', 'check-dns']]);
+    expect(run.result).toEqual({ id, outcome: 'verified' });
+  });
+
+  it('system-mail-deliver: one deliver step; a refused message fails the run so Inngest retries it', async () => {
+    const sent = await stepsOf(perRow('system-mail'), { name: 'system-mail/due', data: { id } }, () => 'sent');
+    expect(sent.steps).toEqual([['run', 'deliver']]);
+    expect(sent.result).toEqual({ id, outcome: 'sent' });
+    const refused = await stepsOf(perRow('system-mail'), { name: 'system-mail/due', data: { id } }, () => 'retry');
+    expect(refused.error?.message).toBe(`system email ${id} was not accepted yet`);
+  });
+
+  it('the crons run the sweep in one step and answer as they did', async () => {
+    const timer = { name: 'inngest/scheduled.timer', data: {} };
+    const report = { handled: 1, outcomes: { delivered: 1 } };
+    const retention = { emailsDeleted: 1, eventsDeleted: 0, attachmentsExpired: 0, auditEventsDeleted: 0 };
+    const cases: Array<[JobKind, string, unknown, unknown]> = [
+      ['system-mail', 'sweep', 2, { sent: 2 }],
+      ['domain-check', 'sweep', 3, { checked: 3 }],
+      ['email-dispatch', 'sweep', report, report],
+      ['broadcast-fanout', 'sweep', report, report],
+      ['plan-changes', 'apply-due-plan-changes', 1, { applied: 1 }],
+      ['retention', 'apply-retention', retention, retention],
+    ];
+    for (const [kind, step, swept, answer] of cases) {
+      const run = await stepsOf(cronOf(kind), timer, () => swept);
+      expect(run.steps, kind).toEqual([['run', step]]);
+      expect(run.result, kind).toEqual(answer);
+    }
+  });
+});
