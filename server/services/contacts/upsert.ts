@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { column, columnNames, perDatabase, prepareSql, sqlUuidV7, tableName } from '@/db/raw-sql';
-import { audiences, contacts, events } from '@/db/schema';
+import { audiences, contacts } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import { AddressError } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
 import { ownAudience } from '../audiences/crud';
-import { LOGGED_RETURNING, queueDeliveries } from '../webhooks/fan-out';
+import { eventLogCtes } from '../shared/events';
 import { refusePastContactCap } from './cap';
 import { contactAddress, contactView, type ContactView } from './fields';
 
@@ -33,7 +33,6 @@ interface Row {
 
 const c = (key: 'id' | 'email' | 'name' | 'subscribed' | 'createdAt' | 'updatedAt' | 'audienceId') => column(contacts, key, 'c');
 const CONTACT_COLUMNS = ['id', 'organizationId', 'audienceId', 'email', 'name', 'subscribed', 'createdAt', 'updatedAt'] as const;
-const EVENT_COLUMNS = ['id', 'organizationId', 'type', 'data', 'createdAt'] as const;
 
 /**
  * The whole upsert in one statement: the contacts (a new address inserted, an existing one
@@ -63,13 +62,9 @@ const upsertOn = perDatabase((db: Db) => {
       ), counted as (
         update ${tableName(audiences)} set ${column(audiences, 'contactCount')} = ${column(audiences, 'contactCount')} + (select count(*) from upserted where created)
         where ${column(audiences, 'id')} = ${audience} and exists (select 1 from upserted where created)
-      ), logged as (
-        insert into ${tableName(events)} (${columnNames(events, EVENT_COLUMNS)})
-        select ${sqlUuidV7}, ${org}, case when u.created then 'contact.created' else 'contact.updated' end,
+      ), ${eventLogCtes(sql`select ${sqlUuidV7}, ${org}, case when u.created then 'contact.created' else 'contact.updated' end,
           jsonb_build_object('contactId', u.id, 'audienceId', ${audience}, 'email', u.email, 'name', u.name, 'subscribed', u.subscribed), ${now}
-        from upserted u
-        ${LOGGED_RETURNING}
-      ), queued as (${queueDeliveries('logged')})
+        from upserted u`)}
       select u.*, (select count(*)::int from queued) as queued from upserted u`,
   );
 });

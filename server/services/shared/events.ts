@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { events } from '@/db/schema';
 import type { Db } from '@/db/client';
 import { columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
@@ -16,16 +16,28 @@ export interface EventRow {
 }
 
 const LOGGED = ['id', 'organizationId', 'type', 'data', 'createdAt'] as const;
+
+/**
+ * CTEs `logged` and `queued` (for a `with …`): the events `rows` selects (`id`, `organization_id`,
+ * `type`, `data`, `created_at`, in that order) appended to the event log, and one pending webhook
+ * delivery per endpoint subscribed to each, so an event and its deliveries are committed together
+ * or not at all. Every statement that logs events does it through this fragment; the caller's
+ * answer reads `(select count(*) from queued)` to know whether to wake the webhook sweep.
+ */
+export function eventLogCtes(rows: SQL): SQL {
+  return sql`logged as (
+    insert into ${tableName(events)} (${columnNames(events, LOGGED)})
+    ${rows}
+    ${LOGGED_RETURNING}
+  ), queued as (${queueDeliveries('logged')})`;
+}
+
 // Unnamed: the join to the organization's endpoints is planned for each run.
 const logOn = perDatabase((db: Db) =>
   prepareSql<{ queued: number }>(
     db,
     null,
-    sql`with logged as (
-        insert into ${tableName(events)} (${columnNames(events, LOGGED)})
-        select ${columnNames(events, LOGGED)} from ${jsonRecordset('log', 'l', events, LOGGED)}
-        ${LOGGED_RETURNING}
-      ), queued as (${queueDeliveries('logged')})
+    sql`with ${eventLogCtes(sql`select ${columnNames(events, LOGGED)} from ${jsonRecordset('log', 'l', events, LOGGED)}`)}
       select count(*)::int as queued from queued`,
   ),
 );

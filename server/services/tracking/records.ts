@@ -4,7 +4,6 @@ import type { Db } from '@/db/client';
 import { emailEvents, emails } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { recordEmailEvents } from '../emails/events';
-import { tallyEvents } from '../broadcasts/tally';
 import { judgeClick, judgeOpen, type Judgement } from './machine';
 import { verifyToken } from './tokens';
 
@@ -136,8 +135,7 @@ async function record(deps: TrackingDeps, email: LoadedEmail, type: Kind, window
       if (!judgement.machine && !earlier?.human) counts[TALLY[type].human] = 1;
     }
     const data = { ...(url === undefined ? {} : { url }), ...clientData(client, judgement) };
-    await recordEmailEvents(tx, deps, email, [{ type, data }]);
-    await tallyEvents(tx, email.broadcastId, counts);
+    await recordEmailEvents(tx, deps, email, [{ type, data, counts }]);
     return true;
   });
 }

@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { broadcasts, emailEvents, emails } from '@/db/schema';
+import { emailEvents, emails } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { recordEmailEvents } from '../emails/events';
 import type { Recipient } from './recipient';
@@ -18,16 +18,7 @@ export async function recordUnsubscribedEmail(
   input: { emailId: string; recipient: Recipient; via: UnsubscribeChannel },
 ): Promise<boolean> {
   const [email] = await tx
-    .select({
-      id: emails.id,
-      organizationId: emails.organizationId,
-      mode: emails.mode,
-      from: emails.from,
-      to: emails.to,
-      subject: emails.subject,
-      tags: emails.tags,
-      broadcastId: emails.broadcastId,
-    })
+    .select({ id: emails.id, broadcastId: emails.broadcastId })
     .from(emails)
     .where(and(eq(emails.id, input.emailId), eq(emails.contactId, input.recipient.id), eq(emails.organizationId, input.recipient.organizationId)));
   if (!email?.broadcastId) return false;
@@ -39,11 +30,7 @@ export async function recordUnsubscribedEmail(
     .limit(1);
   if (earlier) return false;
   await recordEmailEvents(tx, deps, email, [
-    { type: 'email.unsubscribed', recipient: input.recipient.email, data: { via: input.via, contactId: input.recipient.id, broadcastId: email.broadcastId } },
+    { type: 'email.unsubscribed', recipient: input.recipient.email, data: { via: input.via, contactId: input.recipient.id, broadcastId: email.broadcastId }, counts: { unsubscribed: 1 } },
   ]);
-  await tx
-    .update(broadcasts)
-    .set({ unsubscribed: sql`${broadcasts.unsubscribed} + 1` })
-    .where(eq(broadcasts.id, email.broadcastId));
   return true;
 }

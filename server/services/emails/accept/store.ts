@@ -1,10 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { column, columnNames, jsonRecordset, perDatabase, populateRecordset, prepareSql, rowRecord, sqlNamed, tableName } from '@/db/raw-sql';
-import { emailEvents, emails, events } from '@/db/schema';
-import { newId } from '../../../ids';
-import { LOGGED_RETURNING, queueDeliveries } from '../../webhooks/fan-out';
-import type { EmailEventInput } from '../events';
+import { columnNames, perDatabase, populateRecordset, prepareSql, rowRecord, tableName } from '@/db/raw-sql';
+import { emails } from '@/db/schema';
+import { emailEventCtes, emailEventRecords, eventSubjectColumns, type EmailEventInput } from '../events';
 import { RESERVE_USAGE, reservationValues } from '../../plans/reservation-sql';
 import type { Reservation } from '../../plans/sending-limits';
 
@@ -16,41 +14,25 @@ export interface EmailDraft {
   events: EmailEventInput[];
 }
 
-// The emails, their history and their event-log rows in one statement: a data-modifying CTE is
-// atomic by itself, so accepting costs one round trip and one commit, for one email or a hundred.
-// An email that hits a unique index (its idempotency key) is skipped, and so are its events. What
-// an event repeats of its email (organization, time, and for the log what a webhook receiver is
-// told: id, mode, sender, recipients, subject, tags) is taken from the stored row, not sent again.
-const STORED = ['id', 'organizationId', 'mode', 'from', 'to', 'subject', 'tags', 'createdAt'] as const;
-const HISTORY = ['id', 'emailId', 'organizationId', 'type', 'recipient', 'data', 'createdAt'] as const;
-const LOGGED = ['id', 'organizationId', 'type', 'data', 'createdAt'] as const;
+// The emails and their events (emails/events.ts: history, event log, webhook deliveries) in one
+// statement: a data-modifying CTE is atomic by itself, so accepting costs one round trip and one
+// commit, for one email or a hundred. An email that hits a unique index (its idempotency key) is
+// skipped, and so are its events. What an event repeats of its email (organization, and for the
+// log what a webhook receiver is told) is taken from the stored row, not sent again.
 function storeStatement(withinLimits: boolean) {
   const limits = withinLimits ? sql`${RESERVE_USAGE}, ` : sql``;
   const gate = withinLimits ? sql`where exists (select 1 from reserved)` : sql``;
   const answer = withinLimits
     ? sql`select coalesce((select json_agg(id) from stored), '[]') as ids, (select count(*)::int from queued) as queued, (select month_recipients from reserved) as month_recipients`
     : sql`select id, (select count(*)::int from queued) as queued from stored`;
+  // Acceptance moves no broadcast count: no tally.
   return sql`with ${limits}stored as (
         insert into ${tableName(emails)} (${columnNames(emails)})
         select ${columnNames(emails)} from ${populateRecordset(emails, 'emails')}
         ${gate}
         on conflict do nothing
-        returning ${columnNames(emails, STORED)}
-      ), history as (
-        insert into ${tableName(emailEvents)} (${columnNames(emailEvents, HISTORY)})
-        select ${sql.join([column(emailEvents, 'id', 'h'), column(emailEvents, 'emailId', 'h'), column(emails, 'organizationId', 's'), column(emailEvents, 'type', 'h'), column(emailEvents, 'recipient', 'h'), column(emailEvents, 'data', 'h'), column(emails, 'createdAt', 's')], sql.raw(', '))}
-        from ${jsonRecordset('history', 'h', emailEvents, ['id', 'emailId', 'type', 'recipient', 'data'])}
-          join stored s on ${column(emails, 'id', 's')} = ${column(emailEvents, 'emailId', 'h')}
-      ), logged as (
-        insert into ${tableName(events)} (${columnNames(events, LOGGED)})
-        select ${column(events, 'id', 'l')}, ${column(emails, 'organizationId', 's')}, ${column(events, 'type', 'l')},
-          jsonb_build_object('emailId', ${column(emails, 'id', 's')}, 'mode', ${column(emails, 'mode', 's')}, 'from', ${column(emails, 'from', 's')},
-            'to', to_jsonb(${column(emails, 'to', 's')}), 'subject', ${column(emails, 'subject', 's')}, 'tags', ${column(emails, 'tags', 's')}) || ${column(events, 'data', 'l')},
-          ${column(emails, 'createdAt', 's')}
-        from ${jsonRecordset('log', 'l', events, ['id', 'type', 'data'], [['email_id', 'uuid']])}
-          join stored s on ${column(emails, 'id', 's')} = l.email_id
-        ${LOGGED_RETURNING}
-      ), queued as (${queueDeliveries('logged')})
+        returning ${eventSubjectColumns()}
+      ), ${emailEventCtes('stored', { tally: false })}
       ${answer}`;
 }
 
@@ -75,19 +57,9 @@ export interface StoreResult {
  */
 export async function storeEmails(db: Db, drafts: EmailDraft[], reservation: Reservation | null = null): Promise<StoreResult> {
   if (drafts.length === 0) return { stored: new Set(), deliveriesQueued: false, reserved: true, monthRecipients: null };
-  const history: unknown[] = [];
-  const log: unknown[] = [];
-  for (const { row, events: list } of drafts) {
-    for (const event of list) {
-      const recipient = event.recipient ?? undefined;
-      history.push(sqlNamed(emailEvents, { id: newId(), emailId: row.id, type: event.type, recipient, data: event.data ?? {} }));
-      log.push({ ...sqlNamed(events, { id: newId(), type: event.type, data: recipient ? { recipient, ...event.data } : (event.data ?? {}) }), email_id: row.id });
-    }
-  }
   const values = {
     emails: JSON.stringify(drafts.map((draft) => rowRecord(emails, draft.row))),
-    history: JSON.stringify(history),
-    log: JSON.stringify(log),
+    events: JSON.stringify(drafts.flatMap(({ row, events: list }) => emailEventRecords(row.id, row.createdAt, list))),
   };
   if (!reservation) {
     const stored = await storeOn(db).execute(values);

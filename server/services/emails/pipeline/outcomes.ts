@@ -1,14 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { column, columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
-import { emailEvents, emails, events, suppressions } from '@/db/schema';
+import { emails, suppressions } from '@/db/schema';
 import type { Deps } from '../../../deps';
 import { newId } from '../../../ids';
 import { unclaimedByInput } from '../../shared/claims/lease';
 import { groupCommitter } from '../../shared/group-commit';
-import { tallyCte } from '../../broadcasts/tally';
-import { LOGGED_RETURNING, queueDeliveries } from '../../webhooks/fan-out';
-import { emailEventRows, type EmailEventInput } from '../events';
+import { emailEventCtes, emailEventRecords, eventSubjectColumns, type EmailEventInput } from '../events';
 import type { RecipientState } from '../aggregate-status';
 
 type EmailRow = typeof emails.$inferSelect;
@@ -29,13 +27,11 @@ export interface Outcome {
   worker: string;
 }
 
-// Every finished email of a batch in one statement: its row, its history, its event-log rows and
+// Every finished email of a batch in one statement: its row, its events (emails/events.ts) and
 // its suppressions, atomically (a data-modifying CTE is all or nothing), one round trip and one
 // commit. An email whose recipient states changed since the claim (a bounce or complaint report
 // came in) is left out, with its events: the caller merges and writes it under a row lock.
 // Inputs go as json, which Postgres reads more cheaply than jsonb.
-const HISTORY = ['id', 'emailId', 'organizationId', 'type', 'recipient', 'data', 'createdAt'] as const;
-const LOGGED = ['id', 'organizationId', 'type', 'data', 'createdAt'] as const;
 const SUPPRESSED = ['id', 'organizationId', 'email', 'reason', 'emailId', 'createdAt'] as const;
 // Unnamed (planned on each run): named, it kept the generic plan it chose while emails was small
 // and unanalyzed, a sequential scan, as the table grew.
@@ -60,19 +56,8 @@ const writeOn = perDatabase((db: Db) =>
           ${column(emails, 'messageDate')} = coalesce(o.${column(emails, 'messageDate')}, ${column(emails, 'messageDate', 'e')})
         from input o
         where ${column(emails, 'id', 'e')} = o.${column(emails, 'id')} and ${column(emails, 'recipientStates', 'e')} = o.expected
-        returning ${column(emails, 'id', 'e')}, ${column(emails, 'broadcastId', 'e')}
-      ), history as (
-        insert into ${tableName(emailEvents)} (${columnNames(emailEvents, HISTORY)})
-        select ${columnNames(emailEvents, HISTORY)} from ${jsonRecordset('history', 'h', emailEvents, HISTORY)}
-        where ${column(emailEvents, 'emailId', 'h')} in (select id from updated)
-        returning ${column(emailEvents, 'emailId')} as email_id, ${column(emailEvents, 'type')} as type
-      ), ${tallyCte('history', 'updated')}, logged as (
-        insert into ${tableName(events)} (${columnNames(events, LOGGED)})
-        select ${columnNames(events, LOGGED)} from ${jsonRecordset('log', 'l', events, LOGGED, [['email_id', 'uuid']])}
-        where l.email_id in (select id from updated)
-        ${LOGGED_RETURNING}
-      ), queued as (${queueDeliveries('logged')}
-      ), suppressed as (
+        returning ${eventSubjectColumns('e')}
+      ), ${emailEventCtes('updated', { tally: true })}, suppressed as (
         insert into ${tableName(suppressions)} (${columnNames(suppressions, SUPPRESSED)})
         select ${columnNames(suppressions, SUPPRESSED)} from ${jsonRecordset('suppress', 's', suppressions, SUPPRESSED)}
         where ${column(suppressions, 'emailId', 's')} in (select id from updated)
@@ -85,8 +70,7 @@ const writeOn = perDatabase((db: Db) =>
 /** Stores outcomes in one statement; answers the ids it stored, and whether webhook deliveries were queued. */
 async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<{ written: Set<string>; queued: boolean }> {
   const input: unknown[] = [];
-  const history: unknown[] = [];
-  const log: unknown[] = [];
+  const events: unknown[] = [];
   const suppress: Array<{ sortKey: string; row: Record<string, unknown> }> = [];
   for (const o of outcomes) {
     const { email, at } = o;
@@ -105,9 +89,7 @@ async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<{ written: Se
       expected: email.recipientStates,
       states: o.states,
     });
-    const rows = emailEventRows(at, email, o.events);
-    for (const h of rows.history) history.push(sqlNamed(emailEvents, h));
-    for (const l of rows.log) log.push({ ...sqlNamed(events, l), email_id: email.id });
+    events.push(...emailEventRecords(email.id, at, o.events));
     for (const address of o.suppress) {
       suppress.push({ sortKey: `${email.organizationId} ${address}`, row: sqlNamed(suppressions, { id: newId(), organizationId: email.organizationId, email: address, reason: 'bounce', emailId: email.id, createdAt: at }) });
     }
@@ -116,8 +98,7 @@ async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<{ written: Se
   suppress.sort((a, b) => (a.sortKey < b.sortKey ? -1 : 1));
   const rows = await writeOn(db).execute({
     outcomes: JSON.stringify(input),
-    history: JSON.stringify(history),
-    log: JSON.stringify(log),
+    events: JSON.stringify(events),
     suppress: JSON.stringify(suppress.map((entry) => entry.row)),
   });
   return { written: new Set(rows.map((row) => row.id)), queued: (rows[0]?.queued ?? 0) > 0 };
