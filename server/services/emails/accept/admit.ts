@@ -61,7 +61,7 @@ type SystemDeps = Pick<Deps, 'clock' | 'metrics'>;
  * sends coalesced with their organization's others; a transaction for an Idempotency-Key or
  * attachments; the caller's transaction for a chunk), the idempotency race, the accepted
  * metrics and the wake-ups. System mail is stored in its own outbox behind the same door
- * (docs/delivery.md, "One admit door").
+ * (docs/emails.md, "One admit door").
  */
 export function admit(deps: SystemDeps, admission: SystemAdmission): Promise<{ id: string }>;
 export function admit(deps: Deps, admission: EmailAdmission): Promise<Admitted>;
