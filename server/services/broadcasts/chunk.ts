@@ -8,8 +8,8 @@ import { accountRefusal, type SendPermit } from '../emails/accept/checks';
 import { loadSendContext, type SendContext } from '../emails/accept/context';
 import { draftEmail } from '../emails/accept/draft';
 import type { EmailInput } from '../emails/accept/input';
-import { storeEmails, type EmailDraft } from '../emails/accept/store';
-import { storeWithinLimits, type Candidate } from '../emails/accept/within-limits';
+import { admit, type AdmitItem } from '../emails/accept/admit';
+import type { EmailDraft } from '../emails/accept/store';
 import { startOfNextUtcDay, startOfNextUtcMonth } from '../plans/calendar';
 import { parseMailbox, type Mailbox } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
@@ -30,7 +30,7 @@ export type ChunkOutcome = 'more' | 'sent' | 'held' | 'failed' | 'stopped';
 
 export interface ChunkResult {
   outcome: ChunkOutcome;
-  /** Emails stored, for the pipeline's wake-up. */
+  /** Emails stored (in the chunk's transaction, so the admit door leaves their wake-up to the caller once committed). */
   emailIds: string[];
   deliveriesQueued: boolean;
   systemEmailId: string | null;
@@ -111,9 +111,9 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
     const principal = broadcastPrincipal(row.organizationId, context.account?.plan ?? 'free');
     const copy = copyMaker(row, { principal, sender, domain, now });
 
-    // Each contact in order: the candidates the limits are asked about, and where each contact stands.
-    const candidates: Candidate[] = [];
-    const fates: Array<'absent' | 'skipped' | 'suppressed' | { failed: EmailDraft } | number> = [];
+    // Each contact in order: the copies handed to the admit door, and where each contact stands.
+    const items: AdmitItem[] = [];
+    const fates: Array<'absent' | 'skipped' | 'suppressed' | number> = [];
     // The contacts were read before this transaction (perhaps a chunk ahead): whoever unsubscribed
     // or was deleted since is read again here, under the lock, and gets nothing.
     const standing = await subscriptionsNow(tx, chunk);
@@ -129,41 +129,40 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
       else if (context.suppressed.has(contact.email)) fates.push('suppressed');
       else {
         const draft = copy(contact, copies.get(contact.id)!);
-        if ('failed' in draft) fates.push(draft);
-        else {
-          fates.push(candidates.length);
-          candidates.push({ draft: draft.sent, recipients: 1, listShaped: true });
-        }
+        fates.push(items.length);
+        // A copy that could not be rendered is recorded as failed, outside the limits: nothing is sent.
+        items.push('failed' in draft ? { drafted: { draft: draft.failed, recipients: 1, listShaped: true }, outsideLimits: true } : { drafted: { draft: draft.sent, recipients: 1, listShaped: true } });
       }
     }
 
-    const { refusals, result } = await storeWithinLimits({ ...deps, db: tx }, principal, context, 'broadcast', candidates, (drafts, reservation) => storeEmails(tx, drafts, reservation));
+    const { outcomes, wake } = await admit(deps, { via: 'broadcast', principal, kind: 'broadcast', items, tx, context, inOrder: true });
+    const refusalAt = (fate: (typeof fates)[number]) => {
+      const outcome = typeof fate === 'number' ? outcomes[fate] : null;
+      return outcome && 'error' in outcome ? outcome.error : null;
+    };
     // The limits refuse in order: every contact before the first refusal is handled, none after it.
-    const stop = fates.findIndex((fate) => typeof fate === 'number' && refusals[fate] !== null);
+    const stop = fates.findIndex((fate) => refusalAt(fate) !== null);
     const handled = stop === -1 ? fates.length : stop;
     const done = stop === -1 && chunk.length < CHUNK_CONTACTS;
     const handledFates = fates.slice(0, handled);
-    // Copies that could not be rendered: recorded as failed emails (outside the limits: nothing is sent).
-    const failedDrafts = handledFates.flatMap((fate) => (typeof fate === 'object' ? [fate.failed] : []));
-    const failedStored = await storeEmails(tx, failedDrafts);
+    const failedCopies = handledFates.filter((fate) => typeof fate === 'number' && 'outsideLimits' in items[fate]! && items[fate].outsideLimits).length;
     const [advanced] = await tx
       .update(broadcasts)
       .set({
         cursor: handled > 0 ? chunk[handled - 1]!.id : row.cursor,
-        queued: sql`${broadcasts.queued} + ${result.stored.size}`,
+        queued: sql`${broadcasts.queued} + ${wake.emailIds.length}`,
         suppressed: sql`${broadcasts.suppressed} + ${handledFates.filter((fate) => fate === 'suppressed').length}`,
-        skipped: sql`${broadcasts.skipped} + ${handledFates.filter((fate) => fate === 'skipped').length + failedDrafts.length}`,
+        skipped: sql`${broadcasts.skipped} + ${handledFates.filter((fate) => fate === 'skipped').length + failedCopies}`,
         ...(done ? { status: 'sent' as const, sentAt: now, nextAttemptAt: null } : {}),
       })
       // The row is locked and ours; the cursor check keeps a chunk from ever being stored twice should that change.
       .where(and(eq(broadcasts.id, row.id), row.cursor === null ? sql`${broadcasts.cursor} is null` : eq(broadcasts.cursor, row.cursor)))
       .returning();
     if (!advanced) throw new Error(`broadcast ${row.id}: the cursor moved under a locked chunk`);
-    const emailIds = [...result.stored];
-    const deliveriesQueued = result.deliveriesQueued || failedStored.deliveriesQueued;
+    const { emailIds, deliveriesQueued } = wake;
     if (done) await recordBroadcastEvent(tx, deps, advanced, 'broadcast.sent');
     if (stop !== -1) {
-      const held = await holdBroadcast(tx, deps, advanced, holdFor(refusals[fates[stop] as number]!, now));
+      const held = await holdBroadcast(tx, deps, advanced, holdFor(refusalAt(fates[stop]!) as AppError, now));
       return { outcome: 'held', emailIds, deliveriesQueued, systemEmailId: held.systemEmailId };
     }
     return { outcome: done ? 'sent' : 'more', emailIds, deliveriesQueued, systemEmailId: null };

@@ -36,7 +36,7 @@ async function owner(tx: Db, organizationId: string) {
  */
 export async function holdBroadcast(
   tx: Db,
-  deps: Pick<Deps, 'clock' | 'config' | 'jobs'>,
+  deps: Pick<Deps, 'clock' | 'config' | 'jobs' | 'metrics'>,
   row: BroadcastRow,
   hold: { reason: HoldReason; resumesAt: Date | null },
 ): Promise<{ row: BroadcastRow; systemEmailId: string | null }> {
@@ -64,7 +64,7 @@ export async function holdBroadcast(
  * come, or at once when a person asks (`force`: the fan-out holds it again if the limit still
  * stands). Null when it stays held.
  */
-export async function resumeHeld(tx: Db, deps: Pick<Deps, 'clock' | 'config' | 'jobs'>, row: BroadcastRow, options: { force: boolean }): Promise<BroadcastRow | null> {
+export async function resumeHeld(tx: Db, deps: Pick<Deps, 'clock' | 'config' | 'jobs' | 'metrics'>, row: BroadcastRow, options: { force: boolean }): Promise<BroadcastRow | null> {
   if (row.status !== 'held') return null;
   const now = deps.clock.now();
   const organization = await owner(tx, row.organizationId);

@@ -5,8 +5,7 @@ import { AppError, forbidden, validationError } from '../../errors';
 import { accountRefusal, permitSend } from '../emails/accept/checks';
 import { draftEmail } from '../emails/accept/draft';
 import type { EmailInput } from '../emails/accept/input';
-import { storeEmails } from '../emails/accept/store';
-import { storeWithinLimits } from '../emails/accept/within-limits';
+import { admit, type AdmitItem } from '../emails/accept/admit';
 import { normalizeAddress, parseMailbox } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
 import { renderForContacts, SAMPLE_NAME, type BroadcastContent } from './content';
@@ -57,7 +56,8 @@ async function checkTestRecipients(deps: Pick<Deps, 'db'>, principal: Principal,
 /**
  * `POST /broadcasts/{id}/test`: the broadcast as it is now, rendered with sample values for each
  * address, subject marked [Test]. Every refusal of a send applies; the copies count against the
- * daily and monthly limits, not against the list-send allowance. Works in every status and plan.
+ * daily and monthly limits, not against the list-send allowance, admitted through the one door
+ * (the recipients' rule above is the test send's own check). Works in every status and plan.
  */
 export async function sendTestCopies(deps: Deps, principal: Principal, id: string, to: string[]): Promise<{ data: Array<{ id: string }> }> {
   if (to.length === 0 || to.length > TEST_RECIPIENTS_MAX) throw validationError(`to: give 1 to ${TEST_RECIPIENTS_MAX} addresses`);
@@ -76,7 +76,7 @@ export async function sendTestCopies(deps: Deps, principal: Principal, id: strin
   );
   const refused = copies.find((copy) => copy instanceof AppError);
   if (refused) throw refused;
-  const candidates = permit.deliverable.map((address, index) => {
+  const items = permit.deliverable.map((address, index): AdmitItem => {
     const rendered = copies[index] as Exclude<(typeof copies)[number], AppError>;
     const input: EmailInput = {
       from: row.from,
@@ -91,14 +91,12 @@ export async function sendTestCopies(deps: Deps, principal: Principal, id: strin
       tags: [{ name: 'broadcast_test', value: row.id }],
       tracking: {},
     };
-    return { draft: draftEmail(principal, input, { ...permit, deliverable: [address], suppressed: [] }, { now, scheduledAt: null }), recipients: 1, listShaped: false };
+    return { drafted: { draft: draftEmail(principal, input, { ...permit, deliverable: [address], suppressed: [] }, { now, scheduledAt: null }), recipients: 1, listShaped: false } };
   });
-  const { refusals, result } = await storeWithinLimits(deps, principal, context, 'broadcast', candidates, (drafts, reservation) => storeEmails(deps.db, drafts, reservation));
+  const { outcomes } = await admit(deps, { via: 'broadcast_test', principal, kind: 'broadcast', items, context });
+  const data = outcomes.flatMap((outcome) => (outcome && 'id' in outcome ? [{ id: outcome.id }] : []));
   // Copies past a limit are not sent; when none fits, the limit's refusal is the answer.
-  const refusal = refusals.find((r) => r !== null);
-  if (refusal && result.stored.size === 0) throw refusal;
-  if (result.deliveriesQueued) deps.jobs.wake('webhook-delivery', []);
-  const ids = candidates.map((c) => c.draft.row.id).filter((emailId) => result.stored.has(emailId));
-  if (ids.length > 0) deps.jobs.wake('email-dispatch', ids);
-  return { data: ids.map((emailId) => ({ id: emailId })) };
+  const limited = outcomes.find((outcome) => outcome !== null && 'error' in outcome);
+  if (data.length === 0 && limited && 'error' in limited) throw limited.error;
+  return { data };
 }

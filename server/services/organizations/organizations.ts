@@ -82,7 +82,7 @@ async function organizationOfUser(deps: Pick<Deps, 'db'>, userId: string): Promi
  * The unique membership per user keeps two concurrent first requests from making two.
  * Its owner's address is unconfirmed: the link to confirm it is mailed with the organization.
  */
-export async function ensureOrganizationOfUser(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'jobs'>, user: { id: string; name: string; email: string }): Promise<Organization> {
+export async function ensureOrganizationOfUser(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'jobs' | 'metrics'>, user: { id: string; name: string; email: string }): Promise<Organization> {
   const existing = await organizationOfUser(deps, user.id);
   if (existing) return existing;
   try {

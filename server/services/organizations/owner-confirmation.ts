@@ -34,7 +34,7 @@ export const CONFIRMATION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * Mails a new link to the owner's address, in the caller's transaction: the row (its token's hash,
  * its expiry from the service's clock) and the message exist together. Answers the message's id to wake.
  */
-export async function mailConfirmationLink(tx: Db, deps: Pick<Deps, 'clock' | 'config'>, organization: { id: string; name: string; ownerEmail: string }): Promise<string> {
+export async function mailConfirmationLink(tx: Db, deps: Pick<Deps, 'clock' | 'config' | 'metrics'>, organization: { id: string; name: string; ownerEmail: string }): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
   await tx.insert(ownerConfirmations).values({

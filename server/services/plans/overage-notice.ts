@@ -2,14 +2,18 @@ import { and, eq, isNull, ne, or } from 'drizzle-orm';
 import { organizations, usageCounters } from '@/db/schema';
 import { overageEnteredEmail } from '@/emails/overage-entered';
 import type { Deps } from '../../deps';
-import { enqueueSystemEmail } from '../system-mail/queue';
+import type { Db } from '@/db/client';
+import type { RenderedEmail } from '@/emails/layout';
 import type { SendingLimits } from './sending-limits';
+
+/** Queues one of our own messages in the transaction: handed in by the send that crossed the quota (its admit door), which this module sits below. */
+export type QueueSystemMail = (tx: Db, message: { organizationId: string; kind: string; to: string; email: RenderedEmail }) => Promise<string>;
 
 /**
  * Tells the owner, once per month, that the organization has entered metered overage. The
  * conditional update is the "once": of concurrent senders that all crossed the quota, one wins.
  */
-export async function noticeOverageEntered(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'jobs'>, organizationId: string, limits: SendingLimits): Promise<void> {
+export async function noticeOverageEntered(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'jobs'>, organizationId: string, limits: SendingLimits, queue: QueueSystemMail): Promise<void> {
   const emailId = await deps.db.transaction(async (tx) => {
     const [marked] = await tx
       .update(usageCounters)
@@ -19,7 +23,7 @@ export async function noticeOverageEntered(deps: Pick<Deps, 'db' | 'clock' | 'co
     if (!marked) return null;
     const [organization] = await tx.select({ name: organizations.name, ownerEmail: organizations.ownerEmail }).from(organizations).where(eq(organizations.id, organizationId));
     if (!organization) return null;
-    return enqueueSystemEmail(tx, deps, {
+    return queue(tx, {
       organizationId,
       kind: 'overage-entered',
       to: organization.ownerEmail,

@@ -1,36 +1,23 @@
 import { and, asc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { systemEmails } from '@/db/schema';
 import type { Db } from '@/db/client';
-import type { RenderedEmail } from '@/emails/layout';
 import type { Deps } from '../../deps';
-import { newId } from '../../ids';
+import { admit } from '../emails/accept/admit';
 import { claimable, claimedBy, unclaimedBy } from '../shared/claims/lease';
 import type { DeliveryOutcome } from '../../mail/outcomes';
 import { systemMessage } from './message';
+import type { SystemMessage } from './store';
 
 const MAX_ATTEMPTS = 8;
 const RETRY_BASE_MS = 30_000;
 
-/** Queues one of our own messages in the caller's transaction, so it exists exactly when the change that caused it does. */
-export async function enqueueSystemEmail(
-  tx: Db,
-  deps: Pick<Deps, 'clock'>,
-  input: { organizationId: string | null; kind: string; to: string; email: RenderedEmail },
-): Promise<string> {
-  const id = newId();
-  const now = deps.clock.now();
-  await tx.insert(systemEmails).values({
-    id,
-    organizationId: input.organizationId,
-    kind: input.kind,
-    toAddress: input.to,
-    subject: input.email.subject,
-    html: input.email.html,
-    text: input.email.text,
-    nextAttemptAt: now,
-    createdAt: now,
-  });
-  return id;
+/**
+ * Queues one of our own messages in the caller's transaction, so it exists exactly when the change
+ * that caused it does: through the admit door, whose system-mail store writes the outbox row. The
+ * caller wakes `system-mail` with the answered id once it has committed.
+ */
+export async function enqueueSystemEmail(tx: Db, deps: Pick<Deps, 'clock' | 'metrics'>, message: SystemMessage): Promise<string> {
+  return (await admit(deps, { via: 'system', tx, message })).id;
 }
 
 /**

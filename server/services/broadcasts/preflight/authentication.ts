@@ -1,15 +1,19 @@
 import type { Deps } from '../../../deps';
-import type { PreflightCheck } from './checks';
-import { judgeDkim } from './dkim';
-import { findDmarc, judgeDmarc, strictSpfAlignment } from './dmarc';
-import { readTxt } from './dns-read';
-import { organizationalDomain } from './organizational-domain';
+import { judgeDkim } from '../../domains/authentication/dkim';
+import { findDmarc, judgeDmarc, strictSpfAlignment } from '../../domains/authentication/dmarc';
+import { readTxt } from '../../domains/authentication/dns-read';
+import type { Judgement } from '../../domains/authentication/judgement';
+import { organizationalDomain } from '../../domains/authentication/organizational-domain';
+import { senderOf, type SigningSender } from '../../domains/authentication/sender-read';
+import { judgeSpf } from '../../domains/authentication/spf';
+import { check, type PreflightCheck, type PreflightCheckId } from './checks';
 import { judgeSenderDomain, uncheckedAuthentication } from './sender-domain';
-import { senderOf, type SigningSender } from './sender-read';
-import { judgeSpf } from './spf';
 
 const returnPathOf = (sender: SigningSender) => `${sender.returnPath}.${sender.domain}`;
 const dkimNameOf = (sender: SigningSender) => `${sender.selector}._domainkey.${sender.domain}`;
+
+/** A domain check (domains/authentication/) as the broadcast's pre-flight lists it. */
+const asCheck = (id: PreflightCheckId, { status, detail }: Judgement): PreflightCheck => check(id, status, detail);
 
 /** sender_domain, spf, dkim and dmarc: the From domain as the account holds it, and its DNS as receivers read it now. */
 export async function authenticationChecks(deps: Pick<Deps, 'db' | 'config'>, organizationId: string, from: string): Promise<PreflightCheck[]> {
@@ -21,12 +25,15 @@ export async function authenticationChecks(deps: Pick<Deps, 'db' | 'config'>, or
   const dmarcRead = readTxt(dnsServers, { atFrom: `_dmarc.${sender.domain}`, atOrg: `_dmarc.${orgDomain}` }).then((answers) =>
     findDmarc(sender.domain, orgDomain, answers.atFrom, answers.atOrg),
   );
-  if (sender.kind !== 'registered') return [domainCheck, judgeDmarc(await dmarcRead, orgDomain), ...uncheckedAuthentication(sender)];
+  if (sender.kind !== 'registered') return [domainCheck, asCheck('dmarc', judgeDmarc(await dmarcRead, orgDomain)), ...uncheckedAuthentication(sender)];
   const [dmarc, answers] = await Promise.all([dmarcRead, readTxt(dnsServers, { spf: returnPathOf(sender), dkim: dkimNameOf(sender) })]);
   return [
     domainCheck,
-    judgeDmarc(dmarc, orgDomain),
-    judgeSpf({ fromDomain: sender.domain, returnPathName: returnPathOf(sender), mailHost: deps.config.mailHost, answer: answers.spf, strictAlignment: strictSpfAlignment(dmarc) }),
-    judgeDkim({ fromDomain: sender.domain, name: dkimNameOf(sender), publicKey: sender.publicKey, answer: answers.dkim }),
+    asCheck('dmarc', judgeDmarc(dmarc, orgDomain)),
+    asCheck(
+      'spf',
+      judgeSpf({ fromDomain: sender.domain, returnPathName: returnPathOf(sender), mailHost: deps.config.mailHost, answer: answers.spf, strictAlignment: strictSpfAlignment(dmarc) }),
+    ),
+    asCheck('dkim', judgeDkim({ fromDomain: sender.domain, name: dkimNameOf(sender), publicKey: sender.publicKey, answer: answers.dkim })),
   ];
 }

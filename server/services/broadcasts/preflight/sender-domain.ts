@@ -1,12 +1,5 @@
-import type { DomainStatus } from '../../domains/statuses';
+import type { Sender } from '../../domains/authentication/sender';
 import { check, type PreflightCheck, type PreflightCheckId } from './checks';
-
-/** Where the From address stands: not an address, the shared sandbox, or a domain that is, or is not, the organization's. */
-export type Sender =
-  | { kind: 'invalid'; from: string; reason: string }
-  | { kind: 'sandbox'; domain: string }
-  | { kind: 'unregistered'; domain: string }
-  | { kind: 'registered'; domain: string; id: string; status: DomainStatus; failureReason: string | null };
 
 const REGISTER = 'register it (POST /domains), publish the records it lists and verify it';
 

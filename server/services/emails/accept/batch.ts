@@ -1,47 +1,43 @@
 import type { Deps } from '../../../deps';
 import { AppError } from '../../../errors';
 import type { Principal } from '../../shared/principal';
+import { admit, type AdmitOutcome } from './admit';
 import { BatchOutcomes, type BatchOutcome } from './batch-outcomes';
-import { checkBatch, type BatchItem, type CheckedItem } from './check-batch';
-import { storeEmails } from './store';
-import { storeWithinLimits } from './within-limits';
+import type { EmailRequest } from './input';
 
 export const BATCH_LIMIT = 100;
 
-export type { BatchItem } from './check-batch';
+/** One item of a batch as the edge parsed it: an email (its content given or from a template), or why its body was refused. */
+export type BatchItem = { input: EmailRequest } | { invalid: string };
 
 /** Only a batch of no items or more than BATCH_LIMIT is refused whole. */
 export function checkBatchSize(items: unknown[]): void {
   if (items.length === 0 || items.length > BATCH_LIMIT) throw new AppError('VALIDATION_ERROR', `A batch holds 1 to ${BATCH_LIMIT} emails (got ${items.length})`);
 }
 
+/** A batch item as the admit door takes it: a batch item carries no send time, attachments nor key. */
+export const admitItemOf = (item: BatchItem) => ('invalid' in item ? item : { request: { ...item.input, attachments: [] } });
+
 /**
- * Checks each item as `POST /emails` would, in request order (check-batch.ts), then stores every
- * accepted one in a single statement: one read of the organization, its sender domains and
- * suppressions for the whole batch, and one commit. An item's refusal is its outcome and never
- * fails the batch.
+ * Checks each item as `POST /emails` would, in request order, then stores every accepted one in
+ * a single statement, through the admit door: one read of the organization, its sender domains
+ * and suppressions for the whole batch, and one commit. An item's refusal is its outcome and
+ * never fails the batch; a fault of ours is logged and answered as INTERNAL_ERROR.
  */
 export async function sendBatch(deps: Deps, principal: Principal, items: BatchItem[], log: (error: unknown) => void): Promise<BatchOutcome[]> {
   checkBatchSize(items);
-  const outcomes = new BatchOutcomes(items.length, log);
-  let passed: CheckedItem[] = [];
+  const answers = new BatchOutcomes(items.length, log);
+  let outcomes: AdmitOutcome[];
   try {
-    const checked = await checkBatch(deps, principal, items, outcomes);
-    passed = checked.passed;
-    if (checked.context) {
-      const { refusals, result } = await storeWithinLimits(deps, principal, checked.context, 'transactional', passed, (drafts, reservation) => storeEmails(deps.db, drafts, reservation));
-      refusals.forEach((refusal, i) => {
-        if (refusal) outcomes.failed(passed[i]!.index, refusal);
-      });
-      if (result.deliveriesQueued) deps.jobs.wake('webhook-delivery', []);
-    }
+    ({ outcomes } = await admit(deps, { via: 'batch', principal, kind: 'transactional', items: items.map(admitItemOf) }));
   } catch (error) {
-    // Nothing of the batch was stored (one statement): every item still without an outcome failed.
-    outcomes.failRest(error);
-    return outcomes.list;
+    // A fault before anything was stored (the context read): each item fails with it, a body refused at the edge with its own refusal.
+    items.forEach((item, index) => answers.failed(index, 'invalid' in item ? new AppError('VALIDATION_ERROR', item.invalid) : error));
+    return answers.list;
   }
-  const stored = passed.filter(({ index }) => !outcomes.settled(index));
-  for (const { index, draft } of stored) outcomes.accepted(index, draft.row.id!);
-  if (stored.length > 0) deps.jobs.wake('email-dispatch', stored.map(({ draft }) => draft.row.id!));
-  return outcomes.list;
+  outcomes.forEach((outcome, index) => {
+    if (outcome && 'id' in outcome) answers.accepted(index, outcome.id);
+    else answers.failed(index, outcome?.error);
+  });
+  return answers.list;
 }

@@ -1,6 +1,7 @@
 import type { Db } from '@/db/client';
 import type { Deps } from '../../../deps';
 import type { AppError } from '../../../errors';
+import type { SendingLimits } from '../../plans/sending-limits';
 import { keyedGroupCommitter } from '../../shared/group-commit';
 import type { Principal } from '../../shared/principal';
 import type { SendContext } from './context';
@@ -18,6 +19,8 @@ export interface SingleOutcome {
   refusal: AppError | null;
   stored: boolean;
   deliveriesQueued: boolean;
+  /** Given to one send of the group only: the owner is told once. */
+  overageEntered: SendingLimits | null;
 }
 
 /** As many as one store statement takes in a batch. */
@@ -29,7 +32,7 @@ const MAX_TOGETHER = 50;
 // its own, in arrival order. A lone send is stored at once, as before.
 const storeTogether = keyedGroupCommitter(async (_db: Db, waiting: Waiting[]): Promise<SingleOutcome[]> => {
   const [{ deps, principal, context }] = waiting as [Waiting, ...Waiting[]];
-  const { refusals, result } = await storeWithinLimits(
+  const { refusals, result, overageEntered } = await storeWithinLimits(
     deps,
     principal,
     context,
@@ -41,12 +44,14 @@ const storeTogether = keyedGroupCommitter(async (_db: Db, waiting: Waiting[]): P
     refusal: refusals[index] ?? null,
     stored: result.stored.has(w.candidate.draft.row.id),
     deliveriesQueued: result.deliveriesQueued,
+    overageEntered: index === 0 ? overageEntered : null,
   }));
 }, MAX_TOGETHER);
 
 /**
  * Stores one email with no idempotency key and no attachments (those need a transaction of their
- * own) within the sending limits, together with the organization's other sends in flight.
+ * own) within the sending limits, together with the organization's other sends in flight. Only
+ * the admit door (admit.ts) calls it.
  */
 export function storeSingle(deps: Deps, principal: Principal, context: SendContext, candidate: Candidate): Promise<SingleOutcome> {
   return storeTogether(deps.db, `${principal.organizationId}:${principal.mode}`, { deps, principal, context, candidate });

@@ -1,6 +1,5 @@
 import type { Deps } from '../../../deps';
 import { AppError, notFound } from '../../../errors';
-import { noticeOverageEntered } from '../../plans/overage-notice';
 import {
   allot,
   reservationOf,
@@ -19,7 +18,6 @@ import { refreshStanding } from '../../plans/standing';
 import { createUsageCounters, readUsageCounters } from '../../plans/usage-counters';
 import type { Principal } from '../../shared/principal';
 import type { SendContext } from './context';
-import { emailSource } from '../source';
 import type { EmailDraft, StoreResult } from './store';
 
 /** An email that passed every other check, asking the limits for room. */
@@ -28,16 +26,6 @@ export interface Candidate {
   /** Live recipients it will be sent to (suppressed ones are not sent, so not counted). */
   recipients: number;
   listShaped: boolean;
-}
-
-function countAccepted(deps: Deps, principal: Principal, candidates: Candidate[], result: StoreResult): void {
-  const bySource = new Map<string, number>();
-  for (const { draft } of candidates) {
-    if (!result.stored.has(draft.row.id)) continue;
-    const source = emailSource({ submittedVia: draft.row.submittedVia ?? null, broadcastId: draft.row.broadcastId ?? null });
-    bySource.set(source, (bySource.get(source) ?? 0) + 1);
-  }
-  for (const [source, count] of bySource) deps.metrics.emailsAccepted({ source, mode: principal.mode }, count);
 }
 
 /** The account as the limits read it: its standing evaluated again once an hour (by a send or a usage read). */
@@ -56,6 +44,37 @@ export function allotNow(account: SendingAccount, kind: SendKind, counters: Usag
 /** A send whose counters keep moving under it this many times in a row is told to retry. */
 const MAX_ROUNDS = 20;
 
+export interface LimitOptions {
+  /**
+   * The candidates are taken in order and none after the first refused one is stored (a
+   * broadcast's contacts: the next chunk starts at the refused one); those after it get its refusal.
+   */
+  inOrder?: boolean;
+  /** Drafts stored in the same statement without being counted (a copy recorded as failed), given the candidates' refusals. */
+  alongside?: (refusals: Array<AppError | null>) => EmailDraft[];
+}
+
+export interface WithinLimits {
+  /** Per candidate, in order: null when it was stored within the limits, else why not. */
+  refusals: Array<AppError | null>;
+  result: StoreResult;
+  /** The limits in force when this store took the month past its quota into metered overage: the owner is told once a month. */
+  overageEntered: SendingLimits | null;
+}
+
+/** A store that stored nothing: a fresh value each time, as callers may read its set. */
+export const nothingStored = (): StoreResult => ({ stored: new Set(), deliveriesQueued: false, reserved: true, monthRecipients: null });
+
+/** In order: every candidate from the first refused one on is refused as it was, and only those before it are allotted. */
+function stopAtFirstRefusal(account: SendingAccount, kind: SendKind, counters: UsageCounters, now: Date, candidates: Candidate[]) {
+  const allotted = allotNow(account, kind, counters, now, candidates);
+  const stop = allotted.allotment.refusals.findIndex((refusal) => refusal !== null);
+  if (stop === -1) return allotted;
+  const before = allotNow(account, kind, counters, now, candidates.slice(0, stop));
+  const refused = allotted.allotment.refusals[stop]!;
+  return { ...before, allotment: { ...before.allotment, refusals: candidates.map((_, index) => (index < stop ? null : refused)) } };
+}
+
 /**
  * The monthly quota, the daily ceiling and the list-send allowance, last of the refusals before
  * queueing. Allots room to the candidates in order from the counters read with the send context,
@@ -70,33 +89,30 @@ export async function storeWithinLimits(
   kind: SendKind,
   candidates: Candidate[],
   store: (drafts: EmailDraft[], reservation: Reservation | null) => Promise<StoreResult>,
-): Promise<{ refusals: Array<AppError | null>; result: StoreResult }> {
+  options: LimitOptions = {},
+): Promise<WithinLimits> {
+  const alongside = options.alongside ?? (() => []);
   if (principal.mode === 'test') {
-    const result = await store(
-      candidates.map((c) => c.draft),
-      null,
-    );
-    countAccepted(deps, principal, candidates, result);
-    return { refusals: candidates.map(() => null), result };
+    const refusals = candidates.map(() => null);
+    const drafts = [...candidates.map((c) => c.draft), ...alongside(refusals)];
+    return { refusals, result: drafts.length > 0 ? await store(drafts, null) : nothingStored(), overageEntered: null };
   }
   const account = await accountNow(deps, principal, context);
   let counters = context.counters;
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const { limits, allotment } = allotNow(account, kind, counters, deps.clock.now(), candidates);
+    const now = deps.clock.now();
+    const { limits, allotment } = options.inOrder ? stopAtFirstRefusal(account, kind, counters, now, candidates) : allotNow(account, kind, counters, now, candidates);
     const accepted = candidates.filter((_, index) => allotment.refusals[index] === null);
-    if (accepted.length === 0) return { refusals: allotment.refusals, result: { stored: new Set(), deliveriesQueued: false, reserved: true, monthRecipients: null } };
+    const uncounted = alongside(allotment.refusals);
+    if (accepted.length === 0) return { refusals: allotment.refusals, result: uncounted.length > 0 ? await store(uncounted, null) : nothingStored(), overageEntered: null };
     const result = await store(
-      accepted.map((c) => c.draft),
+      [...accepted.map((c) => c.draft), ...uncounted],
       reservationOf(principal.organizationId, limits, allotment),
     );
     if (result.reserved) {
       const month = result.monthRecipients ?? 0;
-      if (limits.overage && month > limits.quota && counters.overageNotifiedMonth !== limits.month) {
-        // The email is accepted already: a failed notice is logged, never turned into a refusal the client would retry.
-        await noticeOverageEntered(deps, principal.organizationId, limits).catch((err: unknown) => deps.log.error({ err, organizationId: principal.organizationId }, 'overage notice failed'));
-      }
-      countAccepted(deps, principal, accepted, result);
-      return { refusals: allotment.refusals, result };
+      const overageEntered = limits.overage && month > limits.quota && counters.overageNotifiedMonth !== limits.month ? limits : null;
+      return { refusals: allotment.refusals, result, overageEntered };
     }
     // Another sender took the room meanwhile, or the organization has no counter row yet.
     counters = (await readUsageCounters(deps, principal.organizationId)) ?? (await createUsageCounters(deps, principal.organizationId, limits));

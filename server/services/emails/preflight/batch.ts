@@ -1,7 +1,7 @@
 import type { Principal } from '../../shared/principal';
-import { checkBatchSize } from '../accept/batch';
+import { admitItemOf, checkBatchSize, type BatchItem } from '../accept/batch';
 import { BatchOutcomes } from '../accept/batch-outcomes';
-import { checkBatch, type BatchItem, type CheckedBatch } from '../accept/check-batch';
+import { evaluate, type Evaluation } from '../accept/evaluate';
 import { accountNow, allotNow } from '../accept/within-limits';
 import { limitsOfRequests } from './limits';
 import { recipientVerdicts } from './recipients';
@@ -10,17 +10,21 @@ import { verdictOf } from './verdict-of';
 
 /**
  * `POST /emails/batch/preflight`: per item, in request order, what `POST /emails/batch` would
- * answer, by the same checks (check-batch.ts, then the limits allotted in order) and storing
- * nothing. An item the batch would refuse is refused here with the same code.
+ * answer, by the same checks (evaluate.ts, the admit door's evaluation, then the limits allotted
+ * in order) and storing nothing. An item the batch would refuse is refused here with the same code.
  */
 export async function preflightBatch(deps: PreflightDeps, principal: Principal, items: BatchItem[], log: (error: unknown) => void): Promise<PreflightVerdict[]> {
   checkBatchSize(items);
   const outcomes = new BatchOutcomes(items.length, log);
   const limits = new Map<number, LimitsVerdict>();
-  let checked: CheckedBatch | null = null;
+  let evaluation: Evaluation | null = null;
   try {
-    checked = await checkBatch(deps, principal, items, outcomes);
-    const { context, passed } = checked;
+    evaluation = await evaluate(deps, principal, items.map(admitItemOf));
+    evaluation.items.forEach((item, index) => {
+      if (item.refusal !== undefined) outcomes.failed(index, item.refusal);
+    });
+    const passed = evaluation.items.flatMap((item, index) => (item.candidate ? [{ index, ...item.candidate }] : []));
+    const { context } = evaluation;
     // Test mode counts nothing, so no limit applies to it.
     if (context && passed.length > 0 && principal.mode === 'live') {
       const allotted = allotNow(await accountNow(deps, principal, context), 'transactional', context.counters, deps.clock.now(), passed);
@@ -32,23 +36,23 @@ export async function preflightBatch(deps: PreflightDeps, principal: Principal, 
   } catch (error) {
     outcomes.failRest(error);
   }
-  const permits = new Map(checked?.passed.map((item) => [item.index, item.permit]));
   return Promise.all(
     items.map(async (item, index) => {
       const outcome = outcomes.list[index];
       const refusal = outcome && 'code' in outcome ? outcome : null;
-      const input = checked?.contents[index];
-      if (!input || !checked?.context) return verdictOf(refusal);
+      const evaluated = evaluation?.items[index];
+      const input = evaluated?.input;
+      if (!input || !evaluation?.context) return verdictOf(refusal);
       return verdictOf(refusal, {
         deps,
         principal,
         scheduledAt: null,
         input,
         fromTemplate: 'input' in item && 'template' in item.input,
-        recipients: await recipientVerdicts(deps, principal, input, checked.context),
-        permit: permits.get(index),
+        recipients: await recipientVerdicts(deps, principal, input, evaluation.context),
+        permit: evaluated.permit,
         limits: limits.get(index) ?? null,
-        listShaped: checked.listShaped,
+        listShaped: evaluation.listShaped,
       });
     }),
   );

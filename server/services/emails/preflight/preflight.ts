@@ -1,7 +1,6 @@
 import { AppError } from '../../../errors';
 import type { Principal } from '../../shared/principal';
-import { evaluateSend, type Evaluation } from '../accept/evaluate';
-import { findByIdempotencyKey } from '../accept/idempotency';
+import { evaluate } from '../accept/evaluate';
 import type { EmailRequest, SendEmailInput } from '../accept/input';
 import { accountNow, allotNow } from '../accept/within-limits';
 import { limitsOfRequests } from './limits';
@@ -11,22 +10,20 @@ import { refusalOf, verdictOf } from './verdict-of';
 
 /**
  * `POST /emails/preflight`: what `POST /emails` would do with this request, by the same checks
- * (evaluate.ts, then the limits against the counters as they are), storing and sending nothing
- * and counting nothing but the request against the rate limit.
+ * (evaluate.ts, the admit door's evaluation, then the limits against the counters as they are),
+ * storing and sending nothing and counting nothing but the request against the rate limit.
  */
 export async function preflightEmail(deps: PreflightDeps, principal: Principal, request: EmailRequest<SendEmailInput>): Promise<PreflightVerdict> {
-  if (request.idempotencyKey) {
-    const replayOf = await findByIdempotencyKey(deps, principal, request.idempotencyKey);
-    if (replayOf) return { ...(await verdictOf(null)), replayOf };
-  }
-  const reached: Partial<Evaluation> = {};
+  const { context, items } = await evaluate(deps, principal, [{ request }]);
+  const item = items[0]!;
+  if (item.replayOf) return { ...(await verdictOf(null)), replayOf: item.replayOf };
   let refusal: Refusal | null = null;
   let limits: LimitsVerdict | null = null;
   try {
-    const { context, permit } = await evaluateSend(deps, principal, request, reached);
+    if (item.refusal !== undefined) throw item.refusal;
     // Test mode counts nothing, so no limit applies to it.
-    if (principal.mode === 'live') {
-      const candidate = { recipients: permit.deliverable.length, listShaped: false };
+    if (principal.mode === 'live' && context && item.candidate) {
+      const candidate = { recipients: item.candidate.recipients, listShaped: false };
       const allotted = allotNow(await accountNow(deps, principal, context), 'transactional', context.counters, deps.clock.now(), [candidate]);
       const limitRefusal = allotted.allotment.refusals[0] ?? null;
       if (limitRefusal) refusal = refusalOf(limitRefusal);
@@ -39,11 +36,11 @@ export async function preflightEmail(deps: PreflightDeps, principal: Principal, 
   return verdictOf(refusal, {
     deps,
     principal,
-    scheduledAt: reached.scheduledAt ?? null,
-    input: reached.input,
+    scheduledAt: item.scheduledAt ?? null,
+    input: item.input,
     fromTemplate: 'template' in request,
-    recipients: reached.input && reached.context ? await recipientVerdicts(deps, principal, reached.input, reached.context) : null,
-    permit: reached.permit,
+    recipients: item.input && context ? await recipientVerdicts(deps, principal, item.input, context) : null,
+    permit: item.permit,
     limits,
     listShaped: false,
   });

@@ -1,7 +1,7 @@
 import type { Deps } from '../../../../deps';
-import { judgeDkim } from '../../../broadcasts/preflight/dkim';
-import { readTxt } from '../../../broadcasts/preflight/dns-read';
-import { senderOf } from '../../../broadcasts/preflight/sender-read';
+import { judgeDkim } from '../../../domains/authentication/dkim';
+import { readTxt } from '../../../domains/authentication/dns-read';
+import { senderOf } from '../../../domains/authentication/sender-read';
 import type { PreflightWarning } from '../verdict';
 
 /**

@@ -1,5 +1,5 @@
-import { spfValue } from '../../domains/records';
-import { check, type PreflightCheck } from './checks';
+import { spfValue } from '../records';
+import { judgement, type Judgement } from './judgement';
 import { unanswered, type TxtAnswer } from './dns-answer';
 import { txtValues } from './tag-list';
 
@@ -24,33 +24,32 @@ const bareHost = (host: string) => host.toLowerCase().replace(/\.$/, '');
  * the return path shares the From domain's organizational domain (relaxed, DMARC's default), or
  * is the From domain itself (strict, `aspf=s`).
  */
-export function judgeSpf(input: SpfInput): PreflightCheck {
+export function judgeSpf(input: SpfInput): Judgement {
   const { returnPathName: name, mailHost } = input;
   const wanted = `publish one TXT record at ${name} with the value "${spfValue(mailHost)}"`;
-  if (input.answer.kind === 'transient') return check('spf', 'warn', unanswered(name, input.answer));
+  if (input.answer.kind === 'transient') return judgement('warn', unanswered(name, input.answer));
   const records = input.answer.kind === 'found' ? txtValues(input.answer.value).filter((value) => /^v=spf1(\s|$)/i.test(value.trim())) : [];
-  if (records.length === 0) return check('spf', 'fail', `No SPF record at ${name}, the return path of your messages, so they fail SPF. To fix it, ${wanted}.`);
+  if (records.length === 0) return judgement('fail', `No SPF record at ${name}, the return path of your messages, so they fail SPF. To fix it, ${wanted}.`);
   if (records.length > 1) {
-    return check('spf', 'fail', `${records.length} SPF records at ${name}: receivers treat that as an error (RFC 7208 permerror), so SPF fails. To fix it, keep only "${spfValue(mailHost)}".`);
+    return judgement('fail', `${records.length} SPF records at ${name}: receivers treat that as an error (RFC 7208 permerror), so SPF fails. To fix it, keep only "${spfValue(mailHost)}".`);
   }
   const terms = records[0]!.trim().toLowerCase().split(/\s+/);
   const include = terms.findIndex((term) => /^[-+~?]?include:/.test(term) && bareHost(term.slice(term.indexOf(':') + 1)) === bareHost(mailHost));
   const all = terms.findIndex((term) => /^[-+~?]?all$/.test(term));
-  if (include < 0) return check('spf', 'fail', `The SPF record at ${name} ("${records[0]}") does not include ${mailHost}, so our servers fail SPF for it. To fix it, change it to "${spfValue(mailHost)}".`);
+  if (include < 0) return judgement('fail', `The SPF record at ${name} ("${records[0]}") does not include ${mailHost}, so our servers fail SPF for it. To fix it, change it to "${spfValue(mailHost)}".`);
   if (all >= 0 && all < include) {
-    return check('spf', 'fail', `In the SPF record at ${name}, "${terms[all]}" comes before include:${mailHost}, which is then never evaluated. To fix it, put the include first: "${spfValue(mailHost)}".`);
+    return judgement('fail', `In the SPF record at ${name}, "${terms[all]}" comes before include:${mailHost}, which is then never evaluated. To fix it, put the include first: "${spfValue(mailHost)}".`);
   }
   const qualifier = QUALIFIER_RESULT[terms[include]![0]!];
   if (qualifier) {
-    return check('spf', 'fail', `The SPF record at ${name} includes ${mailHost} as "${terms[include]}", which gives ${qualifier}, not pass. To fix it, write "include:${mailHost}" without a qualifier.`);
+    return judgement('fail', `The SPF record at ${name} includes ${mailHost} as "${terms[include]}", which gives ${qualifier}, not pass. To fix it, write "include:${mailHost}" without a qualifier.`);
   }
   // The return path is always a subdomain of the From domain, so relaxed alignment always holds.
   if (input.strictAlignment && bareHost(name) !== input.fromDomain) {
-    return check(
-      'spf',
+    return judgement(
       'warn',
       `SPF passes for ${name}, but your DMARC record asks for strict SPF alignment (aspf=s) and the return path is not ${input.fromDomain} itself, so SPF does not align; DMARC still passes through DKIM. To align both, remove aspf=s from the DMARC record (relaxed is the default).`,
     );
   }
-  return check('spf', 'pass', `The SPF record at ${name}, the return path of your messages, includes ${mailHost}, so they pass SPF; ${name} is under ${input.fromDomain}, so SPF aligns with the From domain.`);
+  return judgement('pass', `The SPF record at ${name}, the return path of your messages, includes ${mailHost}, so they pass SPF; ${name} is under ${input.fromDomain}, so SPF aligns with the From domain.`);
 }

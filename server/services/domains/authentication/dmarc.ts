@@ -1,5 +1,5 @@
-import { DMARC_VALUE } from '../../domains/records';
-import { check, type PreflightCheck } from './checks';
+import { DMARC_VALUE } from '../records';
+import { judgement, type Judgement } from './judgement';
 import { unanswered, type TxtAnswer } from './dns-answer';
 import { parseTagList, txtValues } from './tag-list';
 
@@ -42,32 +42,30 @@ export function findDmarc(fromDomain: string, orgDomain: string, atFrom: TxtAnsw
 /** Strict SPF alignment (`aspf=s`) asks for the return path to be the From domain itself. */
 export const strictSpfAlignment = (finding: DmarcFinding): boolean => finding.kind === 'found' && finding.tags.get('aspf')?.toLowerCase() === 's';
 
-export function judgeDmarc(finding: DmarcFinding, orgDomain: string): PreflightCheck {
+export function judgeDmarc(finding: DmarcFinding, orgDomain: string): Judgement {
   const publish = `publish a TXT record at _dmarc.${orgDomain} with the value "${DMARC_VALUE}"`;
   switch (finding.kind) {
     case 'transient':
-      return check('dmarc', 'warn', unanswered(finding.name, finding));
+      return judgement('warn', unanswered(finding.name, finding));
     case 'absent':
-      return check(
-        'dmarc',
+      return judgement(
         'fail',
         `No DMARC record at ${finding.names.join(' or ')}; Gmail and Yahoo require one of bulk senders. To fix it, ${publish}, then move to p=quarantine or p=reject once your reports show only your own mail.`,
       );
     case 'multiple':
-      return check('dmarc', 'fail', `${finding.count} DMARC records at ${finding.name}; receivers then apply none of them. To fix it, keep exactly one, for example "${DMARC_VALUE}".`);
+      return judgement('fail', `${finding.count} DMARC records at ${finding.name}; receivers then apply none of them. To fix it, keep exactly one, for example "${DMARC_VALUE}".`);
     case 'found': {
       const tag = `${finding.policyTag}=${finding.policy}`;
       if (finding.policy === null) {
-        return check('dmarc', 'fail', `The DMARC record at ${finding.name} has no valid ${finding.policyTag}= policy. To fix it, set ${finding.policyTag}=none, p=quarantine or p=reject, for example "${DMARC_VALUE}".`);
+        return judgement('fail', `The DMARC record at ${finding.name} has no valid ${finding.policyTag}= policy. To fix it, set ${finding.policyTag}=none, p=quarantine or p=reject, for example "${DMARC_VALUE}".`);
       }
       if (finding.policy === 'none') {
-        return check(
-          'dmarc',
+        return judgement(
           'pass',
           `The DMARC record at ${finding.name} has ${tag}: it meets Gmail's and Yahoo's rule, but asks receivers to take no action on mail that fails; p=quarantine or p=reject protects your domain more strongly once your reports show only your own mail.`,
         );
       }
-      return check('dmarc', 'pass', `The DMARC record at ${finding.name} has ${tag}: receivers ${finding.policy} mail that fails authentication in your domain's name.`);
+      return judgement('pass', `The DMARC record at ${finding.name} has ${tag}: receivers ${finding.policy} mail that fails authentication in your domain's name.`);
     }
   }
 }

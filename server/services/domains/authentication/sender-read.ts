@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { domains } from '@/db/schema';
 import type { Deps } from '../../../deps';
-import { activeKey } from '../../domains/repo';
+import { activeKey } from '../repo';
 import { AddressError, parseMailbox } from '../../shared/addresses';
-import type { Sender } from './sender-domain';
+import type { Sender } from './sender';
 
 /** A domain of the account, with what SPF and DKIM are checked against: its return path and active key. */
 export type SigningSender = Extract<Sender, { kind: 'registered' }> & { returnPath: string; selector: string; publicKey: string };

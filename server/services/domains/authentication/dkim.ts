@@ -1,5 +1,5 @@
-import { dkimValue } from '../../domains/records';
-import { check, type PreflightCheck } from './checks';
+import { dkimValue } from '../records';
+import { judgement, type Judgement } from './judgement';
 import { unanswered, type TxtAnswer } from './dns-answer';
 import { parseTagList, txtValues } from './tag-list';
 
@@ -17,18 +17,18 @@ export interface DkimInput {
  * key. Messages are signed with d= the sending domain, which is the From domain, so a passing
  * signature aligns under relaxed and strict alignment alike.
  */
-export function judgeDkim(input: DkimInput): PreflightCheck {
+export function judgeDkim(input: DkimInput): Judgement {
   const { name } = input;
   const wanted = `publish a TXT record at ${name} with the value "${dkimValue(input.publicKey)}" (GET /domains/{id} lists it split into 255-byte strings)`;
-  if (input.answer.kind === 'transient') return check('dkim', 'warn', unanswered(name, input.answer));
-  if (input.answer.kind === 'absent') return check('dkim', 'fail', `No DKIM record at ${name}, so receivers cannot verify our signature on your messages. To fix it, ${wanted}.`);
+  if (input.answer.kind === 'transient') return judgement('warn', unanswered(name, input.answer));
+  if (input.answer.kind === 'absent') return judgement('fail', `No DKIM record at ${name}, so receivers cannot verify our signature on your messages. To fix it, ${wanted}.`);
   const keys = txtValues(input.answer.value)
     .map(parseTagList)
     .filter((tags) => (tags.get('v') ?? 'DKIM1') === 'DKIM1')
     .map((tags) => tags.get('p'));
   if (keys.includes(input.publicKey)) {
-    return check('dkim', 'pass', `The DKIM record at ${name} carries the domain's signing key; messages are signed with d=${input.fromDomain}, the From domain, so DKIM aligns.`);
+    return judgement('pass', `The DKIM record at ${name} carries the domain's signing key; messages are signed with d=${input.fromDomain}, the From domain, so DKIM aligns.`);
   }
-  if (keys.includes('')) return check('dkim', 'fail', `The DKIM record at ${name} has an empty p=, which revokes the key, so our signature fails. To fix it, ${wanted}.`);
-  return check('dkim', 'fail', `The DKIM record at ${name} carries another key than the one we sign with, so our signature fails. To fix it, replace it: ${wanted}.`);
+  if (keys.includes('')) return judgement('fail', `The DKIM record at ${name} has an empty p=, which revokes the key, so our signature fails. To fix it, ${wanted}.`);
+  return judgement('fail', `The DKIM record at ${name} carries another key than the one we sign with, so our signature fails. To fix it, replace it: ${wanted}.`);
 }
