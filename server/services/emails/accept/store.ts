@@ -7,16 +7,19 @@ import { LOGGED_RETURNING, queueDeliveries } from '../../webhooks/fan-out';
 import type { EmailEventInput } from '../events';
 import { RESERVE_USAGE, reservationValues } from '../../plans/reservation-sql';
 import type { Reservation } from '../../plans/sending-limits';
+import { recipientRecords, STORE_RECIPIENTS, type DraftRecipient } from '../recipients';
 
 type EmailInsert = typeof emails.$inferInsert;
 
 /** An accepted email as it will be stored, with the events that record its acceptance. */
 export interface EmailDraft {
   row: EmailInsert & { id: string; createdAt: Date };
+  /** In envelope order: stored as the email's recipient rows. */
+  recipients: DraftRecipient[];
   events: EmailEventInput[];
 }
 
-// The emails, their history and their event-log rows in one statement: a data-modifying CTE is
+// The emails, their recipients, their history and their event-log rows in one statement: a data-modifying CTE is
 // atomic by itself, so accepting costs one round trip and one commit, for one email or a hundred.
 // An email that hits a unique index (its idempotency key) is skipped, and so are its events. What
 // an event repeats of its email (organization, time, and for the log what a webhook receiver is
@@ -36,7 +39,7 @@ function storeStatement(withinLimits: boolean) {
         ${gate}
         on conflict do nothing
         returning ${columnNames(emails, STORED)}
-      ), history as (
+      ), ${STORE_RECIPIENTS}, history as (
         insert into ${tableName(emailEvents)} (${columnNames(emailEvents, HISTORY)})
         select ${sql.join([column(emailEvents, 'id', 'h'), column(emailEvents, 'emailId', 'h'), column(emails, 'organizationId', 's'), column(emailEvents, 'type', 'h'), column(emailEvents, 'recipient', 'h'), column(emailEvents, 'data', 'h'), column(emails, 'createdAt', 's')], sql.raw(', '))}
         from ${jsonRecordset('history', 'h', emailEvents, ['id', 'emailId', 'type', 'recipient', 'data'])}
@@ -88,6 +91,7 @@ export async function storeEmails(db: Db, drafts: EmailDraft[], reservation: Res
     emails: JSON.stringify(drafts.map((draft) => rowRecord(emails, draft.row))),
     history: JSON.stringify(history),
     log: JSON.stringify(log),
+    recipients: recipientRecords(drafts),
   };
   if (!reservation) {
     const stored = await storeOn(db).execute(values);
