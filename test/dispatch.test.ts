@@ -104,6 +104,35 @@ describe('sweeping many due emails', () => {
   });
 });
 
+describe('a report while the outcome is written', () => {
+  it('waits for a report that holds the email and counts what it recorded', async () => {
+    const id = await send(['ada@example.net', 'bob@example.net']);
+    const { db } = app.runtime.deps;
+    let reported: Promise<unknown> = Promise.resolve();
+    refuse = (address) => {
+      if (address !== 'bob@example.net') return null;
+      // As a bounce report does: the email's row, then the recipient's, held until after the
+      // outcome write has started (and taken its snapshot), then committed.
+      return new Promise<Refusal>((answered) => {
+        reported = db.transaction(async (tx) => {
+          await tx.select({ id: emails.id }).from(emails).where(eq(emails.id, id)).for('no key update');
+          await tx.update(emailRecipients).set({ status: 'bounced', response: '550 5.1.1 reported' }).where(and(eq(emailRecipients.emailId, id), eq(emailRecipients.recipientIndex, 0)));
+          answered(null);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        });
+      });
+    };
+    await sweepEmailDispatch(app.runtime.deps);
+    await reported;
+    const recipients = await db.select().from(emailRecipients).where(eq(emailRecipients.emailId, id)).orderBy(asc(emailRecipients.recipientIndex));
+    expect(recipients.map((r) => [r.status, r.response])).toEqual([
+      ['bounced', '550 5.1.1 reported'],
+      ['delivered', expect.stringMatching(/: 250 /)],
+    ]);
+    expect(await statusOf(id)).toBe('delivered');
+  });
+});
+
 describe('the signing key', () => {
   it('signs with the new key once it is rotated, and a deleted domain sends nothing', async () => {
     const first = await send();
