@@ -3,10 +3,12 @@
  * like bench/bare-server.ts) doing the least the emails endpoints must do, with no framework, no
  * validation beyond what the SQL needs, no history rows and no send checks:
  *
- *   POST /api/emails         key lookup, then ONE insert of a row like the service's (the sender's
- *                            verified domain looked up inside the same statement), answer { id }
+ *   POST /api/emails         key lookup, then ONE statement inserting a row like the service's (the
+ *                            sender's verified domain looked up inside it) and its recipients'
+ *                            rows, answer { id }
  *   POST /api/emails/batch   key lookup, the senders' verified domains in one query, then ONE
- *                            multi-row insert of all items, answer { data: [{ id }...] }
+ *                            statement: a multi-row insert of all items and of their recipients'
+ *                            rows, answer { data: [{ id }...] }
  *   GET  /api/emails         key lookup, the same filters as the service (status, from, to, tag,
  *                            cursor) over the summary columns only, newest first, limit + 1
  *   GET  /api/emails/{id}    key lookup, the organization's row and its event history (the soak
@@ -94,11 +96,29 @@ function rowOf(principal: Principal, input: EmailInput, domain: { id: string; op
     track_clicks: domain.click_tracking,
     status: 'queued',
     next_attempt_at: now,
-    recipient_states: sql.json(recipients.map((address) => ({ address, status: 'pending', attempts: 0 }))),
     created_at: now,
     updated_at: now,
   };
 }
+
+/** The recipients' rows of these emails (envelope order), as unnest() arrays. */
+function recipientColumns(emails: Array<{ id: string; recipients: string[] }>) {
+  const columns = { email_id: [] as string[], recipient_index: [] as number[], address: [] as string[], provider: [] as string[] };
+  for (const email of emails) {
+    email.recipients.forEach((address, index) => {
+      columns.email_id.push(email.id);
+      columns.recipient_index.push(index);
+      columns.address.push(address);
+      columns.provider.push(domainOf(address));
+    });
+  }
+  return columns;
+}
+
+const insertRecipients = (columns: ReturnType<typeof recipientColumns>) => sql`
+  insert into email_recipients (email_id, recipient_index, address, status, provider)
+  select e, i, a, 'pending', p from unnest(${columns.email_id}::uuid[], ${columns.recipient_index}::int[], ${columns.address}::text[], ${columns.provider}::text[]) as r(e, i, a, p)
+    where e in (select id from stored)`;
 
 async function sendOne(principal: Principal, input: EmailInput): Promise<string | null> {
   const from = addressOf(input.from);
@@ -107,23 +127,26 @@ async function sendOne(principal: Principal, input: EmailInput): Promise<string 
   const tags = input.tags ?? [];
   const id = newId();
   const [row] = await sql<Array<{ id: string }>>`
-    insert into emails (id, organization_id, mode, domain_id, api_key_id, "from", from_address, "to", cc, bcc, reply_to,
-      recipient_addresses, subject, html, text, headers, tags, tag_keys, track_opens, track_clicks, status,
-      next_attempt_at, recipient_states, created_at, updated_at)
-    select ${id}, ${principal.organization_id}, ${principal.mode}, d.id, ${principal.key_id}, ${input.from}, ${from}, ${to}, '{}', '{}', '{}',
-      ${recipients}, ${input.subject}, ${input.html ?? null}, ${input.text ?? null}, '{}'::jsonb, ${sql.json(tags)},
-      ${[...new Set(tags.flatMap((tag) => [tag.name, `${tag.name}:${tag.value}`]))]}, d.open_tracking, d.click_tracking, 'queued',
-      now(), ${sql.json(recipients.map((address) => ({ address, status: 'pending', attempts: 0 })))}, now(), now()
-    from domains d
-    where d.organization_id = ${principal.organization_id} and d.name = ${domainOf(from)} and d.status = 'verified'
-    returning id`;
+    with stored as (
+      insert into emails (id, organization_id, mode, domain_id, api_key_id, "from", from_address, "to", cc, bcc, reply_to,
+        recipient_addresses, subject, html, text, headers, tags, tag_keys, track_opens, track_clicks, status,
+        next_attempt_at, created_at, updated_at)
+      select ${id}, ${principal.organization_id}, ${principal.mode}, d.id, ${principal.key_id}, ${input.from}, ${from}, ${to}, '{}', '{}', '{}',
+        ${recipients}, ${input.subject}, ${input.html ?? null}, ${input.text ?? null}, '{}'::jsonb, ${sql.json(tags)},
+        ${[...new Set(tags.flatMap((tag) => [tag.name, `${tag.name}:${tag.value}`]))]}, d.open_tracking, d.click_tracking, 'queued',
+        now(), now(), now()
+      from domains d
+      where d.organization_id = ${principal.organization_id} and d.name = ${domainOf(from)} and d.status = 'verified'
+      returning id
+    ), recipients as (${insertRecipients(recipientColumns([{ id, recipients }]))})
+    select id from stored`;
   return row?.id ?? null;
 }
 
 const COLUMNS = [
   'id', 'organization_id', 'mode', 'domain_id', 'api_key_id', 'from', 'from_address', 'to', 'cc', 'bcc', 'reply_to',
   'recipient_addresses', 'subject', 'html', 'text', 'headers', 'tags', 'tag_keys', 'track_opens', 'track_clicks', 'status',
-  'next_attempt_at', 'recipient_states', 'created_at', 'updated_at',
+  'next_attempt_at', 'created_at', 'updated_at',
 ] as const;
 
 async function sendBatch(principal: Principal, items: EmailInput[]): Promise<Array<{ id: string } | { error: string; code: string }>> {
@@ -144,7 +167,11 @@ async function sendBatch(principal: Principal, items: EmailInput[]): Promise<Arr
     rows.push(row);
     outcomes.push({ id: row.id });
   }
-  if (rows.length > 0) await sql`insert into emails ${sql(rows, ...COLUMNS)}`;
+  if (rows.length > 0) {
+    await sql`with stored as (insert into emails ${sql(rows, ...COLUMNS)} returning id), recipients as (${insertRecipients(
+      recipientColumns(rows.map((row) => ({ id: row.id, recipients: row.recipient_addresses }))),
+    )}) select count(*) from stored`;
+  }
   return outcomes;
 }
 

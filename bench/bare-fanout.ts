@@ -20,6 +20,8 @@ export interface BareFanOutJob {
   op: 'run';
   /** Where the rows go (a copy of `emails`, so the service's table stays as it was). */
   table: string;
+  /** Where their recipients' rows go (a copy of `email_recipients` whose foreign key names `table`). */
+  recipientsTable: string;
   organizationId: string;
   domainId: string;
   audienceId: string;
@@ -53,7 +55,7 @@ const uuidBytes = (id: string) => Buffer.from(id.replace(/-/g, ''), 'hex');
 const COLUMNS = [
   'id', 'organization_id', 'mode', 'domain_id', 'api_key_id', 'from', 'from_address', 'to', 'cc', 'bcc', 'reply_to',
   'recipient_addresses', 'subject', 'html', 'text', 'headers', 'tags', 'tag_keys', 'track_opens', 'track_clicks', 'status',
-  'scheduled_at', 'next_attempt_at', 'recipient_states', 'idempotency_key', 'idempotency_expires_at', 'broadcast_id',
+  'scheduled_at', 'next_attempt_at', 'idempotency_key', 'idempotency_expires_at', 'broadcast_id',
   'contact_id', 'created_at', 'updated_at',
 ] as const;
 
@@ -111,7 +113,6 @@ async function run(job: BareFanOutJob): Promise<BareFanOutRun> {
           status: 'queued',
           scheduled_at: null,
           next_attempt_at: now,
-          recipient_states: JSON.stringify([{ address: contact.email, status: 'pending', attempts: 0 }]),
           idempotency_key: null,
           idempotency_expires_at: null,
           broadcast_id: job.broadcastId,
@@ -120,7 +121,14 @@ async function run(job: BareFanOutJob): Promise<BareFanOutRun> {
           updated_at: now,
         };
       });
-    if (rows.length > 0) await sql`insert into ${sql(job.table)} ${sql(rows, ...COLUMNS)}`;
+    if (rows.length > 0) {
+      // The emails and their recipients' rows in one statement, as the service stores them.
+      const address = rows.map((row) => row.to[0]!);
+      await sql`with stored as (insert into ${sql(job.table)} ${sql(rows, ...COLUMNS)} returning id)
+        insert into ${sql(job.recipientsTable)} (email_id, recipient_index, address, status, provider)
+        select e, 0, a, 'pending', lower(split_part(a, '@', 2)) from unnest(${rows.map((row) => row.id)}::uuid[], ${address}::text[]) as r(e, a)
+        where e in (select id from stored)`;
+    }
     result.rows += rows.length;
     result.chunks++;
     cursor = contacts[contacts.length - 1]!.id;

@@ -485,10 +485,12 @@ async function checkBroadcast(world: World, broadcastId: string, timedOut: boole
 }
 
 async function bareHandOff(world: World): Promise<HandOffFigure> {
-  await world.sql`drop table if exists emails_bare`;
+  await world.sql`drop table if exists email_recipients_bare, emails_bare`;
   // The same columns, defaults and indexes as `emails` (the unique one per broadcast and contact, the GINs), and its foreign key.
   await world.sql`create table emails_bare (like emails including all)`;
   await world.sql`alter table emails_bare add foreign key (organization_id) references organizations (id) on delete cascade`;
+  await world.sql`create table email_recipients_bare (like email_recipients including all)`;
+  await world.sql`alter table email_recipients_bare add foreign key (email_id) references emails_bare (id) on delete cascade`;
   const worker = forkWorker('bare-fanout', 'bare-fanout.ts', { DATABASE_URL: world.databaseUrl });
   try {
     await worker.receive<{ ready: true }>(30_000);
@@ -498,6 +500,7 @@ async function bareHandOff(world: World): Promise<HandOffFigure> {
     const job: BareFanOutJob = {
       op: 'run',
       table: 'emails_bare',
+      recipientsTable: 'email_recipients_bare',
       organizationId: world.organizationId,
       domainId: world.domainId,
       audienceId: world.audienceId,
@@ -543,7 +546,7 @@ async function bareHandOff(world: World): Promise<HandOffFigure> {
     return figure;
   } finally {
     await worker.stop();
-    await world.sql`drop table if exists emails_bare`;
+    await world.sql`drop table if exists email_recipients_bare, emails_bare`;
   }
 }
 

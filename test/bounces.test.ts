@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
-import { domains, emailEvents, emails, events, suppressions } from '@/db/schema';
+import { openDatabase, queryRows, type Database } from '@/db/client';
+import { domains, emailEvents, emailRecipients, emails, events, suppressions } from '@/db/schema';
 import { parseReport } from '@/server/mail/bounce-parser';
 import { startBounceServer, type BounceServer } from '@/server/mail/bounce-server';
 import { verpAddress, verpKeyFrom } from '@/server/mail/verp';
@@ -146,7 +147,14 @@ I am away until Monday.
 // Unit: the aggregation rule and the parser
 
 describe('aggregateEmailStatus', () => {
-  const of = (...statuses: string[]) => aggregateEmailStatus(statuses.map((status) => ({ status })));
+  // The rule is SQL (the statements that change a recipient derive the status from the rows they hold): asked of the database.
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({ url: process.env.DATABASE_URL });
+  });
+  afterAll(() => database.close());
+  const of = async (...statuses: string[]) =>
+    (await queryRows<{ status: string | null }>(database.db, sql`select ${aggregateEmailStatus(sql`s.status`)} as status from json_array_elements_text(${JSON.stringify(statuses)}::json) as s(status)`))[0]!.status;
   it.each([
     [['delivered'], 'delivered'],
     [['bounced'], 'bounced'],
@@ -167,8 +175,8 @@ describe('aggregateEmailStatus', () => {
     [['bounced', 'pending', 'suppressed'], null],
     [['delivered', 'something-new'], null],
     [[], null],
-  ])('%j → %s', (statuses, expected) => {
-    expect(of(...statuses)).toBe(expected);
+  ])('%j → %s', async (statuses, expected) => {
+    expect(await of(...statuses)).toBe(expected);
   });
 });
 
@@ -265,10 +273,8 @@ async function sendEmail(key = org.apiKey): Promise<string> {
 
 /** What the delivery pipeline leaves behind once both recipients' servers took the message. */
 async function markDelivered(id: string): Promise<void> {
-  await app.runtime.deps.db
-    .update(emails)
-    .set({ status: 'delivered', nextAttemptAt: null, recipientStates: RECIPIENTS.map((address) => ({ address, status: 'delivered', attempts: 1, response: '250 2.0.0 Ok' })) })
-    .where(eq(emails.id, id));
+  await app.runtime.deps.db.update(emails).set({ status: 'delivered', nextAttemptAt: null }).where(eq(emails.id, id));
+  await app.runtime.deps.db.update(emailRecipients).set({ status: 'delivered', attempts: 1, response: '250 2.0.0 Ok' }).where(eq(emailRecipients.emailId, id));
 }
 
 const verp = (id: string, index: number) => verpAddress(verpKeyFrom(app.runtime.deps.encryptionKey), id, index, 'send.acme.example.com');
@@ -293,6 +299,8 @@ async function deliver(to: string | string[], raw: string, options: { requireTLS
 
 const detail = async (id: string, key = org.apiKey) => (await app.request('GET', `/api/emails/${id}`, { key })).body;
 const stored = async (id: string) => (await app.runtime.deps.db.select().from(emails).where(eq(emails.id, id)))[0]!;
+/** The email's recipients' rows, in envelope order. */
+const recipientsOf = (id: string) => app.runtime.deps.db.select().from(emailRecipients).where(eq(emailRecipients.emailId, id)).orderBy(asc(emailRecipients.recipientIndex));
 const suppressed = () => app.runtime.deps.db.select().from(suppressions);
 // The organization's log also holds the send itself (email.queued): these tests look at what reports added.
 const orgEvents = async () =>
@@ -328,8 +336,9 @@ describe('bounce receiver', () => {
     expect(info.accepted).toEqual([verp(id, 0)]);
 
     const row = await stored(id);
-    expect(row.recipientStates.map((s) => s.status)).toEqual(['bounced', 'delivered']);
-    expect(row.recipientStates[0]!.response).toMatch(/^550 5\.1\.1 .*User unknown/);
+    const recipients = await recipientsOf(id);
+    expect(recipients.map((s) => s.status)).toEqual(['bounced', 'delivered']);
+    expect(recipients[0]!.response).toMatch(/^550 5\.1\.1 .*User unknown/);
     // Bob got it: the email stays delivered, the bounce is in its history.
     expect(row.status).toBe('delivered');
 
@@ -364,13 +373,13 @@ describe('bounce receiver', () => {
     const id = await sendEmail();
     await deliver(verp(id, 1), dsn({ recipient: 'bob@example.net', action: 'delayed', status: '4.4.1', diagnostic: 'smtp; 451 4.4.1 greylisted' }));
     let row = await stored(id);
-    expect(row.recipientStates.map((s) => s.status)).toEqual(['pending', 'deferred']);
+    expect((await recipientsOf(id)).map((s) => s.status)).toEqual(['pending', 'deferred']);
     expect(row.status).toBe('queued');
 
     await markDelivered(id);
     await deliver(verp(id, 0), dsn({ action: 'delayed', status: '4.4.7', diagnostic: 'smtp; 451 4.4.7 expired soon', messageId: '<delay-2@relay.example.org>' }));
     row = await stored(id);
-    expect(row.recipientStates.map((s) => s.status)).toEqual(['delivered', 'delivered']);
+    expect((await recipientsOf(id)).map((s) => s.status)).toEqual(['delivered', 'delivered']);
     expect(row.status).toBe('delivered');
     const history = (await detail(id)).events.filter((e: { type: string }) => e.type === 'email.delivery_delayed');
     expect(history).toEqual([
@@ -388,8 +397,7 @@ describe('bounce receiver', () => {
     const id = await sendEmail();
     await markDelivered(id);
     await deliver(verp(id, 1), arf({ recipient: 'bob@example.net' }));
-    const row = await stored(id);
-    expect(row.recipientStates.map((s) => s.status)).toEqual(['delivered', 'complained']);
+    expect((await recipientsOf(id)).map((s) => s.status)).toEqual(['delivered', 'complained']);
     const email = await detail(id);
     expect(email.status).toBe('complained');
     expect(email.events.at(-1)).toMatchObject({
@@ -407,7 +415,7 @@ describe('bounce receiver', () => {
     const id = await sendEmail();
     await markDelivered(id);
     await deliver(verp(id, 1), dsn({ recipient: 'ada@example.net' }));
-    expect((await stored(id)).recipientStates.map((s) => s.status)).toEqual(['delivered', 'bounced']);
+    expect((await recipientsOf(id)).map((s) => s.status)).toEqual(['delivered', 'bounced']);
     expect((await suppressed()).map((s) => s.email)).toEqual(['bob@example.net']);
   });
 
@@ -430,7 +438,7 @@ describe('bounce receiver', () => {
     const mixed = await deliver([forgedTag, verp(id, 1)], dsn({ recipient: 'bob@example.net' }));
     expect(mixed.rejected).toEqual([forgedTag]);
     expect(mixed.accepted).toEqual([verp(id, 1)]);
-    expect((await stored(id)).recipientStates.map((s) => s.status)).toEqual(['delivered', 'bounced']);
+    expect((await recipientsOf(id)).map((s) => s.status)).toEqual(['delivered', 'bounced']);
     expect((await suppressed()).map((s) => s.email)).toEqual(['bob@example.net']);
   });
 
@@ -443,7 +451,7 @@ describe('bounce receiver', () => {
     const email = await detail(id, testKey);
     expect(email.status).toBe('complained');
     expect(email.events.map((e: { type: string }) => e.type)).toEqual(['email.queued', 'email.bounced', 'email.complained']);
-    expect((await stored(id)).recipientStates.map((s) => s.status)).toEqual(['bounced', 'complained']);
+    expect((await recipientsOf(id)).map((s) => s.status)).toEqual(['bounced', 'complained']);
     expect(await suppressed()).toEqual([]);
   });
 
@@ -486,16 +494,15 @@ describe('bounce receiver', () => {
     expect(info.accepted).toEqual([verp(id, 0)]);
     await deliver(verp(id, 0), arf({ feedbackType: 'not-spam' }));
     expect(await bounceEventsOf(id)).toEqual([]);
-    expect((await stored(id)).recipientStates.map((s) => s.status)).toEqual(['delivered', 'delivered']);
+    expect((await recipientsOf(id)).map((s) => s.status)).toEqual(['delivered', 'delivered']);
     expect(messages().filter((line) => line.includes('not a DSN or ARF report'))).toHaveLength(2);
   });
 
   it('does not record reports for recipients never sent to, scheduled emails or deleted emails', async () => {
     const id = await sendEmail();
-    await app.runtime.deps.db
-      .update(emails)
-      .set({ status: 'sent', recipientStates: [{ address: RECIPIENTS[0]!, status: 'suppressed', attempts: 0 }, { address: RECIPIENTS[1]!, status: 'delivered', attempts: 1 }] })
-      .where(eq(emails.id, id));
+    await app.runtime.deps.db.update(emails).set({ status: 'sent' }).where(eq(emails.id, id));
+    await app.runtime.deps.db.update(emailRecipients).set({ status: 'suppressed' }).where(and(eq(emailRecipients.emailId, id), eq(emailRecipients.recipientIndex, 0)));
+    await app.runtime.deps.db.update(emailRecipients).set({ status: 'delivered', attempts: 1 }).where(and(eq(emailRecipients.emailId, id), eq(emailRecipients.recipientIndex, 1)));
     await deliver(verp(id, 0), dsn());
     expect(await bounceEventsOf(id)).toEqual([]);
     expect(messages().at(-1)).toMatch(/not recorded: not_sent/);
@@ -526,7 +533,7 @@ describe('bounce receiver', () => {
     const id = await sendEmail();
     await markDelivered(id);
     await Promise.all([deliver(verp(id, 0), dsn()), deliver(verp(id, 1), arf({ recipient: 'bob@example.net' }))]);
-    expect((await stored(id)).recipientStates.map((s) => s.status)).toEqual(['bounced', 'complained']);
+    expect((await recipientsOf(id)).map((s) => s.status)).toEqual(['bounced', 'complained']);
     expect((await suppressed()).map((s) => s.email).sort()).toEqual(RECIPIENTS);
   });
 

@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dkimKeys, emailEvents, emails, events, suppressions } from '@/db/schema';
+import { dkimKeys, emailEvents, emailRecipients, emails, events, suppressions } from '@/db/schema';
 import { generateDkimKeyPair } from '@/server/crypto/dkim-keys';
 import { seal } from '@/server/crypto/secret-box';
 import { newId } from '@/server/ids';
@@ -89,15 +89,47 @@ describe('sweeping many due emails', () => {
       // The report lands between the claim and the outcome write: the write must merge, not overwrite.
       if (address === 'bob@example.net') {
         return app.runtime.deps.db
-          .execute(sql`update emails set recipient_states = jsonb_set(recipient_states, '{0,status}', '"bounced"') where id = ${id}`)
+          .update(emailRecipients)
+          .set({ status: 'bounced' })
+          .where(and(eq(emailRecipients.emailId, id), eq(emailRecipients.recipientIndex, 0)))
           .then(() => null);
       }
       return null;
     };
     await sweepEmailDispatch(app.runtime.deps);
     const [row] = await app.runtime.deps.db.select().from(emails).where(eq(emails.id, id));
-    expect(row!.recipientStates.map((s) => s.status)).toEqual(['bounced', 'delivered']);
+    const recipients = await app.runtime.deps.db.select().from(emailRecipients).where(eq(emailRecipients.emailId, id)).orderBy(asc(emailRecipients.recipientIndex));
+    expect(recipients.map((s) => s.status)).toEqual(['bounced', 'delivered']);
     expect(row!.status).toBe('delivered');
+  });
+});
+
+describe('a report while the outcome is written', () => {
+  it('waits for a report that holds the email and counts what it recorded', async () => {
+    const id = await send(['ada@example.net', 'bob@example.net']);
+    const { db } = app.runtime.deps;
+    let reported: Promise<unknown> = Promise.resolve();
+    refuse = (address) => {
+      if (address !== 'bob@example.net') return null;
+      // As a bounce report does: the email's row, then the recipient's, held until after the
+      // outcome write has started (and taken its snapshot), then committed.
+      return new Promise<Refusal>((answered) => {
+        reported = db.transaction(async (tx) => {
+          await tx.select({ id: emails.id }).from(emails).where(eq(emails.id, id)).for('no key update');
+          await tx.update(emailRecipients).set({ status: 'bounced', response: '550 5.1.1 reported' }).where(and(eq(emailRecipients.emailId, id), eq(emailRecipients.recipientIndex, 0)));
+          answered(null);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        });
+      });
+    };
+    await sweepEmailDispatch(app.runtime.deps);
+    await reported;
+    const recipients = await db.select().from(emailRecipients).where(eq(emailRecipients.emailId, id)).orderBy(asc(emailRecipients.recipientIndex));
+    expect(recipients.map((r) => [r.status, r.response])).toEqual([
+      ['bounced', '550 5.1.1 reported'],
+      ['delivered', expect.stringMatching(/: 250 /)],
+    ]);
+    expect(await statusOf(id)).toBe('delivered');
   });
 });
 
@@ -164,9 +196,9 @@ describe('the claim past busy destinations', () => {
 
     // Its example.net recipient delivered, the mixed email goes on to other.example despite the busy example.net.
     await app.runtime.deps.db
-      .update(emails)
-      .set({ recipientStates: sql`jsonb_set(${emails.recipientStates}, '{0,status}', '"delivered"')` })
-      .where(eq(emails.id, mixed));
+      .update(emailRecipients)
+      .set({ status: 'delivered' })
+      .where(and(eq(emailRecipients.emailId, mixed), eq(emailRecipients.recipientIndex, 0)));
     expect(await claim(['example.net'])).toEqual([mixed, elsewhere].sort());
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { domains, emailAttachments, emailEvents, emails, events, organizations } from '@/db/schema';
+import { asc, eq } from 'drizzle-orm';
+import { domains, emailAttachments, emailEvents, emailRecipients, emails, events, organizations } from '@/db/schema';
 import { suppressAddress } from '@/server/services/suppressions/suppressions';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
@@ -230,7 +230,12 @@ describe('POST /emails/batch', () => {
     const rows = new Map((await stored()).map((row) => [row.id, row]));
     expect(rows.size).toBe(97);
     for (const { id, n } of accepted) expect(rows.get(id)).toMatchObject({ subject: `item ${n}`, status: 'queued', organizationId: org.organizationId, mode: 'live' });
-    expect(rows.get(data[11]!.id!)!.recipientStates).toEqual([
+    const recipients = await db
+      .select({ address: emailRecipients.address, status: emailRecipients.status, attempts: emailRecipients.attempts })
+      .from(emailRecipients)
+      .where(eq(emailRecipients.emailId, data[11]!.id!))
+      .orderBy(asc(emailRecipients.recipientIndex));
+    expect(recipients).toEqual([
       { address: 'gone@example.net', status: 'suppressed', attempts: 0 },
       { address: 'kept@example.net', status: 'pending', attempts: 0 },
     ]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { eq } from 'drizzle-orm';
-import { emailEvents, emails } from '@/db/schema';
+import { emailEvents, emailRecipients, emails } from '@/db/schema';
 import { runAdminCommand } from '@/server/admin/commands';
 import type { AppRouter } from '@/server/routers/types';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
@@ -228,7 +228,7 @@ describe('broadcasts', () => {
     const failing = contacts.filter((contact) => contact.name.startsWith('Long'));
     expect(broadcast).toMatchObject({ status: 'sent', counts: { recipients: 10, queued: 10 - failing.length, skipped: failing.length } });
     const rows = await app.runtime.deps.db
-      .select({ id: emails.id, to: emails.to, status: emails.status, html: emails.html, recipientStates: emails.recipientStates })
+      .select({ id: emails.id, to: emails.to, status: emails.status, html: emails.html })
       .from(emails)
       .where(eq(emails.broadcastId, created.body.id));
     expect(rows).toHaveLength(10);
@@ -240,7 +240,11 @@ describe('broadcasts', () => {
         continue;
       }
       expect(row).toMatchObject({ status: 'failed', html: null });
-      expect(row.recipientStates).toEqual([{ address: contact.email, status: 'failed', attempts: 0, response: expect.stringMatching(/could not be rendered for this contact: html: /) }]);
+      const recipients = await app.runtime.deps.db
+        .select({ address: emailRecipients.address, status: emailRecipients.status, attempts: emailRecipients.attempts, response: emailRecipients.response })
+        .from(emailRecipients)
+        .where(eq(emailRecipients.emailId, row.id));
+      expect(recipients).toEqual([{ address: contact.email, status: 'failed', attempts: 0, response: expect.stringMatching(/could not be rendered for this contact: html: /) }]);
       const history = await app.runtime.deps.db.select({ type: emailEvents.type, recipient: emailEvents.recipient, data: emailEvents.data }).from(emailEvents).where(eq(emailEvents.emailId, row.id));
       expect(history).toEqual([{ type: 'email.failed', recipient: contact.email, data: { reason: expect.stringMatching(/could not be rendered for this contact: html: /) } }]);
     }

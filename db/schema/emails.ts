@@ -3,7 +3,7 @@ import { boolean, customType, index, integer, jsonb, pgTable, text, timestamp, u
 import { claimColumns } from './claims';
 import { organizations } from './organizations';
 import { API_KEY_MODES } from '@/server/services/api-keys/vocabulary';
-import { EMAIL_STATUSES, type RecipientStatus } from '@/server/services/emails/statuses';
+import { EMAIL_STATUSES } from '@/server/services/emails/statuses';
 import type { EmailEventType } from '@/server/services/shared/event-types';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
@@ -53,15 +53,11 @@ export const emails = pgTable(
     /** The Date header of the first build, so every retry sends the same (signed) message. */
     messageDate: timestamp('message_date', { withTimezone: true, mode: 'date' }),
     /**
-     * Per recipient, in envelope order (to, cc, bcc; the VERP recipient index): where its delivery
-     * stands. pending | deferred | delivered | bounced | complained | suppressed | failed
-     */
-    /**
      * The one recipient domain (lowercase) when every recipient is on it, else null: what the
-     * dispatch claim compares with the busy destinations without reading recipient_states.
+     * dispatch claim compares with the busy destinations without reading the recipients' rows
+     * (email_recipients, where each recipient's delivery stands).
      */
     destination: text('destination'),
-    recipientStates: jsonb('recipient_states').$type<Array<{ address: string; status: RecipientStatus; attempts: number; response?: string }>>().notNull().default([]),
     /** The original URLs of rewritten links, by index: a click token can only ever lead to one of these. */
     trackedLinks: text('tracked_links').array().notNull().default([]),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),

@@ -14,3 +14,4 @@ export * from './templates';
 export * from './usage';
 export * from './broadcasts';
 export * from './audit';
+export * from './email-recipients';

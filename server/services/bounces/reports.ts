@@ -1,8 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { emailEvents, emails } from '@/db/schema';
+import { and, eq, getTableName, sql } from 'drizzle-orm';
+import { column, tableName } from '@/db/raw-sql';
+import { emailEvents, emailRecipients, emails } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { recordEmailEvents } from '../emails/events';
-import { aggregateEmailStatus, IN_FLIGHT, type RecipientState } from '../emails/aggregate-status';
+import { aggregateEmailStatus, IN_FLIGHT } from '../emails/aggregate-status';
 import type { EmailStatus, RecipientStatus } from '../emails/statuses';
 import type { EmailEventType } from '../shared/event-types';
 import { suppressAddress } from '../suppressions/suppressions';
@@ -11,15 +12,16 @@ import { classifyResponse, explainComplaint } from './classify';
 /**
  * Bounces and complaints that come back after a message left us: the bounce receiver hands each
  * report here with the email and recipient its VERP address names. Everything about one report
- * happens in one transaction, under a row lock on the email, so two reports for the same email
- * never lose each other's recipient state. See docs/bounces.md.
+ * happens in one transaction, under a row lock on the email (taken before the recipient's row, the
+ * order the dispatch outcome takes them in too), so two reports for the same email, or a report
+ * and a delivery, never lose each other's recipient state. See docs/bounces.md.
  */
 
 type DeliveryReportKind = 'hard' | 'soft' | 'complaint';
 
 interface DeliveryReport {
   emailId: string;
-  /** Position in the email's envelope order (`recipientStates`), from the VERP address. */
+  /** Position in the email's envelope order (its recipients' `recipient_index`), from the VERP address. */
   recipientIndex: number;
   kind: DeliveryReportKind;
   /** The remote server's words (DSN Diagnostic-Code). */
@@ -87,7 +89,7 @@ export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock' | 'jo
         organizationId: emails.organizationId,
         mode: emails.mode,
         status: emails.status,
-        recipientStates: emails.recipientStates,
+        nextAttemptAt: emails.nextAttemptAt,
         from: emails.from,
         to: emails.to,
         subject: emails.subject,
@@ -96,12 +98,12 @@ export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock' | 'jo
       })
       .from(emails)
       .where(eq(emails.id, report.emailId))
-      .for('update');
+      .for('no key update');
     if (!email) return { recorded: false, reason: 'unknown_email' };
     // Nothing of a scheduled or canceled email has left: no report can be about it.
     if (email.status === 'scheduled' || email.status === 'canceled') return { recorded: false, reason: 'not_sent' };
-    const states = email.recipientStates as RecipientState[];
-    const current = states[report.recipientIndex];
+    const recipientRow = and(eq(emailRecipients.emailId, email.id), eq(emailRecipients.recipientIndex, report.recipientIndex));
+    const [current] = await tx.select({ address: emailRecipients.address, status: emailRecipients.status }).from(emailRecipients).where(recipientRow);
     if (!current) return { recorded: false, reason: 'unknown_recipient' };
 
     const nextStatus = nextRecipientStatus(report.kind, current.status);
@@ -140,14 +142,23 @@ export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock' | 'jo
             reportedRecipient: report.reportedRecipient,
             bounce: classifyResponse({ enhanced: report.status, text: report.diagnostic ?? '', kind: report.kind === 'hard' ? 'bounced' : 'delayed', suppressed: suppresses }),
           };
-    const nextStates = states.map((state, index) =>
-      index === report.recipientIndex && nextStatus !== state.status
-        ? { ...state, status: nextStatus, ...(report.diagnostic ? { response: report.diagnostic } : {}) }
-        : state,
-    );
-    // Still in flight: the pipeline's status stands, and its schedule (nextAttemptAt) is its own.
-    const emailStatus = aggregateEmailStatus(nextStates) ?? email.status;
-    await tx.update(emails).set({ recipientStates: nextStates, status: emailStatus, updatedAt: deps.clock.now() }).where(eq(emails.id, email.id));
+    if (nextStatus !== current.status) {
+      await tx
+        .update(emailRecipients)
+        .set({ status: nextStatus, nextAttemptAt: nextStatus === 'deferred' ? email.nextAttemptAt : null, ...(report.diagnostic ? { response: report.diagnostic } : {}) })
+        .where(recipientRow);
+    }
+    // Derived from every recipient's row; still in flight: the pipeline's status stands, and its schedule (nextAttemptAt) is its own.
+    const [updated] = await tx
+      .update(emails)
+      .set({
+        status: sql`coalesce((select ${aggregateEmailStatus(column(emailRecipients, 'status', 'r'))} from ${tableName(emailRecipients, 'r')}
+          where ${column(emailRecipients, 'emailId', 'r')} = ${column(emails, 'id', getTableName(emails))}), ${column(emails, 'status', getTableName(emails))})`,
+        updatedAt: deps.clock.now(),
+      })
+      .where(eq(emails.id, email.id))
+      .returning({ status: emails.status });
+    const emailStatus = updated!.status;
     await recordEmailEvents(tx, deps, email, [{ type: eventType, recipient: current.address, data: eventData }]);
 
     let suppressed = false;

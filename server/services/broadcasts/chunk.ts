@@ -245,11 +245,8 @@ function copyMaker(row: BroadcastRow, on: { principal: Principal; sender: Mailbo
     Object.assign(draft.row, { broadcastId: row.id, contactId: contact.id });
     if (!(rendered instanceof AppError)) return { sent: draft };
     const reason = `the broadcast could not be rendered for this contact: ${rendered.message}`;
-    Object.assign(draft.row, {
-      status: 'failed' as const,
-      nextAttemptAt: null,
-      recipientStates: [{ address: contact.email, status: 'failed' as const, attempts: 0, response: reason }],
-    });
+    Object.assign(draft.row, { status: 'failed' as const, nextAttemptAt: null });
+    draft.recipients = [{ address: contact.email, status: 'failed', response: reason }];
     draft.events = [{ type: 'email.failed', recipient: contact.email, data: { reason } }];
     return { failed: draft };
   };

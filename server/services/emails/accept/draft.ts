@@ -6,7 +6,7 @@ import { recipientsOf, type EmailInput } from './input';
 import type { EmailDraft } from './store';
 import type { Principal } from '../../shared/principal';
 import type { SendPermit } from './checks';
-import { recipientDomain } from '../pipeline/destinations';
+import { recipientDomain, type DraftRecipient } from '../recipients';
 
 const IDEMPOTENCY_MS = DAY_MS;
 
@@ -22,12 +22,10 @@ export function draftEmail(
   const { cc, bcc, tags } = input;
   const suppressed = new Set(permit.suppressed.map((recipient) => parseMailbox(recipient).address.toLowerCase()));
   // Envelope order is the VERP recipient index: a bounce names its recipient by position.
-  const recipientStates = envelopeRecipients(input.to, cc, bcc).map((address) => ({
-    address,
-    status: suppressed.has(address.toLowerCase()) ? ('suppressed' as const) : ('pending' as const),
-    attempts: 0,
-  }));
-  const domains = new Set(recipientStates.map((state) => recipientDomain(state.address)));
+  const recipients = envelopeRecipients(input.to, cc, bcc).map(
+    (address): DraftRecipient => ({ address, status: suppressed.has(address.toLowerCase()) ? 'suppressed' : 'pending' }),
+  );
+  const domains = new Set(recipients.map((recipient) => recipientDomain(recipient.address)));
   const row: EmailDraft['row'] = {
     id: options.id ?? newId(),
     organizationId: principal.organizationId,
@@ -53,7 +51,6 @@ export function draftEmail(
     scheduledAt,
     nextAttemptAt: scheduledAt ?? now,
     destination: domains.size === 1 ? [...domains][0]! : null,
-    recipientStates,
     idempotencyKey: key ?? null,
     idempotencyExpiresAt: key ? new Date(now.getTime() + IDEMPOTENCY_MS) : null,
     createdAt: now,
@@ -61,6 +58,7 @@ export function draftEmail(
   };
   return {
     row,
+    recipients,
     events: [
       { type: scheduledAt ? 'email.scheduled' : 'email.queued', data: scheduledAt ? { scheduledAt: scheduledAt.toISOString() } : {} },
       ...permit.suppressed.map((recipient) => ({ type: 'email.suppressed' as const, recipient, data: { reason: 'on the suppression list' } })),

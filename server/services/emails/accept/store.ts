@@ -5,20 +5,24 @@ import { emails } from '@/db/schema';
 import { emailEventCtes, emailEventRecords, eventSubjectColumns, type EmailEventInput } from '../events';
 import { RESERVE_USAGE, reservationValues } from '../../plans/reservation-sql';
 import type { Reservation } from '../../plans/sending-limits';
+import { recipientRecords, STORE_RECIPIENTS, type DraftRecipient } from '../recipients';
 
 type EmailInsert = typeof emails.$inferInsert;
 
 /** An accepted email as it will be stored, with the events that record its acceptance. */
 export interface EmailDraft {
   row: EmailInsert & { id: string; createdAt: Date };
+  /** In envelope order: stored as the email's recipient rows. */
+  recipients: DraftRecipient[];
   events: EmailEventInput[];
 }
 
-// The emails and their events (emails/events.ts: history, event log, webhook deliveries) in one
-// statement: a data-modifying CTE is atomic by itself, so accepting costs one round trip and one
-// commit, for one email or a hundred. An email that hits a unique index (its idempotency key) is
-// skipped, and so are its events. What an event repeats of its email (organization, and for the
-// log what a webhook receiver is told) is taken from the stored row, not sent again.
+// The emails, their recipients (emails/recipients.ts) and their events (emails/events.ts: history,
+// event log, webhook deliveries) in one statement: a data-modifying CTE is atomic by itself, so
+// accepting costs one round trip and one commit, for one email or a hundred. An email that hits a
+// unique index (its idempotency key) is skipped, and so are its recipients and events. What an
+// event repeats of its email (organization, and for the log what a webhook receiver is told) is
+// taken from the stored row, not sent again.
 function storeStatement(withinLimits: boolean) {
   const limits = withinLimits ? sql`${RESERVE_USAGE}, ` : sql``;
   const gate = withinLimits ? sql`where exists (select 1 from reserved)` : sql``;
@@ -32,7 +36,7 @@ function storeStatement(withinLimits: boolean) {
         ${gate}
         on conflict do nothing
         returning ${eventSubjectColumns()}
-      ), ${emailEventCtes('stored', { tally: false })}
+      ), ${STORE_RECIPIENTS}, ${emailEventCtes('stored', { tally: false })}
       ${answer}`;
 }
 
@@ -60,6 +64,7 @@ export async function storeEmails(db: Db, drafts: EmailDraft[], reservation: Res
   const values = {
     emails: JSON.stringify(drafts.map((draft) => rowRecord(emails, draft.row))),
     events: JSON.stringify(drafts.flatMap(({ row, events: list }) => emailEventRecords(row.id, row.createdAt, list))),
+    recipients: recipientRecords(drafts),
   };
   if (!reservation) {
     const stored = await storeOn(db).execute(values);

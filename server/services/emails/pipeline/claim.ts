@@ -1,9 +1,10 @@
 import { and, asc, eq, getTableColumns, getTableName, inArray, isNotNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { column, perDatabase, tableName } from '@/db/raw-sql';
-import { dkimKeys, emailAttachments, emails } from '@/db/schema';
+import { dkimKeys, emailAttachments, emailRecipients, emails } from '@/db/schema';
 import type { Deps } from '../../../deps';
 import { claimable, claimedBy, placeholderClaimant } from '../../shared/claims/lease';
+import type { RecipientState } from '../recipients';
 import type { ClaimedEmail } from './types';
 
 /*
@@ -20,25 +21,37 @@ const dueNow = emailIsDue(sql`${sql.placeholder('now')}::timestamptz`);
 
 /**
  * Not to a destination this process already has its fill of: no recipient still to deliver whose
- * domain is in `busy`. An email to one domain compares its stored destination (a scan past a large
- * backlog to one busy domain then reads no JSON); one to several reads its recipients' states. The
- * same key as destinationsOf (the part after the last @, lowercase).
+ * provider is in `busy`. An email to one domain compares its stored destination (a scan past a
+ * large backlog to one busy domain then reads no other row); one to several looks its open
+ * recipients up by their email (the recipients' primary key).
  */
 const notBusy = (busy: unknown) => sql`(cardinality(${busy}::text[]) = 0 or case when ${emails.destination} is not null then ${emails.destination} <> all(${busy}::text[]) else not exists (
-  select 1 from jsonb_array_elements(${emails.recipientStates}) r
-  where r->>'status' in ('pending', 'deferred') and lower(substring(r->>'address' from '@([^@]*)$')) = any(${busy}::text[])) end)`;
+  select 1 from ${tableName(emailRecipients, 'r')} where ${column(emailRecipients, 'emailId', 'r')} = ${emails.id}
+    and ${column(emailRecipients, 'status', 'r')} in ('pending', 'deferred') and ${column(emailRecipients, 'provider', 'r')} = any(${busy}::text[])) end)`;
 
-// The claim also reads what sending needs besides the row: the domain's active DKIM key (so a
-// rotated or deleted key is seen at once) and whether there are attachments to load.
+// The claim also reads what sending needs besides the row: its recipients, the domain's active
+// DKIM key (so a rotated or deleted key is seen at once) and whether there are attachments to load.
 // Qualified by hand: drizzle writes the columns of an UPDATE's RETURNING unqualified, which inside
 // these sub-selects would name the sub-select's own table.
 const outer = (key: 'id' | 'domainId') => column(emails, key, getTableName(emails));
+const RECIPIENT_FIELDS = { index: 'recipientIndex', address: 'address', status: 'status', attempts: 'attempts', response: 'response', provider: 'provider' } as const satisfies Record<
+  keyof RecipientState,
+  keyof typeof emailRecipients.$inferSelect
+>;
+const recipientFields = sql.join(
+  Object.entries(RECIPIENT_FIELDS).map(([field, key]) => sql`${sql.raw(`'${field}'`)}, ${column(emailRecipients, key, 'r')}`),
+  sql.raw(', '),
+);
+// postgres-js parses json results itself; a driver that hands the text over gets it parsed here.
+const parsedJson = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
 const returned = {
   ...getTableColumns(emails),
   signingKeyId: sql<string | null>`(select ${column(dkimKeys, 'id', 'k')} from ${tableName(dkimKeys, 'k')}
     where ${column(dkimKeys, 'domainId', 'k')} = ${outer('domainId')} and ${column(dkimKeys, 'retiredAt', 'k')} is null
       and ${column(dkimKeys, 'privateKeyEncrypted', 'k')} is not null order by ${column(dkimKeys, 'id', 'k')} desc limit 1)`,
   hasAttachments: sql<boolean>`exists (select 1 from ${tableName(emailAttachments, 'a')} where ${column(emailAttachments, 'emailId', 'a')} = ${outer('id')})`,
+  recipients: sql<RecipientState[]>`(select coalesce(json_agg(json_build_object(${recipientFields}) order by ${column(emailRecipients, 'recipientIndex', 'r')}), '[]')
+    from ${tableName(emailRecipients, 'r')} where ${column(emailRecipients, 'emailId', 'r')} = ${outer('id')})`.mapWith(parsedJson<RecipientState[]>),
 };
 
 const claimSet = (db: Db) =>

@@ -12,21 +12,18 @@ import type { ClaimedEmail } from './types';
  */
 export const PER_DESTINATION = 8;
 
-/** The destination an address is delivered to: the part after its last @, lowercase. */
-export const recipientDomain = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
-
-/** Where an email still has to go: the recipient domains (lowercase) of its open recipients. */
-export function destinationsOf(row: Pick<ClaimedEmail, 'recipientStates'>): string[] {
-  const domains = new Set<string>();
-  for (const state of row.recipientStates) {
-    if (IN_FLIGHT.has(state.status)) domains.add(recipientDomain(state.address));
+/** Where an email still has to go: the providers of its open recipients, which the claim compares with the busy destinations. */
+export function destinationsOf(row: Pick<ClaimedEmail, 'recipients'>): string[] {
+  const providers = new Set<string>();
+  for (const recipient of row.recipients) {
+    if (IN_FLIGHT.has(recipient.status)) providers.add(recipient.provider);
   }
-  return [...domains];
+  return [...providers];
 }
 
 /**
  * Whether an email's destinations are gated: live mail straight to the recipients' MX. Through a
  * smarthost every email goes to the same place, and test-mode emails go nowhere.
  */
-export const gatedDestinations = (deps: Pick<Deps, 'config'>, row: Pick<ClaimedEmail, 'mode' | 'recipientStates'>): string[] =>
+export const gatedDestinations = (deps: Pick<Deps, 'config'>, row: Pick<ClaimedEmail, 'mode' | 'recipients'>): string[] =>
   row.mode === 'live' && !deps.config.smtpRelayUrl ? destinationsOf(row) : [];

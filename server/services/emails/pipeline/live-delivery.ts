@@ -6,7 +6,7 @@ import { buildMessage } from '../../../mail/message';
 import { verpKeyFrom } from '../../../mail/verp';
 import type { Deps } from '../../../deps';
 import { finishDispatch, type EmailEventInput } from './finish';
-import type { RecipientState } from '../aggregate-status';
+import type { RecipientState } from '../recipients';
 import { sendingDomainOf } from '../../domains/signing';
 import { rewriteForTracking } from '../../tracking/rewrite';
 import { MINUTE_MS } from '../../shared/time';
@@ -22,8 +22,8 @@ const retryDelayMs = (attempt: number) => RETRY_DELAYS_MS[Math.min(attempt - 1, 
 /** Builds, signs and hands the message to the receiving servers; records each recipient's outcome. */
 export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<DispatchResult> {
   const now = deps.clock.now();
-  const states: RecipientState[] = row.recipientStates.map((state) => ({ ...state }));
-  const open = states.map((state, index) => ({ state, index })).filter(({ state }) => state.status === 'pending' || state.status === 'deferred');
+  const states: RecipientState[] = row.recipients.map((state) => ({ ...state }));
+  const open = states.filter((state) => state.status === 'pending' || state.status === 'deferred').map((state) => ({ state, index: state.index }));
   let sent: Awaited<ReturnType<typeof send>>;
   try {
     sent = await send(deps, row, open.map(({ index }) => index), now);

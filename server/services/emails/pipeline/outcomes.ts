@@ -1,22 +1,32 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { column, columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
-import { emails, suppressions } from '@/db/schema';
+import { emailRecipients, emails, suppressions } from '@/db/schema';
 import type { Deps } from '../../../deps';
 import { newId } from '../../../ids';
 import { unclaimedByInput } from '../../shared/claims/lease';
 import { groupCommitter } from '../../shared/group-commit';
 import { emailEventCtes, emailEventRecords, eventSubjectColumns, type EmailEventInput } from '../events';
-import type { RecipientState } from '../aggregate-status';
+import { aggregateEmailStatus } from '../aggregate-status';
+import type { EmailStatus, RecipientStatus } from '../statuses';
 
 type EmailRow = typeof emails.$inferSelect;
 
+/** What a step did to one recipient: its row as the step leaves it. */
+export interface RecipientChange {
+  index: number;
+  status: RecipientStatus;
+  attempts: number;
+  response: string | null;
+  /** When a deferred recipient is tried again; null otherwise. */
+  nextAttemptAt: Date | null;
+}
+
 /** What one dispatch step found, ready to store. */
 export interface Outcome {
-  /** The email as claimed: its recipient states are what the row must still hold for this write to apply. */
   email: EmailRow;
-  states: RecipientState[];
-  status: string;
+  /** The recipients this step changed; the others keep their rows. */
+  recipients: RecipientChange[];
   nextAttemptAt: Date | null;
   extra: { sentAt?: Date; messageId?: string; messageDate?: Date };
   events: EmailEventInput[];
@@ -27,26 +37,49 @@ export interface Outcome {
   worker: string;
 }
 
-// Every finished email of a batch in one statement: its row, its events (emails/events.ts) and
-// its suppressions, atomically (a data-modifying CTE is all or nothing), one round trip and one
-// commit. An email whose recipient states changed since the claim (a bounce or complaint report
-// came in) is left out, with its events: the caller merges and writes it under a row lock.
+/** What a report may have recorded while the step ran, which the step's own finding does not overwrite. */
+const REPORTS_STAND = sql.raw(`'bounced', 'complained'`);
+
+// Every finished email of a batch in one statement: its recipients' rows, its status derived from
+// them, its events (emails/events.ts) and its suppressions, atomically (a data-modifying CTE is
+// all or nothing), one round trip and one commit. The email rows are locked first, then their
+// recipients' rows, the order a bounce report takes them in too: a row lock hands back the row as
+// it stands now, not as the statement's snapshot saw it, so a report committed while the message
+// was on its way is seen, stands (a recipient it bounced or complained keeps that), and counts in
+// the email's status. An email deleted meanwhile (erased) is left out, with its events.
 // Inputs go as json, which Postgres reads more cheaply than jsonb.
+const CHANGED = ['emailId', 'recipientIndex', 'status', 'attempts', 'response', 'nextAttemptAt'] as const;
 const SUPPRESSED = ['id', 'organizationId', 'email', 'reason', 'emailId', 'createdAt'] as const;
 // Unnamed (planned on each run): named, it kept the generic plan it chose while emails was small
 // and unanalyzed, a sequential scan, as the table grew.
+const r = (key: (typeof CHANGED)[number]) => column(emailRecipients, key);
 const writeOn = perDatabase((db: Db) =>
-  prepareSql<{ id: string; queued: number }>(
+  prepareSql<{ id: string; status: EmailStatus; queued: number }>(
     db,
     null,
     sql`with input as (
-        select * from ${jsonRecordset('outcomes', 'o', emails, ['id', 'status', 'nextAttemptAt', 'attempts', 'sentAt', 'messageId', 'messageDate', 'updatedAt', 'claimedBy'], [
-          ['expected', 'jsonb'],
-          ['states', 'jsonb'],
-        ])}
+        select * from ${jsonRecordset('outcomes', 'o', emails, ['id', 'nextAttemptAt', 'attempts', 'sentAt', 'messageId', 'messageDate', 'updatedAt', 'claimedBy'])}
+      ), locked as (
+        select ${column(emails, 'id', 'e')} from ${tableName(emails, 'e')} where ${column(emails, 'id', 'e')} in (select id from input) for no key update
+      ), held as (
+        select ${column(emailRecipients, 'emailId', 'c')}, ${column(emailRecipients, 'recipientIndex', 'c')}, ${column(emailRecipients, 'status', 'c')}
+        from ${tableName(emailRecipients, 'c')} where ${column(emailRecipients, 'emailId', 'c')} in (select id from locked) for no key update
+      ), merged as (
+        select c.${r('emailId')}, c.${r('recipientIndex')}, ch.${r('attempts')}, ch.${r('response')}, ch.${r('nextAttemptAt')},
+          ch.${r('emailId')} is not null and c.${r('status')} not in (${REPORTS_STAND}) as changed,
+          case when ch.${r('emailId')} is not null and c.${r('status')} not in (${REPORTS_STAND}) then ch.${r('status')} else c.${r('status')} end as ${r('status')}
+        from held c left join ${jsonRecordset('recipients', 'ch', emailRecipients, CHANGED)}
+          on ch.${r('emailId')} = c.${r('emailId')} and ch.${r('recipientIndex')} = c.${r('recipientIndex')}
+      ), recipients_written as (
+        update ${tableName(emailRecipients, 'w')} set ${r('status')} = m.${r('status')}, ${r('attempts')} = m.${r('attempts')},
+          ${r('response')} = m.${r('response')}, ${r('nextAttemptAt')} = m.${r('nextAttemptAt')}
+        from merged m
+        where m.changed and ${column(emailRecipients, 'emailId', 'w')} = m.${r('emailId')} and ${column(emailRecipients, 'recipientIndex', 'w')} = m.${r('recipientIndex')}
+      ), derived as (
+        select m.${r('emailId')}, ${aggregateEmailStatus(sql`m.${r('status')}`)} as status from merged m group by m.${r('emailId')}
       ), updated as (
-        update ${tableName(emails, 'e')} set ${column(emails, 'status')} = o.${column(emails, 'status')},
-          ${column(emails, 'recipientStates')} = o.states,
+        update ${tableName(emails, 'e')} set
+          ${column(emails, 'status')} = coalesce(d.status, case when coalesce(o.${column(emails, 'sentAt')}, ${column(emails, 'sentAt', 'e')}) is null then 'sending' else 'sent' end),
           ${column(emails, 'nextAttemptAt')} = o.${column(emails, 'nextAttemptAt')},
           ${column(emails, 'attempts')} = o.${column(emails, 'attempts')},
           ${column(emails, 'updatedAt')} = o.${column(emails, 'updatedAt')},
@@ -54,30 +87,30 @@ const writeOn = perDatabase((db: Db) =>
           ${column(emails, 'sentAt')} = coalesce(o.${column(emails, 'sentAt')}, ${column(emails, 'sentAt', 'e')}),
           ${column(emails, 'messageId')} = coalesce(o.${column(emails, 'messageId')}, ${column(emails, 'messageId', 'e')}),
           ${column(emails, 'messageDate')} = coalesce(o.${column(emails, 'messageDate')}, ${column(emails, 'messageDate', 'e')})
-        from input o
-        where ${column(emails, 'id', 'e')} = o.${column(emails, 'id')} and ${column(emails, 'recipientStates', 'e')} = o.expected
-        returning ${eventSubjectColumns('e')}
+        from input o left join derived d on d.${r('emailId')} = o.${column(emails, 'id')}
+        where ${column(emails, 'id', 'e')} = o.${column(emails, 'id')}
+        returning ${eventSubjectColumns('e')}, ${column(emails, 'status', 'e')}
       ), ${emailEventCtes('updated', { tally: true })}, suppressed as (
         insert into ${tableName(suppressions)} (${columnNames(suppressions, SUPPRESSED)})
         select ${columnNames(suppressions, SUPPRESSED)} from ${jsonRecordset('suppress', 's', suppressions, SUPPRESSED)}
         where ${column(suppressions, 'emailId', 's')} in (select id from updated)
         on conflict (${columnNames(suppressions, ['organizationId', 'email'])}) do nothing
       )
-      select id, (select count(*)::int from queued) as queued from updated`,
+      select id, status, (select count(*)::int from queued) as queued from updated`,
   ),
 );
 
-/** Stores outcomes in one statement; answers the ids it stored, and whether webhook deliveries were queued. */
-async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<{ written: Set<string>; queued: boolean }> {
+/** Stores outcomes in one statement; answers the status each stored email has now (an email deleted meanwhile has none), and whether webhook deliveries were queued. */
+async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<{ statuses: Map<string, EmailStatus>; queued: boolean }> {
   const input: unknown[] = [];
+  const recipients: unknown[] = [];
   const events: unknown[] = [];
   const suppress: Array<{ sortKey: string; row: Record<string, unknown> }> = [];
   for (const o of outcomes) {
     const { email, at } = o;
-    input.push({
-      ...sqlNamed(emails, {
+    input.push(
+      sqlNamed(emails, {
         id: email.id,
-        status: o.status,
         nextAttemptAt: o.nextAttemptAt,
         attempts: email.attempts + 1,
         sentAt: o.extra.sentAt ?? null,
@@ -86,9 +119,10 @@ async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<{ written: Se
         updatedAt: at,
         claimedBy: o.worker,
       }),
-      expected: email.recipientStates,
-      states: o.states,
-    });
+    );
+    for (const change of o.recipients) {
+      recipients.push(sqlNamed(emailRecipients, { emailId: email.id, recipientIndex: change.index, status: change.status, attempts: change.attempts, response: change.response, nextAttemptAt: change.nextAttemptAt }));
+    }
     events.push(...emailEventRecords(email.id, at, o.events));
     for (const address of o.suppress) {
       suppress.push({ sortKey: `${email.organizationId} ${address}`, row: sqlNamed(suppressions, { id: newId(), organizationId: email.organizationId, email: address, reason: 'bounce', emailId: email.id, createdAt: at }) });
@@ -98,24 +132,25 @@ async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<{ written: Se
   suppress.sort((a, b) => (a.sortKey < b.sortKey ? -1 : 1));
   const rows = await writeOn(db).execute({
     outcomes: JSON.stringify(input),
+    recipients: JSON.stringify(recipients),
     events: JSON.stringify(events),
     suppress: JSON.stringify(suppress.map((entry) => entry.row)),
   });
-  return { written: new Set(rows.map((row) => row.id)), queued: (rows[0]?.queued ?? 0) > 0 };
+  return { statuses: new Map(rows.map((row) => [row.id, row.status])), queued: (rows[0]?.queued ?? 0) > 0 };
 }
 
 const writeInGroups = groupCommitter(async (db: Db, outcomes: Outcome[]) => {
-  const { written, queued } = await writeOutcomes(db, outcomes);
-  return outcomes.map((o) => ({ written: written.has(o.email.id), queued }));
+  const { statuses, queued } = await writeOutcomes(db, outcomes);
+  return outcomes.map((o) => ({ status: statuses.get(o.email.id) ?? null, queued }));
 });
 
 /**
- * Stores one outcome, with others finishing at the same time (group commit). False: the recipient
- * states changed since the claim.
+ * Stores one outcome, with others finishing at the same time (group commit). Answers the email's
+ * status as stored, derived from its recipients' rows; null when the email is gone.
  */
-export async function recordOutcome(deps: Pick<Deps, 'db' | 'jobs' | 'metrics'>, outcome: Outcome): Promise<boolean> {
-  const { written, queued } = await writeInGroups(deps.db, outcome);
+export async function recordOutcome(deps: Pick<Deps, 'db' | 'jobs' | 'metrics'>, outcome: Outcome): Promise<EmailStatus | null> {
+  const { status, queued } = await writeInGroups(deps.db, outcome);
   if (queued) deps.jobs.wake('webhook-delivery', []);
-  if (written && outcome.email.mode === 'live') deps.metrics.deliveryOutcome(outcome.status);
-  return written;
+  if (status && outcome.email.mode === 'live') deps.metrics.deliveryOutcome(status);
+  return status;
 }

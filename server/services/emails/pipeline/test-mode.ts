@@ -1,7 +1,7 @@
 import type { Deps } from '../../../deps';
 import { finishDispatch, type EmailEventInput } from './finish';
-import type { RecipientState } from '../aggregate-status';
-import type { DispatchResult, EmailRow } from './types';
+import type { RecipientState } from '../recipients';
+import type { ClaimedEmail, DispatchResult } from './types';
 import { classifyResponse, explainComplaint } from '../../bounces/classify';
 
 const localPart = (address: string) => address.slice(0, address.lastIndexOf('@')).toLowerCase();
@@ -12,10 +12,10 @@ const firstLink = (html: string | null) => /<a\s[^>]*href\s*=\s*["'](https?:[^"'
  * TEST_MODE_STEP_MS apart, and records the same events a live email would. `bounced@…` bounces,
  * `complained@…` is delivered and then complains; opens and clicks follow the tracking settings.
  */
-export async function simulateTestEmail(deps: Deps, row: EmailRow): Promise<DispatchResult> {
+export async function simulateTestEmail(deps: Deps, row: ClaimedEmail): Promise<DispatchResult> {
   const now = deps.clock.now();
   const later = new Date(now.getTime() + deps.config.testModeStepMs);
-  const states: RecipientState[] = row.recipientStates.map((state) => ({ ...state }));
+  const states: RecipientState[] = row.recipients.map((state) => ({ ...state }));
   const delivered = () => states.filter((state) => state.status === 'delivered' || state.status === 'complained');
   const events: EmailEventInput[] = [];
   const simulated = { simulated: true };

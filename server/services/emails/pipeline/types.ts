@@ -1,5 +1,6 @@
 import type { emails } from '@/db/schema';
 import type { EmailStatus } from '../statuses';
+import type { RecipientState } from '../recipients';
 
 /** An email's row as stored. */
 export type EmailRow = typeof emails.$inferSelect;
@@ -9,6 +10,8 @@ export type ClaimedEmail = EmailRow & {
   /** The domain's active DKIM key when claimed; null when the domain has none (deleted). */
   signingKeyId: string | null;
   hasAttachments: boolean;
+  /** Its recipients' rows as they stood at the claim, in envelope order. */
+  recipients: RecipientState[];
 };
 
 /** What one dispatch step did to an email. */
