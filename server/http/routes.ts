@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
-import type { AnyTRPCRouter } from '@trpc/server';
+import type { AnyTRPCProcedure, AnyTRPCRouter } from '@trpc/server';
 import type { Deps } from '../deps';
 import type { Meta } from '../trpc/init';
+import { prepareOpenApiInput, type OpenApiInput } from './openapi-input';
 
 type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -24,11 +25,20 @@ export interface PlainRoute {
   handle(input: { req: IncomingMessage; res: ServerResponse; deps: Deps; requestId: string; body: unknown; params: Record<string, string> }): Promise<void>;
 }
 
+/** An operation of the router, found once so a request calls it without looking it up again. */
+export interface ProcedureRoute {
+  /** Its dotted path in the router (`emails.send`). */
+  name: string;
+  procedure: AnyTRPCProcedure;
+  input: OpenApiInput;
+}
+
 export interface RouteEntry {
   method: HttpMethod;
   path: string;
   pattern: RegExp;
   plain?: PlainRoute;
+  procedure?: ProcedureRoute;
   meta?: Meta;
 }
 
@@ -37,10 +47,11 @@ const toPattern = (path: string) => new RegExp(`^${path.replace(/\{(.+?)\}/g, (_
 /** Every REST operation: the router's OpenAPI procedures and the plain routes. */
 export function buildRouteTable(router: AnyTRPCRouter, plainRoutes: PlainRoute[]): RouteEntry[] {
   const entries: RouteEntry[] = [];
-  for (const procedure of Object.values(router._def.procedures) as Array<{ _def: { meta?: Meta } }>) {
-    const openapi = procedure._def.meta?.openapi;
+  for (const [name, procedure] of Object.entries(router._def.procedures as Record<string, AnyTRPCProcedure>)) {
+    const meta = procedure._def.meta as Meta | undefined;
+    const openapi = meta?.openapi;
     if (!openapi || openapi.enabled === false) continue;
-    entries.push({ method: openapi.method, path: openapi.path, pattern: toPattern(openapi.path), meta: procedure._def.meta });
+    entries.push({ method: openapi.method, path: openapi.path, pattern: toPattern(openapi.path), meta, procedure: { name, procedure, input: prepareOpenApiInput(procedure) } });
   }
   for (const plain of plainRoutes) {
     entries.push({ method: plain.method, path: plain.path, pattern: toPattern(plain.path), plain, meta: { access: plain.access, liveWrite: plain.liveWrite, bodyLimitBytes: plain.bodyLimitBytes, bulkBody: plain.bulkBody } });
