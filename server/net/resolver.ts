@@ -32,11 +32,22 @@ const PATIENCE_MS = RESOLVER_TIMEOUT_MS * RESOLVER_TRIES;
 
 async function patiently<T>(query: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   const until = performance.now() + PATIENCE_MS;
+  try {
+    return await query();
+  } catch (error) {
+    if (!askAgain(error, signal, until)) throw error;
+    return askUntil(query, signal, until, error);
+  }
+}
+
+const askAgain = (error: unknown, signal: AbortSignal | undefined, until: number) => (error as NodeJS.ErrnoException).code === 'ETIMEOUT' && !signal?.aborted && performance.now() < until;
+
+/** After a first ETIMEOUT (the rare case, so its timer is made only then): again until the time is spent. */
+async function askUntil<T>(query: () => Promise<T>, signal: AbortSignal | undefined, until: number, first: unknown): Promise<T> {
+  let last = first;
   let timer: NodeJS.Timeout | undefined;
-  let last: unknown;
   const spent = new Promise<never>((_, reject) => {
-    // Before any answer at all, the query in flight is c-ares's own to end (within its timeout).
-    timer = setTimeout(() => last !== undefined && reject(last), PATIENCE_MS);
+    timer = setTimeout(() => reject(last), until - performance.now());
   });
   const asking = (async () => {
     for (;;) {
@@ -44,7 +55,7 @@ async function patiently<T>(query: () => Promise<T>, signal: AbortSignal | undef
         return await query();
       } catch (error) {
         last = error;
-        if ((error as NodeJS.ErrnoException).code !== 'ETIMEOUT' || signal?.aborted || performance.now() >= until) throw error;
+        if (!askAgain(error, signal, until)) throw error;
       }
     }
   })();
