@@ -8,9 +8,10 @@ import { callRestProcedure } from './rest-procedure';
 import { readJsonBody } from './body';
 import { authorizeBeforeBody } from './early-auth';
 import { checkJsonBody, parseQuery } from './hostile-input';
-import { decodePathParams } from './path-params';
-import { sendError } from './respond';
-import { bodyLimitOf } from './body-limits';
+import { decodePathParams } from '../trpc/path-params';
+import { sendError, sendJson } from './respond';
+import { apiContext } from './api-context';
+import { bodyLimitOf } from '../trpc/request-limits';
 import { buildRouteTable, matchRoute, type PlainRoute, type RouteEntry } from './routes';
 import { noteRoute } from './request-metrics';
 
@@ -62,7 +63,7 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
         checkJsonBody(body);
       }
       if (match.entry.plain) {
-        await match.entry.plain.handle({ req, res, deps, requestId, body, params });
+        await match.entry.plain.handle({ req, res, ctx: apiContext(deps, req, res, requestId), deps, requestId, body, params, json: (status, answer) => sendJson(res, status, answer) });
         return;
       }
       if (!operation) return sendError(res, 'NOT_FOUND', 'Not found');

@@ -1,29 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import type { AnyTRPCProcedure, AnyTRPCRouter } from '@trpc/server';
-import type { Deps } from '../deps';
 import type { Meta } from '../trpc/init';
+import type { HttpMethod, PlainRoute } from '../trpc/plain-route';
 import { prepareOpenApiInput, type OpenApiInput } from './openapi-input';
 
-type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-
-/**
- * A REST path that trpc-to-openapi cannot express (a top-level array body, a CSV answer).
- * It still belongs in the OpenAPI document, so it carries its own operation description.
- */
-export interface PlainRoute {
-  method: HttpMethod;
-  path: `/${string}`;
-  operation: ZodOpenApiOperationObject;
-  /** The same reach rules as procedures. */
-  access?: Meta['access'];
-  liveWrite?: boolean;
-  bodyLimitBytes?: number;
-  bulkBody?: boolean;
-  /** Refusals beyond every operation's, for the document. */
-  errors?: Array<409 | 410>;
-  handle(input: { req: IncomingMessage; res: ServerResponse; deps: Deps; requestId: string; body: unknown; params: Record<string, string> }): Promise<void>;
-}
+export type { PlainRoute };
 
 /** An operation of the router, found once so a request calls it without looking it up again. */
 export interface ProcedureRoute {
