@@ -18,14 +18,16 @@
  * The REST target is bench/rest-server.ts: createRuntime(config, { runner: false }), so nothing is
  * delivered while sends are measured (checked: every accepted email is still queued afterwards).
  * The DNS server and the SMTP sink run in bench/loopback-peer.ts. Results: a table per part on
- * stdout and bench/results/emails-latest.json.
+ * stdout and bench/results/emails-latest.json. With pg_stat_statements loaded in the bench's Postgres
+ * (BENCH_PG_URL), each measure also reports its statements per email.
  *
  * Knobs: BENCH_EMAIL_ORGS (100), BENCH_CONNECTIONS (50), BENCH_BATCH_CONNECTIONS (4),
  * BENCH_DURATION (10 s), BENCH_WARMUP (3 s), BENCH_DELIVER_COUNT (2000), BENCH_DELIVER_SECONDS
  * (30: a delivery run starts no sweep after that and is rated over what it delivered), BENCH_LIST_ROWS
  * (1000000), BENCH_LIST_DURATION (5 s), BENCH_LIST_CONNECTIONS (10), BENCH_EMAIL_PARTS, BENCH_PROFILE=1,
  * BENCH_EMAIL_ORDER=spread (single sends interleave the organizations), BENCH_EMAIL_BODY=html-only
- * (the receipt as an HTML fragment without text: delivery wraps it and derives the text); with BENCH_COMPARE_DIR,
+ * (the receipt as an HTML fragment without text: delivery wraps it and derives the text),
+ * BENCH_EMAIL_TARGETS (rest,services,bare: which targets the parts measure); with BENCH_COMPARE_DIR,
  * BENCH_COMPARE_ROUNDS (6) and BENCH_COMPARE_WARMUP_ROUNDS (1, not counted).
  */
 import { randomBytes } from 'node:crypto';
