@@ -2,9 +2,9 @@
  * The webhook floor: bare undici POSTs of a body as large as the service's to the same loopback
  * receiver, with no database, no claims and no outcome records. One undici `Pool` of `concurrency`
  * connections and as many requests in flight; each request reads its whole answer. Optionally
- * each request is also signed with standardwebhooks (`sign`), and its host resolved first with a
- * fresh c-ares resolver, A and AAAA, as the service does before every attempt (`resolve`), to show
- * where the service's time per delivery goes.
+ * each request is also signed with standardwebhooks (`sign`), and its host resolved first, A and
+ * AAAA, as the service does before every attempt (`resolve`): with a fresh c-ares resolver per
+ * request, or with one kept for the run as the service keeps one per DNS_SERVERS list.
  *
  * Forked by bench/suite-webhooks.ts: answers { op: 'run', ... } (BareWebhookJob) with BareWebhookRun.
  */
@@ -23,8 +23,8 @@ export interface BareWebhookJob {
   headers: Record<string, string>;
   /** A whsec_ secret: sign every request with it. */
   sign: string | null;
-  /** Resolve this host (A + AAAA) through these servers before every request, with a fresh resolver. */
-  resolve: { host: string; dnsServers: string[] } | null;
+  /** Resolve this host (A + AAAA) through these servers before every request: with a fresh resolver, or one kept for the run. */
+  resolve: { host: string; dnsServers: string[]; oneResolver: boolean } | null;
   /** Prefix of each request's webhook-id (unique per run, so the receiver's tally holds). */
   idPrefix: string;
 }
@@ -43,14 +43,19 @@ export interface BareWebhookRun {
 async function run(job: BareWebhookJob): Promise<BareWebhookRun> {
   const pool = new Pool(`http://127.0.0.1:${job.port}`, { connections: job.concurrency });
   const signer = job.sign ? new Webhook(job.sign) : null;
+  const newResolver = (servers: string[]) => {
+    const resolver = new Resolver({ timeout: 3_000, tries: 2 });
+    resolver.setServers(servers);
+    return resolver;
+  };
+  const kept = job.resolve?.oneResolver ? newResolver(job.resolve.dnsServers) : null;
   const result: BareWebhookRun = { sent: 0, failed: 0, non2xx: 0, ms: 0, p50Ms: 0, p99Ms: 0, firstError: null };
   const took = new Float64Array(job.count);
   const sendOne = async (i: number) => {
     const at = performance.now();
     try {
       if (job.resolve) {
-        const resolver = new Resolver({ timeout: 3_000, tries: 2 });
-        resolver.setServers(job.resolve.dnsServers);
+        const resolver = kept ?? newResolver(job.resolve.dnsServers);
         const [v4] = await Promise.allSettled([resolver.resolve4(job.resolve.host), resolver.resolve6(job.resolve.host)]);
         if (v4.status !== 'fulfilled' || v4.value[0] !== '127.0.0.1') throw new Error(`${job.resolve.host} did not resolve to 127.0.0.1`);
       }

@@ -94,6 +94,12 @@ export async function createDatabase(): Promise<{ name: string; url: string }> {
   try {
     await admin.unsafe(`create database "${name}"`);
     databases.push(name);
+    // A backend's parent is the postmaster (on this machine only: a remote server's is not here to read).
+    const [backend] = await admin<Array<{ pid: number }>>`select pg_backend_pid() as pid`;
+    const parent = backend ? parentOf(backend.pid) : null;
+    if (parent && fs.readFileSync(`/proc/${parent}/stat`, 'utf8').includes('(postgres)')) postmasterPid = parent;
+  } catch (error) {
+    if (!databases.includes(name)) throw error;
   } finally {
     await admin.end({ timeout: 2 });
   }
@@ -118,7 +124,23 @@ export function cpuMsOf(pid: number): number | null {
   }
 }
 
-/** CPU ms of every running postgres process (postmaster, backends, background workers). */
+/**
+ * The postmaster of the server the bench's databases live on, once known (createDatabase): then
+ * only its processes are counted, not those of another Postgres on the machine (a shared server
+ * other people's tests use, when BENCH_PG_URL points the bench at one of its own).
+ */
+let postmasterPid: number | null = null;
+
+function parentOf(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms of every running postgres process (postmaster, backends, background workers) of the bench's server. */
 export function postgresCpuMs(): Map<number, number> {
   const result = new Map<number, number>();
   let entries: string[] = [];
@@ -133,6 +155,7 @@ export function postgresCpuMs(): Map<number, number> {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (postmasterPid !== null && Number(entry) !== postmasterPid && Number(fields[1]) !== postmasterPid) continue;
       result.set(Number(entry), ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND);
     } catch {
       // the process ended meanwhile

@@ -18,14 +18,16 @@
  * The REST target is bench/rest-server.ts: createRuntime(config, { runner: false }), so nothing is
  * delivered while sends are measured (checked: every accepted email is still queued afterwards).
  * The DNS server and the SMTP sink run in bench/loopback-peer.ts. Results: a table per part on
- * stdout and bench/results/emails-latest.json.
+ * stdout and bench/results/emails-latest.json. With pg_stat_statements loaded in the bench's Postgres
+ * (BENCH_PG_URL), each measure also reports its statements per email.
  *
  * Knobs: BENCH_EMAIL_ORGS (100), BENCH_CONNECTIONS (50), BENCH_BATCH_CONNECTIONS (4),
  * BENCH_DURATION (10 s), BENCH_WARMUP (3 s), BENCH_DELIVER_COUNT (2000), BENCH_DELIVER_SECONDS
  * (30: a delivery run starts no sweep after that and is rated over what it delivered), BENCH_LIST_ROWS
  * (1000000), BENCH_LIST_DURATION (5 s), BENCH_LIST_CONNECTIONS (10), BENCH_EMAIL_PARTS, BENCH_PROFILE=1,
  * BENCH_EMAIL_ORDER=spread (single sends interleave the organizations), BENCH_EMAIL_BODY=html-only
- * (the receipt as an HTML fragment without text: delivery wraps it and derives the text); with BENCH_COMPARE_DIR,
+ * (the receipt as an HTML fragment without text: delivery wraps it and derives the text),
+ * BENCH_EMAIL_TARGETS (rest,services,bare: which targets the parts measure); with BENCH_COMPARE_DIR,
  * BENCH_COMPARE_ROUNDS (6) and BENCH_COMPARE_WARMUP_ROUNDS (1, not counted).
  */
 import { randomBytes } from 'node:crypto';
@@ -97,6 +99,8 @@ const settings = {
   compareRounds: int('BENCH_COMPARE_ROUNDS', 6),
   compareWarmupRounds: int('BENCH_COMPARE_WARMUP_ROUNDS', 1, 0),
   order: process.env.BENCH_EMAIL_ORDER === 'spread' ? ('spread' as const) : ('grouped' as const),
+  /** Which of rest, services and bare the send, batch and list parts measure (all three unless told). */
+  targets: (process.env.BENCH_EMAIL_TARGETS || 'rest,services,bare').split(',').map((s) => s.trim()).filter(Boolean),
   /** `html-only`: every email is the receipt's body as a fragment with no text, so delivery wraps it and derives its text part. */
   htmlOnly: process.env.BENCH_EMAIL_BODY === 'html-only',
   parts: (() => {
@@ -179,6 +183,8 @@ interface World {
   smtpPort: number;
   orgs: Org[];
   serviceEnv: Record<string, string>;
+  /** pg_stat_statements is there to read (a Postgres started with it in shared_preload_libraries). */
+  statements: boolean;
 }
 
 async function setUp(): Promise<World> {
@@ -238,7 +244,9 @@ async function setUp(): Promise<World> {
   await peer.ask({ op: 'records', txt: orgs.map((org) => [org.dkimTxt.name, org.dkimTxt.parts]) });
   await sql`analyze`;
   log(`seeded ${orgs.length} organizations with a live key and a verified domain (DKIM published) in ${Date.now() - started} ms`);
-  return { databaseUrl, sql, runtime, peer, dns, smtpPort, orgs, serviceEnv };
+  const statements = await hasStatements(sql);
+  if (statements) log('pg_stat_statements is loaded: each measure reports its statements');
+  return { databaseUrl, sql, runtime, peer, dns, smtpPort, orgs, serviceEnv, statements };
 }
 
 /* ------------------------------------------------------------------ HTTP loads ---------------- */
@@ -258,6 +266,8 @@ interface LoadFigure {
   otherCores: number | null;
   /** Sending: rows the database gained over the whole run (warm-up included) against 2xx x items. */
   rowsChecked?: string;
+  /** With pg_stat_statements loaded: the statements of the measured run, by execution time per item. */
+  statements?: StatementFigure[];
   measured: LoadSummary;
 }
 
@@ -266,6 +276,49 @@ interface LoadFigure {
  * it, the checkpoint and autovacuum work after a run of single sends (each its own commit) landed
  * in the batch run that followed, and moved it by a fifth from run to run.
  */
+/** One statement of pg_stat_statements over a measured run, per item (email or page). */
+interface StatementFigure {
+  query: string;
+  callsPerItem: number;
+  execUsPerItem: number;
+  planUsPerItem: number;
+  meanExecUs: number;
+  rowsPerCall: number;
+  sharedHitPerCall: number;
+  walBytesPerItem: number;
+}
+
+/** Whether pg_stat_statements is loaded (shared_preload_libraries) and installed in the bench database. */
+async function hasStatements(sql: postgres.Sql): Promise<boolean> {
+  try {
+    await sql`create extension if not exists pg_stat_statements`;
+    await sql`select 1 from pg_stat_statements limit 1`;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readStatements(sql: postgres.Sql, items: number): Promise<StatementFigure[]> {
+  const rows = await sql<Array<{ query: string; calls: string; total_exec_time: number; total_plan_time: number; rows: string; shared_blks_hit: string; wal_bytes: string }>>`
+    select query, calls::text, total_exec_time, total_plan_time, rows::text, shared_blks_hit::text, wal_bytes::text
+    from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+      and query not ilike '%pg_stat_statements%' order by total_exec_time desc limit 20`;
+  return rows.map((row) => {
+    const calls = Math.max(1, Number(row.calls));
+    return {
+      query: row.query.replace(/\s+/g, ' ').slice(0, 400),
+      callsPerItem: Number(row.calls) / items,
+      execUsPerItem: (row.total_exec_time * 1000) / items,
+      planUsPerItem: (row.total_plan_time * 1000) / items,
+      meanExecUs: (row.total_exec_time * 1000) / calls,
+      rowsPerCall: Number(row.rows) / calls,
+      sharedHitPerCall: Number(row.shared_blks_hit) / calls,
+      walBytesPerItem: Number(row.wal_bytes) / items,
+    };
+  });
+}
+
 async function settle(world: World): Promise<void> {
   await world.sql`vacuum (analyze) emails, email_events, events`;
   await world.sql`checkpoint`;
@@ -282,10 +335,14 @@ async function measureLoad(
   // Counted after settling: the previous measure's requests still in flight when it stopped have been stored by now.
   const rowsBefore = options.countRows ? await countEmails(world) : 0;
   let window: ReturnType<typeof cpuWindow> | null = null;
+  let statementsReset: Promise<unknown> | null = null;
   log(`${target.id} ${measure}: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s`);
   const load = await runLoad(
     { url: `http://127.0.0.1:${target.port}/`, keys: [], requests, connections: options.connections, warmupSeconds: options.warmupSeconds, durationSeconds: options.durationSeconds },
-    () => (window = cpuWindow({ server: target.child.pid })),
+    () => {
+      window = cpuWindow({ server: target.child.pid });
+      if (world.statements) statementsReset = world.sql`select pg_stat_statements_reset()`.catch(() => null);
+    },
   );
   const usage: CpuUsage | null = (window as ReturnType<typeof cpuWindow> | null)?.end(load.loadCpuMs ?? 0) ?? null;
   const m = load.measured;
@@ -305,6 +362,10 @@ async function measureLoad(
     otherCores: usage?.otherCores ?? null,
     measured: m,
   };
+  if (statementsReset) {
+    await statementsReset;
+    figure.statements = await readStatements(world.sql, items);
+  }
   if (options.countRows) {
     // Every 2xx must have stored its emails (a batch answers 200 even when items fail). Requests
     // still in flight when the warm-up and the measured run stop are stored but not counted.
@@ -339,11 +400,13 @@ async function post(port: number, path: string, key: string, body: unknown): Pro
   }
 }
 
-const SEND_TARGETS = [
+const ALL_SEND_TARGETS = [
   { id: 'rest', script: 'rest-server.ts', description: 'the service: createRequestListener on createRuntime(config, { runner: false })' },
   { id: 'services', script: 'services-emails-server.ts', description: 'node:http + admitApiKey + the zod schema + sendEmail/sendBatch/listEmails, no tRPC' },
   { id: 'bare', script: 'bare-emails-server.ts', description: 'node:http + postgres-js: key lookup + one INSERT (batch: one multi-row INSERT)' },
 ];
+const SEND_TARGETS = ALL_SEND_TARGETS.filter((target) => settings.targets.includes(target.id));
+if (SEND_TARGETS.length === 0) throw new Error(`BENCH_EMAIL_TARGETS: none of rest, services, bare in "${settings.targets.join(',')}"`);
 
 function sendRequests(world: World): { single: LoadRequest[]; batch: LoadRequest[] } {
   const request = (org: World['orgs'][number], variant: number): LoadRequest => ({ method: 'POST', path: '/api/emails', key: org.apiKey, body: JSON.stringify(emailBody(org, variant)) });
@@ -972,8 +1035,29 @@ function printLoadTable(figures: LoadFigure[], per: 'email' | 'req'): void {
   );
 }
 
+function printStatements(figures: LoadFigure[]): void {
+  for (const f of figures) {
+    if (!f.statements?.length) continue;
+    console.log(`\npg_stat_statements, ${f.target} ${f.measure} (per email; execution time, not CPU):`);
+    printTable(
+      ['µs exec/email', 'µs plan/email', 'calls/email', 'µs/call', 'rows/call', 'hit/call', 'WAL B/email', 'statement'],
+      f.statements.map((st) => [
+        st.execUsPerItem.toFixed(1),
+        st.planUsPerItem.toFixed(1),
+        st.callsPerItem.toFixed(3),
+        st.meanExecUs.toFixed(0),
+        st.rowsPerCall.toFixed(1),
+        st.sharedHitPerCall.toFixed(1),
+        st.walBytesPerItem.toFixed(0),
+        st.query.slice(0, 160),
+      ]),
+    );
+  }
+}
+
 function printSending(figures: LoadFigure[]): void {
   printLoadTable(figures, 'email');
+  printStatements(figures);
   for (const [measure, target] of [
     ['single', TARGETS.send],
     ['batch', TARGETS.batch],

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_EDGE_LIMITS, loadConfig } from '@/server/config';
-import { BODY_LIMITS } from '@/server/http/body-limits';
+import { BODY_LIMITS } from '@/server/trpc/request-limits';
 import { MAX_HEAD_BYTES, MAX_REQUEST_TARGET_BYTES } from '@/server/http/request-bounds';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';

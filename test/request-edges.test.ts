@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { errorBody, errorResponse } from '@/server/http/error-body';
-import { decodePathParams } from '@/server/http/path-params';
+import { decodePathParams } from '@/server/trpc/path-params';
 import { requestIdOf } from '@/server/http/request-id';
 import { startTestApp, type TestApp } from './support/app';
 

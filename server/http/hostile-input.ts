@@ -32,7 +32,7 @@ export function checkJsonBody(value: unknown, path: string[] = [], depth = 0): v
 }
 
 /**
- * The query as trpc-to-openapi reads it (`req.query`: each key's values), checked, in an object
+ * The query as a procedure's input is laid out from (each key's values: server/http/openapi-input.ts), checked, in an object
  * without a prototype, so `__proto__`, `constructor` or `toString` are plain unknown keys.
  */
 export function parseQuery(search: URLSearchParams): Record<string, string[]> {

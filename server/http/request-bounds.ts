@@ -1,10 +1,7 @@
-/**
- * Bounds on what a request may send before anything routes it (docs/security.md, "Abuse: the
- * HTTP edge"). The longest URL the API itself needs is a path with a URL-encoded address
- * (`/api/recipients/{email}/data`, under 1 KiB) or a template preview's `variables`; 8 KiB is
- * what common servers and proxies take (nginx's and Apache's request-line default).
- */
-export const MAX_REQUEST_TARGET_BYTES = 8 * 1024;
+import { MAX_REQUEST_TARGET_BYTES } from '../trpc/request-limits';
+
+/** Bounds on what a request may send before anything routes it: the target's is shared with the operations (trpc/request-limits.ts). */
+export { MAX_REQUEST_TARGET_BYTES };
 
 /**
  * Node's `maxHeaderSize` counts the request line and the header fields together: 8 KiB of request

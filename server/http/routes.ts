@@ -1,27 +1,16 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ZodOpenApiOperationObject } from 'zod-openapi';
-import type { AnyTRPCRouter } from '@trpc/server';
-import type { Deps } from '../deps';
+import type { AnyTRPCProcedure, AnyTRPCRouter } from '@trpc/server';
 import type { Meta } from '../trpc/init';
+import type { HttpMethod, PlainRoute } from '../trpc/plain-route';
+import { prepareOpenApiInput, type OpenApiInput } from './openapi-input';
 
-type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type { PlainRoute };
 
-/**
- * A REST path that trpc-to-openapi cannot express (a top-level array body, a CSV answer).
- * It still belongs in the OpenAPI document, so it carries its own operation description.
- */
-export interface PlainRoute {
-  method: HttpMethod;
-  path: `/${string}`;
-  operation: ZodOpenApiOperationObject;
-  /** The same reach rules as procedures. */
-  access?: Meta['access'];
-  liveWrite?: boolean;
-  bodyLimitBytes?: number;
-  bulkBody?: boolean;
-  /** Refusals beyond every operation's, for the document. */
-  errors?: Array<409 | 410>;
-  handle(input: { req: IncomingMessage; res: ServerResponse; deps: Deps; requestId: string; body: unknown; params: Record<string, string> }): Promise<void>;
+/** An operation of the router, found once so a request calls it without looking it up again. */
+export interface ProcedureRoute {
+  /** Its dotted path in the router (`emails.send`). */
+  name: string;
+  procedure: AnyTRPCProcedure;
+  input: OpenApiInput;
 }
 
 export interface RouteEntry {
@@ -29,6 +18,7 @@ export interface RouteEntry {
   path: string;
   pattern: RegExp;
   plain?: PlainRoute;
+  procedure?: ProcedureRoute;
   meta?: Meta;
 }
 
@@ -37,10 +27,11 @@ const toPattern = (path: string) => new RegExp(`^${path.replace(/\{(.+?)\}/g, (_
 /** Every REST operation: the router's OpenAPI procedures and the plain routes. */
 export function buildRouteTable(router: AnyTRPCRouter, plainRoutes: PlainRoute[]): RouteEntry[] {
   const entries: RouteEntry[] = [];
-  for (const procedure of Object.values(router._def.procedures) as Array<{ _def: { meta?: Meta } }>) {
-    const openapi = procedure._def.meta?.openapi;
+  for (const [name, procedure] of Object.entries(router._def.procedures as Record<string, AnyTRPCProcedure>)) {
+    const meta = procedure._def.meta as Meta | undefined;
+    const openapi = meta?.openapi;
     if (!openapi || openapi.enabled === false) continue;
-    entries.push({ method: openapi.method, path: openapi.path, pattern: toPattern(openapi.path), meta: procedure._def.meta });
+    entries.push({ method: openapi.method, path: openapi.path, pattern: toPattern(openapi.path), meta, procedure: { name, procedure, input: prepareOpenApiInput(procedure) } });
   }
   for (const plain of plainRoutes) {
     entries.push({ method: plain.method, path: plain.path, pattern: toPattern(plain.path), plain, meta: { access: plain.access, liveWrite: plain.liveWrite, bodyLimitBytes: plain.bodyLimitBytes, bulkBody: plain.bulkBody } });

@@ -4,7 +4,7 @@ import type { AppRouter } from '../routers';
 import type { Runtime } from '../runtime';
 import type { AccessMeta } from '../trpc/init';
 import { toEnvelope } from '../trpc/envelope';
-import { bodyLimitOf } from './body-limits';
+import { bodyLimitOf } from '../trpc/request-limits';
 import { trpcContext } from './trpc-context';
 
 export const TRPC_PATH = '/api/trpc';
@@ -30,7 +30,7 @@ export function calledProcedures(path: string, search: URLSearchParams): string[
 }
 
 /**
- * A body is held to the REST route's limit of the procedure it calls (server/http/body-limits.ts);
+ * A body is held to the REST route's limit of the procedure it calls (server/trpc/request-limits.ts);
  * a batch to the largest of its procedures'. A procedure nobody has gets the smallest.
  */
 function batchBodyLimit(procedures: ProcedureTable, names: string[], configured: number): number {

@@ -1,8 +1,12 @@
 import { Resolver } from 'node:dns/promises';
 
+/** How long a server is given per query, and how many times it is asked, before ETIMEOUT. */
+export const RESOLVER_TIMEOUT_MS = 3_000;
+export const RESOLVER_TRIES = 2;
+
 /** A fresh resolver on the configured servers (`host[:port]`), so every check reads DNS as it is now. */
 export function createResolver(dnsServers: string[]): Resolver {
-  const resolver = new Resolver({ timeout: 3_000, tries: 2 });
+  const resolver = new Resolver({ timeout: RESOLVER_TIMEOUT_MS, tries: RESOLVER_TRIES });
   if (dnsServers.length > 0) resolver.setServers(dnsServers);
   return resolver;
 }

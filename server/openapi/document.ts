@@ -3,7 +3,7 @@ import type { SchemaObject } from 'openapi3-ts/oas31';
 import { createDocument } from 'zod-openapi';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { ERROR_STATUS } from '../errors';
-import type { PlainRoute } from '../http/routes';
+import type { PlainRoute } from '../trpc/plain-route';
 import type { Meta } from '../trpc/init';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES } from '../services/shared/event-types';
 import { CONTENT_CHOICE, SEND_EXAMPLES } from '../routers/emails/wire';

@@ -1,4 +1,4 @@
-import { BODY_LIMITS } from '../http/body-limits';
+import { BODY_LIMITS } from '../trpc/request-limits';
 import { z } from 'zod';
 import { previewBroadcast } from '../services/broadcasts/preview';
 import { cancelBroadcast, sendBroadcast } from '../services/broadcasts/send';

@@ -1,4 +1,4 @@
-import type { PlainRoute } from '../http/routes';
+import type { PlainRoute } from '../trpc/plain-route';
 import { emailAttachmentRoute } from './emails/attachment';
 import { emailBatchRoute } from './emails/batch';
 import { emailBatchPreflightRoute } from './emails/batch-preflight';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decodePathParam } from '../http/path-params';
+import { decodePathParam } from '../trpc/path-params';
 
 /** Path parameters arrive URL-encoded from trpc-to-openapi; the document says what they decode to. */
 export const decodedPathParam = (meta: { format: string; description?: string }) =>

@@ -1,5 +1,5 @@
-import { MAX_REQUEST_TARGET_BYTES } from '../http/request-bounds';
-import { BODY_LIMITS } from '../http/body-limits';
+import { MAX_REQUEST_TARGET_BYTES } from '../trpc/request-limits';
+import { BODY_LIMITS } from '../trpc/request-limits';
 import { z } from 'zod';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '../services/templates/crud';
 import { TEMPLATE_LIMITS } from '../services/templates/limits';

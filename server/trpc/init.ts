@@ -12,7 +12,7 @@ export type AccessMeta = {
   access?: 'sending';
   /** Changes state shared by live and test mode, which a test key may not touch. */
   liveWrite?: boolean;
-  /** Its own body bound (server/http/body-limits.ts: sends with attachments, template and broadcast content). */
+  /** Its own body bound (server/trpc/request-limits.ts: sends with attachments, template and broadcast content). */
   bodyLimitBytes?: number;
   /** A list of many items in one body: up to BODY_LIMIT_BYTES rather than the 64 KiB of a plain operation. */
   bulkBody?: boolean;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { apiContext } from '../../http/api-context';
-import { attachmentDownload } from '../../http/attachment-download';
-import type { PlainRoute } from '../../http/routes';
+import { attachmentDownload } from './attachment-download';
+import type { PlainRoute } from '../../trpc/plain-route';
 import { authorize } from '../../trpc/procedures';
 
 /** Attachments answer with their own bytes and content type, which trpc-to-openapi cannot: a plain route. */
@@ -16,8 +15,8 @@ export const emailAttachmentRoute: PlainRoute = {
     requestParams: { path: z.object({ id: z.uuid(), attachmentId: z.uuid() }) },
     responses: { 200: { description: 'The file, with its content type', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } },
   },
-  async handle({ req, res, deps, requestId, params }) {
-    const principal = await authorize(apiContext(deps, req, res, requestId), {});
+  async handle({ res, ctx, deps, params }) {
+    const principal = await authorize(ctx, {});
     const file = await attachmentDownload(deps, principal, params.id ?? '', params.attachmentId ?? '');
     res.writeHead(200, file.headers);
     res.end(file.content);

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { apiContext } from '../../http/api-context';
-import { sendJson } from '../../http/respond';
-import type { PlainRoute } from '../../http/routes';
+import type { PlainRoute } from '../../trpc/plain-route';
 import { BATCH_LIMIT } from '../../services/emails/accept/batch';
 import { preflightBatch } from '../../services/emails/preflight/batch';
 import { authorize } from '../../trpc/procedures';
@@ -25,10 +23,9 @@ export const emailBatchPreflightRoute: PlainRoute = {
       200: { description: 'One verdict per item', content: { 'application/json': { schema: z.object({ data: z.array(preflightVerdict) }).meta({ id: 'BatchPreflightResponse' }) } } },
     },
   },
-  async handle({ req, res, deps, requestId, body }) {
-    const ctx = apiContext(deps, req, res, requestId);
+  async handle({ ctx, deps, requestId, body, json }) {
     const principal = await authorize(ctx, {});
     const data = await preflightBatch(deps, principal, batchItemsOf(body), (error) => deps.log.error({ requestId, err: error }, 'batch preflight item failed'));
-    sendJson(res, 200, { data });
+    json(200, { data });
   },
 };

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { apiContext } from '../../http/api-context';
-import { sendJson } from '../../http/respond';
-import type { PlainRoute } from '../../http/routes';
+import type { PlainRoute } from '../../trpc/plain-route';
 import { BATCH_LIMIT, sendBatch } from '../../services/emails/accept/batch';
 import { authorize } from '../../trpc/procedures';
 import { batchItemsOf } from './batch-items';
@@ -24,11 +22,10 @@ export const emailBatchRoute: PlainRoute = {
       200: { description: 'One outcome per item: { id } or { error, code }', content: { 'application/json': { schema: z.object({ data: z.array(outcome) }).meta({ id: 'BatchResponse' }) } } },
     },
   },
-  async handle({ req, res, deps, requestId, body }) {
-    const ctx = apiContext(deps, req, res, requestId);
+  async handle({ ctx, deps, requestId, body, json }) {
     const principal = await authorize(ctx, { access: 'sending' });
     const items = batchItemsOf(body);
     const data = await sendBatch(deps, principal, items, (error) => deps.log.error({ requestId, err: error }, 'batch item failed'));
-    sendJson(res, 200, { data });
+    json(200, { data });
   },
 };

@@ -1,4 +1,4 @@
-import { BODY_LIMITS } from '../../http/body-limits';
+import { BODY_LIMITS } from '../../trpc/request-limits';
 import { z } from 'zod';
 import { sendEmail } from '../../services/emails/accept/send';
 import { preflightEmail } from '../../services/emails/preflight/preflight';

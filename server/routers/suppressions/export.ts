@@ -1,7 +1,6 @@
 import { pipeline } from 'node:stream/promises';
-import { apiContext } from '../../http/api-context';
-import type { PlainRoute } from '../../http/routes';
-import { suppressionExport, isClosedEarly } from '../../http/suppression-export';
+import type { PlainRoute } from '../../trpc/plain-route';
+import { suppressionExport, isClosedEarly } from './csv-download';
 import { CSV_COLUMNS } from '../../services/suppressions/export';
 import { authorize } from '../../trpc/procedures';
 
@@ -25,8 +24,8 @@ export const suppressionExportRoute: PlainRoute = {
       },
     },
   },
-  async handle({ req, res, deps, requestId }) {
-    const principal = await authorize(apiContext(deps, req, res, requestId), {});
+  async handle({ res, ctx, deps, requestId }) {
+    const principal = await authorize(ctx, {});
     // Reads the first chunk: a database that is away is still a 503 here, before any byte is sent.
     const csv = await suppressionExport(deps, principal);
     res.writeHead(200, csv.headers);

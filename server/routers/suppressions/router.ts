@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decodePathParam } from '../../http/path-params';
+import { decodePathParam } from '../../trpc/path-params';
 import { isUuid } from '../../ids';
 import { addSuppression, addSuppressions, listSuppressions, removeSuppression, suppressionAddress, type SuppressionTarget } from '../../services/suppressions/crud';
 import { SUPPRESSION_LIMITS } from '../../services/suppressions/limits';

@@ -38,7 +38,8 @@ export class Dispatcher<Row, Result> {
 
   constructor(
     private readonly limits: DispatchLimits,
-    private readonly run: (row: Row) => Promise<Result>,
+    /** `leave`: the row is done with its destinations (its exchange with them is over), though not yet with its slot. */
+    private readonly run: (row: Row, leave: () => void) => Promise<Result>,
     private readonly destinationsOf: (row: Row) => string[],
   ) {}
 
@@ -114,18 +115,39 @@ export class Dispatcher<Row, Result> {
     if (entry.destinations.some((domain) => (this.perDestination.get(domain) ?? 0) >= this.limits.perDestination)) return false;
     this.count += 1;
     for (const domain of entry.destinations) this.perDestination.set(domain, (this.perDestination.get(domain) ?? 0) + 1);
-    entry.started(this.run(entry.row).finally(() => this.ended(entry.destinations)));
+    let left = false;
+    // A destination's place is given up once (when the run says so, or at the latest when it ends).
+    const leave = () => {
+      if (left) return;
+      left = true;
+      this.left(entry.destinations);
+    };
+    entry.started(
+      this.run(entry.row, leave).finally(() => {
+        leave();
+        this.ended();
+      }),
+    );
     return true;
   }
 
-  private ended(destinations: string[]): void {
-    this.count -= 1;
+  /** A run's exchange with its destinations is over: the next row for them may start while it records its outcome. */
+  private left(destinations: string[]): void {
     for (const domain of destinations) {
       this.stalled.delete(domain);
       const left = (this.perDestination.get(domain) ?? 1) - 1;
       if (left > 0) this.perDestination.set(domain, left);
       else this.perDestination.delete(domain);
     }
+    this.startWaiting();
+  }
+
+  private ended(): void {
+    this.count -= 1;
+    this.startWaiting();
+  }
+
+  private startWaiting(): void {
     // The oldest waiting email that now fits goes next, without a round trip to the database.
     const next = this.waiting.findIndex((entry) => this.tryStart(entry));
     if (next >= 0) this.waiting.splice(next, 1);

@@ -21,8 +21,13 @@ export const WEBHOOK_CONCURRENCY = 64;
  */
 export const PER_ENDPOINT = 16;
 
-/** One attempt of a claimed delivery: POST, then its outcome and the next due time, written together. */
-async function attemptClaimed(deps: Deps, row: ClaimedDelivery): Promise<AttemptReport> {
+/**
+ * One attempt of a claimed delivery: POST, then its outcome and the next due time, written
+ * together. The endpoint's place is given up once the POST is over (`leave`): its next delivery
+ * starts while this one's outcome is written, and the endpoint still never has more than its
+ * share of requests in flight.
+ */
+async function attemptClaimed(deps: Deps, row: ClaimedDelivery, leave: () => void = () => undefined): Promise<AttemptReport> {
   let secrets: string[];
   try {
     secrets = await signingSecretsOf(deps, { id: row.webhookId, secretSealed: row.secretSealed, testSecretSealed: row.testSecretSealed }, row.eventData);
@@ -32,6 +37,7 @@ async function attemptClaimed(deps: Deps, row: ClaimedDelivery): Promise<Attempt
     throw error;
   }
   const result = await postEvent(deps, { url: row.url, secrets }, { id: row.eventId, type: row.eventType, createdAt: row.eventCreatedAt, data: row.eventData });
+  leave();
   const at = deps.clock.now();
   const attempts = row.attempts + 1;
   const nextAttemptAt = result.succeeded ? null : nextAttemptAfter(attempts, at, deps.config.webhookRetryBaseMs);
@@ -54,7 +60,7 @@ async function attemptClaimed(deps: Deps, row: ClaimedDelivery): Promise<Attempt
 export const createWebhookDispatcher = (deps: () => Deps): Dispatchers['webhooks'] =>
   new Dispatcher(
     { concurrency: WEBHOOK_CONCURRENCY, perDestination: PER_ENDPOINT },
-    (row) => attemptClaimed(deps(), row),
+    (row, leave) => attemptClaimed(deps(), row, leave),
     (row) => [row.webhookId],
   );
 

@@ -1,4 +1,4 @@
-import { Webhook } from 'standardwebhooks';
+import { createHmac } from 'node:crypto';
 import type { Deps } from '../../deps';
 import { OutboundFailedError, OutboundRefusedError, outboundPolicyFromConfig, outboundRequest } from '../../net/outbound';
 
@@ -42,13 +42,28 @@ export const payloadOf = (event: OutgoingEvent): string => JSON.stringify(eventB
  * every Standard Webhooks library accepts when any one verifies.
  */
 export function signedHeaders(secrets: string[], eventId: string, signedAt: Date, body: string): Record<string, string> {
+  const timestamp = String(Math.floor(signedAt.getTime() / 1000));
+  const signed = `${eventId}.${timestamp}.${body}`;
   return {
     'content-type': 'application/json',
     'user-agent': 'eumail-webhooks/1',
     'webhook-id': eventId,
-    'webhook-timestamp': String(Math.floor(signedAt.getTime() / 1000)),
-    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(eventId, signedAt, body)).join(' '),
+    'webhook-timestamp': timestamp,
+    'webhook-signature': secrets.map((secret) => `v1,${createHmac('sha256', signingKey(secret)).update(signed, 'utf8').digest('base64')}`).join(' '),
   };
+}
+
+const SECRET_PREFIX = 'whsec_';
+
+/**
+ * The HMAC key of a `whsec_<base64>` secret, as Standard Webhooks reads it. Signed with node's
+ * own HMAC rather than the standardwebhooks package's JavaScript SHA-256, which cost a delivery
+ * more than its DNS lookup did; the signature is the same (receivers verify it with the package).
+ */
+function signingKey(secret: string): Buffer {
+  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+  if (key.length === 0) throw new Error("Secret can't be empty.");
+  return key;
 }
 
 const excerptOf = (body: Buffer): string | null => (body.length === 0 ? null : body.toString('utf8', 0, Math.min(body.length, EXCERPT_CHARS * 4)).slice(0, EXCERPT_CHARS));

@@ -3,7 +3,7 @@ import { principalFromSession } from '@/server/auth/session-context';
 import { AppError, clientErrorOf } from '@/server/errors';
 import { errorResponse } from '@/server/http/error-body';
 import { requestIdOf } from '@/server/http/request-id';
-import { isClosedEarly, suppressionExport } from '@/server/http/suppression-export';
+import { isClosedEarly, suppressionExport } from '@/server/routers/suppressions/csv-download';
 import { getRuntime } from '@/server/runtime-registry';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 import { principalFromSession } from '@/server/auth/session-context';
 import { AppError, clientErrorOf } from '@/server/errors';
-import { attachmentDownload } from '@/server/http/attachment-download';
+import { attachmentDownload } from '@/server/routers/emails/attachment-download';
 import { errorResponse } from '@/server/http/error-body';
 import { requestIdOf } from '@/server/http/request-id';
 import { getRuntime } from '@/server/runtime-registry';

@@ -1,8 +1,8 @@
-import type { Deps } from '../deps';
-import { validationError } from '../errors';
-import { isUuid } from '../ids';
-import { attachmentContent } from '../services/emails/attachments';
-import type { Principal } from '../services/shared/principal';
+import type { Deps } from '../../deps';
+import { validationError } from '../../errors';
+import { isUuid } from '../../ids';
+import { attachmentContent } from '../../services/emails/attachments';
+import type { Principal } from '../../services/shared/principal';
 
 /** A filename a quoted header parameter can carry: printable ASCII, no quote or backslash. */
 const asciiFilename = (name: string) => name.replace(/[^\x20-\x7e]|["\\]/g, '_');

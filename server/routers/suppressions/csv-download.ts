@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import type { Deps } from '../deps';
-import { exportSuppressions } from '../services/suppressions/export';
-import type { Principal } from '../services/shared/principal';
+import type { Deps } from '../../deps';
+import { exportSuppressions } from '../../services/suppressions/export';
+import type { Principal } from '../../services/shared/principal';
 
 /** The headers of the CSV download, whichever door it goes out of. */
 export const SUPPRESSION_EXPORT_HEADERS: Readonly<Record<string, string>> = {

@@ -1,4 +1,12 @@
-import type { AccessMeta } from '../trpc/init';
+import type { AccessMeta } from './init';
+
+/**
+ * Bounds on what a request may send, which operations declare and the edge enforces
+ * (docs/security.md, "Abuse: the HTTP edge"). The longest URL the API itself needs is a path with a
+ * URL-encoded address (`/api/recipients/{email}/data`, under 1 KiB) or a template preview's
+ * `variables`; 8 KiB is what common servers and proxies take (nginx's and Apache's request-line default).
+ */
+export const MAX_REQUEST_TARGET_BYTES = 8 * 1024;
 
 /**
  * The largest request body each kind of operation takes (docs/api-conventions.md, "Request
