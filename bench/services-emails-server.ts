@@ -17,7 +17,7 @@ import { parseBearer } from '../server/http/bearer';
 import { admitApiKey } from '../server/services/api-keys/admission';
 import { sendBatch, type BatchItem } from '../server/services/emails/accept/batch';
 import { batchEmailBody, emailBody, toEmailInput, toSendEmailInput } from '../server/routers/emails/wire';
-import { EMAIL_STATUSES } from '../server/services/emails/statuses';
+import { EMAIL_STATUSES } from '../server/vocabulary/email-statuses';
 import { sendEmail } from '../server/services/emails/accept/send';
 import { listEmails } from '../server/services/emails/read';
 import { serveTarget } from './serve-target';

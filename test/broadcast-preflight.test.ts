@@ -9,7 +9,7 @@ import { findDmarc, judgeDmarc, strictSpfAlignment } from '@/server/services/dom
 import { preflightBroadcast, type Preflight } from '@/server/services/broadcasts/preflight/preflight';
 import { judgeSpf } from '@/server/services/domains/authentication/spf';
 import { judgeOneClickUnsubscribe, mentionsUnsubscribeUrl } from '@/server/services/broadcasts/preflight/unsubscribe';
-import type { EmailStatus } from '@/server/services/emails/statuses';
+import type { EmailStatus } from '@/server/vocabulary/email-statuses';
 import type { Principal } from '@/server/services/shared/principal';
 import { DAY_MS } from '@/server/services/shared/time';
 import { startTestApp, type TestApp } from './support/app';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_GROUPS } from '@/app/(dashboard)/webhooks/event-groups';
 import { errorBeyondStatus } from '@/app/(dashboard)/webhooks/[id]/attempt-error';
 import { fieldErrors } from '@/app/lib/field-errors';
-import { EVENT_TYPES } from '@/server/services/shared/event-types';
+import { EVENT_TYPES } from '@/server/vocabulary/event-types';
 
 /** A failed tRPC call as the dashboard's client sees it: the server's envelope under `data`. */
 const failure = (code: string, error: string) => ({ data: { envelope: { status: 400, code, error } } });

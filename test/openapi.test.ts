@@ -6,10 +6,10 @@ import { buildRouteTable } from '@/server/http/routes';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 import { EXTRA_OPERATIONS, SPEC_OPERATIONS } from './tables/spec-paths';
-import { API_KEY_PERMISSIONS } from '@/server/services/api-keys/vocabulary';
-import { DOMAIN_STATUSES } from '@/server/services/domains/statuses';
-import { EMAIL_STATUSES } from '@/server/services/emails/statuses';
-import { EMAIL_EVENT_TYPES, EVENT_DESCRIPTIONS, EVENT_TYPES } from '@/server/services/shared/event-types';
+import { API_KEY_PERMISSIONS } from '@/server/vocabulary/api-keys';
+import { DOMAIN_STATUSES } from '@/server/vocabulary/domain-statuses';
+import { EMAIL_STATUSES } from '@/server/vocabulary/email-statuses';
+import { EMAIL_EVENT_TYPES, EVENT_DESCRIPTIONS, EVENT_TYPES } from '@/server/vocabulary/event-types';
 
 let app: TestApp;
 let document: any;

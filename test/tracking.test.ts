@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { EventType } from '@/server/services/shared/event-types';
+import type { EventType } from '@/server/vocabulary/event-types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { domains, emails, events } from '@/db/schema';

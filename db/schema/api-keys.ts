@@ -1,6 +1,6 @@
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
-import { API_KEY_MODES, API_KEY_PERMISSIONS } from '@/server/services/api-keys/vocabulary';
+import { API_KEY_MODES, API_KEY_PERMISSIONS } from '@/server/vocabulary/api-keys';
 
 export const apiKeys = pgTable(
   'api_keys',

@@ -4,7 +4,7 @@ import { audiences } from './audiences';
 import { claimColumns } from './claims';
 import { organizations } from './organizations';
 import { templates } from './templates';
-import { BROADCAST_STATUSES, HOLD_REASONS } from '@/server/services/broadcasts/statuses';
+import { BROADCAST_STATUSES, HOLD_REASONS } from '@/server/vocabulary/broadcast-statuses';
 
 /**
  * One message to a whole audience. Its fan-out walks the audience's contacts by id, from `cursor`

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { claimColumns } from './claims';
 import { organizations } from './organizations';
-import { DOMAIN_STATUSES, type DnsRecordKind, type DnsRecordStatus } from '@/server/services/domains/statuses';
+import { DOMAIN_STATUSES, type DnsRecordKind, type DnsRecordStatus } from '@/server/vocabulary/domain-statuses';
 
 export const domains = pgTable(
   'domains',

@@ -1,6 +1,6 @@
 import { integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { emails } from './emails';
-import { RECIPIENT_STATUSES } from '@/server/services/emails/statuses';
+import { RECIPIENT_STATUSES } from '@/server/vocabulary/email-statuses';
 
 /**
  * Where the delivery of an email to one of its recipients stands: a row per envelope recipient, so

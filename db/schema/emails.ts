@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import { boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { claimColumns } from './claims';
 import { organizations } from './organizations';
-import { API_KEY_MODES } from '@/server/services/api-keys/vocabulary';
-import { EMAIL_STATUSES } from '@/server/services/emails/statuses';
-import type { EmailEventType } from '@/server/services/shared/event-types';
+import { API_KEY_MODES } from '@/server/vocabulary/api-keys';
+import { EMAIL_STATUSES } from '@/server/vocabulary/email-statuses';
+import type { EmailEventType } from '@/server/vocabulary/event-types';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 

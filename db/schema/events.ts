@@ -1,7 +1,7 @@
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { organizations } from './organizations';
-import type { EventType } from '@/server/services/shared/event-types';
+import type { EventType } from '@/server/vocabulary/event-types';
 
 /** Everything that happened to an organization's resources, in order: the source of webhook deliveries. */
 export const events = pgTable(

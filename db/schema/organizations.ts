@@ -1,6 +1,6 @@
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
-import { ORGANIZATION_STATUSES } from '@/server/services/organizations/statuses';
+import { ORGANIZATION_STATUSES } from '@/server/vocabulary/organization-statuses';
 
 export const organizations = pgTable('organizations', {
   id: uuid('id').primaryKey(),

@@ -1,7 +1,7 @@
 import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { organizations } from './organizations';
-import { SUPPRESSION_REASONS } from '@/server/services/suppressions/reasons';
+import { SUPPRESSION_REASONS } from '@/server/vocabulary/suppression-reasons';
 
 /** Addresses an organization will not send to. Sending reads it; bounces, complaints and unsubscribes write it. */
 export const suppressions = pgTable(

@@ -1,7 +1,7 @@
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { claimColumns } from './claims';
 import { organizations } from './organizations';
-import { SYSTEM_EMAIL_STATUSES } from '@/server/services/system-mail/statuses';
+import { SYSTEM_EMAIL_STATUSES } from '@/server/vocabulary/system-email-statuses';
 
 /** The service's own messages to its customers (key revoked, overage entered, ...): an outbox. */
 export const systemEmails = pgTable(

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { claimColumns } from './claims';
 import { events } from './events';
 import { organizations } from './organizations';
-import { ATTEMPT_TRIGGERS, DELIVERY_STATUSES } from '@/server/services/webhooks/statuses';
+import { ATTEMPT_TRIGGERS, DELIVERY_STATUSES } from '@/server/vocabulary/webhook-statuses';
 
 /** An organization's endpoint: where its events are POSTed, for both modes. */
 export const webhooks = pgTable(

@@ -5,7 +5,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import { ERROR_STATUS } from '../errors';
 import type { PlainRoute } from '../trpc/plain-route';
 import type { Meta } from '../trpc/init';
-import { EVENT_DESCRIPTIONS, EVENT_TYPES } from '../services/shared/event-types';
+import { EVENT_DESCRIPTIONS, EVENT_TYPES } from '../vocabulary/event-types';
 import { CONTENT_CHOICE, SEND_EXAMPLES } from '../routers/emails/wire';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_KEY_MODES, API_KEY_PERMISSIONS } from '../services/api-keys/vocabulary';
+import { API_KEY_MODES, API_KEY_PERMISSIONS } from '../vocabulary/api-keys';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys/keys';
 import { SMTP_CERTIFICATES, SMTP_USERNAME, smtpSettings } from '../services/api-keys/smtp-settings';
 import { orgProcedure } from '../trpc/procedures';

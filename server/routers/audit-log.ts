@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { forbidden } from '../errors';
 import { listAuditEvents } from '../services/audit/list';
-import { AUDIT_ACTION_GROUPS, AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, AUDIT_TARGET_TYPES } from '../services/audit/vocabulary';
+import { AUDIT_ACTION_GROUPS, AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, AUDIT_TARGET_TYPES } from '../vocabulary/audit';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { isoDate, pageQuery } from './shared';

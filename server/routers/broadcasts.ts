@@ -5,7 +5,7 @@ import { cancelBroadcast, sendBroadcast } from '../services/broadcasts/send';
 import { createBroadcast, deleteBroadcast, getBroadcast, listBroadcasts, updateBroadcast } from '../services/broadcasts/crud';
 import { preflightBroadcast } from '../services/broadcasts/preflight/preflight';
 import { CHECK_STATUSES, PREFLIGHT_CHECK_IDS } from '../services/broadcasts/preflight/checks';
-import { BROADCAST_STATUSES, HOLD_REASONS } from '../services/broadcasts/statuses';
+import { BROADCAST_STATUSES, HOLD_REASONS } from '../vocabulary/broadcast-statuses';
 import { TEST_RECIPIENTS_MAX } from '../services/broadcasts/limits';
 import { sendTestCopies } from '../services/broadcasts/test-send';
 import { EMAIL_LIMITS } from '../services/emails/accept/limits';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DNS_RECORD_KINDS, DNS_RECORD_STATUSES, DOMAIN_STATUSES } from '../services/domains/statuses';
+import { DNS_RECORD_KINDS, DNS_RECORD_STATUSES, DOMAIN_STATUSES } from '../vocabulary/domain-statuses';
 import { deleteDomain, domainConnectFor, getDomain, listDomains, registerDomain, requestVerification } from '../services/domains/crud';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';

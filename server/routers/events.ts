@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listEvents } from '../services/events/log';
-import { EVENT_TYPES } from '../services/shared/event-types';
+import { EVENT_TYPES } from '../vocabulary/event-types';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { isoDate } from './shared';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { forbidden } from '../errors';
-import { API_KEY_MODES } from '../services/api-keys/vocabulary';
+import { API_KEY_MODES } from '../vocabulary/api-keys';
 import { BOUNCE_CLASSES } from '../services/bounces/classify';
-import { DNS_RECORD_KINDS, DOMAIN_STATUSES } from '../services/domains/statuses';
-import { EMAIL_STATUSES } from '../services/emails/statuses';
+import { DNS_RECORD_KINDS, DOMAIN_STATUSES } from '../vocabulary/domain-statuses';
+import { EMAIL_STATUSES } from '../vocabulary/email-statuses';
 import { describeChecklist, type SetupStep } from '../services/overview/checklist';
 import { dailyCounts } from '../services/overview/daily-counts';
 import { recentFailures } from '../services/overview/recent-failures';

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { API_KEY_MODES } from '../services/api-keys/vocabulary';
-import { EMAIL_STATUSES } from '../services/emails/statuses';
+import { API_KEY_MODES } from '../vocabulary/api-keys';
+import { EMAIL_STATUSES } from '../vocabulary/email-statuses';
 import { eraseRecipientData } from '../services/privacy/erase';
 import { describeProcessingActivities } from '../services/privacy/processing-activities';
 import { recipientData } from '../services/privacy/recipient-data';
 import { HOST_ROLES } from '../services/privacy/service-hosts';
-import { EVENT_TYPES } from '../services/shared/event-types';
-import { SUPPRESSION_REASONS } from '../services/suppressions/reasons';
+import { EVENT_TYPES } from '../vocabulary/event-types';
+import { SUPPRESSION_REASONS } from '../vocabulary/suppression-reasons';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { decodedPathParam, isoDate } from './shared';

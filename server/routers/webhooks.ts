@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../services/shared/event-types';
+import { EVENT_TYPES } from '../vocabulary/event-types';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook, webhookSecret } from '../services/webhooks/crud';
 import { getDelivery, listDeliveries } from '../services/webhooks/deliveries';
 import { pingWebhook, replayDelivery } from '../services/webhooks/manual';
-import { ATTEMPT_TRIGGERS, DELIVERY_STATUSES } from '../services/webhooks/statuses';
+import { ATTEMPT_TRIGGERS, DELIVERY_STATUSES } from '../vocabulary/webhook-statuses';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, messageResponse, pageQuery } from './shared';

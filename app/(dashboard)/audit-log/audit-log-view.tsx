@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { ScrollTextIcon } from 'lucide-react';
-import { AUDIT_ACTION_GROUPS } from '@/server/services/audit/vocabulary';
+import { AUDIT_ACTION_GROUPS } from '@/server/vocabulary/audit';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorAlert } from '../../components/error-alert';
 import { SelectField } from '../../components/field';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useInfiniteQuery } from '@tanstack/react-query';
-import type { AuditActionGroup } from '@/server/services/audit/vocabulary';
+import type { AuditActionGroup } from '@/server/vocabulary/audit';
 import { useTRPC } from '../../lib/trpc';
 
 /** How many rows a page holds; "Load more" fetches the next page by its cursor. */

@@ -1,4 +1,4 @@
-import { AUDIT_ACTION_GROUPS, type AuditActionGroup } from '@/server/services/audit/vocabulary';
+import { AUDIT_ACTION_GROUPS, type AuditActionGroup } from '@/server/vocabulary/audit';
 import type { AuditAction, AuditEvent } from './types';
 
 /** Each action as the table says it. */

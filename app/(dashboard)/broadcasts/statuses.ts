@@ -1,5 +1,5 @@
 import type { BadgeTone } from '../../components/badge';
-import { CANCELLABLE, DELETABLE, EDITABLE } from '@/server/services/broadcasts/statuses';
+import { CANCELLABLE, DELETABLE, EDITABLE } from '@/server/vocabulary/broadcast-statuses';
 import type { BroadcastStatus } from './types';
 
 export const STATUS_STYLE: Record<BroadcastStatus, { label: string; tone: BadgeTone }> = {

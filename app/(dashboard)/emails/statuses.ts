@@ -1,5 +1,5 @@
 import type { BadgeTone } from '../../components/badge';
-import { EMAIL_STATUSES, isEmailStatus, type EmailStatus } from '@/server/services/emails/statuses';
+import { EMAIL_STATUSES, isEmailStatus, type EmailStatus } from '@/server/vocabulary/email-statuses';
 
 export { EMAIL_STATUSES, isEmailStatus };
 

@@ -1,5 +1,5 @@
 import type { BadgeTone } from '../../components/badge';
-import { CALLER_REASONS, SUPPRESSION_REASONS, type CallerReason, type SuppressionReason } from '@/server/services/suppressions/reasons';
+import { CALLER_REASONS, SUPPRESSION_REASONS, type CallerReason, type SuppressionReason } from '@/server/vocabulary/suppression-reasons';
 
 export { CALLER_REASONS, SUPPRESSION_REASONS, type CallerReason, type SuppressionReason };
 

@@ -1,4 +1,4 @@
-import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '@/server/services/shared/event-types';
+import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '@/server/vocabulary/event-types';
 
 export { EVENT_DESCRIPTIONS, type EventType };
 

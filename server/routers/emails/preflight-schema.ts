@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '../../errors';
-import { SUPPRESSION_REASONS } from '../../services/suppressions/reasons';
+import { SUPPRESSION_REASONS } from '../../vocabulary/suppression-reasons';
 import { RECIPIENT_OUTCOMES, WARNING_CODES } from '../../services/emails/preflight/verdict';
 import { isoDate } from '../shared';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { API_KEY_MODES } from '../../services/api-keys/vocabulary';
-import { EMAIL_STATUSES } from '../../services/emails/statuses';
-import { EMAIL_EVENT_TYPES } from '../../services/shared/event-types';
+import { API_KEY_MODES } from '../../vocabulary/api-keys';
+import { EMAIL_STATUSES } from '../../vocabulary/email-statuses';
+import { EMAIL_EVENT_TYPES } from '../../vocabulary/event-types';
 import { RETAINED_PARTS } from '../../services/privacy/message-retention';
 import { DATA_CATEGORIES } from '../../services/privacy/record-categories';
 import { retentionTerms, serviceHost } from '../privacy';

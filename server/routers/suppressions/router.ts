@@ -3,7 +3,7 @@ import { decodePathParam } from '../../trpc/path-params';
 import { isUuid } from '../../ids';
 import { addSuppression, addSuppressions, listSuppressions, removeSuppression, suppressionAddress, type SuppressionTarget } from '../../services/suppressions/crud';
 import { SUPPRESSION_LIMITS } from '../../services/suppressions/limits';
-import { CALLER_REASONS, SUPPRESSION_REASONS } from '../../services/suppressions/reasons';
+import { CALLER_REASONS, SUPPRESSION_REASONS } from '../../vocabulary/suppression-reasons';
 import { AddressError } from '../../services/shared/addresses';
 import { router } from '../../trpc/init';
 import { orgProcedure } from '../../trpc/procedures';

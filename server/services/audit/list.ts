@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { requireOwner } from '../organizations/owners';
 import type { Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
-import { actionsOfGroup, type AuditActionGroup, type AuditActorKind, type AuditAction, type AuditTargetType } from './vocabulary';
+import { actionsOfGroup, type AuditActionGroup, type AuditActorKind, type AuditAction, type AuditTargetType } from '../../vocabulary/audit';
 
 export interface AuditEventView {
   id: string;

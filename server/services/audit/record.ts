@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import type { Principal, RequestOrigin } from '../shared/principal';
-import type { AuditAction, AuditTargetType } from './vocabulary';
+import type { AuditAction, AuditTargetType } from '../../vocabulary/audit';
 
 export type AuditActor = { kind: 'user'; userId: string } | { kind: 'api_key'; keyId: string } | { kind: 'operator' };
 

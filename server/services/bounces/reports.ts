@@ -4,8 +4,8 @@ import { emailEvents, emailRecipients, emails } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { recordEmailEvents } from '../emails/events';
 import { aggregateEmailStatus, IN_FLIGHT } from '../emails/aggregate-status';
-import type { EmailStatus, RecipientStatus } from '../emails/statuses';
-import type { EmailEventType } from '../shared/event-types';
+import type { EmailStatus, RecipientStatus } from '../../vocabulary/email-statuses';
+import type { EmailEventType } from '../../vocabulary/event-types';
 import { suppressAddress } from '../suppressions/suppressions';
 import { classifyResponse, explainComplaint } from './classify';
 

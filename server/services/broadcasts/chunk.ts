@@ -19,7 +19,7 @@ import type { RenderedTemplate } from '../templates/render';
 import { createChunkPrefetch } from './chunk-prefetch';
 import { recordBroadcastEvent } from './events';
 import { holdBroadcast } from './holds';
-import type { HoldReason } from './statuses';
+import type { HoldReason } from '../../vocabulary/broadcast-statuses';
 import type { BroadcastRow } from './view';
 
 /** Contacts per chunk: one transaction, one store statement. */

@@ -10,7 +10,7 @@ import type { Principal } from '../shared/principal';
 import { checkContent } from './content';
 import { ownBroadcast } from './own';
 import { scheduleInTransaction, unschedule } from './send';
-import { DELETABLE, EDITABLE } from './statuses';
+import { DELETABLE, EDITABLE } from '../../vocabulary/broadcast-statuses';
 import { broadcastSummary, broadcastView, type BroadcastRow, type BroadcastSummary, type BroadcastView } from './view';
 
 export interface CreateBroadcastInput {

@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { recordEvent } from '../shared/events';
-import type { EventType } from '../shared/event-types';
+import type { EventType } from '../../vocabulary/event-types';
 import { countsOf, type BroadcastRow } from './view';
 
 type BroadcastEvent = Extract<EventType, `broadcast.${string}`>;

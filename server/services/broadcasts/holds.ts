@@ -8,7 +8,7 @@ import { setReviewed } from '../organizations/organizations';
 import { LIST_SEND_ALLOWANCE } from '../plans/sending-limits';
 import { enqueueSystemEmail } from '../system-mail/queue';
 import { recordBroadcastEvent } from './events';
-import { HOLDING_AUDIENCE, type HoldReason } from './statuses';
+import { HOLDING_AUDIENCE, type HoldReason } from '../../vocabulary/broadcast-statuses';
 import type { AuditSource } from '../audit/record';
 import type { BroadcastRow } from './view';
 

@@ -9,7 +9,7 @@ import { ownBroadcast } from './own';
 import { recordBroadcastEvent } from './events';
 import { resumeHeld } from './holds';
 import { sendRefusal, startSending } from './start';
-import { CANCELLABLE, EDITABLE } from './statuses';
+import { CANCELLABLE, EDITABLE } from '../../vocabulary/broadcast-statuses';
 import { broadcastView, type BroadcastRow, type BroadcastView } from './view';
 
 /**

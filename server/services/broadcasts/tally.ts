@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { column, tableName } from '@/db/raw-sql';
 import { broadcasts } from '@/db/schema';
-import type { EmailEventType } from '../shared/event-types';
+import type { EmailEventType } from '../../vocabulary/event-types';
 
 /**
  * A broadcast's outcome counts move with the events of its emails, in the statement that records

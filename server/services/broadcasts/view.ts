@@ -1,5 +1,5 @@
 import type { broadcasts } from '@/db/schema';
-import type { BroadcastStatus, HoldReason } from './statuses';
+import type { BroadcastStatus, HoldReason } from '../../vocabulary/broadcast-statuses';
 
 export type BroadcastRow = typeof broadcasts.$inferSelect;
 

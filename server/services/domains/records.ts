@@ -1,6 +1,6 @@
 /** The DNS records a customer publishes for a sending domain, and how each is judged. */
 
-import type { DnsRecordKind, DnsRecordStatus } from './statuses';
+import type { DnsRecordKind, DnsRecordStatus } from '../../vocabulary/domain-statuses';
 
 export type RecordStatus = DnsRecordStatus;
 

@@ -7,7 +7,7 @@ import { recordEvent } from '../shared/events';
 import { checkDomainRecords, type RecordStatuses } from './dns-check';
 import { activeKey } from './repo';
 import { CHAIN_LIMIT_MS, chainDelayMs, RECHECK_VERIFIED_MS, TRANSIENT_RETRY_MS } from './schedule';
-import { DNS_RECORD_KINDS, REQUIRED_DNS_RECORDS, type DomainStatus } from './statuses';
+import { DNS_RECORD_KINDS, REQUIRED_DNS_RECORDS, type DomainStatus } from '../../vocabulary/domain-statuses';
 import { recordsOf, type DomainRow } from './view';
 
 const REQUIRED = REQUIRED_DNS_RECORDS;

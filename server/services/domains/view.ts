@@ -1,7 +1,7 @@
 import type { dkimKeys, domains } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { buildDomainRecords, type DnsRecord } from './records';
-import type { DomainStatus } from './statuses';
+import type { DomainStatus } from '../../vocabulary/domain-statuses';
 
 export type { DomainStatus };
 

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { RECIPIENT_STATUSES, type RecipientStatus } from './statuses';
+import { RECIPIENT_STATUSES, type RecipientStatus } from '../../vocabulary/email-statuses';
 
 /** Recipient states the pipeline still works on. */
 export const IN_FLIGHT: ReadonlySet<string> = new Set<RecipientStatus>(['pending', 'deferred']);

@@ -4,7 +4,7 @@ import { column, columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, 
 import { emailEvents, emails } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
-import type { EmailEventType } from '../shared/event-types';
+import type { EmailEventType } from '../../vocabulary/event-types';
 import { eventLogCtes } from '../shared/events';
 import { tallyCte, type BroadcastCounts } from '../broadcasts/tally';
 

@@ -5,7 +5,7 @@ import { notFound } from '../../errors';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
 import { emailSource, type EmailSource } from './source';
-import type { EmailStatus } from './statuses';
+import type { EmailStatus } from '../../vocabulary/email-statuses';
 
 type EmailRow = typeof emails.$inferSelect;
 

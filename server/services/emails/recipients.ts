@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { column, columnNames, jsonRecordset, sqlNamed, tableName } from '@/db/raw-sql';
 import { emailRecipients, emails } from '@/db/schema';
-import type { RecipientStatus } from './statuses';
+import type { RecipientStatus } from '../../vocabulary/email-statuses';
 
 /*
  * An email's recipients as rows (db/schema/email-recipients.ts): one per envelope recipient, in

@@ -2,9 +2,9 @@ import { and, asc, eq, gt, inArray, lt, ne } from 'drizzle-orm';
 import { events } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { firstIdAt } from '../../ids';
-import type { EventType } from '../shared/event-types';
+import type { EventType } from '../../vocabulary/event-types';
 import type { Principal } from '../shared/principal';
-import { TEST_EVENT_TYPE } from '../webhooks/statuses';
+import { TEST_EVENT_TYPE } from '../../vocabulary/webhook-statuses';
 import { eventVisibleIn } from '../webhooks/mode-secrets';
 import { eventBody } from '../webhooks/send';
 

@@ -9,10 +9,10 @@ import { effectivePlan, pendingPlanAhead } from '../plans/effective';
 import { planOf } from '../plans/plans';
 import { issueApiKey, recordKeyCreated } from '../api-keys/keys';
 import { OPERATOR, recordAudit, type AuditSource } from '../audit/record';
-import type { AuditAction } from '../audit/vocabulary';
-import type { Mode } from '../api-keys/vocabulary';
+import type { AuditAction } from '../../vocabulary/audit';
+import type { Mode } from '../../vocabulary/api-keys';
 import { mailConfirmationLink } from './owner-confirmation';
-import { isOrganizationStatus, ORGANIZATION_STATUSES } from './statuses';
+import { isOrganizationStatus, ORGANIZATION_STATUSES } from '../../vocabulary/organization-statuses';
 
 
 export type Organization = typeof organizations.$inferSelect;

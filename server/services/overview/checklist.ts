@@ -2,8 +2,8 @@ import { and, desc, eq, isNull, ne } from 'drizzle-orm';
 import { apiKeys, domains, emails, organizations } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
-import type { Mode } from '../api-keys/vocabulary';
-import type { EmailStatus } from '../emails/statuses';
+import type { Mode } from '../../vocabulary/api-keys';
+import type { EmailStatus } from '../../vocabulary/email-statuses';
 import type { Principal } from '../shared/principal';
 import { setupDomain, type SetupDomain } from './setup-domain';
 

@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { events } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { firstIdAt } from '../../ids';
-import type { EventType } from '../shared/event-types';
+import type { EventType } from '../../vocabulary/event-types';
 import type { Principal } from '../shared/principal';
 import { dayWindow, type DayWindow } from './window';
 

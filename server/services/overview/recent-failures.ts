@@ -2,8 +2,8 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { emailEvents, emails } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { BOUNCE_CLASSES, type BounceExplanation } from '../bounces/classify';
-import type { EmailStatus } from '../emails/statuses';
-import type { EmailEventType } from '../shared/event-types';
+import type { EmailStatus } from '../../vocabulary/email-statuses';
+import type { EmailEventType } from '../../vocabulary/event-types';
 import type { Principal } from '../shared/principal';
 
 /** How many failures the overview lists. */

@@ -1,4 +1,4 @@
-import { REQUIRED_DNS_RECORDS, type DnsRecordKind, type DnsRecordStatus, type DomainStatus } from '../domains/statuses';
+import { REQUIRED_DNS_RECORDS, type DnsRecordKind, type DnsRecordStatus, type DomainStatus } from '../../vocabulary/domain-statuses';
 
 export interface DomainCandidate {
   id: string;

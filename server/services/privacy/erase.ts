@@ -6,7 +6,7 @@ import { conflict, notFound } from '../../errors';
 import { byPrincipal, recordAudit } from '../audit/record';
 import type { Principal } from '../shared/principal';
 import { suppressionHash } from '../suppressions/address-hash';
-import type { SuppressionReason } from '../suppressions/reasons';
+import type { SuppressionReason } from '../../vocabulary/suppression-reasons';
 import { contactsOf, emailsOf, eventsOf, suppressionsOf } from './address-match';
 import { requireLiveCaller, requireOrganizationAuthority } from './authority';
 import { DATA_SUBJECT_MESSAGE } from './recipient-data';

@@ -2,7 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { emailAttachments, emailEvents, organizations, suppressions } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { ownEmail } from '../emails/read';
-import type { EmailStatus } from '../emails/statuses';
+import type { EmailStatus } from '../../vocabulary/email-statuses';
 import { planOf } from '../plans/plans';
 import type { Mode, Principal } from '../shared/principal';
 import { messageRetention, type PartRetention } from './message-retention';

@@ -1,5 +1,5 @@
 import type { emails } from '@/db/schema';
-import type { EmailEventType } from '../shared/event-types';
+import type { EmailEventType } from '../../vocabulary/event-types';
 
 /** The kinds of personal data one message carries, in the order the record lists them. */
 export const DATA_CATEGORIES = [

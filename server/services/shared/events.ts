@@ -5,7 +5,7 @@ import { columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, tableNam
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import { LOGGED_RETURNING, queueDeliveries } from '../webhooks/fan-out';
-import type { EventType } from './event-types';
+import type { EventType } from '../../vocabulary/event-types';
 
 export interface EventRow {
   id: string;

@@ -1,4 +1,4 @@
-import type { Mode, Permission } from '../api-keys/vocabulary';
+import type { Mode, Permission } from '../../vocabulary/api-keys';
 
 export type { Mode, Permission };
 

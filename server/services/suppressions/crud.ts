@@ -7,7 +7,7 @@ import { AddressError, normalizeAddress } from '../shared/addresses';
 import { suppressionHash } from './address-hash';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
-import type { CallerReason, SuppressionReason } from './reasons';
+import type { CallerReason, SuppressionReason } from '../../vocabulary/suppression-reasons';
 
 // The suppression list as the API manages it. Bounces and complaints are written by
 // `suppressAddress` (suppressions.ts) from delivery reports; sending reads `suppressedAmong`.

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import { normalizeAddress } from '../shared/addresses';
 import { suppressionHash } from './address-hash';
-import type { SuppressionReason } from './reasons';
+import type { SuppressionReason } from '../../vocabulary/suppression-reasons';
 
 /**
  * Puts an address on the organization's list, in the caller's transaction. The first entry

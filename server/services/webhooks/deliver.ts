@@ -11,7 +11,7 @@ import { recordAttempt, type FailingWebhook } from './record';
 import { nextAttemptAfter } from './schedule';
 import { signingSecretsOf } from './mode-secrets';
 import { postEvent } from './send';
-import type { DeliveryStatus } from './statuses';
+import type { DeliveryStatus } from '../../vocabulary/webhook-statuses';
 
 /** Deliveries in flight at once in this process, all sweeps together. */
 export const WEBHOOK_CONCURRENCY = 64;

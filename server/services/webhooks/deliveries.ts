@@ -7,7 +7,7 @@ import type { Principal } from '../shared/principal';
 import { ownWebhook } from './crud';
 import { eventVisibleIn } from './mode-secrets';
 import { payloadOf } from './send';
-import type { DeliveryStatus } from './statuses';
+import type { DeliveryStatus } from '../../vocabulary/webhook-statuses';
 import { attemptView, deliveryView, type AttemptView, type DeliveryView } from './view';
 
 /** An endpoint's deliveries, newest first, in cursor pages, optionally of one status; a test principal's of test-mode events only. */

@@ -1,4 +1,4 @@
-import type { DeliveryStatus } from './statuses';
+import type { DeliveryStatus } from '../../vocabulary/webhook-statuses';
 
 // What the webhook dispatcher holds, apart from the modules that claim and attempt, so `Deps` can
 // name the process's dispatcher (deps.dispatchers.webhooks) without importing them (they import `Deps`).

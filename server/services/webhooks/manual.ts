@@ -3,14 +3,14 @@ import { events, webhookDeliveries } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { conflict, notFound } from '../../errors';
 import { newId } from '../../ids';
-import type { EventType } from '../shared/event-types';
+import type { EventType } from '../../vocabulary/event-types';
 import type { Principal } from '../shared/principal';
 import { alertOwnerOfFailingWebhook } from './alerts';
 import { ownWebhook, type WebhookRow } from './crud';
 import { recordAttempt } from './record';
 import { eventVisibleIn, signingSecretsOf } from './mode-secrets';
 import { postEvent, type OutgoingEvent } from './send';
-import { TEST_EVENT_TYPE, type AttemptTrigger, type DeliveryStatus } from './statuses';
+import { TEST_EVENT_TYPE, type AttemptTrigger, type DeliveryStatus } from '../../vocabulary/webhook-statuses';
 import { attemptView, type AttemptView } from './view';
 
 /*

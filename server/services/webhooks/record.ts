@@ -7,7 +7,7 @@ import { unclaimedByInput } from '../shared/claims/lease';
 import { groupCommitter } from '../shared/group-commit';
 import { DAY_MS } from '../shared/time';
 import type { AttemptResult } from './send';
-import type { AttemptTrigger, DeliveryStatus } from './statuses';
+import type { AttemptTrigger, DeliveryStatus } from '../../vocabulary/webhook-statuses';
 
 /** One attempt to store, with what it changes on its delivery. */
 export interface AttemptOutcome {

@@ -1,5 +1,5 @@
 import { validationError } from '../../errors';
-import { EVENT_TYPES, type EventType } from '../shared/event-types';
+import { EVENT_TYPES, type EventType } from '../../vocabulary/event-types';
 
 /** What an endpoint may subscribe to: event types of the catalogue, or '*' for every one. */
 export type Subscription = EventType | '*';

@@ -1,5 +1,5 @@
 import type { webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
-import type { AttemptTrigger, DeliveryStatus } from './statuses';
+import type { AttemptTrigger, DeliveryStatus } from '../../vocabulary/webhook-statuses';
 
 type WebhookRow = typeof webhooks.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -1,4 +1,4 @@
-import type { EmailEventType } from '@/server/services/shared/event-types';
+import type { EmailEventType } from '@/server/vocabulary/event-types';
 import {
   BanIcon,
   CalendarIcon,

@@ -1,5 +1,5 @@
 import type { BadgeTone } from '../../../components/badge';
-import { DELIVERY_STATUSES, type DeliveryStatus } from '@/server/services/webhooks/statuses';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '@/server/vocabulary/webhook-statuses';
 
 export { DELIVERY_STATUSES, type DeliveryStatus };
 

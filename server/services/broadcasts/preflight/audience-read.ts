@@ -1,8 +1,8 @@
 import { and, eq, exists, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import { audiences, broadcasts, contacts, emailEvents, emails, suppressions } from '@/db/schema';
 import type { Db } from '@/db/client';
-import type { EmailStatus } from '../../emails/statuses';
-import type { EmailEventType } from '../../shared/event-types';
+import type { EmailStatus } from '../../../vocabulary/email-statuses';
+import type { EmailEventType } from '../../../vocabulary/event-types';
 import type { AudienceCounts } from './audience-quality';
 import type { PreflightBroadcast } from './broadcast-read';
 

@@ -1,4 +1,4 @@
-import type { DomainStatus } from '../statuses';
+import type { DomainStatus } from '../../../vocabulary/domain-statuses';
 
 /** Where a From address stands: not an address, the shared sandbox, or a domain that is, or is not, the organization's. */
 export type Sender =

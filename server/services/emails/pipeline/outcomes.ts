@@ -8,7 +8,7 @@ import { unclaimedByInput } from '../../shared/claims/lease';
 import { groupCommitter } from '../../shared/group-commit';
 import { emailEventCtes, emailEventRecords, eventSubjectColumns, type EmailEventInput } from '../events';
 import { aggregateEmailStatus } from '../aggregate-status';
-import type { EmailStatus, RecipientStatus } from '../statuses';
+import type { EmailStatus, RecipientStatus } from '../../../vocabulary/email-statuses';
 
 type EmailRow = typeof emails.$inferSelect;
 

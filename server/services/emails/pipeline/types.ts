@@ -1,5 +1,5 @@
 import type { emails } from '@/db/schema';
-import type { EmailStatus } from '../statuses';
+import type { EmailStatus } from '../../../vocabulary/email-statuses';
 import type { RecipientState } from '../recipients';
 
 /** An email's row as stored. */

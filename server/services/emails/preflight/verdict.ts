@@ -1,7 +1,7 @@
 // What a preflight answers for one email, declared once. Imports only types.
 import type { Deps } from '../../../deps';
 import type { ErrorCode } from '../../../errors';
-import type { SuppressionReason } from '../../suppressions/reasons';
+import type { SuppressionReason } from '../../../vocabulary/suppression-reasons';
 
 /** What `POST /emails` would do with one recipient: send to it, record it as suppressed, or send to a domain that takes no mail. */
 export const RECIPIENT_OUTCOMES = ['send', 'suppressed', 'undeliverable'] as const;
