@@ -76,11 +76,60 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * Folders point down: app/ and server/http/ (the edges) → server/trpc/ → server/routers/ →
+ * server/services/ → db/ (docs/architecture.md, "Folders that only point down"). Each rule: files
+ * under `from` never import files under any of `never`. server/vocabulary/ imports nothing and
+ * anyone may read it; db/ reads nothing else of server/.
+ */
+const DIRECTION: Array<{ from: string; never: string[] }> = [
+  { from: 'server/services/', never: ['server/http/', 'server/trpc/', 'server/routers/', 'app/'] },
+  { from: 'server/routers/', never: ['server/http/', 'app/'] },
+  { from: 'server/trpc/', never: ['server/http/', 'app/'] },
+  { from: 'db/', never: ['server/services/', 'server/http/', 'server/trpc/', 'server/routers/', 'app/'] },
+  { from: 'server/vocabulary/', never: ['server/', 'db/', 'app/'] },
+];
+
+/** Every import against the direction, as `from -> to` (paths relative to the project). */
+function againstDirection(graph: Map<string, string[]>, rules = DIRECTION): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = path.isAbsolute(file) ? path.relative(root, file) : file;
+    for (const target of targets) {
+      const to = path.isAbsolute(target) ? path.relative(root, target) : target;
+      // A folder may always import its own files (server/vocabulary/ is under the server/ it may not read).
+      const broken = rules.some((rule) => from.startsWith(rule.from) && !to.startsWith(rule.from) && rule.never.some((folder) => to.startsWith(folder)));
+      if (broken) found.push(`${from} -> ${to}`);
+    }
+  }
+  return found.sort();
+}
+
 describe('module graph', () => {
   it('has no import cycles, type-only imports included', () => {
     const graph = importGraph();
     expect(graph.size).toBeGreaterThan(100);
     expect(cycles(graph)).toEqual([]);
+  });
+
+  it('points down: no folder imports one above it (services never http/trpc/routers, routers never http, db never services)', () => {
+    expect(againstDirection(importGraph())).toEqual([]);
+  });
+
+  it('finds an import against the direction when there is one', () => {
+    const graph = new Map([
+      ['server/services/emails/send.ts', ['server/http/respond.ts', 'db/schema/emails.ts', 'server/vocabulary/email-statuses.ts']],
+      ['server/routers/emails.ts', ['server/trpc/init.ts', 'server/http/api-context.ts']],
+      ['db/schema/emails.ts', ['server/services/emails/statuses.ts', 'server/vocabulary/email-statuses.ts']],
+      ['server/vocabulary/email-statuses.ts', ['server/vocabulary/event-types.ts', 'server/ids.ts']],
+      ['server/http/rest.ts', ['server/trpc/init.ts', 'server/routers/index.ts', 'server/services/emails/send.ts']],
+    ]);
+    expect(againstDirection(graph)).toEqual([
+      'db/schema/emails.ts -> server/services/emails/statuses.ts',
+      'server/routers/emails.ts -> server/http/api-context.ts',
+      'server/services/emails/send.ts -> server/http/respond.ts',
+      'server/vocabulary/email-statuses.ts -> server/ids.ts',
+    ]);
   });
 
   it('finds a cycle when there is one', () => {
