@@ -1,21 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { projectRoot as root, sourceFiles } from './support/source-files';
 
 // "Something happened to an email" has one writer (server/services/emails/events.ts) and every
 // event of the log one fragment (server/services/shared/events.ts): webhooks' fan-out and the
 // broadcast tally sit below them, so nothing else may reach those internals or write the tables.
-const root = path.resolve(import.meta.dirname, '..');
-
-function* sourceFiles(dir: string): Generator<string> {
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (name === 'migrations' || name === 'node_modules') continue;
-    if (statSync(full).isDirectory()) yield* sourceFiles(full);
-    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) yield full;
-  }
-}
 
 const files = ['server', 'inngest', 'app'].flatMap((folder) => [...sourceFiles(path.join(root, folder))]).map((file) => ({
   name: path.relative(root, file),

@@ -1,21 +1,12 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { projectRoot as root, sourceFiles } from './support/source-files';
 
 // ESLint's no-cycle rule skips type-only imports; a type cycle still ties two modules' designs
 // together, so this graph counts every import, types included.
-const root = path.resolve(import.meta.dirname, '..');
 const FOLDERS = ['server', 'db', 'inngest', 'emails', 'app'];
-
-function* sourceFiles(dir: string): Generator<string> {
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (name === 'migrations' || name === 'node_modules') continue;
-    if (statSync(full).isDirectory()) yield* sourceFiles(full);
-    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) yield full;
-  }
-}
 
 function resolveImport(from: string, specifier: string): string | null {
   let base: string;
