@@ -99,21 +99,66 @@ export function tableName(table: PgTable, alias?: string): SQL {
   return alias ? sql`${name} as ${sql.identifier(alias)}` : sql`${name}`;
 }
 
-/**
- * `json_to_recordset($n::json) as alias("id" uuid, …)`: a JSON array read as rows typed like these
- * columns of the table, so a statement's input and the table it fills cannot drift apart.
- * `extra` adds input fields that are no column of the table (`["expected", "jsonb"]`).
- */
-export function jsonRecordset<T extends PgTable>(placeholder: string, alias: string, table: T, keys: ReadonlyArray<ColumnKey<T>>, extra: Array<[string, string]> = []): SQL {
-  const definitions = [...pick(table, keys).map((column) => [column.name, column.sqlType] as const), ...extra].map(
-    ([name, type]) => sql`${sql.identifier(name)} ${sql.raw(type)}`,
-  );
-  return sql`json_to_recordset(${sql.placeholder(placeholder)}::text::json) as ${sql.identifier(alias)}(${sql.join(definitions, sql.raw(', '))})`;
+/** What a statement's rows input holds: records under the columns' SQL names, as {@link sqlNamed} and {@link rowRecord} write them. */
+export type InputRows = ReadonlyArray<Record<string, unknown>>;
+
+type Spell = (value: unknown) => string;
+
+const quoted = (text: string) => `"${text.replace(/[\\"]/g, '\\$&')}"`;
+
+/** Postgres's array literal of these values (`{"a",NULL}`), each element spelt by `spell`. */
+function arrayLiteral(values: ArrayLike<unknown>, spell: Spell): string {
+  let literal = '{';
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    literal += (i === 0 ? '' : ',') + (value === null || value === undefined ? 'NULL' : quoted(spell(value)));
+  }
+  return `${literal}}`;
 }
 
-/** `json_populate_recordset(null::table, $n::json)`: a JSON array of whole rows, as {@link rowRecord} writes them. */
+/** How one value of an SQL type is written as text that the type's input function reads back. */
+function spellerOf(sqlType: string): Spell {
+  if (sqlType.endsWith('[]')) {
+    const element = spellerOf(sqlType.slice(0, -2));
+    return (value) => arrayLiteral(value as unknown[], element);
+  }
+  if (sqlType === 'jsonb' || sqlType === 'json') return (value) => JSON.stringify(value);
+  if (sqlType === 'boolean') return (value) => (value ? 't' : 'f');
+  return (value) => (value instanceof Date ? value.toISOString() : String(value));
+}
+
+/**
+ * `(select … from unnest($a::uuid[], $b::text[], …)) as alias("id", …)`: rows typed like these
+ * columns of the table, so a statement's input and the table it fills cannot drift apart. The
+ * placeholder takes an array of records ({@link InputRows}); each column travels as one array
+ * literal, which Postgres reads several times faster than the same rows as JSON (a JSON object is
+ * lexed character by character into a hash table per row; an array literal is split in place).
+ * A column that is itself an array goes as text and is cast per row (arrays cannot be ragged).
+ * `extra` adds input fields that are no column of the table (`["expected", "jsonb"]`).
+ */
+export function recordsetOf<T extends PgTable>(placeholder: string, alias: string, table: T, keys?: ReadonlyArray<ColumnKey<T>>, extra: Array<[string, string]> = []): SQL {
+  const columns = [...pick(table, keys).map((column) => [column.name, column.sqlType] as const), ...extra];
+  const source = sql.placeholder(placeholder);
+  const arrays = columns.map(([name, type]) => {
+    const spell = spellerOf(type);
+    const encoder = {
+      mapToDriverValue(rows: unknown) {
+        if (!Array.isArray(rows)) throw new TypeError(`placeholder "${placeholder}" takes an array of rows, not ${typeof rows}`);
+        return arrayLiteral(rows.map((row: Record<string, unknown>) => row[name]), spell);
+      },
+    };
+    return sql`${sql.param(source, encoder)}::text::${sql.raw(type.endsWith('[]') ? 'text' : type)}[]`;
+  });
+  const selected = columns.map(([name, type]) =>
+    type.endsWith('[]') ? sql`${sql.identifier(name)}::${sql.raw(type)} as ${sql.identifier(name)}` : sql.identifier(name),
+  );
+  const names = columns.map(([name]) => sql.identifier(name));
+  return sql`(select ${sql.join(selected, sql.raw(', '))} from unnest(${sql.join(arrays, sql.raw(', '))}) as input(${sql.join(names, sql.raw(', '))})) as ${sql.identifier(alias)}`;
+}
+
+/** Every column of the table, in its order, from whole rows as {@link rowRecord} writes them: {@link recordsetOf} of all columns. */
 export function populateRecordset(table: PgTable, placeholder: string): SQL {
-  return sql`json_populate_recordset(null::${tableName(table)}, ${sql.placeholder(placeholder)}::text::json)`;
+  return recordsetOf(placeholder, `${placeholder}_input`, table);
 }
 
 /** A row as Postgres' own record type spells it (SQL column names), defaults filled in, nulls left out. */
@@ -127,7 +172,7 @@ export function rowRecord(table: PgTable, row: Record<string, unknown>): Record<
   return record;
 }
 
-/** The properties of a row that are columns of the table, under their SQL names: the JSON a {@link jsonRecordset} reads. */
+/** The properties of a row that are columns of the table, under their SQL names: the JSON a {@link recordsetOf} reads. */
 export function sqlNamed<T extends PgTable>(table: T, row: Partial<Record<ColumnKey<T>, unknown>>): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const { key, name } of columnsOf(table)) if (key in row) record[name] = (row as Record<string, unknown>)[key];

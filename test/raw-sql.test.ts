@@ -1,8 +1,8 @@
 import { getTableColumns, sql } from 'drizzle-orm';
-import { PgDialect, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, PgDialect, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { column, columnNames, columnsOf, jsonRecordset, perDatabase, populateRecordset, prepareSql, rowRecord, sqlNamed, tableName } from '@/db/raw-sql';
+import { column, columnNames, columnsOf, recordsetOf, perDatabase, populateRecordset, prepareSql, rowRecord, sqlNamed, tableName } from '@/db/raw-sql';
 import { emailEvents, organizations, suppressions } from '@/db/schema';
 import { newId } from '@/server/ids';
 import { openTestDatabase, resetDatabase } from './support/database';
@@ -55,23 +55,52 @@ describe('prepared statements on the real database', () => {
 
   it('is built once per database and reused, rows going in as JSON records', async () => {
     expect(insertOrganizations(database.db)).toBe(insertOrganizations(database.db));
-    const first = await insertOrganizations(database.db).execute({ rows: JSON.stringify([rowRecord(organizations, organization('a'))]) });
-    const second = await insertOrganizations(database.db).execute({ rows: JSON.stringify([rowRecord(organizations, organization('b')), rowRecord(organizations, organization('c'))]) });
+    const first = await insertOrganizations(database.db).execute({ rows: [rowRecord(organizations, organization('a'))] });
+    const second = await insertOrganizations(database.db).execute({ rows: [rowRecord(organizations, organization('b')), rowRecord(organizations, organization('c'))] });
     expect([...first, ...second].map((row) => row.status)).toEqual(['active', 'active', 'active']);
   });
 
   it('reads a JSON recordset typed like the table it fills', async () => {
-    const [org] = await insertOrganizations(database.db).execute({ rows: JSON.stringify([rowRecord(organizations, organization('d'))]) });
+    const [org] = await insertOrganizations(database.db).execute({ rows: [rowRecord(organizations, organization('d'))] });
     const keys = ['id', 'organizationId', 'email', 'reason', 'createdAt'] as const;
     const insert = prepareSql<{ email: string; reason: string }>(
       database.db,
       'raw_sql_test_insert_suppressions',
       sql`insert into ${tableName(suppressions)} (${columnNames(suppressions, keys)})
-        select ${columnNames(suppressions, keys)} from ${jsonRecordset('rows', 'r', suppressions, keys)}
+        select ${columnNames(suppressions, keys)} from ${recordsetOf('rows', 'r', suppressions, keys)}
         returning ${columnNames(suppressions, ['email', 'reason'])}`,
     );
     const row = sqlNamed(suppressions, { id: newId(), organizationId: org!.id, email: 'x@example.net', reason: 'manual', createdAt: new Date() });
-    expect(await insert.execute({ rows: JSON.stringify([row]) })).toEqual([{ email: 'x@example.net', reason: 'manual' }]);
+    expect(await insert.execute({ rows: [row] })).toEqual([{ email: 'x@example.net', reason: 'manual' }]);
+  });
+
+  it('reads back every value an input row carries, whatever its characters, as the column types them', async () => {
+    const awkward = pgTable('awkward', {
+      id: uuid('id'),
+      body: text('body'),
+      list: text('list').array(),
+      data: jsonb('data'),
+      flag: boolean('flag'),
+      count: integer('count'),
+      at: timestamp('at', { withTimezone: true }),
+    });
+    const read = prepareSql<Record<string, unknown>>(database.db, null, sql`select * from ${recordsetOf('rows', 'r', awkward, ['id', 'body', 'list', 'data', 'flag', 'count', 'at'])}`);
+    const id = newId();
+    const hostile = 'a "quoted", {braced} \\back\\slash\nnew line, NULL, \u00e9t\u00e9 \u{1F4E7} <p style="x">';
+    const rows = [
+      sqlNamed(awkward, { id, body: hostile, list: [hostile, 'NULL', '', '{}', 'a,b'], data: { html: hostile, nested: [1, null, { x: 'y' }] }, flag: true, count: -7, at: new Date('2026-11-28T21:00:00.123Z') }),
+      sqlNamed(awkward, { id: null, body: '', list: [], data: 'just a string', flag: false, count: 0, at: null }),
+      {},
+    ];
+    expect(await read.execute({ rows })).toEqual([
+      { id, body: hostile, list: [hostile, 'NULL', '', '{}', 'a,b'], data: { html: hostile, nested: [1, null, { x: 'y' }] }, flag: true, count: -7, at: expect.anything() },
+      { id: null, body: '', list: [], data: 'just a string', flag: false, count: 0, at: null },
+      { id: null, body: null, list: null, data: null, flag: null, count: null, at: null },
+    ]);
+    const [first] = await read.execute({ rows: rows.slice(0, 1) });
+    expect(new Date(first!.at as string | Date).toISOString()).toBe('2026-11-28T21:00:00.123Z');
+    expect(await read.execute({ rows: [] })).toEqual([]);
+    await expect(read.execute({ rows: JSON.stringify(rows) })).rejects.toThrow(/takes an array of rows/);
   });
 
   it('fails loudly, not silently, when a statement names a column the table does not have', async () => {

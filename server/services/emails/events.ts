@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { column, columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
+import { column, columnNames, recordsetOf, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
 import { emailEvents, emails } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
@@ -60,7 +60,7 @@ export function emailEventCtes(written: string, options: { tally: boolean }): SQ
   const w = sql.identifier(written);
   const events = sql`${sql.identifier(INPUT)} ev join ${w} e on ${column(emails, 'id', 'e')} = ev.email_id`;
   return sql`${sql.identifier(INPUT)} as (
-      select * from ${jsonRecordset('events', 'x', emailEvents, ['id', 'emailId', 'type', 'recipient', 'data', 'createdAt'], [
+      select * from ${recordsetOf('events', 'x', emailEvents, ['id', 'emailId', 'type', 'recipient', 'data', 'createdAt'], [
         ['log_id', 'uuid'],
         ['counts', 'jsonb'],
       ])}
@@ -98,6 +98,6 @@ const recordOn = perDatabase((db: Db) =>
  */
 export async function recordEmailEvents(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, email: { id: string }, list: EmailEventInput[]): Promise<void> {
   if (list.length === 0) return;
-  const [result] = await recordOn(tx).execute({ email: email.id, events: JSON.stringify(emailEventRecords(email.id, deps.clock.now(), list)) });
+  const [result] = await recordOn(tx).execute({ email: email.id, events: emailEventRecords(email.id, deps.clock.now(), list) });
   if ((result?.queued ?? 0) > 0) deps.jobs.wake('webhook-delivery', []);
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { column, columnNames, jsonRecordset, sqlNamed, tableName } from '@/db/raw-sql';
+import { column, columnNames, recordsetOf, sqlNamed, tableName, type InputRows } from '@/db/raw-sql';
 import { emailRecipients, emails } from '@/db/schema';
 import type { RecipientStatus } from '../../vocabulary/email-statuses';
 
@@ -33,15 +33,15 @@ export const recipientDomain = (address: string): string => address.slice(addres
 
 const STORED_KEYS = ['emailId', 'recipientIndex', 'address', 'status', 'response', 'provider'] as const;
 
-/** The rows of these emails' recipients, as the store statement's `recipients` input (JSON) reads them. */
-export function recipientRecords(drafts: ReadonlyArray<{ row: { id: string }; recipients: readonly DraftRecipient[] }>): string {
-  const rows: unknown[] = [];
+/** The rows of these emails' recipients, as the store statement's `recipients` input reads them. */
+export function recipientRecords(drafts: ReadonlyArray<{ row: { id: string }; recipients: readonly DraftRecipient[] }>): InputRows {
+  const rows: Array<Record<string, unknown>> = [];
   for (const { row, recipients } of drafts) {
     recipients.forEach((recipient, index) => {
       rows.push(sqlNamed(emailRecipients, { emailId: row.id, recipientIndex: index, address: recipient.address, status: recipient.status, response: recipient.response ?? null, provider: recipientDomain(recipient.address) }));
     });
   }
-  return JSON.stringify(rows);
+  return rows;
 }
 
 /**
@@ -55,6 +55,6 @@ export const STORE_RECIPIENTS = sql`recipients as (
           STORED_KEYS.map((key) => column(emailRecipients, key, 'r')),
           sql.raw(', '),
         )}
-        from ${jsonRecordset('recipients', 'r', emailRecipients, STORED_KEYS)}
+        from ${recordsetOf('recipients', 'r', emailRecipients, STORED_KEYS)}
           join stored s on ${column(emails, 'id', 's')} = ${column(emailRecipients, 'emailId', 'r')}
       )`;

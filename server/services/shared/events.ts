@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { events } from '@/db/schema';
 import type { Db } from '@/db/client';
-import { columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
+import { columnNames, recordsetOf, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import { LOGGED_RETURNING, queueDeliveries } from '../webhooks/fan-out';
@@ -37,7 +37,7 @@ const logOn = perDatabase((db: Db) =>
   prepareSql<{ queued: number }>(
     db,
     null,
-    sql`with ${eventLogCtes(sql`select ${columnNames(events, LOGGED)} from ${jsonRecordset('log', 'l', events, LOGGED)}`)}
+    sql`with ${eventLogCtes(sql`select ${columnNames(events, LOGGED)} from ${recordsetOf('log', 'l', events, LOGGED)}`)}
       select count(*)::int as queued from queued`,
   ),
 );
@@ -48,7 +48,7 @@ const logOn = perDatabase((db: Db) =>
  */
 export async function logEvents(tx: Db, deps: Pick<Deps, 'jobs'>, rows: EventRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const [result] = await logOn(tx).execute({ log: JSON.stringify(rows.map((row) => sqlNamed(events, row))) });
+  const [result] = await logOn(tx).execute({ log: rows.map((row) => sqlNamed(events, row)) });
   if ((result?.queued ?? 0) > 0) deps.jobs.wake('webhook-delivery', []);
 }
 

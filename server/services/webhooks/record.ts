@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { column, columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
+import { column, columnNames, recordsetOf, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
 import { webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { unclaimedByInput } from '../shared/claims/lease';
@@ -40,7 +40,7 @@ const writeOn = perDatabase((db: Db) =>
     db,
     null,
     sql`with input as (
-        select * from ${jsonRecordset('deliveries', 'o', webhookDeliveries, DELIVERY)}
+        select * from ${recordsetOf('deliveries', 'o', webhookDeliveries, DELIVERY)}
       ), updated as (
         update ${tableName(webhookDeliveries, 'd')} set ${column(webhookDeliveries, 'status')} = o.${column(webhookDeliveries, 'status')},
           ${column(webhookDeliveries, 'attempts')} = ${column(webhookDeliveries, 'attempts', 'd')} + 1,
@@ -54,7 +54,7 @@ const writeOn = perDatabase((db: Db) =>
         returning ${column(webhookDeliveries, 'id', 'd')}
       ), logged as (
         insert into ${tableName(webhookAttempts)} (${columnNames(webhookAttempts, ATTEMPT)})
-        select ${columnNames(webhookAttempts, ATTEMPT)} from ${jsonRecordset('attempts', 'a', webhookAttempts, ATTEMPT)}
+        select ${columnNames(webhookAttempts, ATTEMPT)} from ${recordsetOf('attempts', 'a', webhookAttempts, ATTEMPT)}
         where ${column(webhookAttempts, 'deliveryId', 'a')} in (select id from updated)
       ), health as (
         select * from json_to_recordset(${sql.placeholder('health')}::text::json) as h(webhook_id uuid, reset boolean, failing_since timestamptz)
@@ -94,35 +94,31 @@ async function writeAttempts(db: Db, outcomes: AttemptOutcome[]): Promise<{ writ
   const at = outcomes.reduce((latest, o) => (o.at > latest ? o.at : latest), outcomes[0]!.at);
   const rows = await writeOn(db).execute({
     ids: outcomes.map((o) => o.deliveryId),
-    deliveries: JSON.stringify(
-      outcomes.map((o) =>
-        sqlNamed(webhookDeliveries, {
-          id: o.deliveryId,
-          status: o.status,
-          nextAttemptAt: o.nextAttemptAt,
-          responseStatus: o.result.responseStatus,
-          lastError: o.result.error,
-          updatedAt: o.at,
-          claimedBy: o.worker,
-        }),
-      ),
+    deliveries: outcomes.map((o) =>
+      sqlNamed(webhookDeliveries, {
+        id: o.deliveryId,
+        status: o.status,
+        nextAttemptAt: o.nextAttemptAt,
+        responseStatus: o.result.responseStatus,
+        lastError: o.result.error,
+        updatedAt: o.at,
+        claimedBy: o.worker,
+      }),
     ),
-    attempts: JSON.stringify(
-      outcomes.map((o) =>
-        sqlNamed(webhookAttempts, {
-          id: o.attemptId,
-          deliveryId: o.deliveryId,
-          webhookId: o.webhookId,
-          trigger: o.trigger,
-          signedAt: o.result.signedAt,
-          succeeded: o.result.succeeded,
-          responseStatus: o.result.responseStatus,
-          durationMs: o.result.durationMs,
-          error: o.result.error,
-          responseExcerpt: o.result.responseExcerpt,
-          attemptedAt: o.at,
-        }),
-      ),
+    attempts: outcomes.map((o) =>
+      sqlNamed(webhookAttempts, {
+        id: o.attemptId,
+        deliveryId: o.deliveryId,
+        webhookId: o.webhookId,
+        trigger: o.trigger,
+        signedAt: o.result.signedAt,
+        succeeded: o.result.succeeded,
+        responseStatus: o.result.responseStatus,
+        durationMs: o.result.durationMs,
+        error: o.result.error,
+        responseExcerpt: o.result.responseExcerpt,
+        attemptedAt: o.at,
+      }),
     ),
     health: JSON.stringify(healthOf(outcomes)),
     cutoff: new Date(at.getTime() - DAY_MS).toISOString(),

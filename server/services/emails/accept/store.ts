@@ -62,8 +62,8 @@ export interface StoreResult {
 export async function storeEmails(db: Db, drafts: EmailDraft[], reservation: Reservation | null = null): Promise<StoreResult> {
   if (drafts.length === 0) return { stored: new Set(), deliveriesQueued: false, reserved: true, monthRecipients: null };
   const values = {
-    emails: JSON.stringify(drafts.map((draft) => rowRecord(emails, draft.row))),
-    events: JSON.stringify(drafts.flatMap(({ row, events: list }) => emailEventRecords(row.id, row.createdAt, list))),
+    emails: drafts.map((draft) => rowRecord(emails, draft.row)),
+    events: drafts.flatMap(({ row, events: list }) => emailEventRecords(row.id, row.createdAt, list)),
     recipients: recipientRecords(drafts),
   };
   if (!reservation) {

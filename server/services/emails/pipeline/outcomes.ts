@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { column, columnNames, jsonRecordset, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
+import { column, columnNames, recordsetOf, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
 import { emailRecipients, emails, suppressions } from '@/db/schema';
 import type { Deps } from '../../../deps';
 import { newId } from '../../../ids';
@@ -47,7 +47,7 @@ const REPORTS_STAND = sql.raw(`'bounced', 'complained'`);
 // it stands now, not as the statement's snapshot saw it, so a report committed while the message
 // was on its way is seen, stands (a recipient it bounced or complained keeps that), and counts in
 // the email's status. An email deleted meanwhile (erased) is left out, with its events.
-// Inputs go as json, which Postgres reads more cheaply than jsonb.
+// Inputs go as one array literal per column (db/raw-sql.ts recordsetOf).
 const CHANGED = ['emailId', 'recipientIndex', 'status', 'attempts', 'response', 'nextAttemptAt'] as const;
 const SUPPRESSED = ['id', 'organizationId', 'email', 'reason', 'emailId', 'createdAt'] as const;
 // Unnamed (planned on each run): named, it kept the generic plan it chose while emails was small
@@ -58,7 +58,7 @@ const writeOn = perDatabase((db: Db) =>
     db,
     null,
     sql`with input as (
-        select * from ${jsonRecordset('outcomes', 'o', emails, ['id', 'nextAttemptAt', 'attempts', 'sentAt', 'messageId', 'messageDate', 'updatedAt', 'claimedBy'])}
+        select * from ${recordsetOf('outcomes', 'o', emails, ['id', 'nextAttemptAt', 'attempts', 'sentAt', 'messageId', 'messageDate', 'updatedAt', 'claimedBy'])}
       ), locked as (
         select ${column(emails, 'id', 'e')} from ${tableName(emails, 'e')} where ${column(emails, 'id', 'e')} in (select id from input) for no key update
       ), held as (
@@ -68,7 +68,7 @@ const writeOn = perDatabase((db: Db) =>
         select c.${r('emailId')}, c.${r('recipientIndex')}, ch.${r('attempts')}, ch.${r('response')}, ch.${r('nextAttemptAt')},
           ch.${r('emailId')} is not null and c.${r('status')} not in (${REPORTS_STAND}) as changed,
           case when ch.${r('emailId')} is not null and c.${r('status')} not in (${REPORTS_STAND}) then ch.${r('status')} else c.${r('status')} end as ${r('status')}
-        from held c left join ${jsonRecordset('recipients', 'ch', emailRecipients, CHANGED)}
+        from held c left join ${recordsetOf('recipients', 'ch', emailRecipients, CHANGED)}
           on ch.${r('emailId')} = c.${r('emailId')} and ch.${r('recipientIndex')} = c.${r('recipientIndex')}
       ), recipients_written as (
         update ${tableName(emailRecipients, 'w')} set ${r('status')} = m.${r('status')}, ${r('attempts')} = m.${r('attempts')},
@@ -92,7 +92,7 @@ const writeOn = perDatabase((db: Db) =>
         returning ${eventSubjectColumns('e')}, ${column(emails, 'status', 'e')}
       ), ${emailEventCtes('updated', { tally: true })}, suppressed as (
         insert into ${tableName(suppressions)} (${columnNames(suppressions, SUPPRESSED)})
-        select ${columnNames(suppressions, SUPPRESSED)} from ${jsonRecordset('suppress', 's', suppressions, SUPPRESSED)}
+        select ${columnNames(suppressions, SUPPRESSED)} from ${recordsetOf('suppress', 's', suppressions, SUPPRESSED)}
         where ${column(suppressions, 'emailId', 's')} in (select id from updated)
         on conflict (${columnNames(suppressions, ['organizationId', 'email'])}) do nothing
       )
@@ -131,10 +131,10 @@ async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<{ statuses: M
   // One order for every writer, so two batches suppressing the same addresses cannot deadlock.
   suppress.sort((a, b) => (a.sortKey < b.sortKey ? -1 : 1));
   const rows = await writeOn(db).execute({
-    outcomes: JSON.stringify(input),
-    recipients: JSON.stringify(recipients),
-    events: JSON.stringify(events),
-    suppress: JSON.stringify(suppress.map((entry) => entry.row)),
+    outcomes: input,
+    recipients,
+    events,
+    suppress: suppress.map((entry) => entry.row),
   });
   return { statuses: new Map(rows.map((row) => [row.id, row.status])), queued: (rows[0]?.queued ?? 0) > 0 };
 }
