@@ -202,7 +202,7 @@ describe.each(engines)('migration 0020 (email_recipients) on $name', (engine) =>
     expect(columns).toEqual([]);
     await database.db.execute(sql`delete from emails where id = ${BOUNCED}`);
     const left = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from email_recipients where email_id = ${BOUNCED}`);
+    // Since migration 0021 they go by a statement trigger, not a foreign key (test/dependent-rows.test.ts).
     expect(left[0]!.n).toBe(0);
-    await expect(database.db.execute(sql`insert into email_recipients (email_id, recipient_index, address, status, provider) values (${BOUNCED}, 0, 'x@example.net', 'pending', 'example.net')`)).rejects.toThrow();
   });
 });
