@@ -134,6 +134,9 @@ function spellerOf(sqlType: string): Spell {
  * literal, which Postgres reads several times faster than the same rows as JSON (a JSON object is
  * lexed character by character into a hash table per row; an array literal is split in place).
  * A column that is itself an array goes as text and is cast per row (arrays cannot be ragged).
+ * Each array is read in a subquery, which hides its length from the planner: a plan made for a
+ * known number of rows costs less than the generic one, so Postgres would plan such a named
+ * statement on every call, and planning a long statement costs more than running it.
  * `extra` adds input fields that are no column of the table (`["expected", "jsonb"]`).
  */
 export function recordsetOf<T extends PgTable>(placeholder: string, alias: string, table: T, keys?: ReadonlyArray<ColumnKey<T>>, extra: Array<[string, string]> = []): SQL {
@@ -147,7 +150,7 @@ export function recordsetOf<T extends PgTable>(placeholder: string, alias: strin
         return arrayLiteral(rows.map((row: Record<string, unknown>) => row[name]), spell);
       },
     };
-    return sql`${sql.param(source, encoder)}::text::${sql.raw(type.endsWith('[]') ? 'text' : type)}[]`;
+    return sql`(select ${sql.param(source, encoder)}::text::${sql.raw(type.endsWith('[]') ? 'text' : type)}[])`;
   });
   const selected = columns.map(([name, type]) =>
     type.endsWith('[]') ? sql`${sql.identifier(name)}::${sql.raw(type)} as ${sql.identifier(name)}` : sql.identifier(name),

@@ -50,20 +50,24 @@ const REPORTS_STAND = sql.raw(`'bounced', 'complained'`);
 // Inputs go as one array literal per column (db/raw-sql.ts recordsetOf).
 const CHANGED = ['emailId', 'recipientIndex', 'status', 'attempts', 'response', 'nextAttemptAt'] as const;
 const SUPPRESSED = ['id', 'organizationId', 'email', 'reason', 'emailId', 'createdAt'] as const;
-// Unnamed (planned on each run): named, it kept the generic plan it chose while emails was small
-// and unanalyzed, a sequential scan, as the table grew.
+// Named, so Postgres plans it once per connection instead of on every call (planning this
+// statement cost more than running it). A cached plan is made again whenever ANALYZE changes a
+// table's statistics; the recipients are probed per locked email, by their primary key, so even a
+// plan made while the table was small reads only the rows it locks.
 const r = (key: (typeof CHANGED)[number]) => column(emailRecipients, key);
 const writeOn = perDatabase((db: Db) =>
   prepareSql<{ id: string; status: EmailStatus; queued: number }>(
     db,
-    null,
+    'record_outcomes',
     sql`with input as (
         select * from ${recordsetOf('outcomes', 'o', emails, ['id', 'nextAttemptAt', 'attempts', 'sentAt', 'messageId', 'messageDate', 'updatedAt', 'claimedBy'])}
       ), locked as (
         select ${column(emails, 'id', 'e')} from ${tableName(emails, 'e')} where ${column(emails, 'id', 'e')} in (select id from input) for no key update
       ), held as (
-        select ${column(emailRecipients, 'emailId', 'c')}, ${column(emailRecipients, 'recipientIndex', 'c')}, ${column(emailRecipients, 'status', 'c')}
-        from ${tableName(emailRecipients, 'c')} where ${column(emailRecipients, 'emailId', 'c')} in (select id from locked) for no key update
+        select c.* from locked l cross join lateral (
+          select ${column(emailRecipients, 'emailId', 'r')}, ${column(emailRecipients, 'recipientIndex', 'r')}, ${column(emailRecipients, 'status', 'r')}
+          from ${tableName(emailRecipients, 'r')} where ${column(emailRecipients, 'emailId', 'r')} = l.id for no key update
+        ) c
       ), merged as (
         select c.${r('emailId')}, c.${r('recipientIndex')}, ch.${r('attempts')}, ch.${r('response')}, ch.${r('nextAttemptAt')},
           ch.${r('emailId')} is not null and c.${r('status')} not in (${REPORTS_STAND}) as changed,
