@@ -34,11 +34,12 @@ const DELIVERY = ['id', 'status', 'nextAttemptAt', 'responseStatus', 'lastError'
 
 // Every attempt of a batch in one statement: the delivery's state (its claim ended if the writer
 // still holds it), the attempt's record, and each endpoint's failing streak, which is written only
-// when it changes (a healthy endpoint's row is not rewritten on every delivery).
+// when it changes (a healthy endpoint's row is not rewritten on every delivery). Named: planned once
+// per connection (planning it cost about what running it does); every table is reached by its key.
 const writeOn = perDatabase((db: Db) =>
   prepareSql<{ id: string; kind: 'delivery' | 'failing'; failingSince: string | null }>(
     db,
-    null,
+    'record_webhook_attempts',
     sql`with input as (
         select * from ${recordsetOf('deliveries', 'o', webhookDeliveries, DELIVERY)}
       ), updated as (
