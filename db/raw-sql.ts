@@ -104,16 +104,18 @@ export type InputRows = ReadonlyArray<Record<string, unknown>>;
 
 type Spell = (value: unknown) => string;
 
-const quoted = (text: string) => `"${text.replace(/[\\"]/g, '\\$&')}"`;
+const ESCAPED = /[\\"]/;
+const quoted = (text: string) => (ESCAPED.test(text) ? `"${text.replace(/[\\"]/g, '\\$&')}"` : `"${text}"`);
 
 /** Postgres's array literal of these values (`{"a",NULL}`), each element spelt by `spell`. */
 function arrayLiteral(values: ArrayLike<unknown>, spell: Spell): string {
-  let literal = '{';
+  // Joined, not concatenated: one flat string, which the driver then copies once.
+  const elements = new Array<string>(values.length);
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
-    literal += (i === 0 ? '' : ',') + (value === null || value === undefined ? 'NULL' : quoted(spell(value)));
+    elements[i] = value === null || value === undefined ? 'NULL' : quoted(spell(value));
   }
-  return `${literal}}`;
+  return `{${elements.join(',')}}`;
 }
 
 /** How one value of an SQL type is written as text that the type's input function reads back. */
