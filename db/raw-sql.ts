@@ -177,7 +177,7 @@ export function rowRecord(table: PgTable, row: Record<string, unknown>): Record<
   return record;
 }
 
-/** The properties of a row that are columns of the table, under their SQL names: the JSON a {@link recordsetOf} reads. */
+/** The properties of a row that are columns of the table, under their SQL names: the records a {@link recordsetOf} reads. */
 export function sqlNamed<T extends PgTable>(table: T, row: Partial<Record<ColumnKey<T>, unknown>>): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const { key, name } of columnsOf(table)) if (key in row) record[name] = (row as Record<string, unknown>)[key];

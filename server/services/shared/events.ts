@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { events } from '@/db/schema';
 import type { Db } from '@/db/client';
-import { columnNames, recordsetOf, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
+import { columnNames, perDatabase, prepareSql, recordsetOf, sqlNamed, tableName } from '@/db/raw-sql';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import { LOGGED_RETURNING, queueDeliveries } from '../webhooks/fan-out';

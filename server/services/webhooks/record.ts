@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { column, columnNames, recordsetOf, perDatabase, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
+import { column, columnNames, perDatabase, prepareSql, recordsetOf, sqlNamed, tableName } from '@/db/raw-sql';
 import { webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { unclaimedByInput } from '../shared/claims/lease';
