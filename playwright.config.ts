@@ -1,8 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
 import { SMTP_GATEWAY_PORT, SMTP_GATEWAY_TLS_PORT } from './e2e/gateway-ports';
-import { E2E_DNS_PORT, E2E_MX_PORT } from './e2e/loopback-ports';
+import { E2E_DNS_PORT, E2E_MX_PORT, E2E_WEB_PORT } from './e2e/loopback-ports';
 
-const PORT = 3100;
+const PORT = E2E_WEB_PORT;
 const BASE_URL = `http://localhost:${PORT}`;
 /** The loopback DNS server e2e/domains.spec.ts starts; the service resolves only through it. */
 const DNS_PORT = E2E_DNS_PORT;

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_DNS_PORT } from './loopback-ports';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { formatDate, formatDateTime } from '../app/lib/format';
 import { createApiKey, setPlan, shot, signUp, uniqueEmail } from './helpers';
@@ -14,7 +15,7 @@ import { verifiedDomain } from './dashboard-api';
 let dns: DnsServer;
 
 test.beforeAll(async () => {
-  dns = await startDnsServer({ port: 5354 });
+  dns = await startDnsServer({ port: E2E_DNS_PORT });
 });
 
 test.afterAll(() => dns?.close());

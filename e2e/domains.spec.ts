@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { E2E_DNS_PORT } from './loopback-ports';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { publishRecords } from '../test/support/domains';
 import { shot, signUp, uniqueEmail } from './helpers';
@@ -6,14 +7,14 @@ import { shot, signUp, uniqueEmail } from './helpers';
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 /**
- * The web server resolves through DNS_SERVERS=127.0.0.1:5354 (playwright.config.ts): this real
+ * The web server resolves through DNS_SERVERS=127.0.0.1:E2E_DNS_PORT (playwright.config.ts): this real
  * DNS server on loopback, which the test fills with the records a customer would publish. No
  * query ever leaves the machine.
  */
 let dns: DnsServer;
 
 test.beforeAll(async () => {
-  dns = await startDnsServer({ port: 5354 });
+  dns = await startDnsServer({ port: E2E_DNS_PORT });
 });
 
 test.afterAll(() => dns?.close());

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import nodemailer from 'nodemailer';
+import { E2E_DNS_PORT } from './loopback-ports';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { SMTP_GATEWAY_PORT } from './gateway-ports';
 import { createApiKey, shot, signUp, uniqueEmail } from './helpers';
@@ -9,14 +10,14 @@ import { verifiedDomain } from './dashboard-api';
 /**
  * The dashboard shows live emails only (a signed-in person acts in live mode). Live emails need
  * a verified sender domain and a recipient domain that accepts mail, so the test publishes both on
- * the loopback DNS server the web server resolves through (DNS_SERVERS=127.0.0.1:5354). No
+ * the loopback DNS server the web server resolves through (DNS_SERVERS=127.0.0.1:E2E_DNS_PORT). No
  * recipients' MX runs here: the live emails stay on their way (queued, or whatever the pipeline
  * makes of them), so only what the screens must show is asserted, never a final delivery status.
  */
 let dns: DnsServer;
 
 test.beforeAll(async () => {
-  dns = await startDnsServer({ port: 5354 });
+  dns = await startDnsServer({ port: E2E_DNS_PORT });
 });
 
 test.afterAll(() => dns?.close());

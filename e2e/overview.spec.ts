@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { E2E_DNS_PORT } from './loopback-ports';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { publishRecords } from '../test/support/domains';
 import { domainName, trpcQuery } from './dashboard-api';
@@ -15,7 +16,7 @@ test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 let dns: DnsServer;
 test.beforeAll(async () => {
-  dns = await startDnsServer({ port: 5354 });
+  dns = await startDnsServer({ port: E2E_DNS_PORT });
 });
 test.afterAll(() => dns?.close());
 test.beforeEach(() => {

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_DNS_PORT } from './loopback-ports';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from '../test/support/webhook-receiver';
 import { createApiKey, shot, signUp, uniqueEmail } from './helpers';
@@ -16,7 +17,7 @@ let dns: DnsServer;
 let receiver: WebhookReceiver;
 
 test.beforeAll(async () => {
-  dns = await startDnsServer({ port: 5354 });
+  dns = await startDnsServer({ port: E2E_DNS_PORT });
 });
 
 test.afterAll(() => dns?.close());
