@@ -6,6 +6,8 @@ import { setOverage, setReviewed, setStatus } from '@/server/services/organizati
 import { startTestApp, type TestApp } from './support/app';
 import { sendingOrg } from './support/sending-org';
 import { keyFor } from './support/keys';
+import { newId } from '@/server/ids';
+import { storeReserved, type EmailDraft } from '@/server/services/emails/accept/store';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -398,6 +400,72 @@ describe('counters under concurrency', () => {
       }
       const [counters] = await deps().db.select().from(usageCounters).where(eq(usageCounters.organizationId, org.organizationId));
       expect(counters).toMatchObject({ dayRecipients: 100, monthRecipients: 100 });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('stores several organizations in one statement, each against its own reservation: one out of room stores nothing, the others store theirs', async () => {
+    const orgs = [];
+    for (const name of ['acme', 'bolt']) orgs.push(await sendingOrg(app, { plan: 'free' }, `${name}.example.com`));
+    const [roomy, full] = orgs as [(typeof orgs)[0], (typeof orgs)[0]];
+    await prime(roomy.organizationId, { dayRecipients: 98 });
+    await prime(full.organizationId, { dayRecipients: 99 });
+    const now = app.clock.now();
+    const draftOf = (organizationId: string): EmailDraft => {
+      const id = newId();
+      return {
+        row: { id, organizationId, mode: 'live', from: 'hello@acme.example.com', fromAddress: 'hello@acme.example.com', to: ['a@example.net', 'b@example.net'], cc: [], bcc: [], replyTo: [], headers: {}, tags: [], tagKeys: [], trackOpens: false, trackClicks: false,
+          recipientAddresses: ['a@example.net', 'b@example.net'], subject: 'Hi', text: 'x', status: 'queued', nextAttemptAt: now, createdAt: now, updatedAt: now },
+        recipients: [{ address: 'a@example.net', status: 'pending' }, { address: 'b@example.net', status: 'pending' }],
+        events: [{ type: 'email.queued', data: {} }],
+      };
+    };
+    const today = now.toISOString().slice(0, 10);
+    const reservation = (organizationId: string) => ({ organizationId, day: today, month: `${today.slice(0, 7)}-01`, recipients: 2, listRecipients: 0, dayLimit: 100, monthLimit: 3_000, listLimit: 1_000_000, quota: 3_000, overageRateCents: 0 });
+    const [roomyDraft, fullDraft] = [draftOf(roomy.organizationId), draftOf(full.organizationId)];
+    const [stored, refused] = await storeReserved(deps().db, [
+      { drafts: [roomyDraft], reservation: reservation(roomy.organizationId) },
+      { drafts: [fullDraft], reservation: reservation(full.organizationId) },
+    ]);
+    expect(stored).toMatchObject({ reserved: true, stored: new Set([roomyDraft.row.id]) });
+    expect(refused).toMatchObject({ reserved: false, stored: new Set() });
+    expect(await storedEmails(roomy.organizationId)).toBe(1);
+    expect(await storedEmails(full.organizationId)).toBe(0);
+    const counters = async (organizationId: string) => (await deps().db.select().from(usageCounters).where(eq(usageCounters.organizationId, organizationId)))[0];
+    expect(await counters(roomy.organizationId)).toMatchObject({ dayRecipients: 100 });
+    expect(await counters(full.organizationId)).toMatchObject({ dayRecipients: 99 });
+    await expect(storeReserved(deps().db, [{ drafts: [draftOf(roomy.organizationId)], reservation: reservation(roomy.organizationId) }, { drafts: [], reservation: reservation(roomy.organizationId) }])).rejects.toThrow(/one reservation per organization/);
+  });
+
+  it('stores concurrent single sends of several organizations together, each within its own room, from two processes', async () => {
+    const second = await startTestApp({ shareDatabaseWith: app });
+    try {
+      second.clock.set(app.clock.now());
+      second.dns.mx('example.net', 'mx.example.net');
+      // Three organizations with 4, 0 and 7 recipients left today.
+      const orgs: Array<Awaited<ReturnType<typeof sendingOrg>> & { from: string }> = [];
+      for (const name of ['acme', 'bolt', 'cask']) orgs.push({ ...(await sendingOrg(app, { plan: 'free' }, `${name}.example.com`)), from: `hello@${name}.example.com` });
+      const room = [4, 0, 7];
+      for (const [i, org] of orgs.entries()) await prime(org.organizationId, { dayRecipients: 100 - room[i]! });
+      const sends = Array.from({ length: 36 }, (_, i) => ({ org: orgs[i % 3]!, n: 1 + (i % 2) }));
+      const results = await Promise.all(
+        sends.map(({ org, n }, i) =>
+          (i % 4 < 2 ? app : second)
+            .request('POST', '/api/emails', { key: org.apiKey, body: { from: org.from, subject: 'Hi', text: 'Hello', to: to(n, `s${i}-`) } })
+            .then((response) => ({ org, n, response })),
+        ),
+      );
+      for (const [i, org] of orgs.entries()) {
+        const mine = results.filter((result) => result.org === org);
+        const accepted = mine.filter(({ response }) => response.status === 200);
+        expect(mine.filter(({ response }) => response.status !== 200).every(({ response }) => response.status === 429 && response.body.code === 'DAILY_LIMIT_EXCEEDED')).toBe(true);
+        // Whatever the order, each organization's room is filled exactly (1s and 2s can always fill it), and no more.
+        expect(accepted.reduce((sum, { n }) => sum + n, 0)).toBe(room[i]);
+        expect(await storedEmails(org.organizationId)).toBe(accepted.length);
+        const [counters] = await deps().db.select().from(usageCounters).where(eq(usageCounters.organizationId, org.organizationId));
+        expect(counters).toMatchObject({ dayRecipients: 100 });
+      }
     } finally {
       await second.close();
     }

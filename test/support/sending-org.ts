@@ -7,9 +7,13 @@ import { publishRecords } from './domains';
  * registered, its records published on the test DNS and verified by the real check, and
  * example.net (the recipients' domain) with an MX.
  */
-export async function sendingOrg(app: TestApp, options?: Parameters<TestApp['createOrg']>[0]): Promise<{ organizationId: string; apiKey: string; domainId: string }> {
+export async function sendingOrg(
+  app: TestApp,
+  options?: Parameters<TestApp['createOrg']>[0],
+  domainName = 'acme.example.com',
+): Promise<{ organizationId: string; apiKey: string; domainId: string }> {
   const org = await app.createOrg(options);
-  const domain = await app.request('POST', '/api/domains', { key: org.apiKey, body: { name: 'acme.example.com' } });
+  const domain = await app.request('POST', '/api/domains', { key: org.apiKey, body: { name: domainName } });
   publishRecords(app.dns, domain.body.records);
   await sweepDomainChecks(app.runtime.deps);
   app.dns.mx('example.net', 'mx.example.net');

@@ -2,10 +2,11 @@ import type { Db } from '@/db/client';
 import type { Deps } from '../../../deps';
 import type { AppError } from '../../../errors';
 import type { SendingLimits } from '../../plans/sending-limits';
-import { keyedGroupCommitter } from '../../shared/group-commit';
+import type { Reservation } from '../../plans/sending-limits';
+import { groupCommitter, keyedGroupCommitter } from '../../shared/group-commit';
 import type { Principal } from '../../shared/principal';
 import type { SendContext } from './context';
-import { storeEmails } from './store';
+import { storeEmails, storeReserved, type EmailDraft, type ReservedStore, type StoreResult } from './store';
 import { storeWithinLimits, type Candidate } from './within-limits';
 
 interface Waiting {
@@ -26,6 +27,30 @@ export interface SingleOutcome {
 /** As many as one store statement takes in a batch. */
 const MAX_TOGETHER = 50;
 
+// What is left of a store's cost once one organization's sends share a statement is the statement
+// itself (most of a lone send's Postgres time is starting a plan of a dozen steps, whatever the
+// row count), and sends of many organizations arrive together. So the organizations' reserved
+// stores in flight go together too, each still counted against its own reservation.
+const storeAcrossOrganizations = groupCommitter(async (db: Db, stores: ReservedStore[]): Promise<StoreResult[]> => {
+  const results = new Array<StoreResult>(stores.length);
+  // One reservation per organization and statement: a second of the same one waits for the next.
+  let pending = stores.map((store, index) => ({ store, index }));
+  while (pending.length > 0) {
+    const seen = new Set<string>();
+    const now = pending.filter(({ store }) => !seen.has(store.reservation.organizationId) && seen.add(store.reservation.organizationId));
+    pending = pending.filter((entry) => !now.includes(entry));
+    const answers = await storeReserved(
+      db,
+      now.map(({ store }) => store),
+    );
+    now.forEach(({ index }, k) => (results[index] = answers[k]!));
+  }
+  return results;
+});
+
+const storeStatement = (db: Db) => (drafts: EmailDraft[], reservation: Reservation | null) =>
+  reservation ? storeAcrossOrganizations(db, { drafts, reservation }) : storeEmails(db, drafts, null);
+
 // Concurrent single sends of one organization would queue on its counter row's lock, one commit
 // after another. Those arriving while one is being stored go together in the next statement
 // instead: one reservation, one round trip, one commit, each email still allotted and refused on
@@ -38,7 +63,7 @@ const storeTogether = keyedGroupCommitter(async (_db: Db, waiting: Waiting[]): P
     context,
     'transactional',
     waiting.map((w) => w.candidate),
-    (drafts, reservation) => storeEmails(deps.db, drafts, reservation),
+    storeStatement(deps.db),
   );
   return waiting.map((w, index) => ({
     refusal: refusals[index] ?? null,

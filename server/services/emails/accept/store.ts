@@ -3,7 +3,7 @@ import type { Db } from '@/db/client';
 import { columnNames, perDatabase, populateRecordset, prepareSql, rowRecord, tableName } from '@/db/raw-sql';
 import { emails } from '@/db/schema';
 import { emailEventCtes, emailEventRecords, eventSubjectColumns, type EmailEventInput } from '../events';
-import { RESERVE_USAGE, reservationValues } from '../../plans/reservation-sql';
+import { RESERVE_USAGE, reservationRecords } from '../../plans/reservation-sql';
 import type { Reservation } from '../../plans/sending-limits';
 import { recipientRecords, STORE_RECIPIENTS, type DraftRecipient } from '../recipients';
 
@@ -25,9 +25,10 @@ export interface EmailDraft {
 // taken from the stored row, not sent again.
 function storeStatement(withinLimits: boolean) {
   const limits = withinLimits ? sql`${RESERVE_USAGE}, ` : sql``;
-  const gate = withinLimits ? sql`where exists (select 1 from reserved)` : sql``;
+  const gate = withinLimits ? sql`where organization_id in (select organization_id from reserved)` : sql``;
   const answer = withinLimits
-    ? sql`select coalesce((select json_agg(id) from stored), '[]') as ids, (select count(*)::int from queued) as queued, (select month_recipients from reserved) as month_recipients`
+    ? sql`select id, organization_id, null::int as month_recipients, (select count(*)::int from queued) as queued from stored
+        union all select null, organization_id, month_recipients, null from reserved`
     : sql`select id, (select count(*)::int from queued) as queued from stored`;
   // Acceptance moves no broadcast count: no tally.
   return sql`with ${limits}stored as (
@@ -42,8 +43,9 @@ function storeStatement(withinLimits: boolean) {
 
 const storeOn = perDatabase((db: Db) => prepareSql<{ id: string; queued: number }>(db, 'store_emails', storeStatement(false)));
 // Live email moves the organization's sending counters in the same statement: accepted exactly when counted.
+// One row per stored email, then one per reserved organization (its month's count after the reservation).
 const storeWithinLimitsOn = perDatabase((db: Db) =>
-  prepareSql<{ ids: string[] | string; queued: number; month_recipients: number | null }>(db, 'store_emails_within_limits', storeStatement(true)),
+  prepareSql<{ id: string | null; organization_id: string; queued: number | null; month_recipients: number | null }>(db, 'store_emails_within_limits', storeStatement(true)),
 );
 
 export interface StoreResult {
@@ -54,6 +56,12 @@ export interface StoreResult {
   monthRecipients: number | null;
 }
 
+const draftValues = (drafts: EmailDraft[]) => ({
+  emails: drafts.map((draft) => rowRecord(emails, draft.row)),
+  events: drafts.flatMap(({ row, events: list }) => emailEventRecords(row.id, row.createdAt, list)),
+  recipients: recipientRecords(drafts),
+});
+
 /**
  * Stores accepted emails with their events, all stamped with the email's `createdAt`; returns the
  * ids that were stored (an email whose idempotency key is taken is not), and whether webhook
@@ -61,16 +69,35 @@ export interface StoreResult {
  */
 export async function storeEmails(db: Db, drafts: EmailDraft[], reservation: Reservation | null = null): Promise<StoreResult> {
   if (drafts.length === 0) return { stored: new Set(), deliveriesQueued: false, reserved: true, monthRecipients: null };
-  const values = {
-    emails: drafts.map((draft) => rowRecord(emails, draft.row)),
-    events: drafts.flatMap(({ row, events: list }) => emailEventRecords(row.id, row.createdAt, list)),
-    recipients: recipientRecords(drafts),
-  };
-  if (!reservation) {
-    const stored = await storeOn(db).execute(values);
-    return { stored: new Set(stored.map((row) => row.id)), deliveriesQueued: (stored[0]?.queued ?? 0) > 0, reserved: true, monthRecipients: null };
-  }
-  const [row] = await storeWithinLimitsOn(db).execute({ ...values, ...reservationValues(reservation) });
-  const ids = typeof row!.ids === 'string' ? (JSON.parse(row!.ids) as string[]) : row!.ids;
-  return { stored: new Set(ids), deliveriesQueued: row!.queued > 0, reserved: row!.month_recipients !== null, monthRecipients: row!.month_recipients };
+  if (reservation) return (await storeReserved(db, [{ drafts, reservation }]))[0]!;
+  const stored = await storeOn(db).execute(draftValues(drafts));
+  return { stored: new Set(stored.map((row) => row.id)), deliveriesQueued: (stored[0]?.queued ?? 0) > 0, reserved: true, monthRecipients: null };
+}
+
+/** Emails of one organization, stored only if its reservation still fits. */
+export interface ReservedStore {
+  drafts: EmailDraft[];
+  reservation: Reservation;
+}
+
+/**
+ * Several organizations' emails in one statement, each organization's counted against its own
+ * reservation: an organization whose room was taken meanwhile stores nothing, the others store
+ * theirs. At most one reservation per organization (a second would count twice against one row).
+ */
+export async function storeReserved(db: Db, stores: ReservedStore[]): Promise<StoreResult[]> {
+  const organizations = new Set(stores.map((store) => store.reservation.organizationId));
+  if (organizations.size !== stores.length) throw new Error('one reservation per organization in a store statement');
+  const rows = await storeWithinLimitsOn(db).execute({
+    ...draftValues(stores.flatMap((store) => store.drafts)),
+    reservations: reservationRecords(stores.map((store) => store.reservation)),
+  });
+  const queued = rows.some((row) => (row.queued ?? 0) > 0);
+  return stores.map(({ reservation }) => {
+    const mine = rows.filter((row) => row.organization_id === reservation.organizationId);
+    const counted = mine.find((row) => row.id === null);
+    const stored = new Set(mine.flatMap((row) => (row.id === null ? [] : [row.id])));
+    // The statement counts its queued deliveries together: each organization that stored anything wakes the sweep.
+    return { stored, deliveriesQueued: queued && stored.size > 0, reserved: counted !== undefined, monthRecipients: counted?.month_recipients ?? null };
+  });
 }
