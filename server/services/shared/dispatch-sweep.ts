@@ -77,12 +77,19 @@ export async function sweepWithDispatcher<Row extends { id: string }, Result, Ou
       await slots.somethingEnds(POLL_MS);
       continue;
     }
+    if (room <= 0) {
+      await slots.somethingEnds(POLL_MS);
+      continue;
+    }
     let rows: Row[];
+    const kept = slots.promise(room);
     try {
       rows = await sweep.claimDue(room, busy);
     } catch (error) {
       failure = { error };
       break;
+    } finally {
+      kept();
     }
     if (rows.length === 0 && busy.length > 0) fruitless = { busy, at: performance.now() };
     for (const row of rows) {

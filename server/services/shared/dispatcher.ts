@@ -48,9 +48,29 @@ export class Dispatcher<Row, Result> {
     return this.limits.perDestination / 2;
   }
 
-  /** How many more emails a claim should bring: the free slots not already promised to waiting ones. */
+  /** Slots promised to claims under way (several sweeps of one process claim at once). */
+  private claiming = 0;
+
+  /** How many more emails a claim should bring: the free slots not already promised to waiting ones or to a claim under way. */
   get room(): number {
-    return this.limits.concurrency - this.count - this.waiting.length;
+    return this.limits.concurrency - this.count - this.waiting.length - this.claiming;
+  }
+
+  /**
+   * Promises `slots` to a claim about to be made, until `done` is called (once its rows are taken):
+   * sweeps claiming at the same moment each see the room the others have not promised, rather than
+   * all claiming the same free slots and leaving the surplus to wait, then be given back.
+   */
+  promise(slots: number): () => void {
+    this.claiming += slots;
+    let kept = false;
+    return () => {
+      if (kept) return;
+      kept = true;
+      this.claiming -= slots;
+      // A sweep that found the room all promised looks again now, not at its next poll.
+      for (const wake of [...this.listeners]) wake();
+    };
   }
 
   get inFlight(): number {
