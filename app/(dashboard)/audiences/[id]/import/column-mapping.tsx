@@ -26,8 +26,8 @@ const FIELD_LABELS: Record<ColumnField, { label: string; description: string }> 
 const FIELDS: ColumnField[] = ['email', 'name', 'subscription', 'firstName', 'lastName'];
 
 const SUBSCRIPTION_COLUMNS: Record<SubscriptionColumn, string> = {
-  subscribed: 'Subscribed (a yes subscribes)',
-  unsubscribed: 'Unsubscribed (a yes opts out)',
+  subscribed: 'Who is subscribed',
+  unsubscribed: 'Who unsubscribed',
 };
 
 const optionLabel = (column: ColumnChoice) => (column.sample ? `${column.title} (${column.sample.length > 24 ? `${column.sample.slice(0, 23)}…` : column.sample})` : column.title);
