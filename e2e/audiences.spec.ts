@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { trpcMutation } from './dashboard-api';
 import { setPlan, shot, signUp, uniqueEmail } from './helpers';
 
 /**
@@ -61,8 +62,9 @@ async function chooseFile(page: Page, file: ContactsFile) {
   await dialog.getByTestId('csv-file-input').setInputFiles(file.path);
   await expect(dialog.getByTestId('import-file')).toContainText('contacts.csv: 2,506 rows, 3 columns separated by commas');
   await expect(dialog.getByLabel('Email column')).toHaveValue('0');
-  await expect(dialog.getByLabel('Name column')).toHaveValue('1');
-  await expect(dialog.getByLabel('Subscribed column')).toHaveValue('2');
+  await expect(dialog.getByLabel('Name column', { exact: true })).toHaveValue('1');
+  await expect(dialog.getByLabel('Subscription column', { exact: true })).toHaveValue('2');
+  await expect(dialog.getByLabel('The subscription column lists')).toHaveValue('subscribed');
   await expect(dialog.getByTestId('import-ready')).toContainText('2,504 rows to import, 2 rows skipped before sending');
 }
 
@@ -266,4 +268,145 @@ test('an audience gets 2,500 contacts from a CSV file, and its contacts are sear
   await expect(page.getByTestId('audiences-empty')).toBeVisible();
   await page.goto(`/audiences/${audienceId}`);
   await expect(page.getByTestId('audience-not-found')).toContainText('Audience not found');
+});
+
+const dataShown = (page: Page) => page.getByRole('group', { name: 'Data shown' });
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+test('in test mode the create buttons say why they wait for Live, and offer the switch where they are', async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await signUp(page, uniqueEmail('e2e-test-mode'), { landOn: '/audiences' });
+  const audience = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Readers' });
+  await dataShown(page).getByRole('button', { name: 'Test mode' }).click();
+  await expect(dataShown(page).getByRole('button', { name: 'Test mode' })).toHaveAttribute('aria-pressed', 'true');
+
+  // Before the click: the button is disabled and says why, no key in the words.
+  const create = page.getByRole('button', { name: 'Create audience' });
+  await expect(create).toBeDisabled();
+  await expect(create).toHaveAccessibleDescription(/Audiences are shared by Live and Test mode: create them in Live/);
+  await expect(page.getByTestId('live-only-note')).not.toContainText('key');
+  await shot(page, 'test-mode-audiences');
+  await page.setViewportSize(PHONE);
+  await expect(page.getByTestId('live-only-note').getByRole('button', { name: 'Switch to Live' })).toBeVisible();
+  await shot(page, 'test-mode-audiences-390');
+  await page.setViewportSize(DESKTOP);
+
+  // Every other page that makes something both modes share says the same.
+  for (const [path, label] of [
+    ['/domains', 'Add domain'],
+    ['/templates', 'New template'],
+    ['/broadcasts', 'New broadcast'],
+    ['/webhooks', 'Add endpoint'],
+    ['/suppressions', 'Add addresses'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('button', { name: label })).toBeDisabled();
+    await expect(page.getByTestId('live-only-note')).toContainText('in Live.');
+  }
+  await shot(page, 'test-mode-suppressions');
+
+  // The audience's page: adding contacts waits too, and a change no button foresaw says why with the switch.
+  await page.goto(`/audiences/${audience.id}`);
+  await expect(page.getByRole('button', { name: 'Import CSV' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Add contact' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Delete audience' }).click();
+  const remove = page.getByTestId('delete-audience-dialog');
+  await remove.getByRole('button', { name: 'Delete audience' }).click();
+  await expect(remove.getByRole('alert')).toContainText('Test mode');
+  await expect(remove.getByTestId('error-message')).toContainText('switch to Live');
+  await expect(remove.getByTestId('error-message')).not.toContainText('key');
+  await shot(page, 'test-mode-refused', { fullPage: false });
+
+  // The switch, where it stopped: the same page again, in Live, where the buttons work.
+  await remove.getByRole('button', { name: 'Switch to Live' }).click();
+  await expect(dataShown(page).getByRole('button', { name: 'Live' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page).toHaveURL(new RegExp(`/audiences/${audience.id}$`));
+  await expect(page.getByRole('button', { name: 'Import CSV' })).toBeEnabled();
+  await expect(page.getByTestId('live-only-note')).toHaveCount(0);
+
+  // And from a create button's note.
+  await dataShown(page).getByRole('button', { name: 'Test mode' }).click();
+  await page.goto('/audiences');
+  await page.getByTestId('live-only-note').getByRole('button', { name: 'Switch to Live' }).click();
+  await expect(dataShown(page).getByRole('button', { name: 'Live' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: 'Create audience' })).toBeEnabled();
+});
+
+test("a CSV exported from Resend maps by itself: first and last names joined, its unsubscribed column opts out and never back in", async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await signUp(page, uniqueEmail('e2e-audiences-resend'), { landOn: '/audiences' });
+  const audience = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Moved from Resend' });
+  await trpcMutation(page, 'audiences.batchContacts', {
+    id: audience.id,
+    contacts: [
+      { email: 'left@example.org', name: 'Left Before', subscribed: false },
+      { email: 'leaving@example.org', name: 'Leaving' },
+    ],
+  });
+  const file = path.join(dir, 'resend-contacts.csv');
+  writeFileSync(
+    file,
+    [
+      'id,email,first_name,last_name,created_at,unsubscribed',
+      '1,left@example.org,Lea,Left,2025-01-02 10:00:00,false',
+      '2,leaving@example.org,Lee,Leaving,2025-01-02 10:00:00,true',
+      '3,ada@example.org,Ada,Lovelace,2025-01-02 10:00:00,false',
+      '4,grace@example.org,Grace,,2025-01-02 10:00:00,true',
+      '5,alan@example.org,,,2025-01-02 10:00:00,',
+    ].join('\n'),
+  );
+  await page.goto(`/audiences/${audience.id}`);
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = page.getByTestId('import-contacts-dialog');
+  await dialog.getByTestId('csv-file-input').setInputFiles(file);
+
+  // The columns, guessed from Resend's header.
+  await expect(dialog.getByLabel('Email column')).toHaveValue('1');
+  await expect(dialog.getByLabel('Name column', { exact: true })).toHaveValue('');
+  await expect(dialog.getByLabel('First name column')).toHaveValue('2');
+  await expect(dialog.getByLabel('Last name column')).toHaveValue('3');
+  await expect(dialog.getByLabel('Subscription column', { exact: true })).toHaveValue('5');
+  await expect(dialog.getByLabel('The subscription column lists')).toHaveValue('unsubscribed');
+  await expect(dialog.getByLabel('The subscription column lists')).toHaveAccessibleDescription(/stays unsubscribed whatever the file says/);
+  // The preview shows what is sent: the names joined, "true" read as an opt-out.
+  const preview = dialog.getByTestId('preview-row');
+  await expect(preview).toHaveCount(5);
+  await expect(preview.nth(0)).toContainText('Lea Left');
+  await expect(preview.nth(0)).toContainText('Yes');
+  await expect(preview.nth(1)).toContainText('Lee Leaving');
+  await expect(preview.nth(1)).toContainText('No');
+  await expect(preview.nth(3)).toContainText('Grace');
+  await expect(preview.nth(4)).toContainText('Not given');
+  await shot(page, 'audiences-import-resend', { fullPage: false });
+  await page.setViewportSize(PHONE);
+  await shot(page, 'audiences-import-resend-390', { fullPage: false });
+  await page.setViewportSize(DESKTOP);
+
+  // Read the other way round, a yes would subscribe: the choice changes the preview.
+  await dialog.getByLabel('The subscription column lists').selectOption('subscribed');
+  await expect(preview.nth(1)).toContainText('Yes');
+  await dialog.getByLabel('The subscription column lists').selectOption('unsubscribed');
+
+  await dialog.getByRole('button', { name: 'Import 5 contacts' }).click();
+  const summary = dialog.getByTestId('import-summary');
+  await expect(summary).toHaveAttribute('data-complete', 'true');
+  await expect(summary.getByTestId('import-created')).toHaveText('3');
+  await expect(summary.getByTestId('import-updated')).toHaveText('2');
+  await summary.getByRole('button', { name: 'Done' }).click();
+
+  // Stored: the opt-out added, the earlier one kept though the file said subscribed.
+  const expected: Array<[string, string, boolean]> = [
+    ['left@example.org', 'Lea Left', false],
+    ['leaving@example.org', 'Lee Leaving', false],
+    ['ada@example.org', 'Ada Lovelace', true],
+    ['grace@example.org', 'Grace', false],
+    ['alan@example.org', '—', true],
+  ];
+  for (const [email, name, subscribed] of expected) {
+    const row = contactRow(page, email);
+    await expect(row.getByTestId('contact-name')).toHaveText(name);
+    await expect(row.getByTestId('contact-subscription')).toHaveAttribute('data-subscribed', String(subscribed));
+  }
+  await shot(page, 'audiences-import-resend-stored');
 });

@@ -3,7 +3,7 @@ import { E2E_DNS_PORT } from './loopback-ports';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { formatDate, formatDateTime } from '../app/lib/format';
 import { createApiKey, setPlan, shot, signUp, uniqueEmail } from './helpers';
-import { verifiedDomain } from './dashboard-api';
+import { domainName, trpcMutation, verifiedDomain } from './dashboard-api';
 
 /**
  * The usage and billing page: a new organization on Free (its ceiling and why, no days yet,
@@ -182,4 +182,62 @@ test('plan changes: a downgrade waits for the next month and can be cancelled, a
   await expect(page.getByTestId('plan-change-notice')).toContainText(`Charged for the rest of the month: ${charge}`);
   await expect(page.getByTestId('sidebar-usage')).toHaveText(/Production 100k plan.*0 \/ 100,000 this month/);
   await expect(planRow('100k')).toHaveAttribute('data-current', 'true');
+});
+
+test('limits before the click: the domain and endpoint caps on their buttons, and broadcast sending waiting for a paid plan', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUp(page, uniqueEmail('billing-limits'), { landOn: '/domains' });
+
+  // Free allows one domain: counted on the button before any, then disabled at the cap.
+  const addDomain = page.getByRole('button', { name: 'Add domain' });
+  await expect(page.getByTestId('cap-note')).toHaveText('0 of 1 domain on the Free plan. Compare plans');
+  await expect(addDomain).toBeEnabled();
+  const domain = domainName();
+  await trpcMutation(page, 'domains.create', { name: domain });
+  await page.reload();
+  await expect(page.getByTestId('cap-note')).toHaveText('1 of 1 domain on the Free plan. Upgrade for more');
+  await expect(addDomain).toBeDisabled();
+  await expect(addDomain).toHaveAccessibleDescription(/1 of 1 domain on the Free plan/);
+  await shot(page, 'limits-domains');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId('cap-note').getByRole('link', { name: 'Upgrade for more' })).toBeVisible();
+  await shot(page, 'limits-domains-390');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // One webhook endpoint, the same way.
+  await page.goto('/webhooks');
+  await expect(page.getByTestId('cap-note')).toHaveText('0 of 1 webhook endpoint on the Free plan. Compare plans');
+  await trpcMutation(page, 'webhooks.create', { url: 'http://127.0.0.1:9/hooks', events: ['*'] });
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Add endpoint' })).toBeDisabled();
+  await expect(page.getByTestId('cap-note')).toHaveAttribute('data-reached', 'true');
+  await shot(page, 'limits-webhooks');
+
+  // A broadcast can be written on Free; Send and Schedule say before the click that sending takes a paid plan.
+  const audience = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Readers' });
+  const draft = await trpcMutation<{ id: string }>(page, 'broadcasts.create', { audience_id: audience.id, from: `news@${domain}`, name: 'Launch', subject: 'We launched', html: '<p>Hello</p>' });
+  await page.goto(`/broadcasts/${draft.id}`);
+  const panel = page.getByTestId('send-panel');
+  await expect(panel.getByTestId('paid-plan-note')).toContainText('The Free plan does not send broadcasts');
+  await expect(panel.getByRole('button', { name: 'Send now' })).toBeDisabled();
+  await expect(panel.getByRole('button', { name: 'Schedule' })).toBeDisabled();
+  await expect(panel.getByRole('button', { name: 'Send now' })).toHaveAccessibleDescription(/does not send broadcasts/);
+  await expect(panel.getByRole('button', { name: 'Send test' })).toBeEnabled();
+  await shot(page, 'limits-broadcast-free');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'limits-broadcast-free-390');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // The way to more is the billing page.
+  await panel.getByRole('link', { name: 'move up to a paid plan' }).click();
+  await expect(page).toHaveURL(/\/billing$/);
+
+  // On a paid volume both wait no more, and the caps are that plan's.
+  await setPlan(page, '10k');
+  await page.goto(`/broadcasts/${draft.id}`);
+  await expect(panel.getByRole('button', { name: 'Send now' })).toBeEnabled();
+  await expect(panel.getByTestId('paid-plan-note')).toHaveCount(0);
+  await page.goto('/domains');
+  await expect(page.getByTestId('cap-note')).toHaveText('1 of 3 domains on the Production 10k plan. Compare plans');
+  await expect(page.getByRole('button', { name: 'Add domain' })).toBeEnabled();
 });

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { contacts, events, organizations, webhookDeliveries } from '@/db/schema';
+import { mapRecords, EMPTY_MAPPING } from '@/app/(dashboard)/audiences/[id]/import/contact-rows';
+import { parseCsv } from '@/app/lib/csv';
+import { createAudience } from '@/server/services/audiences/crud';
 import { registerAudienceHold } from '@/server/services/audiences/holds';
+import { updateContact } from '@/server/services/contacts/change';
+import { upsertContacts } from '@/server/services/contacts/upsert';
+import type { Principal } from '@/server/services/shared/principal';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 
@@ -222,5 +228,58 @@ describe('contacts', () => {
     const testKey = await keyFor(app, org.organizationId, 'full_access', 'test');
     expect((await list(testKey, audience)).status).toBe(200);
     expect((await batch(testKey, audience, [{ email: 'a@example.net' }])).body).toEqual({ error: 'A test key cannot change live state', code: 'FORBIDDEN' });
+  });
+});
+
+describe('the opt-out rule of an import, at the service', () => {
+  const principalOf = (organizationId: string): Principal => ({
+    organizationId, permission: 'full_access', mode: 'live', keyId: null, domainId: null, userId: null, plan: 'free', rateLimitOverride: null,
+  });
+  const stored = async (audienceId: string) =>
+    Object.fromEntries((await db().select().from(contacts).where(eq(contacts.audienceId, audienceId))).map((row) => [row.email, { name: row.name, subscribed: row.subscribed }]));
+
+  it('adds an opt-out and never removes one, whatever the CSV says, from the file to the stored contacts', async () => {
+    const { organizationId } = await app.createOrg();
+    const principal = principalOf(organizationId);
+    const deps = app.runtime.deps;
+    const audience = await createAudience(deps, principal, { name: 'Newsletter' });
+    await upsertContacts(deps, principal, audience.id, [
+      { email: 'left@example.net', name: 'Left', subscribed: false },
+      { email: 'stays@example.net', name: 'Stays' },
+      { email: 'leaves@example.net' },
+    ]);
+
+    // A Resend export: names in two columns, and `unsubscribed` whose yes is an opt-out.
+    const file = [
+      'email,first_name,last_name,unsubscribed',
+      'left@example.net,Lea,Left,false', // says subscribed: the opt-out stays, the name changes
+      'stays@example.net,,,', // says nothing: nothing changes
+      'leaves@example.net,Lee,Leaves,true', // opts out now
+      'new-in@example.net,Nia,New,false',
+      'new-out@example.net,Noa,,true',
+    ].join('\n');
+    const { records } = parseCsv(file);
+    const { rows, skipped } = mapRecords(records.slice(1), 4, { ...EMPTY_MAPPING, email: 0, firstName: 1, lastName: 2, subscription: 3, subscriptionColumn: 'unsubscribed' });
+    expect(skipped).toEqual([]);
+    const answer = await upsertContacts(deps, principal, audience.id, rows.map((row) => row.contact));
+    expect(answer).toMatchObject({ created: 2, updated: 2, unchanged: 1, errors: [] });
+    expect(await stored(audience.id)).toEqual({
+      'left@example.net': { name: 'Lea Left', subscribed: false },
+      'stays@example.net': { name: 'Stays', subscribed: true },
+      'leaves@example.net': { name: 'Lee Leaves', subscribed: false },
+      'new-in@example.net': { name: 'Nia New', subscribed: true },
+      'new-out@example.net': { name: 'Noa', subscribed: false },
+    });
+
+    // The same file again, and one that says everyone is subscribed: no opt-out is removed.
+    expect(await upsertContacts(deps, principal, audience.id, rows.map((row) => row.contact))).toMatchObject({ created: 0, updated: 0, unchanged: 5 });
+    const everyoneIn = ['left', 'stays', 'leaves', 'new-in', 'new-out'].map((local) => ({ email: `${local}@example.net`, subscribed: true }));
+    expect(await upsertContacts(deps, principal, audience.id, everyoneIn)).toMatchObject({ created: 0, updated: 0, unchanged: 5 });
+    const subscribed = Object.fromEntries(Object.entries(await stored(audience.id)).map(([email, contact]) => [email, contact.subscribed]));
+    expect(subscribed).toEqual({ 'left@example.net': false, 'stays@example.net': true, 'leaves@example.net': false, 'new-in@example.net': true, 'new-out@example.net': false });
+
+    // Only an explicit change of one contact subscribes someone again.
+    const [left] = await db().select().from(contacts).where(eq(contacts.email, 'left@example.net'));
+    expect((await updateContact(deps, principal, audience.id, left!.id, { subscribed: true })).subscribed).toBe(true);
   });
 });

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { chunk } from '@/app/(dashboard)/audiences/[id]/contact-batches';
-import { guessMapping, looksLikeHeader, mapRecords, parseSubscribed, type ImportRow } from '@/app/(dashboard)/audiences/[id]/import/contact-rows';
+import { guessMapping, looksLikeHeader } from '@/app/(dashboard)/audiences/[id]/import/column-guess';
+import { EMPTY_MAPPING, mapRecords, type ColumnMapping, type ImportRow } from '@/app/(dashboard)/audiences/[id]/import/contact-rows';
+import { parseSubscription } from '@/app/(dashboard)/audiences/[id]/import/subscription-cell';
 import { firstSkipped, rowIssues, uploadContacts, type BatchAnswer, type SendBatch } from '@/app/(dashboard)/audiences/[id]/import/contact-upload';
 import { detectDelimiter, parseCsv } from '@/app/lib/csv';
 
 /** A failed tRPC call as the dashboard's client sees it: the server's envelope under `data`. */
 const failure = (status: number, code: string, error: string) => Object.assign(new Error(error), { data: { envelope: { status, code, error } } });
+
+const mapping = (columns: Partial<ColumnMapping>): ColumnMapping => ({ ...EMPTY_MAPPING, ...columns });
 
 const fields = (text: string) => parseCsv(text).records.map((record) => record.fields);
 
@@ -73,10 +77,19 @@ describe('the CSV parser', () => {
 
 describe('columns and rows', () => {
   it('guesses the columns from the header, any case and spelling', () => {
-    expect(guessMapping(['Email', 'Name', 'Subscribed'])).toEqual({ email: 0, name: 1, subscribed: 2 });
-    expect(guessMapping(['First name', 'E-Mail Address', 'Opted_in', 'City'])).toEqual({ email: 1, name: 0, subscribed: 2 });
-    expect(guessMapping(['Full Name', 'Work mail'])).toEqual({ email: 1, name: 0, subscribed: null });
-    expect(guessMapping(['id', 'unsubscribed', 'contact'])).toEqual({ email: null, name: null, subscribed: null });
+    expect(guessMapping(['Email', 'Name', 'Subscribed'])).toEqual(mapping({ email: 0, name: 1, subscription: 2 }));
+    expect(guessMapping(['First name', 'E-Mail Address', 'Opted_in', 'City'])).toEqual(mapping({ email: 1, firstName: 0, subscription: 2 }));
+    expect(guessMapping(['Full Name', 'Work mail'])).toEqual(mapping({ email: 1, name: 0 }));
+    expect(guessMapping(['id', 'contact'])).toEqual(EMPTY_MAPPING);
+  });
+
+  it("reads Resend's export: first and last names, and an unsubscribed column whose yes is an opt-out", () => {
+    expect(guessMapping(['id', 'email', 'first_name', 'last_name', 'created_at', 'unsubscribed'])).toEqual(
+      mapping({ email: 1, firstName: 2, lastName: 3, subscription: 5, subscriptionColumn: 'unsubscribed' }),
+    );
+    expect(guessMapping(['Surname', 'Given name', 'Opt-out', 'Mail'])).toEqual(mapping({ email: 3, firstName: 1, lastName: 0, subscription: 2, subscriptionColumn: 'unsubscribed' }));
+    // A column that says who is subscribed wins over one that says who is not.
+    expect(guessMapping(['email', 'unsubscribed', 'status'])).toEqual(mapping({ email: 0, subscription: 2 }));
   });
 
   it('takes a first row with an address for data, not a header', () => {
@@ -85,15 +98,22 @@ describe('columns and rows', () => {
   });
 
   it('reads a subscription cell as yes, no, unset or neither', () => {
-    for (const yes of ['true', 'YES', ' y ', '1', 'Subscribed', 'opted-in']) expect(parseSubscribed(yes)).toBe(true);
-    for (const no of ['false', 'No', 'n', '0', 'unsubscribed', 'Opted out']) expect(parseSubscribed(no)).toBe(false);
-    expect(parseSubscribed('  ')).toBeUndefined();
-    expect(parseSubscribed('maybe')).toBeNull();
+    for (const yes of ['true', 'YES', ' y ', '1', 'Subscribed', 'opted-in']) expect(parseSubscription(yes)).toBe(true);
+    for (const no of ['false', 'No', 'n', '0', 'unsubscribed', 'Opted out']) expect(parseSubscription(no)).toBe(false);
+    expect(parseSubscription('  ')).toBeUndefined();
+    expect(parseSubscription('maybe')).toBeNull();
+  });
+
+  it('reads a yes in an unsubscribed column as an opt-out, and a named state as it says', () => {
+    for (const optOut of ['true', 'Yes', '1', 'unsubscribed', 'opted out']) expect(parseSubscription(optOut, 'unsubscribed')).toBe(false);
+    for (const stays of ['false', 'no', '0', 'subscribed']) expect(parseSubscription(stays, 'unsubscribed')).toBe(true);
+    expect(parseSubscription('', 'unsubscribed')).toBeUndefined();
+    expect(parseSubscription('later', 'unsubscribed')).toBeNull();
   });
 
   it('maps records to contacts and skips, with reasons, wrong column counts, empty addresses and unreadable subscriptions', () => {
     const { records } = parseCsv('email,name,subscribed\n ada@example.com , Ada ,yes\nbob@example.com,,\n,Nobody,yes\ncyd@example.com,Cyd\ndee@example.com,Dee,perhaps\neve@example.com,Eve,no,extra\n');
-    const { rows, skipped } = mapRecords(records.slice(1), 3, { email: 0, name: 1, subscribed: 2 });
+    const { rows, skipped } = mapRecords(records.slice(1), 3, mapping({ email: 0, name: 1, subscription: 2 }));
     expect(rows).toEqual([
       { row: 2, contact: { email: 'ada@example.com', name: 'Ada', subscribed: true } },
       { row: 3, contact: { email: 'bob@example.com' } },
@@ -101,11 +121,23 @@ describe('columns and rows', () => {
     expect(skipped).toEqual([
       { row: 4, email: '', error: 'no email address' },
       { row: 5, email: 'cyd@example.com', error: 'has 2 columns instead of 3' },
-      { row: 6, email: 'dee@example.com', error: 'subscribed: "perhaps" is not yes or no (true/false, 1/0)' },
+      { row: 6, email: 'dee@example.com', error: 'subscribed: "perhaps" is not yes or no (true/false, 1/0, subscribed/unsubscribed)' },
       { row: 7, email: 'eve@example.com', error: 'has 4 columns instead of 3' },
     ]);
     // Without the optional columns only the address is sent.
-    expect(mapRecords(records.slice(1, 2), 3, { email: 0, name: null, subscribed: null }).rows).toEqual([{ row: 2, contact: { email: 'ada@example.com' } }]);
+    expect(mapRecords(records.slice(1, 2), 3, mapping({ email: 0 })).rows).toEqual([{ row: 2, contact: { email: 'ada@example.com' } }]);
+  });
+
+  it('joins first and last names where the name cell is empty, and reads an unsubscribed column the other way round', () => {
+    const { records } = parseCsv('email,first_name,last_name,name,unsubscribed\nada@example.com,Ada,Lovelace,,false\nbob@example.com,Bob,,,true\ncyd@example.com,,Smith,Cyd S.,\ndee@example.com,,,,1\n');
+    const { rows, skipped } = mapRecords(records.slice(1), 5, mapping({ email: 0, firstName: 1, lastName: 2, name: 3, subscription: 4, subscriptionColumn: 'unsubscribed' }));
+    expect(skipped).toEqual([]);
+    expect(rows.map((row) => row.contact)).toEqual([
+      { email: 'ada@example.com', name: 'Ada Lovelace', subscribed: true },
+      { email: 'bob@example.com', name: 'Bob', subscribed: false },
+      { email: 'cyd@example.com', name: 'Cyd S.' },
+      { email: 'dee@example.com', subscribed: false },
+    ]);
   });
 });
 

@@ -3,6 +3,7 @@ import { members } from '@/db/schema';
 import { dashboardContext } from '@/server/auth/session-context';
 import { appRouter } from '@/server/routers';
 import { createCallerFactory } from '@/server/trpc/init';
+import { DASHBOARD_TEST_MODE_REFUSAL } from '@/server/vocabulary/test-mode';
 import { startTestApp, type TestApp } from './support/app';
 
 let app: TestApp;
@@ -44,7 +45,10 @@ describe('dashboard session', () => {
     const key = await callerFor(test).apiKeys.create({ name: 'From test view' });
     expect(key.mode).toBe('test');
     expect((await callerFor(test).apiKeys.list({})).data.map((k) => k.mode)).toEqual(['test']);
-    await expect(callerFor(test).domains.create({ name: 'switch.example.com' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    // No key is involved: the refusal names the dashboard's switch, whose wording the dashboard recognises to offer it.
+    for (const refused of [callerFor(test).domains.create({ name: 'switch.example.com' }), callerFor(test).audiences.create({ name: 'Newsletter' })]) {
+      await expect(refused).rejects.toMatchObject({ code: 'FORBIDDEN', message: DASHBOARD_TEST_MODE_REFUSAL });
+    }
     expect((await callerFor(headers).apiKeys.list({})).data).toHaveLength(1);
   });
 

@@ -23,6 +23,12 @@ const account = (values: Partial<SendingAccount> = {}): SendingAccount => ({
   ...values,
 });
 
+describe('the plan table', () => {
+  it('lets every paid plan send broadcasts, and Free not (the spec: POST /broadcasts/{id}/send needs a paid plan)', () => {
+    expect(Object.values(PLANS).filter((plan) => !plan.sendsBroadcasts).map((plan) => plan.id)).toEqual(['free']);
+  });
+});
+
 describe('overage stop point per plan', () => {
   // [plan, recipients allowed past the quota]: the cost of the next one would equal the price difference to the next volume.
   it.each([

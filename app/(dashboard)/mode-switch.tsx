@@ -1,14 +1,10 @@
 'use client';
 
-import { DASHBOARD_MODE_COOKIE, useDashboardMode } from '../lib/dashboard-mode';
+import { switchDashboardMode, useDashboardMode } from '../lib/dashboard-mode';
 
 /** Live or test data: the server reads the cookie, so the page reloads to show the other world. */
 export function ModeSwitch() {
   const mode = useDashboardMode();
-  const switchTo = (next: 'live' | 'test') => {
-    document.cookie = `${DASHBOARD_MODE_COOKIE}=${next}; path=/; max-age=31536000; samesite=lax`;
-    window.location.reload();
-  };
   return (
     <div className="flex rounded-lg border border-slate-200 bg-slate-50 p-0.5 text-xs font-medium" role="group" aria-label="Data shown">
       {(['live', 'test'] as const).map((option) => (
@@ -16,7 +12,7 @@ export function ModeSwitch() {
           key={option}
           type="button"
           aria-pressed={mode === option}
-          onClick={() => mode !== option && switchTo(option)}
+          onClick={() => mode !== option && switchDashboardMode(option)}
           className={`flex-1 rounded-md px-2 py-1 ${mode === option ? (option === 'test' ? 'bg-amber-100 text-amber-900' : 'bg-white text-slate-900 shadow-sm') : 'text-slate-500 hover:text-slate-700'}`}
         >
           {option === 'live' ? 'Live' : 'Test mode'}

@@ -1,6 +1,8 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { DASHBOARD_TEST_MODE_REFUSAL } from '@/server/vocabulary/test-mode';
 import { Alert } from './alert';
+import { SwitchToLiveButton } from './switch-to-live-button';
 import { describeError } from '../lib/errors';
 
 const TITLES: Record<string, string> = {
@@ -29,8 +31,10 @@ export function ErrorAlert({ error, fallbackTitle = 'Something went wrong', acti
       </Alert>
     );
   }
+  // Refused by the test mode of the dashboard, not by a key: the switch is offered where it stopped.
+  const testMode = code === 'FORBIDDEN' && message === DASHBOARD_TEST_MODE_REFUSAL;
   return (
-    <Alert title={(code && TITLES[code]) || fallbackTitle} action={action}>
+    <Alert title={testMode ? 'Test mode' : (code && TITLES[code]) || fallbackTitle} action={action ?? (testMode ? <SwitchToLiveButton /> : undefined)}>
       <span data-testid="error-message" data-error-code={code ?? undefined}>
         {message}
       </span>

@@ -17,3 +17,9 @@ export function useDashboardMode(): DashboardMode {
     () => 'live',
   );
 }
+
+/** Shows the other world: the server reads the cookie, so the page reloads where it is. */
+export function switchDashboardMode(next: DashboardMode): void {
+  document.cookie = `${DASHBOARD_MODE_COOKIE}=${next}; path=/; max-age=31536000; samesite=lax`;
+  window.location.reload();
+}

@@ -2,6 +2,7 @@ import { AppError, forbidden } from '../errors';
 import type { RateLimitResult } from '../services/plans/rate-limits';
 import { RATE_LIMIT_WINDOW_MS } from '../services/plans/plans';
 import type { Principal } from '../services/shared/principal';
+import { DASHBOARD_TEST_MODE_REFUSAL, TEST_KEY_REFUSAL } from '../vocabulary/test-mode';
 import type { Context } from './context';
 import { middleware, publicProcedure, type AccessMeta } from './init';
 
@@ -35,7 +36,7 @@ export async function authorize(ctx: Context, meta: AccessMeta | undefined): Pro
     throw forbidden('This key has sending_access: it may only send email');
   }
   if (principal.mode === 'test' && meta?.liveWrite) {
-    throw forbidden('A test key cannot change live state');
+    throw forbidden(ctx.channel === 'dashboard' ? DASHBOARD_TEST_MODE_REFUSAL : TEST_KEY_REFUSAL);
   }
   return principal;
 }

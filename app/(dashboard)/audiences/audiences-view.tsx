@@ -8,6 +8,8 @@ import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { RetryButton } from '../../components/retry-button';
 import { useTRPC } from '../../lib/trpc';
+import { GatedActions } from '../create-gate/gated-actions';
+import { useCreateGate } from '../create-gate/use-create-gate';
 import { AudienceRow } from './audience-row';
 import { AudienceSkeletonRows } from './audience-skeleton-rows';
 import { AudiencesEmpty } from './audiences-empty';
@@ -23,9 +25,10 @@ export function AudiencesView() {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Audience | null>(null);
   const list = audiences.data?.data;
+  const gate = useCreateGate({ liveOnly: 'Audiences are shared by Live and Test mode: create them in Live.' });
 
   const createButton = (
-    <Button onClick={() => setCreating(true)}>
+    <Button onClick={() => setCreating(true)} disabled={gate.disabled} aria-describedby={gate.noteId}>
       <PlusIcon className="size-4" />
       Create audience
     </Button>
@@ -46,7 +49,7 @@ export function AudiencesView() {
             )}
           </>
         }
-        actions={list && list.length > 0 ? createButton : undefined}
+        actions={list && list.length > 0 ? <GatedActions gate={gate}>{createButton}</GatedActions> : undefined}
       />
 
       {audiences.isPending && (
@@ -57,7 +60,15 @@ export function AudiencesView() {
 
       {audiences.isError && <ErrorAlert error={audiences.error} fallbackTitle="Could not load your audiences" action={<RetryButton query={audiences} />} />}
 
-      {list && list.length === 0 && <AudiencesEmpty action={createButton} />}
+      {list && list.length === 0 && (
+        <AudiencesEmpty
+          action={
+            <GatedActions gate={gate} align="center">
+              {createButton}
+            </GatedActions>
+          }
+        />
+      )}
 
       {list && list.length > 0 && (
         <AudiencesTable>

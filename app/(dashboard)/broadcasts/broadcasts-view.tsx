@@ -1,13 +1,14 @@
 'use client';
 
-import Link from 'next/link';
 import { PlusIcon } from 'lucide-react';
-import { buttonClasses } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
+import { LinkButton } from '../../components/link-button';
 import { PageHeader } from '../../components/page-header';
 import { isRefreshing, PagedListFooter } from '../../components/paged-list';
 import { RetryButton } from '../../components/retry-button';
 import { countOf } from '../../lib/format';
+import { GatedActions } from '../create-gate/gated-actions';
+import { useCreateGate } from '../create-gate/use-create-gate';
 import { BroadcastRow } from './broadcast-row';
 import { BroadcastSkeletonRows } from './broadcast-skeleton-rows';
 import { BroadcastsEmpty } from './broadcasts-empty';
@@ -19,12 +20,13 @@ export function BroadcastsView() {
   const { query, broadcasts } = useBroadcasts();
   const { names } = useAudienceNames();
   const refreshing = isRefreshing(query);
+  const gate = useCreateGate({ liveOnly: 'Broadcasts go to the contacts of your audiences: write and send them in Live.' });
 
   const newButton = (
-    <Link href="/broadcasts/new" className={buttonClasses()}>
+    <LinkButton href="/broadcasts/new" disabled={gate.disabled} describedBy={gate.noteId}>
       <PlusIcon className="size-4" />
       New broadcast
-    </Link>
+    </LinkButton>
   );
 
   return (
@@ -32,7 +34,7 @@ export function BroadcastsView() {
       <PageHeader
         title="Broadcasts"
         description="Messages to a whole audience, sent now or on a schedule, newest first, with how far each has gone."
-        actions={broadcasts && broadcasts.length > 0 ? newButton : undefined}
+        actions={broadcasts && broadcasts.length > 0 ? <GatedActions gate={gate}>{newButton}</GatedActions> : undefined}
       />
 
       {query.isPending && (
@@ -43,7 +45,15 @@ export function BroadcastsView() {
 
       {query.isError && !broadcasts && <ErrorAlert error={query.error} fallbackTitle="Could not load your broadcasts" action={<RetryButton query={query} />} />}
 
-      {broadcasts?.length === 0 && <BroadcastsEmpty action={newButton} />}
+      {broadcasts?.length === 0 && (
+        <BroadcastsEmpty
+          action={
+            <GatedActions gate={gate} align="center">
+              {newButton}
+            </GatedActions>
+          }
+        />
+      )}
 
       {broadcasts && broadcasts.length > 0 && (
         <>

@@ -9,6 +9,8 @@ import { GlobeIcon, PlusIcon } from 'lucide-react';
 import { PageHeader } from '../../components/page-header';
 import { RetryButton } from '../../components/retry-button';
 import { useTRPC } from '../../lib/trpc';
+import { GatedActions } from '../create-gate/gated-actions';
+import { useCreateGate } from '../create-gate/use-create-gate';
 import { AddDomainDialog } from './add-domain-dialog';
 import { DomainRow } from './domain-row';
 import { DomainSkeletonRows } from './domain-skeleton-rows';
@@ -27,8 +29,10 @@ export function DomainsView() {
   const own = domains.data?.data.filter((domain) => !domain.sandbox);
   const sandbox = domains.data?.data.find((domain) => domain.sandbox);
 
+  const gate = useCreateGate({ liveOnly: 'Domains are shared by Live and Test mode: add them in Live.', cap: { resource: 'domains', noun: 'domain' } });
+
   const addButton = (
-    <Button onClick={() => setAdding(true)}>
+    <Button onClick={() => setAdding(true)} disabled={gate.disabled} aria-describedby={gate.noteId}>
       <PlusIcon className="size-4" />
       Add domain
     </Button>
@@ -39,7 +43,7 @@ export function DomainsView() {
       <PageHeader
         title="Domains"
         description="The domains you send from. Publish the DNS records we give you and we verify them, so your mail is signed (DKIM) and bounces come back to us."
-        actions={own && own.length > 0 ? addButton : undefined}
+        actions={own && own.length > 0 ? <GatedActions gate={gate}>{addButton}</GatedActions> : undefined}
       />
 
       {domains.isPending && (
@@ -51,7 +55,7 @@ export function DomainsView() {
       {domains.isError && <ErrorAlert error={domains.error} fallbackTitle="Could not load your domains" action={<RetryButton query={domains} />} />}
 
       {own && own.length === 0 && (
-        <EmptyState testId="domains-empty" icon={<GlobeIcon className="size-6" />} title="No domains yet" action={addButton}>
+        <EmptyState testId="domains-empty" icon={<GlobeIcon className="size-6" />} title="No domains yet" action={<GatedActions gate={gate} align="center">{addButton}</GatedActions>}>
           Add a domain you own to send email from it, such as example.com or mail.example.com. Once its DNS records are verified, mail from it is signed
           with DKIM and passes SPF and DMARC, so it reaches inboxes instead of spam folders.
         </EmptyState>

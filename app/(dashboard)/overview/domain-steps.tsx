@@ -5,6 +5,8 @@ import { useState } from 'react';
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
 import { Skeleton } from '../../components/skeleton';
+import { useCreateGate } from '../create-gate/use-create-gate';
+import { CreateGateNote } from '../create-gate/create-gate-note';
 import { AddDomainDialog } from '../domains/add-domain-dialog';
 import { DnsHelp } from '../domains/[id]/dns-help';
 import { DnsRecordRow } from '../domains/[id]/dns-record-row';
@@ -22,7 +24,7 @@ const linkClass = 'font-medium text-indigo-600 hover:text-indigo-500';
 export function AddDomainStep({ checklist }: { checklist: Checklist }) {
   const [adding, setAdding] = useState(false);
   const refresh = useRefreshChecklist();
-  const readOnly = checklist.mode === 'test';
+  const gate = useCreateGate({ liveOnly: 'Domains are shared by Live and Test mode: add one in Live.' });
   if (checklist.domain) {
     return (
       <p className="text-sm text-slate-600">
@@ -39,10 +41,10 @@ export function AddDomainStep({ checklist }: { checklist: Checklist }) {
         A domain you control the DNS of, such as example.com, or a subdomain such as mail.example.com. Your email is signed for it (DKIM) and bounces come back
         to it.
       </p>
-      {readOnly && <p className="text-sm text-amber-800">Domains are live state: switch to Live to add one.</p>}
-      <Button onClick={() => setAdding(true)} disabled={readOnly}>
+      <Button onClick={() => setAdding(true)} disabled={gate.disabled} aria-describedby={gate.noteId}>
         Add domain
       </Button>
+      <CreateGateNote gate={gate} />
       <AddDomainDialog
         open={adding}
         onClose={() => setAdding(false)}

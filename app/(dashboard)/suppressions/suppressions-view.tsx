@@ -11,6 +11,8 @@ import { RetryButton } from '../../components/retry-button';
 import { SearchBox } from '../../components/search-box';
 import { countOf } from '../../lib/format';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { GatedActions } from '../create-gate/gated-actions';
+import { useCreateGate } from '../create-gate/use-create-gate';
 import { AddSuppressionsDialog } from './add-suppressions-dialog';
 import { ExportButton } from './export-button';
 import { ReasonFilter } from './reason-filter';
@@ -37,8 +39,10 @@ export function SuppressionsView() {
   // Nothing on the list at all: the empty state says so instead of a toolbar over nothing.
   const empty = !filtered && suppressions?.length === 0;
 
+  const gate = useCreateGate({ liveOnly: 'The suppression list is shared by Live and Test mode: add to it in Live.' });
+
   const addButton = (
-    <Button onClick={() => setAdding(true)}>
+    <Button onClick={() => setAdding(true)} disabled={gate.disabled} aria-describedby={gate.noteId}>
       <PlusIcon className="size-4" />
       Add addresses
     </Button>
@@ -51,10 +55,10 @@ export function SuppressionsView() {
         description={<SuppressionsIntro />}
         actions={
           suppressions && !empty ? (
-            <>
+            <GatedActions gate={gate}>
               <ExportButton />
               {addButton}
-            </>
+            </GatedActions>
           ) : undefined
         }
       />
@@ -74,7 +78,16 @@ export function SuppressionsView() {
 
       {query.isError && !suppressions && <ErrorAlert error={query.error} fallbackTitle="Could not load the suppression list" action={<RetryButton query={query} />} />}
 
-      {suppressions?.length === 0 && <SuppressionsEmpty filtered={filtered} action={addButton} />}
+      {suppressions?.length === 0 && (
+        <SuppressionsEmpty
+          filtered={filtered}
+          action={
+            <GatedActions gate={gate} align="center">
+              {addButton}
+            </GatedActions>
+          }
+        />
+      )}
 
       {suppressions && suppressions.length > 0 && (
         <>

@@ -1,13 +1,14 @@
 'use client';
 
-import Link from 'next/link';
 import { PlusIcon } from 'lucide-react';
-import { buttonClasses } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
+import { LinkButton } from '../../components/link-button';
 import { PageHeader } from '../../components/page-header';
 import { isRefreshing, PagedListFooter } from '../../components/paged-list';
 import { RetryButton } from '../../components/retry-button';
 import { countOf } from '../../lib/format';
+import { GatedActions } from '../create-gate/gated-actions';
+import { useCreateGate } from '../create-gate/use-create-gate';
 import { TemplateRow } from './template-row';
 import { TemplateSkeletonRows } from './template-skeleton-rows';
 import { TemplatesEmpty } from './templates-empty';
@@ -17,12 +18,13 @@ import { useTemplates } from './use-templates';
 export function TemplatesView() {
   const { query, templates } = useTemplates();
   const refreshing = isRefreshing(query);
+  const gate = useCreateGate({ liveOnly: 'Templates are shared by Live and Test mode: write them in Live.' });
 
   const newButton = (
-    <Link href="/templates/new" className={buttonClasses()}>
+    <LinkButton href="/templates/new" disabled={gate.disabled} describedBy={gate.noteId}>
       <PlusIcon className="size-4" />
       New template
-    </Link>
+    </LinkButton>
   );
 
   return (
@@ -30,7 +32,7 @@ export function TemplatesView() {
       <PageHeader
         title="Templates"
         description="Subjects and bodies with {{ variables }} that you write once and send with a template_id, newest first."
-        actions={templates && templates.length > 0 ? newButton : undefined}
+        actions={templates && templates.length > 0 ? <GatedActions gate={gate}>{newButton}</GatedActions> : undefined}
       />
 
       {query.isPending && (
@@ -41,7 +43,15 @@ export function TemplatesView() {
 
       {query.isError && !templates && <ErrorAlert error={query.error} fallbackTitle="Could not load your templates" action={<RetryButton query={query} />} />}
 
-      {templates?.length === 0 && <TemplatesEmpty action={newButton} />}
+      {templates?.length === 0 && (
+        <TemplatesEmpty
+          action={
+            <GatedActions gate={gate} align="center">
+              {newButton}
+            </GatedActions>
+          }
+        />
+      )}
 
       {templates && templates.length > 0 && (
         <>

@@ -8,6 +8,8 @@ import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { RetryButton } from '../../components/retry-button';
 import { useTRPC } from '../../lib/trpc';
+import { GatedActions } from '../create-gate/gated-actions';
+import { useCreateGate } from '../create-gate/use-create-gate';
 import { CreateWebhookDialog } from './create-webhook-dialog';
 import { WebhookRow } from './webhook-row';
 import { WebhookSkeletonRows } from './webhook-skeleton-rows';
@@ -18,9 +20,13 @@ export function WebhooksView() {
   const trpc = useTRPC();
   const webhooks = useQuery(trpc.webhooks.list.queryOptions({}));
   const [creating, setCreating] = useState(false);
+  const gate = useCreateGate({
+    liveOnly: 'Endpoints receive the events of both modes: add them in Live.',
+    cap: { resource: 'webhookEndpoints', noun: 'webhook endpoint' },
+  });
 
   const addButton = (
-    <Button onClick={() => setCreating(true)}>
+    <Button onClick={() => setCreating(true)} disabled={gate.disabled} aria-describedby={gate.noteId}>
       <PlusIcon className="size-4" />
       Add endpoint
     </Button>
@@ -31,7 +37,7 @@ export function WebhooksView() {
       <PageHeader
         title="Webhooks"
         description="Endpoints of your application that receive signed events about your emails, domains, contacts and broadcasts, with how each one did over the last 24 hours."
-        actions={webhooks.data && webhooks.data.data.length > 0 ? addButton : undefined}
+        actions={webhooks.data && webhooks.data.data.length > 0 ? <GatedActions gate={gate}>{addButton}</GatedActions> : undefined}
       />
 
       {webhooks.isPending && (
@@ -42,7 +48,15 @@ export function WebhooksView() {
 
       {webhooks.isError && <ErrorAlert error={webhooks.error} fallbackTitle="Could not load your webhook endpoints" action={<RetryButton query={webhooks} />} />}
 
-      {webhooks.data && webhooks.data.data.length === 0 && <WebhooksEmpty action={addButton} />}
+      {webhooks.data && webhooks.data.data.length === 0 && (
+        <WebhooksEmpty
+          action={
+            <GatedActions gate={gate} align="center">
+              {addButton}
+            </GatedActions>
+          }
+        />
+      )}
 
       {webhooks.data && webhooks.data.data.length > 0 && (
         <WebhooksTable>

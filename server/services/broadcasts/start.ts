@@ -20,8 +20,9 @@ export async function sendRefusal(tx: Db, deps: Pick<Deps, 'clock' | 'config'>, 
     .from(organizations)
     .where(eq(organizations.id, row.organizationId));
   if (!organization) return new AppError('NOT_FOUND', 'Organization not found');
-  if (effectivePlan(organization, deps.clock.now()).priceEurCents === 0) {
-    return new AppError('PLAN_LIMIT_EXCEEDED', 'Broadcasts need a paid plan: move up from Free to send one (test copies work on every plan)');
+  const plan = effectivePlan(organization, deps.clock.now());
+  if (!plan.sendsBroadcasts) {
+    return new AppError('PLAN_LIMIT_EXCEEDED', `Broadcasts need a paid plan: move up from ${plan.label} to send one (test copies work on every plan)`);
   }
   const account = accountRefusal({ status: organization.status, ownerConfirmed: organization.ownerConfirmedAt !== null });
   if (account) return account;

@@ -14,6 +14,8 @@ export interface Plan {
   apiKeys: number | null;
   /** API requests per sliding rate-limit window. */
   requestsPerWindow: number;
+  /** Whether broadcasts may be sent (the spec: a paid plan); drafts and test copies work on every plan. */
+  sendsBroadcasts: boolean;
 }
 
 export const PLAN_IDS = ['free', '10k', '25k', '50k', '100k', '250k', '500k', '1m', '2m'] as const;
@@ -40,6 +42,7 @@ const plan = (
   logRetentionDays,
   apiKeys: id === 'free' ? 1 : null,
   requestsPerWindow: 100,
+  sendsBroadcasts: priceEurCents > 0,
 });
 
 /** The spec's plan table, row for row. */

@@ -7,6 +7,7 @@ import { newId } from '../../ids';
 import { planInForce } from '../plans/effective';
 import type { Mode, Principal } from '../shared/principal';
 import { DAY_MS } from '../shared/time';
+import { DASHBOARD_TEST_MODE_REFUSAL, TEST_KEY_REFUSAL } from '../../vocabulary/test-mode';
 import { eventVisibleIn, testSecretOf } from './mode-secrets';
 import { newSigningSecret, openSecret, sealSecret } from './secrets';
 import { checkSubscriptions } from './subscriptions';
@@ -220,7 +221,7 @@ export async function webhookSecret(deps: Pick<Deps, 'db' | 'encryptionKey'>, pr
  */
 export async function rotateWebhookSecret(deps: Deps, principal: Principal, id: string, requested?: Mode): Promise<{ mode: Mode; secret: string }> {
   const mode = requested ?? principal.mode;
-  if (principal.mode === 'test' && mode === 'live') throw forbidden('A test key cannot change live state');
+  if (principal.mode === 'test' && mode === 'live') throw forbidden(principal.userId !== null ? DASHBOARD_TEST_MODE_REFUSAL : TEST_KEY_REFUSAL);
   const secret = newSigningSecret();
   const sealed = sealSecret(secret, deps.encryptionKey);
   await deps.db.transaction(async (tx) => {

@@ -12,7 +12,7 @@ export function ContactsEmpty({ filtered, actions }: { filtered: boolean; action
     );
   }
   return (
-    <EmptyState testId="contacts-empty" icon={<UsersIcon className="size-6" />} title="No contacts yet" action={<div className="flex flex-wrap justify-center gap-2">{actions}</div>}>
+    <EmptyState testId="contacts-empty" icon={<UsersIcon className="size-6" />} title="No contacts yet" action={actions}>
       Add people one by one, or import a CSV file exported from your spreadsheet, CRM or previous email provider: a column of addresses, and
       optionally names and whether each person is subscribed.
     </EmptyState>

@@ -9,6 +9,8 @@ import { RetryButton } from '../../../components/retry-button';
 import { SearchBox } from '../../../components/search-box';
 import { countOf } from '../../../lib/format';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { GatedActions } from '../../create-gate/gated-actions';
+import { useCreateGate } from '../../create-gate/use-create-gate';
 import type { Audience, Contact } from '../types';
 import { AddContactDialog } from './add-contact-dialog';
 import { ContactRow } from './contact-row';
@@ -63,14 +65,15 @@ export function ContactsSection({ audience }: { audience: Audience }) {
     clearSelection();
   };
 
+  const gate = useCreateGate({ liveOnly: 'Contacts are shared by Live and Test mode: add and import them in Live.' });
   const addButton = (
-    <Button key="add" variant="secondary" onClick={() => setOpen({ dialog: 'add' })}>
+    <Button variant="secondary" onClick={() => setOpen({ dialog: 'add' })} disabled={gate.disabled} aria-describedby={gate.noteId}>
       <UserPlusIcon className="size-4" />
       Add contact
     </Button>
   );
   const importButton = (
-    <Button key="import" onClick={() => setOpen({ dialog: 'import' })}>
+    <Button onClick={() => setOpen({ dialog: 'import' })} disabled={gate.disabled} aria-describedby={gate.noteId}>
       <FileUpIcon className="size-4" />
       Import CSV
     </Button>
@@ -87,10 +90,10 @@ export function ContactsSection({ audience }: { audience: Audience }) {
           <p className="mt-1 text-sm text-slate-500">Newest first. Broadcasts to this audience go to its subscribed contacts only.</p>
         </div>
         {!empty && (
-          <div className="flex gap-2">
+          <GatedActions gate={gate}>
             {addButton}
             {importButton}
-          </div>
+          </GatedActions>
         )}
       </div>
 
@@ -111,7 +114,17 @@ export function ContactsSection({ audience }: { audience: Audience }) {
 
       {query.isError && !contacts && <ErrorAlert error={query.error} fallbackTitle="Could not load the contacts" action={<RetryButton query={query} />} />}
 
-      {contacts?.length === 0 && <ContactsEmpty filtered={filtered} actions={[addButton, importButton]} />}
+      {contacts?.length === 0 && (
+        <ContactsEmpty
+          filtered={filtered}
+          actions={
+            <GatedActions gate={gate} align="center">
+              {addButton}
+              {importButton}
+            </GatedActions>
+          }
+        />
+      )}
 
       {contacts && contacts.length > 0 && (
         <>

@@ -1,13 +1,15 @@
 'use client';
 
 import { CalendarClockIcon, FlaskConicalIcon, SendIcon } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import type { Broadcast } from '../types';
+import { PaidPlanNote } from './paid-plan-note';
 import { PreflightList } from './preflight-list';
 import { SendDialog, type SendMode } from './send-dialog';
 import { TestSendDialog } from './test-send-dialog';
+import { useBroadcastPlan } from './use-broadcast-plan';
 import { usePreflight } from './use-preflight';
 
 /**
@@ -19,6 +21,9 @@ export function SendPanel({ broadcast, unsaved }: { broadcast: Broadcast; unsave
   const [testing, setTesting] = useState(false);
   const [sending, setSending] = useState<SendMode | null>(null);
   const scheduled = broadcast.status === 'scheduled';
+  const plan = useBroadcastPlan();
+  const unpaid = plan !== null && !plan.sends;
+  const paidPlanNoteId = useId();
 
   return (
     <section aria-labelledby="send-heading" className="space-y-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="send-panel">
@@ -31,16 +36,17 @@ export function SendPanel({ broadcast, unsaved }: { broadcast: Broadcast; unsave
           <span data-testid="send-unsaved">Save first: the checks, the test copy and the send use the saved version.</span>
         </Alert>
       )}
+      {unpaid && <PaidPlanNote id={paidPlanNoteId} planLabel={plan.planLabel} />}
       <div className="flex flex-wrap justify-end gap-2 border-t border-slate-100 pt-4">
         <Button variant="secondary" onClick={() => setTesting(true)} disabled={unsaved}>
           <FlaskConicalIcon className="size-4" />
           Send test
         </Button>
-        <Button variant="secondary" onClick={() => setSending('schedule')} disabled={unsaved}>
+        <Button variant="secondary" onClick={() => setSending('schedule')} disabled={unsaved || unpaid} aria-describedby={unpaid ? paidPlanNoteId : undefined}>
           <CalendarClockIcon className="size-4" />
           {scheduled ? 'Reschedule' : 'Schedule'}
         </Button>
-        <Button onClick={() => setSending('now')} disabled={unsaved}>
+        <Button onClick={() => setSending('now')} disabled={unsaved || unpaid} aria-describedby={unpaid ? paidPlanNoteId : undefined}>
           <SendIcon className="size-4" />
           Send now
         </Button>

@@ -2,7 +2,8 @@
 
 import { useMemo, useState } from 'react';
 import { parseCsv, type ParsedCsv } from '../../../../lib/csv';
-import { guessMapping, looksLikeHeader, mapRecords, type ColumnMapping } from './contact-rows';
+import { guessMapping, looksLikeHeader } from './column-guess';
+import { EMPTY_MAPPING, mapRecords, type ColumnMapping } from './contact-rows';
 
 export interface CsvFile {
   name: string;
@@ -10,8 +11,6 @@ export interface CsvFile {
   /** The file was not UTF-8: some characters came out as replacement characters. */
   undecodable: boolean;
 }
-
-const EMPTY_MAPPING: ColumnMapping = { email: null, name: null, subscribed: null };
 
 /** A first row without a header: the column whose first cell is an address. */
 const addressColumn = (first: string[]): ColumnMapping => {
