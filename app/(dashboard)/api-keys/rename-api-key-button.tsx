@@ -13,7 +13,7 @@ import { useInvalidateApiKeys } from './use-invalidate-api-keys';
 
 const FIELDS = ['name'] as const;
 
-/** A new name for a key; its secret, permission and domain stay as they are. */
+/** A new name for a key; its secret, permission and pin stay as they are. */
 export function RenameApiKeyButton({ apiKey }: { apiKey: ApiKey }) {
   const [open, setOpen] = useState(false);
   return (
@@ -58,7 +58,7 @@ function RenameApiKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () =
       title="Rename API key"
       description={
         <>
-          The key <code className="font-mono text-xs">{apiKey.tokenStart}…</code> keeps its secret, permission and domain.
+          Only the name changes: <code className="font-mono text-xs">{apiKey.tokenStart}…</code> keeps its secret and what it may do.
         </>
       }
     >
