@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { SMTP_GATEWAY_PORT, SMTP_GATEWAY_TLS_PORT } from './gateway-ports';
-import { HOME_URL, password, shot, signUp, uniqueEmail } from './helpers';
+import { createApiKey, HOME_URL, password, shot, signUp, uniqueEmail } from './helpers';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -196,4 +196,77 @@ test('one process serves the dashboard, REST, tRPC and the Inngest route', async
   expect((await inngest.json()).error).toMatch(/embedded runner/);
   const openapi = await request.get('/docs/openapi.json');
   expect((await openapi.json()).openapi).toBe('3.1.0');
+});
+
+test('a sending key pinned to the domain in the create form, a key renamed, and when each key was last used', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUp(page, uniqueEmail('e2e-key-pin'));
+
+  // Without a domain of one's own there is nothing to pin to, and the form says where to add one.
+  await page.getByRole('button', { name: 'Create API key' }).first().click();
+  let dialog = page.getByTestId('create-api-key-dialog');
+  await expect(dialog.getByLabel('Domain')).toHaveCount(0);
+  await dialog.getByLabel('Permission').selectOption({ label: 'Sending access' });
+  await expect(dialog.getByLabel('Domain')).toBeDisabled();
+  await expect(dialog.getByRole('link', { name: 'add one' })).toHaveAttribute('href', '/domains');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  const domain = `mail-${Date.now()}.example.com`;
+  await page.goto('/domains');
+  await page.getByRole('button', { name: 'Add domain' }).first().click();
+  const addDomain = page.getByTestId('add-domain-dialog');
+  await addDomain.getByLabel('Domain', { exact: true }).fill(domain);
+  await addDomain.getByRole('button', { name: 'Add domain' }).click();
+  await expect(page.getByRole('heading', { name: domain, level: 1 })).toBeVisible();
+
+  // Pinned to it: the options are the organization's own domains, never the sandbox.
+  await page.goto('/api-keys');
+  await page.getByRole('button', { name: 'Create API key' }).first().click();
+  dialog = page.getByTestId('create-api-key-dialog');
+  await dialog.getByLabel('Name').fill('Shop');
+  await dialog.getByLabel('Permission').selectOption({ label: 'Sending access' });
+  const pin = dialog.getByLabel('Domain');
+  await expect(pin.locator('option')).toHaveText(['Any verified domain', `Only ${domain} (not verified yet)`]);
+  await pin.selectOption({ label: `Only ${domain} (not verified yet)` });
+  await expect(dialog).toContainText('may send only from this domain');
+  await shot(page, 'api-key-create-pinned', { fullPage: false });
+  await dialog.getByRole('button', { name: 'Create key' }).click();
+  await expect(dialog.getByTestId('secret-panel-pin')).toHaveText(`only from ${domain}`);
+  const shopSecret = await dialog.getByTestId('api-key-secret').inputValue();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const shop = rowOf(page, 'Shop');
+  await expect(shop.getByTestId('api-key-pin')).toHaveText(`only from ${domain}`);
+  await expect(shop.getByTestId('api-key-last-used')).toHaveText('Never');
+
+  // The pin holds: a send from the sandbox with this key is refused.
+  const refused = await page.request.post('/api/emails', {
+    headers: { Authorization: `Bearer ${shopSecret}` },
+    data: { from: 'hello@sandbox.localhost', to: 'someone@example.com', subject: 'Hi', text: 'Hi' },
+  });
+  expect(refused.status()).toBe(403);
+  expect(await refused.json()).toMatchObject({ code: 'FORBIDDEN' });
+  // It authenticated all the same: the list says it was used just now.
+  await page.reload();
+  await expect(shop.getByTestId('api-key-last-used')).toHaveText('just now');
+
+  // A second key, renamed; its secret and badges stay.
+  const ci = await createApiKey(page, 'CI', { mode: 'Test' });
+  await rowOf(page, 'CI').getByRole('button', { name: 'Rename CI' }).click();
+  const rename = page.getByTestId('rename-api-key-dialog');
+  await expect(rename.getByLabel('Name')).toHaveValue('CI');
+  await rename.getByLabel('Name').fill('  ');
+  await expect(rename.getByRole('button', { name: 'Save name' })).toBeDisabled();
+  await rename.getByLabel('Name').fill('CI pipeline');
+  await shot(page, 'api-key-rename', { fullPage: false });
+  await rename.getByRole('button', { name: 'Save name' }).click();
+  await expect(rename).toBeHidden();
+  await expect(rowOf(page, 'CI pipeline')).toContainText('Test');
+  await expect(rowOf(page, 'CI')).toHaveCount(0);
+  await expect(rowOf(page, 'CI pipeline').getByTestId('api-key-last-used')).toHaveText('Never');
+  expect((await page.request.get('/api/api-keys', { headers: { Authorization: `Bearer ${ci}` } })).status()).toBe(200);
+  await page.reload();
+  await expect(rowOf(page, 'CI pipeline').getByTestId('api-key-last-used')).toHaveText('just now');
+  await shot(page, 'api-keys-last-used-pinned');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'api-keys-last-used-pinned-390');
 });

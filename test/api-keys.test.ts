@@ -1,9 +1,9 @@
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { apiKeys, domains, systemEmails } from '@/db/schema';
+import { apiKeys, auditEvents, domains, systemEmails } from '@/db/schema';
 import { newId } from '@/server/ids';
-import { hashKey } from '@/server/services/api-keys/admission';
+import { admitApiKey, hashKey } from '@/server/services/api-keys/admission';
 import { sweepSystemEmails } from '@/server/services/system-mail/queue';
 import { createSystemMailer } from '@/server/mail/system-mailer';
 import { startTestApp, type TestApp } from './support/app';
@@ -39,6 +39,7 @@ describe('POST /api-keys', () => {
       mode: 'live',
       domainId: null,
       createdAt: '2026-11-21T10:00:00.000Z',
+      lastUsedAt: null,
     });
     expect(Buffer.from(created.body.key.slice(8), 'base64url')).toHaveLength(32);
     const [stored] = await app.runtime.deps.db.select().from(apiKeys).where(eq(apiKeys.id, created.body.id));
@@ -176,5 +177,111 @@ describe('DELETE /api-keys/{id}', () => {
     expect(bad.body.code).toBe('VALIDATION_ERROR');
     const unknown = await app.request('DELETE', `/api/api-keys/${newId()}`, { key: apiKey });
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('last used', () => {
+  const listed = async (key: string) => (await app.request('GET', '/api/api-keys', { key })).body.data as Array<{ id: string; name: string; lastUsedAt: string | null }>;
+  const lastUsedOf = async (name: string, key: string) => (await listed(key)).find((k) => k.name === name)!.lastUsedAt;
+
+  it('is when the key last authenticated, written at most once a minute per key', async () => {
+    const { organizationId, apiKey } = await app.createOrg();
+    const other = await keyFor(app, organizationId, 'sending_access', 'live');
+    const start = app.clock.now().getTime();
+    const at = (ms: number) => new Date(start + ms).toISOString();
+    // The list request is itself a use: admission writes the time before the list reads it.
+    expect(await lastUsedOf('Default key', apiKey)).toBe(at(0));
+    expect(await lastUsedOf('sending_access-live', apiKey)).toBeNull();
+
+    app.clock.advance(30_000);
+    expect(await lastUsedOf('Default key', apiKey)).toBe(at(0));
+    app.clock.advance(29_999);
+    expect(await lastUsedOf('Default key', apiKey)).toBe(at(0));
+    app.clock.advance(1);
+    expect(await lastUsedOf('Default key', apiKey)).toBe(at(60_000));
+
+    // The SMTP gateway's login goes through the same admission: the sending key is used now.
+    app.clock.advance(5_000);
+    expect(await admitApiKey(app.runtime.deps, other)).not.toBeNull();
+    expect(await lastUsedOf('sending_access-live', apiKey)).toBe(at(65_000));
+  });
+
+  it('is written by a request the key may not make too (it authenticated, then got 403), never by a revoked key', async () => {
+    const { organizationId, apiKey } = await app.createOrg();
+    await app.runtime.deps.db.update(apiKeys).set({ lastUsedAt: null });
+    const victim = await keyFor(app, organizationId, 'full_access', 'live');
+    const id = (await listed(apiKey)).find((k) => k.name === 'full_access-live')!.id;
+    expect((await app.request('DELETE', `/api/api-keys/${id}`, { key: apiKey })).status).toBe(200);
+    app.clock.advance(120_000);
+    expect((await app.request('GET', '/api/api-keys', { key: victim })).status).toBe(401);
+    const [revoked] = await app.runtime.deps.db.select().from(apiKeys).where(eq(apiKeys.id, id));
+    expect(revoked!.lastUsedAt).toBeNull();
+
+    await app.runtime.deps.db.update(apiKeys).set({ lastUsedAt: null });
+    const forbidden = await app.request('GET', '/api/api-keys', { key: await keyFor(app, organizationId, 'sending_access', 'live') });
+    expect(forbidden.status).toBe(403);
+    expect(await lastUsedOf('sending_access-live', apiKey)).toBe(app.clock.now().toISOString());
+  });
+});
+
+describe('renaming a key (tRPC apiKeys.rename: the spec names no REST path)', () => {
+  const rename = (key: string, input: unknown) => app.request('POST', '/api/trpc/apiKeys.rename', { key, body: input });
+
+  it('changes the name only, records it in the audit log once, and leaves the secret working', async () => {
+    const { organizationId, apiKey } = await app.createOrg();
+    const [key] = await app.runtime.deps.db.select().from(apiKeys).where(eq(apiKeys.organizationId, organizationId));
+    const renamed = await rename(apiKey, { id: key!.id, name: '  Production backend ' });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.body.result.data).toMatchObject({ id: key!.id, name: 'Production backend', tokenStart: key!.tokenStart, permission: 'full_access', mode: 'live' });
+    // The same name again is no change and is not recorded.
+    expect((await rename(apiKey, { id: key!.id, name: 'Production backend' })).status).toBe(200);
+    const listed = await app.request('GET', '/api/api-keys', { key: apiKey });
+    expect(listed.body.data.map((k: { name: string }) => k.name)).toEqual(['Production backend']);
+
+    const entries = await app.runtime.deps.db.select().from(auditEvents).where(eq(auditEvents.action, 'api_key.renamed'));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      organizationId,
+      actorKind: 'api_key',
+      actorId: key!.id,
+      // The actor renamed itself: its label reads as it now stands.
+      actorLabel: `Production backend (${key!.tokenStart}…)`,
+      targetType: 'api_key',
+      targetId: key!.id,
+      targetLabel: `Production backend (${key!.tokenStart}…)`,
+      details: { name: { from: 'Default key', to: 'Production backend' } },
+    });
+  });
+
+  it('refuses an empty or long name (400), another organization\'s key (404), a live key from a test key and any call from a sending key (403), and has no REST path', async () => {
+    const { organizationId, apiKey } = await app.createOrg();
+    const other = await app.createOrg({ name: 'Other' });
+    const [key] = await app.runtime.deps.db.select().from(apiKeys).where(eq(apiKeys.organizationId, organizationId));
+    const [foreign] = await app.runtime.deps.db.select().from(apiKeys).where(eq(apiKeys.organizationId, other.organizationId));
+
+    for (const name of ['', '   ', 'x'.repeat(101)]) {
+      const refused = await rename(apiKey, { id: key!.id, name });
+      expect(refused.status, name).toBe(400);
+      expect(refused.body.error.data.envelope.code).toBe('VALIDATION_ERROR');
+      expect(refused.body.error.data.envelope.error).toMatch(/^name: /);
+    }
+    const unknown = await rename(apiKey, { id: foreign!.id, name: 'Mine now' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.data.envelope.code).toBe('NOT_FOUND');
+
+    const testKey = await keyFor(app, organizationId, 'full_access', 'test');
+    const fromTest = await rename(testKey, { id: key!.id, name: 'Renamed by a test key' });
+    expect(fromTest.status).toBe(403);
+    expect(fromTest.body.error.data.envelope.code).toBe('FORBIDDEN');
+    const sending = await keyFor(app, organizationId, 'sending_access', 'live');
+    expect((await rename(sending, { id: key!.id, name: 'Renamed by a sending key' })).status).toBe(403);
+    // A test key may rename a test key, as it may revoke one.
+    const testId = (await app.request('GET', '/api/api-keys', { key: testKey })).body.data[0].id;
+    expect((await rename(testKey, { id: testId, name: 'CI' })).status).toBe(200);
+
+    expect((await app.request('PATCH', `/api/api-keys/${key!.id}`, { key: apiKey, body: { name: 'REST' } })).status).toBe(405);
+    const [unchanged] = await app.runtime.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key!.id));
+    const [foreignAfter] = await app.runtime.deps.db.select().from(apiKeys).where(eq(apiKeys.id, foreign!.id));
+    expect([unchanged!.name, foreignAfter!.name]).toEqual(['Default key', 'Default key']);
   });
 });

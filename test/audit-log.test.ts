@@ -157,6 +157,7 @@ describe('the audit log records', () => {
       // The second PATCH changed nothing and reading the secret is a read: neither is recorded.
       ['webhook.secret_rotated', 'http://hooks.example.com:9/b', { mode: 'live' }],
       ['webhook.deleted', 'http://hooks.example.com:9/b', {}],
+      ['domain.created', 'mail.acme.example.com', { openTracking: false, clickTracking: false }],
       ['api_key.created', expect.stringMatching(/^Pinned \(/), { permission: 'sending_access', mode: 'live', domainId: domain.id }],
       ['api_key.revoked', expect.stringMatching(/^Pinned \(/), { mode: 'live', reason: 'domain_deleted', domainId: domain.id }],
       ['domain.deleted', 'mail.acme.example.com', {}],

@@ -21,6 +21,8 @@ export const apiKeys = pgTable(
     /** Pins a sending_access key to one sending domain. */
     domainId: uuid('domain_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** When the key last authenticated a request or an SMTP login, to the minute (admission writes it at most once a minute). */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [index('api_keys_org_idx').on(t.organizationId, t.id), index('api_keys_domain_idx').on(t.domainId)],

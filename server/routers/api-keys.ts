@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_KEY_MODES, API_KEY_PERMISSIONS } from '../vocabulary/api-keys';
-import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys/keys';
+import { createApiKey, listApiKeys, renameApiKey, revokeApiKey } from '../services/api-keys/keys';
 import { SMTP_CERTIFICATES, SMTP_USERNAME, smtpSettings } from '../services/api-keys/smtp-settings';
 import { orgProcedure } from '../trpc/procedures';
 import { router } from '../trpc/init';
@@ -18,6 +18,7 @@ const apiKey = z
     mode,
     domainId: z.uuid().nullable(),
     createdAt: isoDate,
+    lastUsedAt: isoDate.nullable().describe('When the key last authenticated a request or an SMTP login, to the minute; null if never'),
   })
   .meta({ id: 'ApiKey' });
 
@@ -29,8 +30,10 @@ const smtpSettingsOutput = z.object({
   certificate: z.enum(SMTP_CERTIFICATES),
 });
 
+const keyName = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+
 const createBody = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  name: keyName,
   permission: permission.optional(),
   domain_id: z.uuid({ message: 'must be a UUID' }).optional(),
   mode: mode.optional().describe("Defaults to the calling key's mode; a test key may only create test keys"),
@@ -62,6 +65,12 @@ export const apiKeysRouter = router({
       await revokeApiKey(ctx.deps, ctx.principal, input.id);
       return { message: 'API key revoked' };
     }),
+
+  /** Dashboard only: the spec names no REST path for renaming a key. */
+  rename: orgProcedure
+    .input(z.strictObject({ id: idParam, name: keyName }))
+    .output(apiKey)
+    .mutation(({ ctx, input }) => renameApiKey(ctx.deps, ctx.principal, input.id, input.name)),
 
   /** Dashboard only (no REST path): the settings shown beside the sending keys. */
   smtpSettings: orgProcedure.output(smtpSettingsOutput).query(({ ctx }) => smtpSettings(ctx.deps.config)),

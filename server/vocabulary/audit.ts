@@ -5,12 +5,35 @@ export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 /** Every change the audit log records, declared once: the table's column, the listing's filter and the dashboard's words. */
 export const AUDIT_ACTIONS = [
   'api_key.created',
+  'api_key.renamed',
   'api_key.revoked',
+  'domain.created',
+  'domain.updated',
   'domain.deleted',
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',
   'webhook.secret_rotated',
+  'audience.created',
+  'audience.deleted',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+  'contact.imported',
+  'contact.batch_deleted',
+  'suppression.added',
+  'suppression.imported',
+  'suppression.removed',
+  'template.created',
+  'template.updated',
+  'template.deleted',
+  'broadcast.created',
+  'broadcast.updated',
+  'broadcast.scheduled',
+  'broadcast.sent',
+  'broadcast.resumed',
+  'broadcast.cancelled',
+  'broadcast.deleted',
   'organization.plan_changed',
   'organization.status_changed',
   'organization.overage_changed',
@@ -25,13 +48,15 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const isAuditAction = (value: unknown): value is AuditAction => typeof value === 'string' && (AUDIT_ACTIONS as readonly string[]).includes(value);
 
-/** What an action was done to. */
-/** A `recipient` is a data subject's address, named by its keyed hash only (docs/privacy.md), never in clear. */
-export const AUDIT_TARGET_TYPES = ['api_key', 'domain', 'webhook', 'organization', 'user', 'recipient'] as const;
+/**
+ * What an action was done to. A `recipient` is a data subject's address, named by its keyed hash only (docs/privacy.md), never
+ * in clear; a `contact` or `suppression` is labelled with its address until that address is erased.
+ */
+export const AUDIT_TARGET_TYPES = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'suppression', 'template', 'broadcast', 'organization', 'user', 'recipient'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** The groups the dashboard filters by: the part of an action before the dot. */
-export const AUDIT_ACTION_GROUPS = ['api_key', 'domain', 'webhook', 'organization', 'user', 'recipient'] as const;
+export const AUDIT_ACTION_GROUPS = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'suppression', 'template', 'broadcast', 'organization', 'user', 'recipient'] as const;
 export type AuditActionGroup = (typeof AUDIT_ACTION_GROUPS)[number];
 
 export const actionsOfGroup = (group: AuditActionGroup): AuditAction[] => AUDIT_ACTIONS.filter((action) => action.startsWith(`${group}.`));

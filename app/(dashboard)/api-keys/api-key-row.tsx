@@ -1,12 +1,15 @@
 import { ServerIcon } from 'lucide-react';
 import { buttonClasses } from '../../components/button';
+import { RelativeTime } from '../../components/relative-time';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { ModeBadge, PermissionBadge } from './key-badges';
+import { RenameApiKeyButton } from './rename-api-key-button';
 import { RevokeApiKeyButton } from './revoke-api-key-button';
 import { SMTP_PANEL_ID } from './smtp-panel';
 import type { ApiKey } from './types';
 
-export function ApiKeyRow({ apiKey }: { apiKey: ApiKey }) {
+/** One key; `pinnedTo` is the name of the domain a pinned sending key may send from. */
+export function ApiKeyRow({ apiKey, pinnedTo }: { apiKey: ApiKey; pinnedTo?: string }) {
   return (
     <tr data-testid="api-key-row" data-key-id={apiKey.id} className="hover:bg-slate-50/60">
       <td className="py-3 pr-4 pl-5 font-medium text-slate-900">{apiKey.name}</td>
@@ -15,6 +18,11 @@ export function ApiKeyRow({ apiKey }: { apiKey: ApiKey }) {
       </td>
       <td className="px-4 py-3">
         <PermissionBadge permission={apiKey.permission} />
+        {apiKey.domainId && (
+          <div className="mt-1 text-xs whitespace-nowrap text-slate-500" data-testid="api-key-pin">
+            only from {pinnedTo ?? 'one domain'}
+          </div>
+        )}
       </td>
       <td className="px-4 py-3">
         <ModeBadge mode={apiKey.mode} />
@@ -23,6 +31,9 @@ export function ApiKeyRow({ apiKey }: { apiKey: ApiKey }) {
         <time dateTime={apiKey.createdAt} title={formatDateTime(apiKey.createdAt)}>
           {formatDate(apiKey.createdAt)}
         </time>
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap text-slate-500" data-testid="api-key-last-used">
+        {apiKey.lastUsedAt ? <RelativeTime iso={apiKey.lastUsedAt} /> : <span className="text-slate-400">Never</span>}
       </td>
       <td className="py-3 pr-5 pl-4">
         <div className="flex justify-end gap-2">
@@ -33,6 +44,7 @@ export function ApiKeyRow({ apiKey }: { apiKey: ApiKey }) {
               SMTP
             </a>
           )}
+          <RenameApiKeyButton apiKey={apiKey} />
           <RevokeApiKeyButton apiKey={apiKey} />
         </div>
       </td>

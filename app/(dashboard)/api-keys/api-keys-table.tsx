@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { DataTable } from '../../components/data-table';
 
-const columns = ['Name', 'Token', 'Permission', 'Mode', 'Created', { srOnly: 'Actions' }];
+const columns = ['Name', 'Token', 'Permission', 'Mode', 'Created', 'Last used', { srOnly: 'Actions' }];
 
 export function ApiKeysTable({ children, busy = false }: { children: ReactNode; busy?: boolean }) {
   return (

@@ -14,10 +14,13 @@ import { CreateApiKeyDialog } from './create-api-key-dialog';
 import { ErrorAlert } from '../../components/error-alert';
 import { RetryButton } from '../../components/retry-button';
 import { SmtpPanel } from './smtp-panel';
+import { useOwnDomains } from './use-own-domains';
 
 export function ApiKeysView() {
   const trpc = useTRPC();
   const keys = useQuery(trpc.apiKeys.list.queryOptions({}));
+  const { domains } = useOwnDomains();
+  const domainNames = new Map(domains.map((domain) => [domain.id, domain.name]));
   const [creating, setCreating] = useState(false);
 
   const createButton = (
@@ -52,7 +55,7 @@ export function ApiKeysView() {
       {keys.data && keys.data.data.length > 0 && (
         <ApiKeysTable>
           {keys.data.data.map((apiKey) => (
-            <ApiKeyRow key={apiKey.id} apiKey={apiKey} />
+            <ApiKeyRow key={apiKey.id} apiKey={apiKey} pinnedTo={apiKey.domainId ? domainNames.get(apiKey.domainId) : undefined} />
           ))}
         </ApiKeysTable>
       )}

@@ -7,6 +7,7 @@ import { SelectField, TextField } from '../../components/field';
 import { useDashboardMode } from '../../lib/dashboard-mode';
 import { useTRPC } from '../../lib/trpc';
 import { ErrorAlert } from '../../components/error-alert';
+import { ANY_DOMAIN, DomainPinField } from './domain-pin-field';
 import { MODE_LABELS, PERMISSION_LABELS } from './key-badges';
 import type { CreatedApiKey, Mode, Permission } from './types';
 import { useInvalidateApiKeys } from './use-invalidate-api-keys';
@@ -26,6 +27,7 @@ export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (created:
   const invalidate = useInvalidateApiKeys();
   const [name, setName] = useState('');
   const [permission, setPermission] = useState<Permission>('full_access');
+  const [domainId, setDomainId] = useState(ANY_DOMAIN);
   // The world the dashboard shows: in test mode a live key could not be created anyway.
   const dashboardMode = useDashboardMode();
   const [mode, setMode] = useState<Mode>(dashboardMode);
@@ -40,7 +42,9 @@ export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (created:
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ name: name.trim(), permission, mode });
+    // A pin is for sending keys only (the API refuses one on a full access key).
+    const pin = permission === 'sending_access' && domainId !== ANY_DOMAIN ? { domain_id: domainId } : {};
+    create.mutate({ name: name.trim(), permission, mode, ...pin });
   };
 
   return (
@@ -63,6 +67,7 @@ export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (created:
           </option>
         ))}
       </SelectField>
+      {permission === 'sending_access' && <DomainPinField value={domainId} onChange={setDomainId} />}
       <SelectField label="Mode" name="mode" value={mode} onChange={(event) => setMode(event.target.value as Mode)} description={MODE_HELP[mode]}>
         {(Object.keys(MODE_LABELS) as Mode[]).map((value) => (
           <option key={value} value={value}>

@@ -6,15 +6,23 @@ import { CopyButton } from '../../components/copy-button';
 import { ModeBadge, PermissionBadge } from './key-badges';
 import { NewKeySmtpSettings } from './new-key-smtp-settings';
 import type { CreatedApiKey } from './types';
+import { useOwnDomains } from './use-own-domains';
 
 /** The new key's secret, the one time it is ever shown. */
 export function SecretPanel({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
+  const { domains } = useOwnDomains();
+  const pinnedTo = created.domainId ? domains.find((domain) => domain.id === created.domainId)?.name : undefined;
   return (
     <div className="space-y-4" data-testid="secret-panel">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="font-medium text-slate-900">{created.name}</span>
         <PermissionBadge permission={created.permission} />
         <ModeBadge mode={created.mode} />
+        {pinnedTo && (
+          <span className="text-xs text-slate-500" data-testid="secret-panel-pin">
+            only from {pinnedTo}
+          </span>
+        )}
       </div>
       <div>
         <label htmlFor="api-key-secret" className="mb-1.5 block text-sm font-medium text-slate-700">

@@ -6,3 +6,4 @@ export type CreateApiKeyInput = RouterInputs['apiKeys']['create'];
 export type Permission = ApiKey['permission'];
 export type Mode = ApiKey['mode'];
 export type SmtpSettings = RouterOutputs['apiKeys']['smtpSettings'];
+export type OwnDomain = RouterOutputs['domains']['list']['data'][number];

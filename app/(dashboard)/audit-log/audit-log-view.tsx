@@ -34,7 +34,7 @@ export function AuditLogView() {
     <>
       <PageHeader
         title="Audit log"
-        description="Who changed what in your organization, when and from which address: API keys, domains, webhooks, your plan and account, and sign-ins. Kept for 400 days; only you, the owner, can read it."
+        description="Who changed what in your organization, when and from which address: API keys, domains, webhooks, audiences and contacts, suppressions, templates, broadcasts, your plan and account, and sign-ins. Kept for 400 days; only you, the owner, can read it."
         actions={events ? <RefreshButton query={query} /> : undefined}
       />
 
@@ -59,7 +59,7 @@ export function AuditLogView() {
 
       {events?.length === 0 && (
         <EmptyState testId="audit-empty" icon={<ScrollTextIcon className="size-6" />} title={kind ? `Nothing recorded for ${GROUP_WORDS[kind].toLowerCase()}` : 'Nothing recorded yet'}>
-          Changes to API keys, domains, webhooks, your plan and account, and sign-ins show up here as they happen.
+          Every change made in the dashboard or with an API key, and every sign-in, shows up here as it happens.
         </EmptyState>
       )}
 

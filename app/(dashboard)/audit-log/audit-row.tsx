@@ -2,7 +2,8 @@ import { Badge } from '../../components/badge';
 import { RelativeTime } from '../../components/relative-time';
 import { formatDateTime } from '../../lib/format';
 import type { AuditEvent } from './types';
-import { ACTION_WORDS, actorWords, detailWords } from './wording';
+import { detailWords } from './detail-words';
+import { ACTION_WORDS, actorWords } from './wording';
 
 export function AuditRow({ event }: { event: AuditEvent }) {
   const actor = actorWords(event.actor);

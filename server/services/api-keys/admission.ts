@@ -35,8 +35,11 @@ interface AdmissionRow {
 const calls = sql`${sql.placeholder('calls')}::int`;
 
 // One round trip on the hot path: find the key (revoked keys never match: revocation is
-// immediate everywhere) and count the request's calls (a tRPC batch makes several) against its
-// organization's window.
+// immediate everywhere), count the request's calls (a tRPC batch makes several) against its
+// organization's window, and note when the key was used. That note is written at most once a
+// minute per key (the row is left alone while its time is recent), so a busy key costs no write
+// per request; concurrent admissions at the minute's turn wait on the row for one short statement
+// and then see it fresh.
 const admit = perDatabase((db) =>
   prepareSql<AdmissionRow>(
     db,
@@ -55,6 +58,10 @@ const admit = perDatabase((db) =>
           ${calls} <= key.window_limit
         from key
         ${slidingWindowUpsert(sql`(select window_limit from key)`, calls)}
+      ), used as (
+        update ${tableName(apiKeys, 'u')} set ${column(apiKeys, 'lastUsedAt')} = ${sql.placeholder('usedAt')}::timestamptz
+        from key where ${column(apiKeys, 'id', 'u')} = key.key_id
+          and (${column(apiKeys, 'lastUsedAt', 'u')} is null or ${column(apiKeys, 'lastUsedAt', 'u')} <= ${sql.placeholder('usedAt')}::timestamptz - interval '1 minute')
       )
       select key.*, counted.last_allowed, counted.hits from key left join counted on true`,
   ),
@@ -74,6 +81,7 @@ export async function admitApiKey(deps: Pick<Deps, 'db' | 'clock'>, secret: stri
     calls,
     now: nowMs,
     since: nowMs - RATE_LIMIT_WINDOW_MS,
+    usedAt: new Date(nowMs).toISOString(),
   });
   if (!row) return null;
   return {

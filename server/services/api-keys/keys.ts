@@ -24,6 +24,8 @@ interface ApiKeyView {
   mode: Mode;
   domainId: string | null;
   createdAt: string;
+  /** When the key last authenticated, to the minute; null if never. */
+  lastUsedAt: string | null;
 }
 
 const toApiKeyView = (row: ApiKeyRecord): ApiKeyView => ({
@@ -34,6 +36,7 @@ const toApiKeyView = (row: ApiKeyRecord): ApiKeyView => ({
   mode: row.mode,
   domainId: row.domainId,
   createdAt: row.createdAt.toISOString(),
+  lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
 });
 
 /** Mints a secret of 256 random bits and stores only its hash. */
@@ -175,6 +178,32 @@ export async function revokeApiKey(deps: Deps, principal: Principal, id: string)
       });
       deps.jobs.wake('system-mail', emailId);
     }
+  });
+}
+
+/**
+ * Gives a key another name; its secret, permission and pin stay. A test key renames test keys
+ * only, as it revokes them. The same name again changes and records nothing.
+ */
+export async function renameApiKey(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string, name: string): Promise<ApiKeyView> {
+  return deps.db.transaction(async (tx) => {
+    const [key] = await tx
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, principal.organizationId), isNull(apiKeys.revokedAt)))
+      .for('update');
+    if (!key) throw notFound('API key');
+    if (principal.mode === 'test' && key.mode === 'live') throw forbidden('A test key cannot rename a live key');
+    if (key.name === name) return toApiKeyView(key);
+    const [renamed] = await tx.update(apiKeys).set({ name }).where(eq(apiKeys.id, key.id)).returning();
+    await recordAudit(tx, deps, {
+      organizationId: principal.organizationId,
+      by: byPrincipal(principal),
+      action: 'api_key.renamed',
+      target: { type: 'api_key', id: key.id, label: keyLabel(renamed!) },
+      details: { name: { from: key.name, to: name } },
+    });
+    return toApiKeyView(renamed!);
   });
 }
 

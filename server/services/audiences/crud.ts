@@ -5,6 +5,7 @@ import type { Deps } from '../../deps';
 import { conflict, notFound } from '../../errors';
 import { newId } from '../../ids';
 import type { Principal } from '../shared/principal';
+import { byPrincipal, recordAudit } from '../audit/record';
 import { audienceHeldBy } from './holds';
 
 export type AudienceRow = typeof audiences.$inferSelect;
@@ -29,8 +30,11 @@ export async function ownAudience(db: Db, principal: Pick<Principal, 'organizati
 }
 
 export async function createAudience(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { name: string }): Promise<AudienceView> {
-  const [row] = await deps.db.insert(audiences).values({ id: newId(), organizationId: principal.organizationId, name: input.name, createdAt: deps.clock.now() }).returning();
-  return view(row!);
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx.insert(audiences).values({ id: newId(), organizationId: principal.organizationId, name: input.name, createdAt: deps.clock.now() }).returning();
+    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'audience.created', target: { type: 'audience', id: row!.id, label: row!.name } });
+    return view(row!);
+  });
 }
 
 /** Newest first, each with its count as kept by the statements that add and remove contacts (no rows counted). */
@@ -44,7 +48,7 @@ export async function getAudience(deps: Pick<Deps, 'db'>, principal: Principal, 
 }
 
 /** Deletes the audience with its contacts, unless something that sends to it holds it (409). */
-export async function deleteAudience(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<void> {
+export async function deleteAudience(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -55,5 +59,6 @@ export async function deleteAudience(deps: Pick<Deps, 'db'>, principal: Principa
     const held = await audienceHeldBy(tx, row.id);
     if (held) throw conflict(`The audience cannot be deleted: ${held}`);
     await tx.delete(audiences).where(eq(audiences.id, row.id));
+    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'audience.deleted', target: { type: 'audience', id: row.id, label: row.name }, details: { contacts: row.contactCount } });
   });
 }

@@ -7,6 +7,7 @@ import { newId } from '../../ids';
 import { ownAudience } from '../audiences/crud';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
+import { recordBroadcastChange, recordBroadcastUpdated } from './audit';
 import { checkContent } from './content';
 import { ownBroadcast } from './own';
 import { scheduleInTransaction, unschedule } from './send';
@@ -68,22 +69,26 @@ export async function createBroadcast(deps: Pick<Deps, 'db' | 'clock'>, principa
   await checkMessage(deps.db, principal, content);
   const template = input.templateId ? await ownTemplateName(deps.db, principal, input.templateId) : null;
   const now = deps.clock.now();
-  const [row] = await deps.db
-    .insert(broadcasts)
-    .values({
-      id: newId(),
-      organizationId: principal.organizationId,
-      audienceId: input.audienceId,
-      name: input.name ?? content.subject ?? template?.name ?? 'Broadcast',
-      from: input.from,
-      replyTo: input.replyTo ?? [],
-      ...content,
-      status: 'draft',
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return broadcastView(row!);
+  const row = await deps.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(broadcasts)
+      .values({
+        id: newId(),
+        organizationId: principal.organizationId,
+        audienceId: input.audienceId,
+        name: input.name ?? content.subject ?? template?.name ?? 'Broadcast',
+        from: input.from,
+        replyTo: input.replyTo ?? [],
+        ...content,
+        status: 'draft',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await recordBroadcastChange(tx, deps, principal, created!, 'broadcast.created');
+    return created!;
+  });
+  return broadcastView(row);
 }
 
 export async function getBroadcast(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<BroadcastView> {
@@ -122,18 +127,21 @@ export async function updateBroadcast(deps: Deps, principal: Principal, id: stri
       .set({ ...next, updatedAt: deps.clock.now() })
       .where(eq(broadcasts.id, current.id))
       .returning();
-    if (input.scheduledAt === undefined) return changed!;
-    if (input.scheduledAt === null) return unschedule(tx, deps, changed!);
-    return scheduleInTransaction(tx, deps, principal, changed!, input.scheduledAt);
+    let after = changed!;
+    if (input.scheduledAt === null) after = await unschedule(tx, deps, after);
+    else if (input.scheduledAt) after = await scheduleInTransaction(tx, deps, principal, after, input.scheduledAt);
+    await recordBroadcastUpdated(tx, deps, principal, current, after);
+    return after;
   });
   if (row.status === 'scheduled') deps.jobs.wake('broadcast-fanout', row.id, { organizationId: row.organizationId });
   return broadcastView(row);
 }
 
-export async function deleteBroadcast(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<void> {
+export async function deleteBroadcast(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const row = await ownBroadcast(tx, principal, id, true);
     if (!DELETABLE.includes(row.status)) throw conflict(`The broadcast is ${row.status}: only a draft or cancelled broadcast can be deleted; cancel it first`);
     await tx.delete(broadcasts).where(eq(broadcasts.id, row.id));
+    await recordBroadcastChange(tx, deps, principal, row, 'broadcast.deleted');
   });
 }

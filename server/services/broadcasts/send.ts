@@ -5,6 +5,7 @@ import type { Deps } from '../../deps';
 import { AppError, conflict } from '../../errors';
 import { scheduleTime } from '../emails/schedule-time';
 import type { Principal } from '../shared/principal';
+import { recordBroadcastChange } from './audit';
 import { ownBroadcast } from './own';
 import { recordBroadcastEvent } from './events';
 import { resumeHeld } from './holds';
@@ -53,13 +54,20 @@ export async function sendBroadcast(deps: Deps, principal: Principal, id: string
       if (refusal) throw refusal;
       const resumed = await resumeHeld(tx, deps, current, { force: true });
       if (!resumed) throw new AppError('LIST_SEND_HELD', 'The broadcast is held for review: it resumes by itself once the account is reviewed');
+      await recordBroadcastChange(tx, deps, principal, resumed, 'broadcast.resumed', { heldReason: current.heldReason });
       return resumed;
     }
     if (!EDITABLE.includes(current.status)) throw conflict(`The broadcast is ${current.status}: only a draft, scheduled or held broadcast can be sent`);
-    if (input.scheduledAt) return scheduleInTransaction(tx, deps, principal, current, input.scheduledAt);
+    if (input.scheduledAt) {
+      const scheduled = await scheduleInTransaction(tx, deps, principal, current, input.scheduledAt);
+      await recordBroadcastChange(tx, deps, principal, scheduled, 'broadcast.scheduled', { scheduledAt: scheduled.scheduledAt?.toISOString() ?? null });
+      return scheduled;
+    }
     const refusal = await sendRefusal(tx, deps, current);
     if (refusal) throw refusal;
-    return startSending(tx, deps, current);
+    const sending = await startSending(tx, deps, current);
+    await recordBroadcastChange(tx, deps, principal, sending, 'broadcast.sent', { audienceId: sending.audienceId });
+    return sending;
   });
   deps.jobs.wake('broadcast-fanout', row.id, { organizationId: row.organizationId });
   return broadcastView(row);
@@ -86,6 +94,7 @@ export async function cancelBroadcast(deps: Deps, principal: Principal, id: stri
       .where(eq(broadcasts.id, current.id))
       .returning();
     await recordBroadcastEvent(tx, deps, cancelled!, 'broadcast.cancelled');
+    await recordBroadcastChange(tx, deps, principal, cancelled!, 'broadcast.cancelled', { from: current.status, emailsWithdrawn: withdrawn.length });
     return cancelled!;
   });
   return broadcastView(row);

@@ -6,15 +6,27 @@ import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import { ownAudience } from '../audiences/crud';
 import type { Principal } from '../shared/principal';
+import { recordContactsDeleted, recordContactUpdated, type ContactAuditScope } from './audit';
 import { logContactEvents } from './events';
 import { contactView, type ContactView } from './fields';
 import { getContact } from './read';
 
 const c = (key: 'id' | 'email' | 'name' | 'subscribed' | 'createdAt' | 'updatedAt' | 'audienceId', alias = 'c') => column(contacts, key, alias);
 
-// PATCH: only what is given changes; an unchanged contact is not written and has no event.
+// PATCH: only what is given changes; an unchanged contact is not written and has no event. The
+// contact as it was (`prior`, the statement's snapshot) says which fields changed, for the audit log.
 const updateOn = perDatabase((db: Db) =>
-  prepareSql<{ id: string; email: string; name: string | null; subscribed: boolean; created_at: string; updated_at: string; queued: number }>(
+  prepareSql<{
+    id: string;
+    email: string;
+    name: string | null;
+    subscribed: boolean;
+    created_at: string;
+    updated_at: string;
+    name_changed: boolean;
+    subscribed_changed: boolean;
+    queued: number;
+  }>(
     db,
     null,
     sql`with changed as (
@@ -22,10 +34,12 @@ const updateOn = perDatabase((db: Db) =>
           ${sql.identifier('name')} = case when ${sql.placeholder('setName')}::boolean then ${sql.placeholder('name')}::text else ${c('name')} end,
           ${sql.identifier('subscribed')} = coalesce(${sql.placeholder('subscribed')}::boolean, ${c('subscribed')}),
           ${sql.identifier('updated_at')} = ${sql.placeholder('now')}::timestamptz
-        where ${c('id')} = ${sql.placeholder('id')}::uuid and ${c('audienceId')} = ${sql.placeholder('audience')}::uuid
+        from ${tableName(contacts, 'prior')}
+        where ${c('id')} = ${sql.placeholder('id')}::uuid and ${c('audienceId')} = ${sql.placeholder('audience')}::uuid and ${c('id', 'prior')} = ${c('id')}
           and (${c('name')} is distinct from case when ${sql.placeholder('setName')}::boolean then ${sql.placeholder('name')}::text else ${c('name')} end
             or ${c('subscribed')} is distinct from coalesce(${sql.placeholder('subscribed')}::boolean, ${c('subscribed')}))
-        returning ${c('id')}, ${c('email')}, ${c('name')}, ${c('subscribed')}, ${c('createdAt')}, ${c('updatedAt')}
+        returning ${c('id')}, ${c('email')}, ${c('name')}, ${c('subscribed')}, ${c('createdAt')}, ${c('updatedAt')},
+          ${c('name', 'prior')} is distinct from ${c('name')} as name_changed, ${c('subscribed', 'prior')} is distinct from ${c('subscribed')} as subscribed_changed
       ), ${logContactEvents('contact.updated')}
       select x.*, (select count(*)::int from queued) as queued from changed x`,
   ),
@@ -33,7 +47,7 @@ const updateOn = perDatabase((db: Db) =>
 
 // Deletes in one statement: the contacts, the audience's count, their events.
 const deleteOn = perDatabase((db: Db) =>
-  prepareSql<{ id: string; queued: number }>(
+  prepareSql<{ id: string; email: string; queued: number }>(
     db,
     null,
     sql`with changed as (
@@ -43,7 +57,7 @@ const deleteOn = perDatabase((db: Db) =>
         update ${tableName(audiences)} set ${column(audiences, 'contactCount')} = ${column(audiences, 'contactCount')} - (select count(*) from changed)
         where ${column(audiences, 'id')} = ${sql.placeholder('audience')}::uuid and exists (select 1 from changed)
       ), ${logContactEvents('contact.deleted')}
-      select x.id, (select count(*)::int from queued) as queued from changed x`,
+      select x.id, x.email, (select count(*)::int from queued) as queued from changed x`,
   ),
 );
 
@@ -60,14 +74,19 @@ export async function updateContact(
   input: { name?: string | null; subscribed?: boolean },
 ): Promise<ContactView> {
   const audience = await ownAudience(deps.db, principal, audienceId);
-  const rows = await updateOn(deps.db).execute({
-    organization: principal.organizationId,
-    audience: audience.id,
-    id,
-    now: deps.clock.now().toISOString(),
-    setName: input.name !== undefined,
-    name: input.name ?? null,
-    subscribed: input.subscribed ?? null,
+  const rows = await deps.db.transaction(async (tx) => {
+    const changed = await updateOn(tx).execute({
+      organization: principal.organizationId,
+      audience: audience.id,
+      id,
+      now: deps.clock.now().toISOString(),
+      setName: input.name !== undefined,
+      name: input.name ?? null,
+      subscribed: input.subscribed ?? null,
+    });
+    const [contact] = changed;
+    if (contact) await recordContactUpdated(tx, deps, principal, audience, contact, [contact.name_changed && 'name', contact.subscribed_changed && 'subscribed'].filter((field) => field !== false));
+    return changed;
   });
   wakeIfQueued(deps, rows);
   const [row] = rows;
@@ -77,15 +96,25 @@ export async function updateContact(
 }
 
 /** Deletes contacts of an audience by id; answers how many were deleted and how many were not there. */
-export async function deleteContacts(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, principal: Principal, audienceId: string, ids: string[]): Promise<{ deleted: number; notFound: number }> {
+export async function deleteContacts(
+  deps: Pick<Deps, 'db' | 'clock' | 'jobs'>,
+  principal: Principal,
+  audienceId: string,
+  ids: string[],
+  auditScope: ContactAuditScope = 'batch',
+): Promise<{ deleted: number; notFound: number }> {
   const audience = await ownAudience(deps.db, principal, audienceId);
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const rows = await deleteOn(deps.db).execute({ organization: principal.organizationId, audience: audience.id, ids: unique, now: deps.clock.now().toISOString() });
+  const rows = await deps.db.transaction(async (tx) => {
+    const deleted = await deleteOn(tx).execute({ organization: principal.organizationId, audience: audience.id, ids: unique, now: deps.clock.now().toISOString() });
+    await recordContactsDeleted(tx, deps, principal, audience, deleted, auditScope);
+    return deleted;
+  });
   wakeIfQueued(deps, rows);
   return { deleted: rows.length, notFound: unique.length - rows.length };
 }
 
 export async function deleteContact(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, principal: Principal, audienceId: string, id: string): Promise<void> {
-  const { deleted } = await deleteContacts(deps, principal, audienceId, [id]);
+  const { deleted } = await deleteContacts(deps, principal, audienceId, [id], 'one');
   if (deleted === 0) throw notFound('Contact');
 }

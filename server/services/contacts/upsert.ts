@@ -8,6 +8,7 @@ import { AddressError } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
 import { ownAudience } from '../audiences/crud';
 import { eventLogCtes } from '../shared/events';
+import { recordContactsWritten, type ContactAuditScope } from './audit';
 import { refusePastContactCap } from './cap';
 import { contactAddress, contactView, type ContactView } from './fields';
 
@@ -107,19 +108,27 @@ function prepareRows(input: ContactInput[]): { rows: Map<string, ContactInput & 
  * listed without failing the others. The whole request is refused (403) when its new addresses
  * would take the organization past its plan's contacts.
  */
-export async function upsertContacts(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, principal: Principal, audienceId: string, input: ContactInput[]): Promise<UpsertOutcome> {
+export async function upsertContacts(
+  deps: Pick<Deps, 'db' | 'clock' | 'jobs'>,
+  principal: Principal,
+  audienceId: string,
+  input: ContactInput[],
+  auditScope: ContactAuditScope = 'batch',
+): Promise<UpsertOutcome> {
   const { rows, errors } = prepareRows(input);
   const audience = await ownAudience(deps.db, principal, audienceId);
   if (rows.size === 0) return { created: 0, updated: 0, unchanged: 0, errors, changed: [] };
   const emails = [...rows.keys()];
   const written = await deps.db.transaction(async (tx) => {
     await refusePastContactCap(tx, { organizationId: principal.organizationId, audienceId: audience.id, emails, now: deps.clock.now() });
-    return upsertOn(tx).execute({
+    const upserted = await upsertOn(tx).execute({
       organization: principal.organizationId,
       audience: audience.id,
       now: deps.clock.now().toISOString(),
       input: JSON.stringify([...rows.values()].map((row) => ({ id: newId(), email: row.email, name: row.name ?? null, subscribed: row.subscribed ?? null }))),
     });
+    await recordContactsWritten(tx, deps, principal, audience, upserted, auditScope);
+    return upserted;
   });
   if ((written[0]?.queued ?? 0) > 0) deps.jobs.wake('webhook-delivery', []);
   const created = written.filter((row) => row.created).length;

@@ -84,6 +84,7 @@ export async function registerDomain(deps: Deps, principal: Principal, input: Re
       })
       .returning();
     await recordEvent(tx, deps, { organizationId: principal.organizationId, type: 'domain.created', data: { domainId: row!.id, name, status: 'pending' } });
+    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'domain.created', target: { type: 'domain', id: row!.id, label: name }, details: { openTracking: row!.openTracking, clickTracking: row!.clickTracking } });
     return view(deps, row!, key!);
   });
   deps.jobs.wake('domain-check', created.id);

@@ -3,9 +3,11 @@ import { audiences, contacts, emails, events, suppressions } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { conflict, notFound } from '../../errors';
+import { forgetAddressInAuditLog } from '../audit/forget-address';
 import { byPrincipal, recordAudit } from '../audit/record';
 import type { Principal } from '../shared/principal';
 import { suppressionHash } from '../suppressions/address-hash';
+import { hashedAddressLabel } from '../suppressions/audit';
 import type { SuppressionReason } from '../../vocabulary/suppression-reasons';
 import { contactsOf, emailsOf, eventsOf, suppressionsOf } from './address-match';
 import { requireLiveCaller, requireOrganizationAuthority } from './authority';
@@ -71,7 +73,8 @@ async function reduceSuppressions(
  * Erases what the organization holds for `given` (GDPR Art. 17), both modes, in one transaction:
  * its emails (to or from it) with their history, attachments and tracking records, the event-log
  * rows about it with their webhook deliveries, its contacts in every audience, and its suppression
- * entries but the one kept as a hash (reduceSuppressions). Emails not yet handed over (queued,
+ * entries but the one kept as a hash (reduceSuppressions), and the address in the labels of audit
+ * entries about its contacts and suppression entries (the hash takes its place). Emails not yet handed over (queued,
  * scheduled, waiting for a retry) are erased with the rest, so they are never sent; one a worker
  * holds at this moment makes it a 409, to be tried again once that attempt is recorded. Recorded
  * in the audit log under the address's hash. 404 when nothing is held; an address erased before,
@@ -97,8 +100,9 @@ export async function eraseRecipientData(deps: Pick<Deps, 'db' | 'clock' | 'encr
     );
     const contactCount = await deleteContacts(tx, organizationId, address);
     const suppression = await reduceSuppressions(tx, organizationId, address, hash);
+    const auditLabels = await forgetAddressInAuditLog(tx, organizationId, address, hashedAddressLabel(hash));
     const erased = { emails: held.length, events: loggedEvents.length, contacts: contactCount, suppressions: suppression.deleted };
-    const changed = erased.emails + erased.events + erased.contacts + erased.suppressions > 0 || suppression.hashedNow;
+    const changed = erased.emails + erased.events + erased.contacts + erased.suppressions + auditLabels > 0 || suppression.hashedNow;
     if (!changed && !suppression.kept) throw notFound('Data for this address');
     // Erased before, with only its hash left: nothing changes, and nothing is recorded.
     if (!changed) return { email: address, erased, keptSuppression: suppression.kept };
@@ -106,8 +110,8 @@ export async function eraseRecipientData(deps: Pick<Deps, 'db' | 'clock' | 'encr
       organizationId,
       by: byPrincipal(principal),
       action: 'recipient.erased',
-      target: { type: 'recipient', id: hash, label: `address hash ${hash.slice(0, 12)}…` },
-      details: { ...erased, suppressionKept: suppression.kept?.reason ?? null },
+      target: { type: 'recipient', id: hash, label: hashedAddressLabel(hash) },
+      details: { ...erased, auditLabels, suppressionKept: suppression.kept?.reason ?? null },
     });
     return { email: address, erased, keptSuppression: suppression.kept };
   });

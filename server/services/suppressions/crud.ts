@@ -5,6 +5,7 @@ import { notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
 import { AddressError, normalizeAddress } from '../shared/addresses';
 import { suppressionHash } from './address-hash';
+import { recordSuppressionAdded, recordSuppressionRemoved, recordSuppressionsImported } from './audit';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
 import type { CallerReason, SuppressionReason } from '../../vocabulary/suppression-reasons';
@@ -100,11 +101,15 @@ export async function addSuppression(deps: Pick<Deps, 'db' | 'clock'>, principal
   }
   // Inserted, or else read; a concurrent removal between the two makes it try again.
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const [created] = await deps.db
-      .insert(suppressions)
-      .values({ id: newId(), organizationId: principal.organizationId, email, reason: input.reason, emailId: null, createdAt: deps.clock.now() })
-      .onConflictDoNothing({ target: [suppressions.organizationId, suppressions.email] })
-      .returning();
+    const created = await deps.db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(suppressions)
+        .values({ id: newId(), organizationId: principal.organizationId, email, reason: input.reason, emailId: null, createdAt: deps.clock.now() })
+        .onConflictDoNothing({ target: [suppressions.organizationId, suppressions.email] })
+        .returning();
+      if (inserted && isListed(inserted)) await recordSuppressionAdded(tx, deps, principal, inserted);
+      return inserted;
+    });
     if (created && isListed(created)) return suppressionView(created);
     const [existing] = await deps.db
       .select()
@@ -142,11 +147,15 @@ export async function addSuppressions(deps: Pick<Deps, 'db' | 'clock'>, principa
   }
   if (addresses.size === 0) return { added: 0, alreadySuppressed: 0, invalid };
   const now = deps.clock.now();
-  const inserted = await deps.db
-    .insert(suppressions)
-    .values([...addresses].map((email) => ({ id: newId(), organizationId: principal.organizationId, email, reason: input.reason, emailId: null, createdAt: now })))
-    .onConflictDoNothing({ target: [suppressions.organizationId, suppressions.email] })
-    .returning({ id: suppressions.id });
+  const inserted = await deps.db.transaction(async (tx) => {
+    const rows = await tx
+      .insert(suppressions)
+      .values([...addresses].map((email) => ({ id: newId(), organizationId: principal.organizationId, email, reason: input.reason, emailId: null, createdAt: now })))
+      .onConflictDoNothing({ target: [suppressions.organizationId, suppressions.email] })
+      .returning({ id: suppressions.id });
+    await recordSuppressionsImported(tx, deps, principal, rows.length, input.reason);
+    return rows;
+  });
   return { added: inserted.length, alreadySuppressed: addresses.size - inserted.length, invalid };
 }
 
@@ -157,7 +166,7 @@ export type SuppressionTarget = { id: string } | { email: string };
  * Takes an entry off the list; 404 when the organization has no such entry. By address, an erased
  * address's hashed entry goes too: the address given is hashed to find it.
  */
-export async function removeSuppression(deps: Pick<Deps, 'db' | 'encryptionKey'>, principal: Principal, target: SuppressionTarget): Promise<void> {
+export async function removeSuppression(deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey'>, principal: Principal, target: SuppressionTarget): Promise<void> {
   let which: SQL | undefined;
   try {
     if ('id' in target) which = eq(suppressions.id, target.id);
@@ -169,9 +178,12 @@ export async function removeSuppression(deps: Pick<Deps, 'db' | 'encryptionKey'>
     if (error instanceof AddressError) throw validationError(`id: ${error.message}`);
     throw error;
   }
-  const deleted = await deps.db
-    .delete(suppressions)
-    .where(and(eq(suppressions.organizationId, principal.organizationId), which))
-    .returning({ id: suppressions.id });
-  if (deleted.length === 0) throw notFound('Suppression');
+  await deps.db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(suppressions)
+      .where(and(eq(suppressions.organizationId, principal.organizationId), which))
+      .returning();
+    if (deleted.length === 0) throw notFound('Suppression');
+    for (const entry of deleted) await recordSuppressionRemoved(tx, deps, principal, entry);
+  });
 }

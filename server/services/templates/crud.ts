@@ -6,6 +6,8 @@ import { notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
+import { byPrincipal, recordAudit } from '../audit/record';
+import { recordTemplateUpdated } from './audit';
 import { TEMPLATE_LIMITS } from './limits';
 import { parseTemplate, type ParsedTemplate, type TemplateSource } from './parse';
 import { forgetSource, rememberSource } from './sources';
@@ -76,12 +78,16 @@ export async function createTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal
   const source = { subject: input.subject, html: input.html ?? null, text: input.text ?? null };
   const parsed = checkTemplate(source);
   const now = deps.clock.now();
-  const [row] = await deps.db
-    .insert(templates)
-    .values({ id: newId(), organizationId: principal.organizationId, name: input.name, ...source, variables: parsed.variables, createdAt: now, updatedAt: now })
-    .returning();
-  rememberSource(row!);
-  return templateView(row!);
+  const row = await deps.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(templates)
+      .values({ id: newId(), organizationId: principal.organizationId, name: input.name, ...source, variables: parsed.variables, createdAt: now, updatedAt: now })
+      .returning();
+    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'template.created', target: { type: 'template', id: created!.id, label: created!.name } });
+    return created!;
+  });
+  rememberSource(row);
+  return templateView(row);
 }
 
 /** The organization's templates, newest first, in cursor pages. */
@@ -121,17 +127,21 @@ export async function updateTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal
       .set({ name: input.name ?? current.name, ...source, variables: checked.variables, updatedAt })
       .where(eq(templates.id, current.id))
       .returning();
+    await recordTemplateUpdated(tx, deps, principal, current, updated!);
     return updated!;
   });
   rememberSource(row);
   return templateView(row);
 }
 
-export async function deleteTemplate(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<void> {
-  const deleted = await deps.db
-    .delete(templates)
-    .where(and(eq(templates.id, id), eq(templates.organizationId, principal.organizationId)))
-    .returning({ id: templates.id });
-  if (deleted.length === 0) throw notFound('Template');
+export async function deleteTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(templates)
+      .where(and(eq(templates.id, id), eq(templates.organizationId, principal.organizationId)))
+      .returning({ id: templates.id, name: templates.name });
+    if (!deleted) throw notFound('Template');
+    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'template.deleted', target: { type: 'template', id: deleted.id, label: deleted.name } });
+  });
   forgetSource(id);
 }
