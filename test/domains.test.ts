@@ -2,7 +2,7 @@ import { createPublicKey, createPrivateKey } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { InngestTestEngine } from '@inngest/test';
-import { dkimKeys, domains, events } from '@/db/schema';
+import { auditEvents, dkimKeys, domains, emails, events } from '@/db/schema';
 import { functionsFor } from '@/inngest/functions';
 import { splitTxt } from '@/server/services/domains/records';
 import { signingKeyOf } from '@/server/services/domains/signing';
@@ -287,6 +287,61 @@ describe('POST /domains/{id}/verify', () => {
     publishRecords(dns, domain.records);
     await sweepDomainChecks(app.runtime.deps);
     expect((await get(apiKey, domain.id)).status).toBe('verified');
+  });
+});
+
+describe('PATCH /domains/{id}', () => {
+  it('changes the tracking defaults, which mail accepted afterwards takes, and records who changed them', async () => {
+    const { organizationId, apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    const response = await app.request('PATCH', `/api/domains/${domain.id}`, { key: apiKey, body: { open_tracking: true } });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toMatchObject({ id: domain.id, openTracking: true, clickTracking: false, records: domain.records });
+    expect(await get(apiKey, domain.id)).toMatchObject({ openTracking: true, clickTracking: false });
+    // A message accepted now takes the new default (a test key sends without delivering).
+    await app.runtime.deps.db.update(domains).set({ status: 'verified', verifiedAt: app.clock.now() }).where(eq(domains.id, domain.id));
+    const testKey = await keyFor(app, organizationId, 'full_access', 'test');
+    const sent = await app.request('POST', '/api/emails', { key: testKey, body: { from: 'hi@example.com', to: ['someone@example.net'], subject: 'Hi', html: '<p>Hi</p>' } });
+    expect(sent.status, sent.text).toBe(200);
+    const [email] = await app.runtime.deps.db.select().from(emails).where(eq(emails.id, sent.body.id));
+    expect(email).toMatchObject({ trackOpens: true, trackClicks: false });
+
+    const both = await app.request('PATCH', `/api/domains/${domain.id}`, { key: apiKey, body: { open_tracking: false, click_tracking: true } });
+    expect(both.body).toMatchObject({ openTracking: false, clickTracking: true });
+    // Asking for what is already set changes nothing and records nothing.
+    expect((await app.request('PATCH', `/api/domains/${domain.id}`, { key: apiKey, body: { click_tracking: true } })).body).toMatchObject({ clickTracking: true });
+    expect((await app.request('PATCH', `/api/domains/${domain.id}`, { key: apiKey, body: {} })).status).toBe(200);
+
+    const audit = await app.runtime.deps.db.select().from(auditEvents).where(eq(auditEvents.organizationId, organizationId)).orderBy(auditEvents.id);
+    const updates = audit.filter((entry) => entry.action === 'domain.updated');
+    expect(updates.map((entry) => entry.details)).toEqual([
+      { openTracking: { from: false, to: true } },
+      { openTracking: { from: true, to: false }, clickTracking: { from: false, to: true } },
+    ]);
+    expect(updates[0]).toMatchObject({ targetType: 'domain', targetId: domain.id, targetLabel: 'example.com', actorKind: 'api_key' });
+  });
+
+  it('refuses what is not a boolean, unknown settings, the sandbox, and a test key', async () => {
+    const { organizationId, apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    const refused = [
+      [{ open_tracking: 'yes' }, 'open_tracking'],
+      [{ click_tracking: 'false' }, 'click_tracking'],
+      [{ return_path: 'bounces' }, 'return_path'],
+      [{ name: 'example.org' }, 'name'],
+    ] as const;
+    for (const [body, field] of refused) {
+      const response = await app.request('PATCH', `/api/domains/${domain.id}`, { key: apiKey, body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.stringContaining(field) });
+    }
+    const sandboxId = app.runtime.deps.sandbox.id;
+    const sandbox = await app.request('PATCH', `/api/domains/${sandboxId}`, { key: apiKey, body: { open_tracking: true } });
+    expect(sandbox.status).toBe(409);
+    expect(sandbox.body).toMatchObject({ code: 'CONFLICT', error: expect.stringContaining('sandbox') });
+    const testKey = await keyFor(app, organizationId, 'full_access', 'test');
+    expect((await app.request('PATCH', `/api/domains/${domain.id}`, { key: testKey, body: { open_tracking: true } })).status).toBe(403);
+    expect(await get(apiKey, domain.id)).toMatchObject({ openTracking: false, clickTracking: false });
   });
 });
 

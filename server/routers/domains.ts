@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DNS_RECORD_KINDS, DNS_RECORD_STATUSES, DOMAIN_STATUSES } from '../vocabulary/domain-statuses';
-import { deleteDomain, domainConnectFor, getDomain, listDomains, registerDomain, requestVerification } from '../services/domains/crud';
+import { deleteDomain, domainConnectFor, getDomain, listDomains, registerDomain, requestVerification, updateDomain } from '../services/domains/crud';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, jsonBoolean, messageResponse } from './shared';
@@ -60,6 +60,12 @@ const registerBody = z.strictObject({
   click_tracking: jsonBoolean().optional().describe('Default click tracking for mail from this domain (default false)'),
 });
 
+const updateBody = z.strictObject({
+  id: idParam,
+  open_tracking: jsonBoolean().optional().describe('Open tracking for mail from this domain accepted from now on'),
+  click_tracking: jsonBoolean().optional().describe('Click tracking for mail from this domain accepted from now on'),
+});
+
 const domainConnectAnswer = z
   .discriminatedUnion('supported', [
     z.object({
@@ -94,6 +100,24 @@ export const domainsRouter = router({
     .input(z.object({ id: idParam }))
     .output(domain)
     .query(({ ctx, input }) => getDomain(ctx.deps, ctx.principal, input.id)),
+
+  update: orgProcedure
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/domains/{id}',
+        operationId: 'updateDomain',
+        tags,
+        summary: 'Change the tracking defaults of a domain',
+        description: 'Open and click tracking as the defaults of mail from this domain; a message can still override them. They apply to mail accepted from now on.',
+      },
+      liveWrite: true,
+      // The shared sandbox domain belongs to the service: 409.
+      errors: [409],
+    })
+    .input(updateBody)
+    .output(domain)
+    .mutation(({ ctx, input }) => updateDomain(ctx.deps, ctx.principal, input.id, { openTracking: input.open_tracking, clickTracking: input.click_tracking })),
 
   delete: orgProcedure
     .meta({

@@ -6,6 +6,7 @@ export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.revoked',
+  'domain.updated',
   'domain.deleted',
   'webhook.created',
   'webhook.updated',

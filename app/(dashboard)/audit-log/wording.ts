@@ -5,6 +5,7 @@ import type { AuditAction, AuditEvent } from './types';
 export const ACTION_WORDS: Record<AuditAction, string> = {
   'api_key.created': 'Created an API key',
   'api_key.revoked': 'Revoked an API key',
+  'domain.updated': 'Changed a domain’s tracking',
   'domain.deleted': 'Deleted a domain',
   'webhook.created': 'Added a webhook endpoint',
   'webhook.updated': 'Changed a webhook endpoint',
@@ -72,6 +73,8 @@ export function detailWords(event: AuditEvent): string | null {
       return details.reason === 'INVALID_EMAIL_OR_PASSWORD' ? 'wrong password' : null;
     case 'recipient.erased':
       return `${countOf(details.emails, 'email')}, ${countOf(details.events, 'event')}, ${countOf(details.contacts, 'contact')}${details.suppressionKept ? '; suppression kept as a hash' : ''}`;
+    case 'domain.updated':
+      return [details.openTracking && `open tracking ${onOff(details.openTracking.to)}`, details.clickTracking && `click tracking ${onOff(details.clickTracking.to)}`].filter(Boolean).join(', ') || null;
     case 'webhook.updated':
       return [details.url ? 'URL' : null, details.events ? 'events' : null].filter(Boolean).join(' and ') || null;
     default:
