@@ -5,6 +5,7 @@ import { InngestTestEngine } from '@inngest/test';
 import { auditEvents, dkimKeys, domains, emails, events } from '@/db/schema';
 import { functionsFor } from '@/inngest/functions';
 import { splitTxt } from '@/server/services/domains/records';
+import { hostOfTypedAddress } from '@/server/services/domains/typed-host';
 import { signingKeyOf } from '@/server/services/domains/signing';
 import { checkDomain, sweepDomainChecks } from '@/server/services/domains/verification';
 import { startTestApp, type TestApp } from './support/app';
@@ -91,8 +92,11 @@ describe('POST /domains', () => {
     ['[2001:db8::1]', /IP address/],
     ['com', /public suffix|valid domain/],
     ['co.uk', /public suffix/],
-    ['https://example.com', /not a domain name/],
-    ['user@example.com', /not a domain name/],
+    ['https://example.com', /not a domain name .*; did you mean example\.com\?$/],
+    ['https://Example.com/path?q=1', /"https:\/\/Example\.com\/path\?q=1" is not a domain name .*; did you mean example\.com\?$/],
+    ['mail.example.com:587', /did you mean mail\.example\.com\?$/],
+    ['user@example.com', /not a domain name .*; did you mean example\.com\?$/],
+    ['http://192.0.2.10/', /not a domain name \(no scheme, path, port or address\)$/],
     ['localhost', /not a valid domain name/],
     ['-bad-.example.com', /not a valid domain name/],
     ['', /must not be empty/],
@@ -102,6 +106,18 @@ describe('POST /domains', () => {
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('VALIDATION_ERROR');
     expect(response.body.error).toMatch(message);
+  });
+
+  it('reads the host out of a web or email address typed as the name, and nothing out of anything else', () => {
+    expect(hostOfTypedAddress('https://example.com/path')).toBe('example.com');
+    expect(hostOfTypedAddress(' HTTP://Mail.Example.com./ ')).toBe('mail.example.com');
+    expect(hostOfTypedAddress('example.com/signup')).toBe('example.com');
+    expect(hostOfTypedAddress('//example.com')).toBe('example.com');
+    expect(hostOfTypedAddress('hello@example.com')).toBe('example.com');
+    expect(hostOfTypedAddress('https://bücher.de')).toBe('xn--bcher-kva.de');
+    for (const input of ['example.com', 'localhost:3000', 'https://192.0.2.10/x', 'http://[2001:db8::1]/', 'https://', 'not a url']) {
+      expect(hostOfTypedAddress(input), input).toBeNull();
+    }
   });
 
   it('refuses a bad return path and unknown properties', async () => {
@@ -169,16 +185,31 @@ describe('verification by polling real DNS', () => {
       ['domain.updated', 'verified'],
     ]);
     expect((await app.request('GET', '/api/domains', { key: apiKey })).body.data).toEqual([
-      { id: domain.id, name: 'example.com', status: 'verified', sandbox: false, isPolling: false, createdAt: domain.createdAt },
-      expect.objectContaining({ name: 'sandbox.eumail.eu', sandbox: true }),
+      {
+        id: domain.id,
+        name: 'example.com',
+        status: 'verified',
+        sandbox: false,
+        isPolling: false,
+        lastCheckedAt: app.clock.now().toISOString(),
+        nextCheckAt: verified.nextCheckAt,
+        missingRecords: [],
+        createdAt: domain.createdAt,
+      },
+      expect.objectContaining({ name: 'sandbox.eumail.eu', sandbox: true, lastCheckedAt: null, nextCheckAt: null, missingRecords: [] }),
     ]);
   });
 
   it('is partially verified while only some required records match', async () => {
     const { apiKey } = await app.createOrg();
     const domain = await register(apiKey);
+    // Nothing is called missing before the first check has read the DNS.
+    expect(domain).toMatchObject({ lastCheckedAt: null, nextCheckAt: app.clock.now().toISOString(), missingRecords: [] });
     publishRecords(dns, domain.records, ['DKIM']);
     const partial = await nextCheck(apiKey, domain.id);
+    const [listed] = (await app.request('GET', '/api/domains', { key: apiKey })).body.data;
+    expect(listed).toMatchObject({ status: 'partially_verified', isPolling: true, missingRecords: ['MX', 'SPF'], lastCheckedAt: app.clock.now().toISOString() });
+    expect(new Date(listed.nextCheckAt).getTime() - app.clock.now().getTime()).toBe(60_000);
     expect(partial.status).toBe('partially_verified');
     expect(Object.fromEntries(partial.records.map((r: { record: string; status: string }) => [r.record, r.status]))).toEqual({
       DKIM: 'verified', MX: 'pending', SPF: 'pending', DMARC: 'pending',
@@ -197,6 +228,7 @@ describe('verification by polling real DNS', () => {
     expect(checked.status).toBe('partially_verified');
     expect(checked.records.find((r: { record: string }) => r.record === 'DKIM').status).toBe('failed');
     expect(checked.failureReason).toBe('The DKIM record is published with another value than the one we asked for');
+    expect(checked.missingRecords).toEqual(['DKIM']);
   });
 
   it('polls every minute at first, backs off, and fails after 72 hours', async () => {

@@ -34,6 +34,11 @@ const domainSummary = z
         'The shared sandbox domain every organization has: always verified, listed last, not counted against the plan. A test key sends from it to anyone; a live key only to the owner’s confirmed address',
       ),
     isPolling: z.boolean().describe('A verification chain is polling DNS right now'),
+    lastCheckedAt: isoDate.nullable().describe('When the DNS was last read for it; null before the first check'),
+    nextCheckAt: isoDate.nullable().describe('When it is read next (a past time: due now); null when no check is scheduled (failed)'),
+    missingRecords: z
+      .array(z.enum(DNS_RECORD_KINDS))
+      .describe('The required records (DKIM, MX, SPF) the last check did not find with the value asked for: absent or another value. Empty before the first check and once verified'),
     createdAt: isoDate,
   })
   .meta({ id: 'DomainSummary' });
@@ -46,8 +51,6 @@ const domain = domainSummary
     clickTracking: z.boolean(),
     dkim: z.object({ selector: z.string(), publicKey: z.string().describe('Base64 RSA-2048 public key (SubjectPublicKeyInfo)') }),
     records: z.array(dnsRecord),
-    lastCheckedAt: isoDate.nullable(),
-    nextCheckAt: isoDate.nullable(),
     verifiedAt: isoDate.nullable(),
     failureReason: z.string().nullable(),
   })
