@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { Alert } from './alert';
+import { errorFixOf } from '../lib/error-fixes';
 import { describeError } from '../lib/errors';
 
 const TITLES: Record<string, string> = {
@@ -29,11 +30,20 @@ export function ErrorAlert({ error, fallbackTitle = 'Something went wrong', acti
       </Alert>
     );
   }
+  const fix = errorFixOf(code);
   return (
     <Alert title={(code && TITLES[code]) || fallbackTitle} action={action}>
       <span data-testid="error-message" data-error-code={code ?? undefined}>
         {message}
       </span>
+      {fix && (
+        <>
+          {' '}
+          <Link href={fix.href} className="font-medium underline" data-testid="error-fix">
+            {fix.label}
+          </Link>
+        </>
+      )}
     </Alert>
   );
 }
