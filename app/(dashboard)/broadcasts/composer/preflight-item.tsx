@@ -9,7 +9,7 @@ const ICONS: Record<CheckStatus, { icon: typeof CircleCheckIcon; className: stri
 };
 
 /** One check: its verdict as an icon (and in words for screen readers), its title, the sentence that explains it, and the page that fixes it. */
-export function PreflightItem({ check }: { check: PreflightCheck }) {
+export function PreflightItem({ check, showFix }: { check: PreflightCheck; showFix: boolean }) {
   const { icon: Icon, className, label } = ICONS[check.status];
   return (
     <li className="flex gap-3 py-2.5 first:pt-0 last:pb-0" data-testid="preflight-check" data-check={check.id} data-status={check.status}>
@@ -20,7 +20,7 @@ export function PreflightItem({ check }: { check: PreflightCheck }) {
           {check.title}
         </p>
         <p className="mt-0.5 wrap-anywhere text-slate-600">{check.detail}</p>
-        {check.fix && <PreflightFixLink fix={check.fix} />}
+        {showFix && check.fix && <PreflightFixLink fix={check.fix} />}
       </div>
     </li>
   );
