@@ -327,6 +327,7 @@ test('opens and clicks by proxies and scanners are counted apart from people\'s'
 });
 
 test('the pre-flight and a refused test copy lead to the page that fixes them, in words without API calls', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
   const owner = ownerEmail('e2e-broadcasts-fix');
   await signUp(page, owner, { confirmed: true });
   const audience = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Newsletter' });

@@ -4,7 +4,9 @@ import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { publishRecords } from '../test/support/domains';
 import { shot, signUp, uniqueEmail } from './helpers';
 
-test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+test.use({ permissions: ['clipboard-read', 'clipboard-write'], viewport: { width: 1440, height: 900 } });
+
+const PHONE = { width: 390, height: 844 };
 
 /**
  * The web server resolves through DNS_SERVERS=127.0.0.1:E2E_DNS_PORT (playwright.config.ts): this real
@@ -178,6 +180,8 @@ test('a refused name is explained under its field, a web address offers its host
   const summary = page.getByTestId('domain-row').getByTestId('check-summary');
   await expect(summary).toContainText(/^Next check in (less than a minute|1 minute) · DKIM, MX and SPF missing$/);
   await shot(page, 'list-check-summary');
+  await page.setViewportSize(PHONE);
+  await shot(page, 'list-check-summary-phone');
 });
 
 test('open and click tracking are switched on a domain’s page and stay switched; test mode says why it cannot', async ({ page }) => {
@@ -197,7 +201,11 @@ test('open and click tracking are switched on a domain’s page and stay switche
   await clicks.click();
   await expect(clicks).toHaveAttribute('aria-checked', 'true');
   await expect(opens).toBeEnabled();
+  await page.getByTestId('domain-tracking').scrollIntoViewIfNeeded();
   await shot(page, 'detail-tracking');
+  await page.setViewportSize(PHONE);
+  await shot(page, 'detail-tracking-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // Saved on the server: a reload shows them on, and so does the API.
   await page.reload();

@@ -84,4 +84,6 @@ test('at 390 px every list’s row actions and the DNS values’ copy buttons ar
   await page.goto(`/domains/${domain.id}`);
   await expect(page.getByTestId('dns-record')).toHaveCount(4);
   await expectReachable(page, 'narrow-domain-records');
+  await page.getByTestId('dns-record').first().scrollIntoViewIfNeeded();
+  await shot(page, 'narrow-domain-records-view', { fullPage: false });
 });

@@ -12,7 +12,7 @@ import { shot, signUp, uniqueEmail } from './helpers';
  * URL; a test email sent, and the week's chart and the recent failures showing it.
  */
 
-test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+test.use({ permissions: ['clipboard-read', 'clipboard-write'], viewport: { width: 1440, height: 900 } });
 
 let dns: DnsServer;
 test.beforeAll(async () => {
@@ -73,6 +73,9 @@ test('a new person is walked from nothing to a first email, the steps ticking by
   await expect(records.getByTestId('dns-record')).toHaveCount(0);
   const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
   await shot(page, 'home-records-summary');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'home-records-summary-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
   await records.getByRole('button', { name: 'Show the records' }).click();
   await expect(records.getByTestId('dns-record')).toHaveCount(4);
   expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(pageHeight + 300);

@@ -37,12 +37,9 @@ export function ErrorAlert({ error, fallbackTitle = 'Something went wrong', acti
         {message}
       </span>
       {fix && (
-        <>
-          {' '}
-          <Link href={fix.href} className="font-medium underline" data-testid="error-fix">
-            {fix.label}
-          </Link>
-        </>
+        <Link href={fix.href} className="mt-1 block w-fit font-medium underline" data-testid="error-fix">
+          {fix.label}
+        </Link>
       )}
     </Alert>
   );
