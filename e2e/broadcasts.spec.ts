@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { simpleParser } from 'mailparser';
-import { trpcMutation, verifiedDomain } from './dashboard-api';
+import { domainName, trpcMutation, verifiedDomain } from './dashboard-api';
 import { setPlan, shot, signUp, uniqueEmail } from './helpers';
 import { receiveAt, useLoopbackMail } from './loopback-mail';
 
@@ -324,4 +324,48 @@ test('opens and clicks by proxies and scanners are counted apart from people\'s'
   await page.goto('/broadcasts');
   await expect(page.getByTestId('broadcast-opened-machine')).toHaveText('2 by machines');
   await shot(page, 'broadcasts-list-machines');
+});
+
+test('the pre-flight and a refused test copy lead to the page that fixes them, in words without API calls', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const owner = ownerEmail('e2e-broadcasts-fix');
+  await signUp(page, owner, { confirmed: true });
+  const audience = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Newsletter' });
+  await trpcMutation(page, 'audiences.batchContacts', { id: audience.id, contacts: CONTACTS });
+  const name = domainName();
+  const draft = await trpcMutation<{ id: string }>(page, 'broadcasts.create', { audience_id: audience.id, from: `news@${name}`, subject: SUBJECT, html: HTML });
+
+  // From a domain the account does not have: the check says to add it, and its link opens the
+  // Domains page's dialog with the name filled in.
+  await page.goto(`/broadcasts/${draft.id}`);
+  const preflight = page.getByTestId('preflight');
+  const senderCheck = preflight.locator('[data-testid="preflight-check"][data-check="sender_domain"]');
+  await expect(senderCheck).toHaveAttribute('data-status', 'fail', { timeout: 20_000 });
+  await expect(senderCheck).toContainText('add it on the Domains page');
+  await expect(preflight).not.toContainText(/\b(GET|POST) \//);
+  await senderCheck.getByRole('link', { name: `Add ${name}` }).click();
+  const dialog = page.getByTestId('add-domain-dialog');
+  await expect(dialog.getByLabel('Domain', { exact: true })).toHaveValue(name);
+  await dialog.getByRole('button', { name: 'Add domain' }).click();
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  const domainPage = page.url();
+
+  // Registered, not verified: the checks say to publish its records, and link its page.
+  await page.goto(`/broadcasts/${draft.id}`);
+  await expect(senderCheck).toContainText('publish the records shown on its domain page, then click Verify now there');
+  await expect(preflight.locator('[data-testid="preflight-check"][data-check="dkim"]')).toContainText('its domain page gives it split into 255-byte strings');
+  await expect(preflight).not.toContainText(/\b(GET|POST) \//);
+  await tallShot(page, 'broadcasts-preflight-fix');
+
+  // A test copy is refused for the same reason; the alert links the Domains page.
+  await page.getByRole('button', { name: 'Send test' }).click();
+  const testDialog = page.getByTestId('test-send-dialog');
+  await testDialog.getByRole('button', { name: 'Send test' }).click();
+  await expect(testDialog.getByTestId('error-message')).toHaveAttribute('data-error-code', 'DOMAIN_NOT_VERIFIED');
+  await expect(testDialog.getByTestId('error-fix')).toHaveAttribute('href', '/domains');
+  await shot(page, 'broadcasts-test-refused', { fullPage: false });
+  await testDialog.getByRole('button', { name: 'Cancel' }).click();
+
+  await senderCheck.getByRole('link', { name: `Open ${name}` }).click();
+  await expect(page).toHaveURL(domainPage);
 });

@@ -4,7 +4,9 @@ import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { publishRecords } from '../test/support/domains';
 import { shot, signUp, uniqueEmail } from './helpers';
 
-test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+test.use({ permissions: ['clipboard-read', 'clipboard-write'], viewport: { width: 1440, height: 900 } });
+
+const PHONE = { width: 390, height: 844 };
 
 /**
  * The web server resolves through DNS_SERVERS=127.0.0.1:E2E_DNS_PORT (playwright.config.ts): this real
@@ -35,7 +37,7 @@ interface ApiRecord {
 }
 
 /** The domain as the dashboard's own API returns it (the page's session cookie authenticates). */
-async function fetchDomain(page: Page, id: string): Promise<{ name: string; records: ApiRecord[] }> {
+async function fetchDomain(page: Page, id: string): Promise<{ name: string; records: ApiRecord[]; openTracking: boolean; clickTracking: boolean }> {
   const response = await page.request.get(`/api/trpc/domains.get?input=${encodeURIComponent(JSON.stringify({ id }))}`);
   expect(response.status()).toBe(200);
   return (await response.json()).result.data;
@@ -73,7 +75,6 @@ test('a domain is added, its records published, and it turns verified without a 
   // A new domain is pending, and the server is polling its DNS.
   const detail = page.getByTestId('domain-detail');
   await expect(detail.getByTestId('domain-status').first()).toHaveText('Pending');
-  await expect(detail.getByTestId('polling-indicator')).toBeVisible();
 
   // Four records: DKIM, the return path's MX and SPF, and DMARC (recommended only).
   await expect(page.getByTestId('dns-record')).toHaveCount(4);
@@ -112,7 +113,7 @@ test('a domain is added, its records published, and it turns verified without a 
 
   // The page refetches while the server polls: the status flips on its own.
   await expect(detail.getByTestId('domain-status').first()).toHaveText('Verified', { timeout: 20_000 });
-  await expect(detail.getByTestId('polling-indicator')).toHaveCount(0);
+  await expect(detail.getByTestId('missing-records')).toHaveCount(0);
   for (const kind of ['DKIM', 'MX', 'SPF', 'DMARC']) {
     await expect(recordRow(page, kind).getByTestId('record-status')).toHaveText('Verified');
   }
@@ -128,35 +129,100 @@ test('a domain is added, its records published, and it turns verified without a 
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(name);
   await expect(row.getByTestId('domain-status')).toHaveText('Verified');
+  await expect(row.getByTestId('check-summary')).toHaveCount(0);
   await shot(page, 'list-with-domain');
 });
 
-test('adding a domain shows the server’s reason when it is refused', async ({ page }) => {
+test('a refused name is explained under its field, a web address offers its host, and the new domain says what its checks found', async ({ page }) => {
   await signUp(page, uniqueEmail('e2e-domains'));
   await openDomains(page);
 
   await page.getByRole('button', { name: 'Add domain' }).first().click();
   const dialog = page.getByTestId('add-domain-dialog');
-  await dialog.getByLabel('Domain', { exact: true }).fill('com');
+  const nameField = dialog.getByLabel('Domain', { exact: true });
+  await nameField.fill('com');
   await dialog.getByRole('button', { name: 'Add domain' }).click();
-  await expect(dialog.getByRole('alert')).toContainText('Check the form');
-  await expect(dialog.getByTestId('error-message')).toHaveAttribute('data-error-code', 'VALIDATION_ERROR');
-  await expect(dialog.getByTestId('error-message')).toContainText('"com" is not a valid domain name');
+  await expect(dialog.getByTestId('field-error')).toHaveText('"com" is not a valid domain name');
+  await expect(nameField).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
   await expect(page).toHaveURL(/\/domains$/);
 
-  // The advanced settings are validated too.
-  await dialog.getByLabel('Domain', { exact: true }).fill(domainName());
+  // The advanced settings are validated too, the complaint under the field it is about.
+  const name = domainName();
+  await nameField.fill(name);
   await dialog.getByText('Advanced settings').click();
   await expect(dialog.getByLabel('Return-path subdomain')).toHaveValue('send');
   await dialog.getByLabel('Return-path subdomain').fill('not valid');
-  await dialog.getByLabel('Open tracking').check();
   await dialog.getByRole('button', { name: 'Add domain' }).click();
-  await expect(dialog.getByTestId('error-message')).toContainText('return_path');
-  await shot(page, 'add-dialog-error', { fullPage: false });
+  await expect(dialog.getByTestId('field-error')).toContainText('must be one to three DNS labels');
+  await expect(dialog.getByLabel('Return-path subdomain')).toHaveAttribute('aria-invalid', 'true');
+  await dialog.getByLabel('Return-path subdomain').fill('send');
 
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByTestId('domains-empty')).toBeVisible();
+  // A web address pasted from the browser: refused under the field, its host one click away.
+  await nameField.fill(`https://${name}/pricing`);
+  await dialog.getByRole('button', { name: 'Add domain' }).click();
+  await expect(dialog.getByTestId('field-error')).toContainText(`"https://${name}/pricing" is not a domain name`);
+  await shot(page, 'add-dialog-web-address', { fullPage: false });
+  await dialog.getByRole('button', { name: `Use ${name}` }).click();
+  await expect(nameField).toHaveValue(name);
+  await expect(dialog.getByTestId('field-error')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Add domain' }).click();
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+
+  // No spinner that never ends: the first check has read the DNS, which has none of the records
+  // yet; the page says so, and when it looks again.
+  const checkTimes = page.getByTestId('check-times');
+  await expect(checkTimes.getByTestId('missing-records')).toHaveText('(DKIM, MX and SPF missing)', { timeout: 20_000 });
+  await expect(checkTimes).toContainText(/Next check: in (less than a minute|1 minute)/);
+  await expect(page.getByText('Checking DNS…')).toHaveCount(0);
+  await shot(page, 'detail-missing-records');
+  await page.goto('/domains');
+  const summary = page.getByTestId('domain-row').getByTestId('check-summary');
+  await expect(summary).toContainText(/^Next check in (less than a minute|1 minute) · DKIM, MX and SPF missing$/);
+  await shot(page, 'list-check-summary');
+  await page.setViewportSize(PHONE);
+  await shot(page, 'list-check-summary-phone');
+});
+
+test('open and click tracking are switched on a domain’s page and stay switched; test mode says why it cannot', async ({ page }) => {
+  await signUp(page, uniqueEmail('e2e-domains'));
+  await openDomains(page);
+  const id = await addDomain(page, domainName());
+
+  const tracking = page.getByTestId('domain-tracking');
+  const opens = tracking.getByRole('switch', { name: 'Open tracking' });
+  const clicks = tracking.getByRole('switch', { name: 'Click tracking' });
+  await expect(opens).toHaveAttribute('aria-checked', 'false');
+  await expect(clicks).toHaveAttribute('aria-checked', 'false');
+  await opens.click();
+  await expect(opens).toHaveAttribute('aria-checked', 'true');
+  await expect(tracking.locator('[data-setting="openTracking"]').getByTestId('tracking-state')).toHaveText('On');
+  await expect(clicks).toBeEnabled();
+  await clicks.click();
+  await expect(clicks).toHaveAttribute('aria-checked', 'true');
+  await expect(opens).toBeEnabled();
+  await page.getByTestId('domain-tracking').scrollIntoViewIfNeeded();
+  await shot(page, 'detail-tracking');
+  await page.setViewportSize(PHONE);
+  await shot(page, 'detail-tracking-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // Saved on the server: a reload shows them on, and so does the API.
+  await page.reload();
+  await expect(opens).toHaveAttribute('aria-checked', 'true');
+  await expect(clicks).toHaveAttribute('aria-checked', 'true');
+  expect(await fetchDomain(page, id)).toMatchObject({ openTracking: true, clickTracking: true });
+  await opens.click();
+  await expect(opens).toHaveAttribute('aria-checked', 'false');
+  await expect.poll(async () => (await fetchDomain(page, id)).openTracking).toBe(false);
+
+  // Domains are live state: in test mode the switches are off limits, and say why.
+  await page.getByRole('group', { name: 'Data shown' }).getByRole('button', { name: 'Test mode' }).click();
+  await expect(page.getByRole('group', { name: 'Data shown' }).getByRole('button', { name: 'Test mode' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(clicks).toBeDisabled();
+  await expect(tracking).toContainText('switch to Live to change tracking');
+  await page.getByRole('group', { name: 'Data shown' }).getByRole('button', { name: 'Live' }).click();
+  await expect(clicks).toBeEnabled();
 });
 
 test('a domain is deleted after typing its name, and the Free plan allows one', async ({ page }) => {

@@ -225,6 +225,42 @@ describe('against the app', () => {
       expect(checkOf(sandbox, 'sender_domain')).toMatchObject({ status: 'fail', detail: expect.stringContaining('shared sandbox domain') });
     });
 
+    it('points at the domain to fix: its id once registered, its name to register, none for a From that is no address', async () => {
+      const org = await app.createOrg();
+      const domain = await domainOf(org.apiKey, 'acme.example.com', { verify: false });
+      const registered = await preflight(org.organizationId, await broadcastOf(org.organizationId));
+      for (const id of ['sender_domain', 'spf', 'dkim']) {
+        expect(checkOf(registered, id)).toMatchObject({ status: 'fail', fix: { resource: 'domain', id: domain.id, name: 'acme.example.com' } });
+      }
+      // What passes, and what the broadcast itself fixes, points nowhere.
+      expect(checkOf(registered, 'one_click_unsubscribe')).toMatchObject({ status: 'pass', fix: null });
+      const stranger = await preflight(org.organizationId, await broadcastOf(org.organizationId, { from: 'news@elsewhere.example.org' }));
+      for (const id of ['sender_domain', 'spf', 'dkim']) expect(checkOf(stranger, id).fix).toEqual({ resource: 'domain', id: null, name: 'elsewhere.example.org' });
+      const sandbox = await preflight(org.organizationId, await broadcastOf(org.organizationId, { from: 'hello@sandbox.eumail.eu' }));
+      expect(checkOf(sandbox, 'sender_domain').fix).toEqual({ resource: 'domain', id: null, name: null });
+      const invalid = await preflight(org.organizationId, await broadcastOf(org.organizationId, { from: 'not an address' }));
+      expect(checkOf(invalid, 'sender_domain')).toMatchObject({ status: 'fail', fix: null });
+    });
+
+    it('names the API calls to an application and the pages to a person in the dashboard', async () => {
+      const org = await app.createOrg();
+      const domain = await domainOf(org.apiKey, 'acme.example.com', { verify: false });
+      const broadcastId = await broadcastOf(org.organizationId);
+      const overRest = await app.request('GET', `/api/broadcasts/${broadcastId}/preflight`, { key: org.apiKey });
+      expect(overRest.status).toBe(200);
+      const restCheck = overRest.body.checks.find((check: { id: string }) => check.id === 'sender_domain');
+      expect(restCheck.detail).toContain(`publish the records GET /domains/${domain.id} lists and verify it with POST /domains/${domain.id}/verify.`);
+      expect(restCheck.fix).toEqual({ resource: 'domain', id: domain.id, name: 'acme.example.com' });
+
+      const person: Principal = { ...principalOf(org.organizationId), userId: newId() };
+      const forPerson = await preflightBroadcast(app.runtime.deps, person, broadcastId);
+      expect(checkOf(forPerson, 'sender_domain').detail).toContain('To fix it, publish the records shown on its domain page, then click Verify now there.');
+      expect(checkOf(forPerson, 'dkim').detail).toContain('its domain page gives it split');
+      const stranger = await preflightBroadcast(app.runtime.deps, person, await broadcastOf(org.organizationId, { from: 'news@elsewhere.example.org' }));
+      expect(checkOf(stranger, 'sender_domain').detail).toContain('To fix it, add it on the Domains page, publish the records shown there and verify it');
+      for (const check of [...forPerson.checks, ...stranger.checks]) expect(check.detail, check.id).not.toMatch(/\b(GET|POST|PATCH|DELETE) \//);
+    });
+
     it('fails for a domain verified on another account', async () => {
       await readyBroadcast();
       const other = await app.createOrg({ name: 'Other', ownerEmail: 'owner@other.test' });
@@ -564,9 +600,17 @@ describe('the judges, without a database', () => {
   });
 
   it('dkim: the key is compared whatever the folding of the record', () => {
-    const base = { fromDomain: 'acme.eu', name: 'eu1._domainkey.acme.eu', publicKey: 'MIIBkey+/=' };
+    const base = { fromDomain: 'acme.eu', name: 'eu1._domainkey.acme.eu', publicKey: 'MIIBkey+/=', reader: 'application' as const };
     expect(judgeDkim({ ...base, answer: found('v=DKIM1; k=rsa; p=MIIB key+/=') }).status).toBe('pass');
     expect(judgeDkim({ ...base, answer: found('v=DKIM2; p=MIIBkey+/=') }).status).toBe('fail');
+  });
+
+  it('dkim: an application is told the API call that gives the split value, a person the domain page', () => {
+    const base = { fromDomain: 'acme.eu', name: 'eu1._domainkey.acme.eu', publicKey: 'MIIBkey+/=', answer: absent };
+    expect(judgeDkim({ ...base, reader: 'application' }).detail).toContain('(GET /domains/{id} lists it split into 255-byte strings)');
+    const forPerson = judgeDkim({ ...base, reader: 'person' }).detail;
+    expect(forPerson).toContain('(its domain page gives it split into 255-byte strings under Show full value)');
+    expect(forPerson).not.toMatch(/\b(GET|POST) \//);
   });
 
   it('dmarc: the From domain’s own record wins over the organizational one', () => {

@@ -2,9 +2,10 @@ import { createPublicKey, createPrivateKey } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { InngestTestEngine } from '@inngest/test';
-import { dkimKeys, domains, events } from '@/db/schema';
+import { auditEvents, dkimKeys, domains, emails, events } from '@/db/schema';
 import { functionsFor } from '@/inngest/functions';
 import { splitTxt } from '@/server/services/domains/records';
+import { hostOfTypedAddress } from '@/server/services/domains/typed-host';
 import { signingKeyOf } from '@/server/services/domains/signing';
 import { checkDomain, sweepDomainChecks } from '@/server/services/domains/verification';
 import { startTestApp, type TestApp } from './support/app';
@@ -91,8 +92,11 @@ describe('POST /domains', () => {
     ['[2001:db8::1]', /IP address/],
     ['com', /public suffix|valid domain/],
     ['co.uk', /public suffix/],
-    ['https://example.com', /not a domain name/],
-    ['user@example.com', /not a domain name/],
+    ['https://example.com', /not a domain name .*; did you mean example\.com\?$/],
+    ['https://Example.com/path?q=1', /"https:\/\/Example\.com\/path\?q=1" is not a domain name .*; did you mean example\.com\?$/],
+    ['mail.example.com:587', /did you mean mail\.example\.com\?$/],
+    ['user@example.com', /not a domain name .*; did you mean example\.com\?$/],
+    ['http://192.0.2.10/', /not a domain name \(no scheme, path, port or address\)$/],
     ['localhost', /not a valid domain name/],
     ['-bad-.example.com', /not a valid domain name/],
     ['', /must not be empty/],
@@ -102,6 +106,18 @@ describe('POST /domains', () => {
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('VALIDATION_ERROR');
     expect(response.body.error).toMatch(message);
+  });
+
+  it('reads the host out of a web or email address typed as the name, and nothing out of anything else', () => {
+    expect(hostOfTypedAddress('https://example.com/path')).toBe('example.com');
+    expect(hostOfTypedAddress(' HTTP://Mail.Example.com./ ')).toBe('mail.example.com');
+    expect(hostOfTypedAddress('example.com/signup')).toBe('example.com');
+    expect(hostOfTypedAddress('//example.com')).toBe('example.com');
+    expect(hostOfTypedAddress('hello@example.com')).toBe('example.com');
+    expect(hostOfTypedAddress('https://bücher.de')).toBe('xn--bcher-kva.de');
+    for (const input of ['example.com', 'localhost:3000', 'https://192.0.2.10/x', 'http://[2001:db8::1]/', 'https://', 'not a url']) {
+      expect(hostOfTypedAddress(input), input).toBeNull();
+    }
   });
 
   it('refuses a bad return path and unknown properties', async () => {
@@ -169,16 +185,31 @@ describe('verification by polling real DNS', () => {
       ['domain.updated', 'verified'],
     ]);
     expect((await app.request('GET', '/api/domains', { key: apiKey })).body.data).toEqual([
-      { id: domain.id, name: 'example.com', status: 'verified', sandbox: false, isPolling: false, createdAt: domain.createdAt },
-      expect.objectContaining({ name: 'sandbox.eumail.eu', sandbox: true }),
+      {
+        id: domain.id,
+        name: 'example.com',
+        status: 'verified',
+        sandbox: false,
+        isPolling: false,
+        lastCheckedAt: app.clock.now().toISOString(),
+        nextCheckAt: verified.nextCheckAt,
+        missingRecords: [],
+        createdAt: domain.createdAt,
+      },
+      expect.objectContaining({ name: 'sandbox.eumail.eu', sandbox: true, lastCheckedAt: null, nextCheckAt: null, missingRecords: [] }),
     ]);
   });
 
   it('is partially verified while only some required records match', async () => {
     const { apiKey } = await app.createOrg();
     const domain = await register(apiKey);
+    // Nothing is called missing before the first check has read the DNS.
+    expect(domain).toMatchObject({ lastCheckedAt: null, nextCheckAt: app.clock.now().toISOString(), missingRecords: [] });
     publishRecords(dns, domain.records, ['DKIM']);
     const partial = await nextCheck(apiKey, domain.id);
+    const [listed] = (await app.request('GET', '/api/domains', { key: apiKey })).body.data;
+    expect(listed).toMatchObject({ status: 'partially_verified', isPolling: true, missingRecords: ['MX', 'SPF'], lastCheckedAt: app.clock.now().toISOString() });
+    expect(new Date(listed.nextCheckAt).getTime() - app.clock.now().getTime()).toBe(60_000);
     expect(partial.status).toBe('partially_verified');
     expect(Object.fromEntries(partial.records.map((r: { record: string; status: string }) => [r.record, r.status]))).toEqual({
       DKIM: 'verified', MX: 'pending', SPF: 'pending', DMARC: 'pending',
@@ -197,6 +228,7 @@ describe('verification by polling real DNS', () => {
     expect(checked.status).toBe('partially_verified');
     expect(checked.records.find((r: { record: string }) => r.record === 'DKIM').status).toBe('failed');
     expect(checked.failureReason).toBe('The DKIM record is published with another value than the one we asked for');
+    expect(checked.missingRecords).toEqual(['DKIM']);
   });
 
   it('polls every minute at first, backs off, and fails after 72 hours', async () => {
@@ -287,6 +319,61 @@ describe('POST /domains/{id}/verify', () => {
     publishRecords(dns, domain.records);
     await sweepDomainChecks(app.runtime.deps);
     expect((await get(apiKey, domain.id)).status).toBe('verified');
+  });
+});
+
+describe('PATCH /domains/{id}', () => {
+  it('changes the tracking defaults, which mail accepted afterwards takes, and records who changed them', async () => {
+    const { organizationId, apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    const response = await app.request('PATCH', `/api/domains/${domain.id}`, { key: apiKey, body: { open_tracking: true } });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toMatchObject({ id: domain.id, openTracking: true, clickTracking: false, records: domain.records });
+    expect(await get(apiKey, domain.id)).toMatchObject({ openTracking: true, clickTracking: false });
+    // A message accepted now takes the new default (a test key sends without delivering).
+    await app.runtime.deps.db.update(domains).set({ status: 'verified', verifiedAt: app.clock.now() }).where(eq(domains.id, domain.id));
+    const testKey = await keyFor(app, organizationId, 'full_access', 'test');
+    const sent = await app.request('POST', '/api/emails', { key: testKey, body: { from: 'hi@example.com', to: ['someone@example.net'], subject: 'Hi', html: '<p>Hi</p>' } });
+    expect(sent.status, sent.text).toBe(200);
+    const [email] = await app.runtime.deps.db.select().from(emails).where(eq(emails.id, sent.body.id));
+    expect(email).toMatchObject({ trackOpens: true, trackClicks: false });
+
+    const both = await app.request('PATCH', `/api/domains/${domain.id}`, { key: apiKey, body: { open_tracking: false, click_tracking: true } });
+    expect(both.body).toMatchObject({ openTracking: false, clickTracking: true });
+    // Asking for what is already set changes nothing and records nothing.
+    expect((await app.request('PATCH', `/api/domains/${domain.id}`, { key: apiKey, body: { click_tracking: true } })).body).toMatchObject({ clickTracking: true });
+    expect((await app.request('PATCH', `/api/domains/${domain.id}`, { key: apiKey, body: {} })).status).toBe(200);
+
+    const audit = await app.runtime.deps.db.select().from(auditEvents).where(eq(auditEvents.organizationId, organizationId)).orderBy(auditEvents.id);
+    const updates = audit.filter((entry) => entry.action === 'domain.updated');
+    expect(updates.map((entry) => entry.details)).toEqual([
+      { openTracking: { from: false, to: true } },
+      { openTracking: { from: true, to: false }, clickTracking: { from: false, to: true } },
+    ]);
+    expect(updates[0]).toMatchObject({ targetType: 'domain', targetId: domain.id, targetLabel: 'example.com', actorKind: 'api_key' });
+  });
+
+  it('refuses what is not a boolean, unknown settings, the sandbox, and a test key', async () => {
+    const { organizationId, apiKey } = await app.createOrg();
+    const domain = await register(apiKey);
+    const refused = [
+      [{ open_tracking: 'yes' }, 'open_tracking'],
+      [{ click_tracking: 'false' }, 'click_tracking'],
+      [{ return_path: 'bounces' }, 'return_path'],
+      [{ name: 'example.org' }, 'name'],
+    ] as const;
+    for (const [body, field] of refused) {
+      const response = await app.request('PATCH', `/api/domains/${domain.id}`, { key: apiKey, body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.stringContaining(field) });
+    }
+    const sandboxId = app.runtime.deps.sandbox.id;
+    const sandbox = await app.request('PATCH', `/api/domains/${sandboxId}`, { key: apiKey, body: { open_tracking: true } });
+    expect(sandbox.status).toBe(409);
+    expect(sandbox.body).toMatchObject({ code: 'CONFLICT', error: expect.stringContaining('sandbox') });
+    const testKey = await keyFor(app, organizationId, 'full_access', 'test');
+    expect((await app.request('PATCH', `/api/domains/${domain.id}`, { key: testKey, body: { open_tracking: true } })).status).toBe(403);
+    expect(await get(apiKey, domain.id)).toMatchObject({ openTracking: false, clickTracking: false });
   });
 });
 

@@ -44,7 +44,17 @@ describe('GET /domains and the sandbox', () => {
     const first = await app.createOrg({ name: 'One', createdAt: new Date('2026-01-05T10:00:00.000Z') });
     const second = await app.createOrg({ name: 'Two', ownerEmail: 'owner@two.test' });
     expect(await list(first.apiKey)).toEqual([
-      { id: SANDBOX_ID, name: 'sandbox.localhost', status: 'verified', sandbox: true, isPolling: false, createdAt: '2026-01-05T10:00:00.000Z' },
+      {
+        id: SANDBOX_ID,
+        name: 'sandbox.localhost',
+        status: 'verified',
+        sandbox: true,
+        isPolling: false,
+        lastCheckedAt: null,
+        nextCheckAt: null,
+        missingRecords: [],
+        createdAt: '2026-01-05T10:00:00.000Z',
+      },
     ]);
     expect((await list(second.apiKey)).map((domain) => domain.id)).toEqual([SANDBOX_ID]);
     // A test key reads it too, and a restart derives the same id from the same name.

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { DASHBOARD_TEST_MODE_REFUSAL } from '@/server/vocabulary/test-mode';
 import { Alert } from './alert';
 import { SwitchToLiveButton } from './switch-to-live-button';
+import { errorFixOf } from '../lib/error-fixes';
 import { describeError } from '../lib/errors';
 
 const TITLES: Record<string, string> = {
@@ -33,11 +34,17 @@ export function ErrorAlert({ error, fallbackTitle = 'Something went wrong', acti
   }
   // Refused by the test mode of the dashboard, not by a key: the switch is offered where it stopped.
   const testMode = code === 'FORBIDDEN' && message === DASHBOARD_TEST_MODE_REFUSAL;
+  const fix = errorFixOf(code);
   return (
     <Alert title={testMode ? 'Test mode' : (code && TITLES[code]) || fallbackTitle} action={action ?? (testMode ? <SwitchToLiveButton /> : undefined)}>
       <span data-testid="error-message" data-error-code={code ?? undefined}>
         {message}
       </span>
+      {fix && (
+        <Link href={fix.href} className="mt-1 block w-fit font-medium underline" data-testid="error-fix">
+          {fix.label}
+        </Link>
+      )}
     </Alert>
   );
 }

@@ -73,6 +73,14 @@ const check = z
     status: z.enum(CHECK_STATUSES),
     title: z.string(),
     detail: z.string().describe('What was found and, for warn and fail, how to fix it'),
+    fix: z
+      .object({
+        resource: z.literal('domain'),
+        id: z.uuid().nullable().describe('The domain to fix (GET /domains/{id}); null while it is not a domain of the account: register it'),
+        name: z.string().nullable().describe('Its name; null when any domain of the account’s own would do (a From on the shared sandbox)'),
+      })
+      .nullable()
+      .describe('What to change to fix a warn or fail: the From domain; null when the fix is in the broadcast itself, and for a pass'),
   })
   .meta({ id: 'PreflightCheck' });
 const preflight = z.object({ ready: z.boolean().describe('No check fails (warnings do not stop a send)'), checks: z.array(check) }).meta({ id: 'BroadcastPreflight' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DNS_RECORD_KINDS, DNS_RECORD_STATUSES, DOMAIN_STATUSES } from '../vocabulary/domain-statuses';
-import { deleteDomain, domainConnectFor, getDomain, listDomains, registerDomain, requestVerification } from '../services/domains/crud';
+import { deleteDomain, domainConnectFor, getDomain, listDomains, registerDomain, requestVerification, updateDomain } from '../services/domains/crud';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, jsonBoolean, messageResponse } from './shared';
@@ -34,6 +34,11 @@ const domainSummary = z
         'The shared sandbox domain every organization has: always verified, listed last, not counted against the plan. A test key sends from it to anyone; a live key only to the owner’s confirmed address',
       ),
     isPolling: z.boolean().describe('A verification chain is polling DNS right now'),
+    lastCheckedAt: isoDate.nullable().describe('When the DNS was last read for it; null before the first check'),
+    nextCheckAt: isoDate.nullable().describe('When it is read next (a past time: due now); null when no check is scheduled (failed)'),
+    missingRecords: z
+      .array(z.enum(DNS_RECORD_KINDS))
+      .describe('The required records (DKIM, MX, SPF) the last check did not find with the value asked for: absent or another value. Empty before the first check and once verified'),
     createdAt: isoDate,
   })
   .meta({ id: 'DomainSummary' });
@@ -46,8 +51,6 @@ const domain = domainSummary
     clickTracking: z.boolean(),
     dkim: z.object({ selector: z.string(), publicKey: z.string().describe('Base64 RSA-2048 public key (SubjectPublicKeyInfo)') }),
     records: z.array(dnsRecord),
-    lastCheckedAt: isoDate.nullable(),
-    nextCheckAt: isoDate.nullable(),
     verifiedAt: isoDate.nullable(),
     failureReason: z.string().nullable(),
   })
@@ -58,6 +61,12 @@ const registerBody = z.strictObject({
   return_path: z.string().max(100).optional().describe('Subdomain label for bounces (default "send")'),
   open_tracking: jsonBoolean().optional().describe('Default open tracking for mail from this domain (default false)'),
   click_tracking: jsonBoolean().optional().describe('Default click tracking for mail from this domain (default false)'),
+});
+
+const updateBody = z.strictObject({
+  id: idParam,
+  open_tracking: jsonBoolean().optional().describe('Open tracking for mail from this domain accepted from now on'),
+  click_tracking: jsonBoolean().optional().describe('Click tracking for mail from this domain accepted from now on'),
 });
 
 const domainConnectAnswer = z
@@ -94,6 +103,24 @@ export const domainsRouter = router({
     .input(z.object({ id: idParam }))
     .output(domain)
     .query(({ ctx, input }) => getDomain(ctx.deps, ctx.principal, input.id)),
+
+  update: orgProcedure
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/domains/{id}',
+        operationId: 'updateDomain',
+        tags,
+        summary: 'Change the tracking defaults of a domain',
+        description: 'Open and click tracking as the defaults of mail from this domain; a message can still override them. They apply to mail accepted from now on.',
+      },
+      liveWrite: true,
+      // The shared sandbox domain belongs to the service: 409.
+      errors: [409],
+    })
+    .input(updateBody)
+    .output(domain)
+    .mutation(({ ctx, input }) => updateDomain(ctx.deps, ctx.principal, input.id, { openTracking: input.open_tracking, clickTracking: input.click_tracking })),
 
   delete: orgProcedure
     .meta({

@@ -27,6 +27,7 @@ export const EXTRA_OPERATIONS: string[] = [
   'GET /usage',
   'GET /audiences/{id}',
   'GET /broadcasts/{id}/preflight',
+  'PATCH /domains/{id}',
   'POST /emails/preflight',
   'POST /emails/batch/preflight',
   'GET /emails/{id}/processing-record',

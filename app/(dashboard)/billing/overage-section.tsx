@@ -3,10 +3,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ErrorAlert } from '../../components/error-alert';
+import { ToggleSwitch } from '../../components/toggle-switch';
 import { formatCount, formatEur } from '../../lib/format';
 import { useTRPC } from '../../lib/trpc';
 import { SectionCard } from './section-card';
-import { ToggleSwitch } from './toggle-switch';
 import type { Usage } from './types';
 import { useInvalidateBilling } from './use-usage';
 

@@ -4,7 +4,17 @@ import { Dialog } from '../../components/dialog';
 import { AddDomainForm } from './add-domain-form';
 import type { Domain } from './types';
 
-export function AddDomainDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated?: (domain: Domain) => void }) {
+export function AddDomainDialog({
+  open,
+  onClose,
+  onCreated,
+  initialName,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated?: (domain: Domain) => void;
+  initialName?: string;
+}) {
   return (
     <Dialog
       open={open}
@@ -13,7 +23,7 @@ export function AddDomainDialog({ open, onClose, onCreated }: { open: boolean; o
       title="Add domain"
       description="The domain you send from. You will get the DNS records to publish next."
     >
-      <AddDomainForm onCancel={onClose} onCreated={onCreated} />
+      <AddDomainForm onCancel={onClose} onCreated={onCreated} initialName={initialName} />
     </Dialog>
   );
 }

@@ -3,25 +3,28 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { hostOfTypedAddress } from '@/server/services/domains/typed-host';
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
 import { CheckboxField, TextField } from '../../components/field';
+import { fieldErrors } from '../../lib/field-errors';
 import { useTRPC } from '../../lib/trpc';
 import type { Domain } from './types';
 import { useInvalidateDomains } from './use-invalidate-domains';
 
 const DEFAULT_RETURN_PATH = 'send';
+const FIELDS = ['name', 'return_path'] as const;
 
 /**
  * Registers a domain, then opens its page with the records to publish, or hands it to
  * `onCreated` (the overview shows the records where it is).
  */
-export function AddDomainForm({ onCancel, onCreated }: { onCancel: () => void; onCreated?: (domain: Domain) => void }) {
+export function AddDomainForm({ onCancel, onCreated, initialName = '' }: { onCancel: () => void; onCreated?: (domain: Domain) => void; initialName?: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const invalidate = useInvalidateDomains();
   const router = useRouter();
-  const [name, setName] = useState('');
+  const [name, setName] = useState(initialName);
   const [returnPath, setReturnPath] = useState(DEFAULT_RETURN_PATH);
   const [openTracking, setOpenTracking] = useState(false);
   const [clickTracking, setClickTracking] = useState(false);
@@ -46,6 +49,14 @@ export function AddDomainForm({ onCancel, onCreated }: { onCancel: () => void; o
     });
   };
 
+  const { byField, other } = fieldErrors(create.error, FIELDS);
+  // A web or email address typed as the name: the server refuses it, and its host is one click away.
+  const host = byField.name ? hostOfTypedAddress(name) : null;
+  const takeHost = (value: string) => {
+    setName(value);
+    create.reset();
+  };
+
   const preview = `${returnPath.trim() || DEFAULT_RETURN_PATH}.${name.trim().replace(/\.$/, '') || 'example.com'}`;
 
   return (
@@ -63,8 +74,23 @@ export function AddDomainForm({ onCancel, onCreated }: { onCancel: () => void; o
         value={name}
         onChange={(event) => setName(event.target.value)}
         description="A domain you control the DNS of, or a subdomain such as mail.example.com."
+        error={
+          byField.name && (
+            <>
+              {byField.name.replace(/; did you mean .*$/, '.')}
+              {host && (
+                <>
+                  {' '}
+                  <button type="button" className="font-medium text-indigo-600 underline hover:text-indigo-500" onClick={() => takeHost(host)} data-testid="use-host">
+                    Use {host}
+                  </button>
+                </>
+              )}
+            </>
+          )
+        }
       />
-      <details className="group rounded-lg border border-slate-200 px-3 py-2 open:pb-3" data-testid="advanced-settings">
+      <details className="group rounded-lg border border-slate-200 px-3 py-2 open:pb-3" data-testid="advanced-settings" open={byField.return_path ? true : undefined}>
         <summary className="cursor-pointer text-sm font-medium text-slate-700 select-none">Advanced settings</summary>
         <div className="mt-3 space-y-4">
           <TextField
@@ -77,6 +103,7 @@ export function AddDomainForm({ onCancel, onCreated }: { onCancel: () => void; o
             spellCheck={false}
             value={returnPath}
             onChange={(event) => setReturnPath(event.target.value)}
+            error={byField.return_path}
             description={
               <>
                 Bounces come back to <code className="font-mono break-all">{preview}</code>. Change it only if that name is already in use.
@@ -97,7 +124,7 @@ export function AddDomainForm({ onCancel, onCreated }: { onCancel: () => void; o
           />
         </div>
       </details>
-      {create.error && <ErrorAlert error={create.error} fallbackTitle="Could not add the domain" />}
+      {other ? <ErrorAlert error={other} fallbackTitle="Could not add the domain" /> : null}
       <div className="flex justify-end gap-2 pt-2">
         <Button variant="secondary" onClick={onCancel} disabled={create.isPending}>
           Cancel

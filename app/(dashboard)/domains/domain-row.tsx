@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { ChevronRightIcon } from 'lucide-react';
 import { formatDate, formatDateTime } from '../../lib/format';
-import { PollingIndicator } from './polling-indicator';
+import { CheckSummary } from './check-summary';
 import { DomainStatusBadge } from './status-badges';
 import type { DomainSummary } from './types';
 
@@ -17,7 +17,7 @@ export function DomainRow({ domain }: { domain: DomainSummary }) {
       <td className="px-4 py-3">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <DomainStatusBadge status={domain.status} />
-          {domain.isPolling && <PollingIndicator />}
+          <CheckSummary domain={domain} />
         </div>
       </td>
       <td className="px-4 py-3 whitespace-nowrap text-slate-500">

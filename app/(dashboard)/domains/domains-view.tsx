@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
@@ -24,7 +25,15 @@ export function DomainsView() {
     ...trpc.domains.list.queryOptions({}),
     refetchInterval: (query) => (query.state.data?.data.some((domain) => domain.isPolling) ? POLL_INTERVAL_MS : false),
   });
-  const [adding, setAdding] = useState(false);
+  // `/domains?add=example.com` (a fix-it link elsewhere in the dashboard) opens the dialog with the name filled in.
+  const requested = useSearchParams().get('add');
+  const [adding, setAdding] = useState(requested !== null);
+  const router = useRouter();
+  const closeDialog = () => {
+    setAdding(false);
+    // The name was asked for once: the next "Add domain" starts empty.
+    if (requested !== null) router.replace('/domains', { scroll: false });
+  };
   // The organization's own domains; the shared sandbox (listed last by the API) is shown apart.
   const own = domains.data?.data.filter((domain) => !domain.sandbox);
   const sandbox = domains.data?.data.find((domain) => domain.sandbox);
@@ -71,7 +80,7 @@ export function DomainsView() {
 
       {sandbox && <SandboxNote sandbox={sandbox} />}
 
-      <AddDomainDialog open={adding} onClose={() => setAdding(false)} />
+      <AddDomainDialog open={adding} onClose={closeDialog} initialName={requested ?? undefined} />
     </>
   );
 }

@@ -1,13 +1,17 @@
 'use client';
 
 import Link from 'next/link';
-import { useState } from 'react';
-import { Button } from '../../components/button';
+import { useId, useState } from 'react';
+import { ChevronDownIcon } from 'lucide-react';
+import { Button, buttonClasses } from '../../components/button';
+import { cx } from '../../components/cx';
 import { ErrorAlert } from '../../components/error-alert';
 import { Skeleton } from '../../components/skeleton';
 import { useCreateGate } from '../create-gate/use-create-gate';
 import { CreateGateNote } from '../create-gate/create-gate-note';
 import { AddDomainDialog } from '../domains/add-domain-dialog';
+import { recordList } from '../domains/check-summary';
+import { RecordStatusBadge } from '../domains/status-badges';
 import { DnsHelp } from '../domains/[id]/dns-help';
 import { DnsRecordRow } from '../domains/[id]/dns-record-row';
 import { DnsRecordsTable } from '../domains/[id]/dns-records-table';
@@ -61,7 +65,11 @@ function NeedsDomain() {
   return <p className="text-sm text-slate-500">Add a domain first (step 1).</p>;
 }
 
-/** Step 2: the records to publish, with copy buttons, or one click at a provider that supports Domain Connect. */
+/**
+ * Step 2: which records to publish and where each stands, short; the records themselves, with
+ * their copy buttons, on demand (the full table made the overview very long), or one click at a
+ * provider that supports Domain Connect.
+ */
 export function PublishRecordsStep({ checklist }: { checklist: Checklist }) {
   if (!checklist.domain) return <NeedsDomain />;
   return <DomainRecords domainId={checklist.domain.id} />;
@@ -69,6 +77,8 @@ export function PublishRecordsStep({ checklist }: { checklist: Checklist }) {
 
 function DomainRecords({ domainId }: { domainId: string }) {
   const { query } = useDomain(domainId);
+  const [showRecords, setShowRecords] = useState(false);
+  const tableId = useId();
   if (query.isPending) return <Skeleton className="h-40 w-full" />;
   if (query.isError) {
     return (
@@ -84,15 +94,41 @@ function DomainRecords({ domainId }: { domainId: string }) {
     );
   }
   const domain = query.data;
+  const required = domain.records.filter((record) => record.required).map((record) => record.record);
   return (
     <div className="space-y-3" data-testid="setup-records">
-      <DnsHelp domain={domain} />
-      {domain.status !== 'verified' && <DomainConnectPanel domainId={domain.id} />}
-      <DnsRecordsTable>
+      <p className="text-sm text-slate-600">
+        Add {required.length} records at the DNS provider of <strong className="font-medium break-all text-slate-800">{domain.name}</strong>:{' '}
+        {recordList(required)}. DMARC is recommended.
+      </p>
+      <ul className="flex flex-wrap gap-2" aria-label="The records and what the last check found" data-testid="setup-record-statuses">
         {domain.records.map((record) => (
-          <DnsRecordRow key={`${record.record}-${record.name}`} record={record} />
+          <li key={record.record} className="inline-flex items-center gap-1.5 rounded-md border border-slate-200 py-0.5 pr-0.5 pl-2 text-xs" data-record={record.record}>
+            <span className="font-medium text-slate-700">{record.record}</span>
+            <RecordStatusBadge status={record.status} />
+          </li>
         ))}
-      </DnsRecordsTable>
+      </ul>
+      {domain.status !== 'verified' && <DomainConnectPanel domainId={domain.id} />}
+      <div className="flex flex-wrap items-center gap-2">
+        <Button variant="secondary" size="sm" aria-expanded={showRecords} aria-controls={tableId} onClick={() => setShowRecords((shown) => !shown)}>
+          {showRecords ? 'Hide the records' : 'Show the records'}
+          <ChevronDownIcon className={cx('size-4 transition-transform', showRecords && 'rotate-180')} aria-hidden="true" />
+        </Button>
+        <Link href={`/domains/${domain.id}`} className={buttonClasses('ghost', 'sm')}>
+          Open the domain page
+        </Link>
+      </div>
+      {showRecords && (
+        <div id={tableId} className="space-y-3" data-testid="setup-records-table">
+          <DnsHelp domain={domain} />
+          <DnsRecordsTable>
+            {domain.records.map((record) => (
+              <DnsRecordRow key={`${record.record}-${record.name}`} record={record} />
+            ))}
+          </DnsRecordsTable>
+        </div>
+      )}
     </div>
   );
 }

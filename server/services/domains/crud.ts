@@ -113,6 +113,35 @@ export async function domainConnectFor(deps: Pick<Deps, 'db' | 'config' | 'sandb
   return checkDomainConnect(deps, { name: domain.name, records: domain.records });
 }
 
+export interface DomainSettings {
+  openTracking?: boolean;
+  clickTracking?: boolean;
+}
+
+const TRACKING_SETTINGS = ['openTracking', 'clickTracking'] as const satisfies (keyof DomainSettings)[];
+
+/**
+ * Changes the domain's tracking defaults. They are read when a message is accepted, so they apply
+ * to mail accepted from now on (the rest of a broadcast in flight included); mail already accepted
+ * keeps what it was accepted with. Recorded in the audit log when something changed.
+ */
+export async function updateDomain(deps: Deps, principal: Principal, id: string, input: DomainSettings): Promise<DomainView> {
+  if (id === deps.sandbox.id) throw sandboxIsShared('changed');
+  return deps.db.transaction(async (tx) => {
+    const before = await ownDomain(tx, principal, id, { lock: true });
+    const details: Partial<Record<keyof DomainSettings, { from: boolean; to: boolean }>> = {};
+    for (const setting of TRACKING_SETTINGS) {
+      const to = input[setting];
+      if (to !== undefined && to !== before[setting]) details[setting] = { from: before[setting], to };
+    }
+    const changed = Object.entries(details).map(([setting, change]) => [setting, change.to]);
+    if (changed.length === 0) return view(deps, before, await activeKey(tx, before.id));
+    const [row] = await tx.update(domains).set(Object.fromEntries(changed)).where(eq(domains.id, before.id)).returning();
+    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'domain.updated', target: { type: 'domain', id: row!.id, label: row!.name }, details });
+    return view(deps, row!, await activeKey(tx, row!.id));
+  });
+}
+
 /** Deletes the domain, retires its DKIM key (the private key is wiped) and revokes the keys pinned to it, all at once. */
 export async function deleteDomain(deps: Deps, principal: Principal, id: string): Promise<void> {
   if (id === deps.sandbox.id) throw sandboxIsShared('deleted');

@@ -2,6 +2,7 @@ import { domainToASCII } from 'node:url';
 import { isIP } from 'node:net';
 import { parse } from 'tldts';
 import { validationError } from '../../errors';
+import { hostOfTypedAddress } from './typed-host';
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
@@ -13,7 +14,10 @@ export function normalizeDomainName(input: string): string {
   const trimmed = input.trim().replace(/\.$/, '');
   if (!trimmed) throw validationError('name: must not be empty');
   if (/^\[.*\]$/.test(trimmed) || isIP(trimmed)) throw validationError('name: must be a domain name, not an IP address');
-  if (/[\s/@:?#]/.test(trimmed)) throw validationError(`name: "${input}" is not a domain name (no scheme, path, port or address)`);
+  if (/[\s/@:?#]/.test(trimmed)) {
+    const host = hostOfTypedAddress(trimmed);
+    throw validationError(`name: "${input}" is not a domain name (no scheme, path, port or address)${host ? `; did you mean ${host}?` : ''}`);
+  }
   const ascii = domainToASCII(trimmed.toLowerCase());
   if (!ascii) throw validationError(`name: "${input}" is not a valid domain name`);
   if (ascii.length > 253) throw validationError('name: must be at most 253 characters');

@@ -20,7 +20,17 @@ async function organizationCreatedAt(deps: Pick<Deps, 'db'>, organizationId: str
 
 export async function sandboxSummary(deps: Pick<Deps, 'db' | 'sandbox'>, principal: Pick<Principal, 'organizationId'>): Promise<DomainSummary> {
   const createdAt = await organizationCreatedAt(deps, principal.organizationId);
-  return { id: deps.sandbox.id, name: deps.sandbox.name, status: 'verified', sandbox: true, isPolling: false, createdAt: createdAt.toISOString() };
+  return {
+    id: deps.sandbox.id,
+    name: deps.sandbox.name,
+    status: 'verified',
+    sandbox: true,
+    isPolling: false,
+    lastCheckedAt: null,
+    nextCheckAt: null,
+    missingRecords: [],
+    createdAt: createdAt.toISOString(),
+  };
 }
 
 /**
@@ -37,8 +47,6 @@ export async function sandboxView(deps: Pick<Deps, 'db' | 'sandbox'>, principal:
     clickTracking: false,
     dkim: { selector: deps.sandbox.selector, publicKey: deps.sandbox.publicKey },
     records: [],
-    lastCheckedAt: null,
-    nextCheckAt: null,
     verifiedAt: summary.createdAt,
     failureReason: null,
   };

@@ -1,7 +1,7 @@
 import type { dkimKeys, domains } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { buildDomainRecords, type DnsRecord } from './records';
-import type { DomainStatus } from '../../vocabulary/domain-statuses';
+import { REQUIRED_DNS_RECORDS, type DnsRecordKind, type DomainStatus } from '../../vocabulary/domain-statuses';
 
 export type { DomainStatus };
 
@@ -15,6 +15,10 @@ export interface DomainSummary {
   /** The shared onboarding domain every organization has (docs/domains.md), not one it registered. */
   sandbox: boolean;
   isPolling: boolean;
+  lastCheckedAt: string | null;
+  nextCheckAt: string | null;
+  /** The required records the last check did not find with the value asked for: none before the first check. */
+  missingRecords: DnsRecordKind[];
   createdAt: string;
 }
 
@@ -25,10 +29,17 @@ export interface DomainView extends DomainSummary {
   clickTracking: boolean;
   dkim: { selector: string; publicKey: string };
   records: DnsRecord[];
-  lastCheckedAt: string | null;
-  nextCheckAt: string | null;
   verifiedAt: string | null;
   failureReason: string | null;
+}
+
+/**
+ * Absent (pending) or published with another value (failed) when last read; a record whose DNS did
+ * not answer is neither, since nothing was concluded about it.
+ */
+function missingAtLastCheck(row: DomainRow): DnsRecordKind[] {
+  if (row.lastCheckedAt === null) return [];
+  return REQUIRED_DNS_RECORDS.filter((record) => row.recordStatuses[record] === 'pending' || row.recordStatuses[record] === 'failed');
 }
 
 export const summary = (row: DomainRow): DomainSummary => ({
@@ -37,6 +48,9 @@ export const summary = (row: DomainRow): DomainSummary => ({
   status: row.status,
   sandbox: false,
   isPolling: row.chainStartedAt !== null,
+  lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
+  nextCheckAt: row.nextCheckAt?.toISOString() ?? null,
+  missingRecords: missingAtLastCheck(row),
   createdAt: row.createdAt.toISOString(),
 });
 
@@ -56,8 +70,6 @@ export function view(deps: Pick<Deps, 'config'>, row: DomainRow, key: DkimKeyRow
     clickTracking: row.clickTracking,
     dkim: { selector: key.selector, publicKey: key.publicKey },
     records: recordsOf(deps, row, key),
-    lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
-    nextCheckAt: row.nextCheckAt?.toISOString() ?? null,
     verifiedAt: row.verifiedAt?.toISOString() ?? null,
     failureReason: row.failureReason,
   };

@@ -1,4 +1,5 @@
 import { CircleAlertIcon, CircleCheckIcon, CircleXIcon } from 'lucide-react';
+import { PreflightFixLink } from './preflight-fix-link';
 import type { CheckStatus, PreflightCheck } from './preflight-types';
 
 const ICONS: Record<CheckStatus, { icon: typeof CircleCheckIcon; className: string; label: string }> = {
@@ -7,8 +8,8 @@ const ICONS: Record<CheckStatus, { icon: typeof CircleCheckIcon; className: stri
   fail: { icon: CircleXIcon, className: 'text-red-600', label: 'Failed' },
 };
 
-/** One check: its verdict as an icon (and in words for screen readers), its title, and the sentence that explains it. */
-export function PreflightItem({ check }: { check: PreflightCheck }) {
+/** One check: its verdict as an icon (and in words for screen readers), its title, the sentence that explains it, and the page that fixes it. */
+export function PreflightItem({ check, showFix }: { check: PreflightCheck; showFix: boolean }) {
   const { icon: Icon, className, label } = ICONS[check.status];
   return (
     <li className="flex gap-3 py-2.5 first:pt-0 last:pb-0" data-testid="preflight-check" data-check={check.id} data-status={check.status}>
@@ -19,6 +20,7 @@ export function PreflightItem({ check }: { check: PreflightCheck }) {
           {check.title}
         </p>
         <p className="mt-0.5 wrap-anywhere text-slate-600">{check.detail}</p>
+        {showFix && check.fix && <PreflightFixLink fix={check.fix} />}
       </div>
     </li>
   );

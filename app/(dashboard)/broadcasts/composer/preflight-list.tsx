@@ -8,6 +8,21 @@ import { PreflightItem } from './preflight-item';
 import type { Preflight } from './preflight-types';
 import type { usePreflight } from './use-preflight';
 
+/** The checks that carry the link to their fix: the first of each fix, since several checks are often fixed on one domain's page. */
+function firstOfEachFix(preflight: Preflight | undefined): Set<string> {
+  if (!preflight) return new Set();
+  const seen = new Set<string>();
+  const linked = new Set<string>();
+  for (const check of preflight.checks) {
+    if (!check.fix) continue;
+    const key = `${check.fix.id}|${check.fix.name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    linked.add(check.id);
+  }
+  return linked;
+}
+
 /** "2 warnings, 1 failed": the verdict in a line above the list. */
 function summary(preflight: Preflight): string {
   const fails = preflight.checks.filter((check) => check.status === 'fail').length;
@@ -28,6 +43,7 @@ export function PreflightList({ query }: { query: ReturnType<typeof usePreflight
       Check again
     </Button>
   );
+  const linked = firstOfEachFix(query.data);
   return (
     <div data-testid="preflight">
       <div className="mb-3 flex items-center justify-between gap-3">
@@ -62,7 +78,7 @@ export function PreflightList({ query }: { query: ReturnType<typeof usePreflight
       {query.data && (
         <ul className="divide-y divide-slate-100" aria-label="Pre-flight checks">
           {query.data.checks.map((check) => (
-            <PreflightItem key={check.id} check={check} />
+            <PreflightItem key={check.id} check={check} showFix={linked.has(check.id)} />
           ))}
         </ul>
       )}

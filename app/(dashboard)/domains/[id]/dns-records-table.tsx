@@ -5,7 +5,7 @@ const columns = ['Record', 'Type', 'Host', 'Value', 'TTL', 'Priority', 'Status']
 
 export function DnsRecordsTable({ children }: { children: ReactNode }) {
   return (
-    <DataTable label="DNS records" columns={columns} dense>
+    <DataTable label="DNS records" columns={columns} dense stackOnPhones>
       {children}
     </DataTable>
   );

@@ -11,6 +11,7 @@ import { DomainHeader } from './domain-header';
 import { DomainNotFound } from './domain-not-found';
 import { BackToDomains } from './back-to-domains';
 import { useDomain } from './use-domain';
+import { TrackingSection } from './tracking-section';
 import { VerificationNotice } from './verification-notice';
 
 export function DomainDetailView({ id }: { id: string }) {
@@ -38,6 +39,7 @@ export function DomainDetailView({ id }: { id: string }) {
         <VerificationNotice domain={domain} />
       </div>
       <DnsRecordsSection domain={domain} />
+      {!domain.sandbox && <TrackingSection domain={domain} />}
       <DomainFacts domain={domain} />
       <DeleteDomainSection domain={domain} />
     </div>

@@ -11,9 +11,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-const onOff = (value: boolean) => (value ? 'On' : 'Off');
-
-/** The domain's settings and history. */
+/** The domain's fixed settings and history (tracking, which can change, has its own section). */
 export function DomainFacts({ domain }: { domain: Domain }) {
   return (
     <section aria-labelledby="domain-details-heading" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
@@ -30,8 +28,6 @@ export function DomainFacts({ domain }: { domain: Domain }) {
         <Fact label="DKIM selector">
           <code className="font-mono text-xs break-all">{domain.dkim.selector}</code>
         </Fact>
-        <Fact label="Open tracking">{onOff(domain.openTracking)}</Fact>
-        <Fact label="Click tracking">{onOff(domain.clickTracking)}</Fact>
         <Fact label="Added">{formatDateTime(domain.createdAt)}</Fact>
         <Fact label="Verified">{domain.verifiedAt ? formatDateTime(domain.verifiedAt) : <span className="text-slate-400">Not yet</span>}</Fact>
       </dl>

@@ -1,4 +1,3 @@
-import { PollingIndicator } from '../polling-indicator';
 import { DomainStatusBadge } from '../status-badges';
 import type { Domain } from '../types';
 import { CheckTimes } from './check-times';
@@ -12,7 +11,6 @@ export function DomainHeader({ domain, onVerifyStarted }: { domain: Domain; onVe
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
           <h1 className="text-2xl font-semibold tracking-tight break-all text-slate-900">{domain.name}</h1>
           <DomainStatusBadge status={domain.status} />
-          {domain.isPolling && <PollingIndicator />}
         </div>
         <CheckTimes domain={domain} />
       </div>

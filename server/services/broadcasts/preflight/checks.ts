@@ -16,12 +16,24 @@ export type PreflightCheckId = (typeof PREFLIGHT_CHECK_IDS)[number];
 export const CHECK_STATUSES = ['pass', 'warn', 'fail'] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
+/**
+ * What to change to fix a check that warns or fails: the From domain, by its id once it is the
+ * account's (null: register it; a null name too: a domain of the account's own, any). The
+ * dashboard links its page; an application reads the id.
+ */
+export interface PreflightFix {
+  resource: 'domain';
+  id: string | null;
+  name: string | null;
+}
+
 export interface PreflightCheck {
   id: PreflightCheckId;
   status: CheckStatus;
   title: string;
   /** What was found and, for warn and fail, exactly how to fix it. */
   detail: string;
+  fix: PreflightFix | null;
 }
 
 export interface Preflight {
@@ -41,7 +53,14 @@ export const CHECK_TITLES: Record<PreflightCheckId, string> = {
   audience_quality: 'Audience quality',
 };
 
-export const check = (id: PreflightCheckId, status: CheckStatus, detail: string): PreflightCheck => ({ id, status, title: CHECK_TITLES[id], detail });
+export const check = (id: PreflightCheckId, status: CheckStatus, detail: string, fix: PreflightFix | null = null): PreflightCheck => ({
+  id,
+  status,
+  title: CHECK_TITLES[id],
+  detail,
+  // A check that passes has nothing to fix.
+  fix: status === 'pass' ? null : fix,
+});
 
 export function preflightOf(checks: PreflightCheck[]): Preflight {
   const order = (c: PreflightCheck) => PREFLIGHT_CHECK_IDS.indexOf(c.id);

@@ -1,6 +1,7 @@
 import type { Deps } from '../../../deps';
 import { measureRates } from '../../plans/standing';
 import type { Principal } from '../../shared/principal';
+import { readerOf } from '../../shared/reader';
 import { DAY_MS } from '../../shared/time';
 import { audienceCounts } from './audience-read';
 import { judgeAudienceQuality } from './audience-quality';
@@ -25,7 +26,7 @@ export async function preflightBroadcast(deps: PreflightDeps, principal: Princip
   const broadcast = await ownBroadcast(deps.db, organizationId, broadcastId);
   const since = new Date(deps.clock.now().getTime() - COMPLAINT_RATE.windowDays * DAY_MS);
   const [authentication, bodies, rates, audience] = await Promise.all([
-    authenticationChecks(deps, organizationId, broadcast.from),
+    authenticationChecks(deps, organizationId, broadcast.from, readerOf(principal)),
     bodiesOf(deps.db, organizationId, broadcast),
     measureRates(deps, organizationId, since),
     audienceCounts(deps.db, organizationId, broadcast),

@@ -1,22 +1,36 @@
 import type { Sender } from '../../domains/authentication/sender';
-import { check, type PreflightCheck, type PreflightCheckId } from './checks';
+import { domainFixes } from '../../domains/fix-it';
+import type { Reader } from '../../shared/reader';
+import { check, type PreflightCheck, type PreflightCheckId, type PreflightFix } from './checks';
 
-const REGISTER = 'register it (POST /domains), publish the records it lists and verify it';
-
-export function judgeSenderDomain(sender: Sender): PreflightCheck {
+/** The domain whose change fixes the sender's checks; null for a From that is no address (the broadcast's own field fixes that). */
+export function senderFix(sender: Sender): PreflightFix | null {
   switch (sender.kind) {
     case 'invalid':
-      return check('sender_domain', 'fail', `The From address "${sender.from}" is not valid (${sender.reason}). To fix it, set from to an address on one of your verified domains.`);
+      return null;
     case 'sandbox':
-      return check('sender_domain', 'fail', `${sender.domain} is the shared sandbox domain, which reaches only the account owner. To fix it, send from a domain of your own: ${REGISTER}.`);
+      return { resource: 'domain', id: null, name: null };
     case 'unregistered':
-      return check('sender_domain', 'fail', `${sender.domain} is not a domain of this account. To fix it, ${REGISTER}, or send from one of your verified domains.`);
+      return { resource: 'domain', id: null, name: sender.domain };
+    case 'registered':
+      return { resource: 'domain', id: sender.id, name: sender.domain };
+  }
+}
+
+export function judgeSenderDomain(sender: Sender, reader: Reader): PreflightCheck {
+  const fixes = domainFixes(reader);
+  const fail = (detail: string) => check('sender_domain', 'fail', detail, senderFix(sender));
+  switch (sender.kind) {
+    case 'invalid':
+      return fail(`The From address "${sender.from}" is not valid (${sender.reason}). To fix it, set from to an address on one of your verified domains.`);
+    case 'sandbox':
+      return fail(`${sender.domain} is the shared sandbox domain, which reaches only the account owner. To fix it, send from a domain of your own: ${fixes.register}.`);
+    case 'unregistered':
+      return fail(`${sender.domain} is not a domain of this account. To fix it, ${fixes.register}, or send from one of your verified domains.`);
     case 'registered':
       if (sender.status === 'verified') return check('sender_domain', 'pass', `${sender.domain} is a verified domain of this account.`);
-      return check(
-        'sender_domain',
-        'fail',
-        `${sender.domain} is registered but not verified (status ${sender.status}${sender.failureReason ? `: ${sender.failureReason}` : ''}). To fix it, publish the records GET /domains/${sender.id} lists and verify it with POST /domains/${sender.id}/verify.`,
+      return fail(
+        `${sender.domain} is registered but not verified (status ${sender.status}${sender.failureReason ? `: ${sender.failureReason}` : ''}). To fix it, ${fixes.publishAndVerify(sender.id)}.`,
       );
   }
 }
@@ -35,5 +49,5 @@ export function uncheckedAuthentication(sender: Exclude<Sender, { kind: 'registe
         ? `${sender.domain} is the shared sandbox domain, which broadcasts cannot use`
         : `${sender.domain} is not a domain of this account, so it has no return path or signing key of ours`;
   const ids: PreflightCheckId[] = sender.kind === 'invalid' ? ['spf', 'dkim', 'dmarc'] : ['spf', 'dkim'];
-  return ids.map((id) => check(id, 'fail', `Not checked: ${why}. ${NOT_CHECKED_FIX}`));
+  return ids.map((id) => check(id, 'fail', `Not checked: ${why}. ${NOT_CHECKED_FIX}`, senderFix(sender)));
 }

@@ -1,3 +1,5 @@
+import type { Reader } from '../../shared/reader';
+import { domainFixes } from '../fix-it';
 import { dkimValue } from '../records';
 import { judgement, type Judgement } from './judgement';
 import { unanswered, type TxtAnswer } from './dns-answer';
@@ -10,6 +12,8 @@ export interface DkimInput {
   /** Base64 of the active key's public half, as published in `p=`. */
   publicKey: string;
   answer: TxtAnswer;
+  /** Who reads the fix: an application is told the API call, a person the page. */
+  reader: Reader;
 }
 
 /**
@@ -19,7 +23,7 @@ export interface DkimInput {
  */
 export function judgeDkim(input: DkimInput): Judgement {
   const { name } = input;
-  const wanted = `publish a TXT record at ${name} with the value "${dkimValue(input.publicKey)}" (GET /domains/{id} lists it split into 255-byte strings)`;
+  const wanted = `publish a TXT record at ${name} with the value "${dkimValue(input.publicKey)}" (${domainFixes(input.reader).dkimStrings})`;
   if (input.answer.kind === 'transient') return judgement('warn', unanswered(name, input.answer));
   if (input.answer.kind === 'absent') return judgement('fail', `No DKIM record at ${name}, so receivers cannot verify our signature on your messages. To fix it, ${wanted}.`);
   const keys = txtValues(input.answer.value)

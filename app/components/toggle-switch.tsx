@@ -1,5 +1,5 @@
-import { cx } from '../../components/cx';
-import { Spinner } from '../../components/spinner';
+import { cx } from './cx';
+import { Spinner } from './spinner';
 
 /** An on/off switch (`role="switch"`), named by `label`; `pending` while the change is saved. */
 export function ToggleSwitch({
