@@ -14,7 +14,7 @@ export type RawSource =
       available: true;
       /** The whole message: headers with the DKIM signature, then the MIME parts. */
       message: Buffer;
-      /** The Date header it carries: when it was first sent, or (never sent) the time of this view. */
+      /** The Date header it carries: when it was first sent, or (not sent) when it is due. */
       date: Date;
       /** Whether these are the bytes that went out (it was built for sending at least once). */
       sent: boolean;
@@ -42,14 +42,16 @@ async function activeKeyOf(deps: Pick<Deps, 'db'>, domainId: string | null): Pro
  * domain's current DKIM key (the one that signed it, unless the key was rotated since). A test
  * email shows the message a live send would have carried. 404 as for reading the email.
  */
-export async function rawSourceOf(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'encryptionKey' | 'sandbox'>, principal: Principal, id: string): Promise<RawSource> {
+export async function rawSourceOf(deps: Pick<Deps, 'db' | 'config' | 'encryptionKey' | 'sandbox'>, principal: Principal, id: string): Promise<RawSource> {
   const row = await ownEmail(deps, principal, id);
-  const composed = await composeMessage(deps, { row, signingKeyId: await activeKeyOf(deps, row.domainId), hasAttachments: true, date: row.messageDate ?? deps.clock.now() });
+  // Not sent yet: dated when it is due, so two looks (the page, the .eml) are the same message.
+  const date = row.messageDate ?? row.scheduledAt ?? row.createdAt;
+  const composed = await composeMessage(deps, { row, signingKeyId: await activeKeyOf(deps, row.domainId), hasAttachments: true, date });
   if (!composed) return { available: false, reason: 'The sending domain was deleted with its DKIM key, so the message cannot be built again.' };
   return {
     available: true,
     message: await compileMessage(composed.message),
-    date: row.messageDate ?? deps.clock.now(),
+    date,
     sent: row.messageDate !== null,
     expiredAttachments: composed.expiredAttachments,
   };
