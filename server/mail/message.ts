@@ -133,7 +133,8 @@ export function buildMessage(input: MessageInput): OutgoingMessage {
   }));
   if (recipients.length === 0) throw new Error('an email needs at least one recipient');
 
-  const mail: Mail.Options = {
+  // `baseBoundary` is a composer option nodemailer's typings leave out.
+  const mail: Mail.Options & { baseBoundary: string } = {
     from: typeof input.from === 'string' ? input.from : { name: input.from.name ?? '', address: input.from.address },
     to: input.to,
     cc: input.cc?.length ? input.cc : undefined,
