@@ -46,7 +46,11 @@ const content = {
   html: z.string().max(TEMPLATE_LIMITS.bodyBytes).optional(),
   text: z.string().max(TEMPLATE_LIMITS.bodyBytes).optional(),
 };
-const sampleVariables = z.record(z.string(), z.unknown()).optional();
+/** As typed in the editor: a JSON object, its errors those of the REST preview's `variables`. */
+const sampleVariables = z
+  .string()
+  .max(TEMPLATE_LIMITS.sampleVariablesChars, `must be at most ${TEMPLATE_LIMITS.sampleVariablesChars} characters`)
+  .optional();
 const sourceOf = (input: { subject: string; html?: string; text?: string }) => ({ subject: input.subject, html: input.html ?? null, text: input.text ?? null });
 
 const name = z.string().min(1, 'must not be empty').max(TEMPLATE_LIMITS.nameChars);
@@ -99,7 +103,7 @@ export const templatesRouter = router({
     .meta({ bodyLimitBytes })
     .input(z.strictObject({ ...content, variables: sampleVariables }))
     .output(rendered.extend({ variables: z.array(z.string()) }))
-    .query(({ ctx, input }) => previewContent(ctx.deps, sourceOf(input), input.variables ?? {})),
+    .query(({ ctx, input }) => previewContent(ctx.deps, sourceOf(input), parseVariables(input.variables))),
 
   /**
    * For the dashboard only (no REST path): the editor's "Send test", the content as it stands
@@ -110,7 +114,7 @@ export const templatesRouter = router({
     .meta({ bodyLimitBytes })
     .input(z.strictObject({ id: idParam, from: mailbox('from'), to: mailbox('to'), ...content, variables: sampleVariables }))
     .output(z.object({ id: z.uuid() }))
-    .mutation(({ ctx, input }) => sendTemplateTest(ctx.deps, ctx.principal, input.id, { from: input.from, to: input.to, variables: input.variables ?? {}, content: sourceOf(input) })),
+    .mutation(({ ctx, input }) => sendTemplateTest(ctx.deps, ctx.principal, input.id, { from: input.from, to: input.to, variables: parseVariables(input.variables), content: sourceOf(input) })),
 
   update: orgProcedure
     .meta({ openapi: { method: 'PATCH', path: '/templates/{id}', operationId: 'updateTemplate', tags, summary: 'Change any of name, subject, html and text (null removes html or text)' }, liveWrite: true, bodyLimitBytes })
