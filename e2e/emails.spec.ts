@@ -450,7 +450,10 @@ test('an email page always draws its HTML, shows the raw source to copy or downl
   await frame().scrollIntoViewIfNeeded();
   await expect.poll(() => indigoShare(page, frame())).toBeGreaterThan(0.9);
   await detail.getByRole('button', { name: 'Load remote images' }).click();
-  for (let sample = 0; sample < 3; sample += 1) expect(await indigoShare(page, frame())).toBeGreaterThan(0.9);
+  // Sampled as a person sees it for a second while the new document replaces the shown one: never blank.
+  const shares: number[] = [];
+  for (const start = Date.now(); Date.now() - start < 1_000; ) shares.push(await indigoShare(page, frame()));
+  expect(Math.min(...shares)).toBeGreaterThan(0.9);
   await expect(detail.getByTestId('remote-content-notice')).toContainText('Remote images are shown');
   await expect(detail.getByTestId('html-preview-pane')).not.toHaveAttribute('data-pending');
   await expect(page.frameLocator('[data-testid="html-preview"]').locator('img')).toHaveJSProperty('complete', true);
