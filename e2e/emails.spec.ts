@@ -422,6 +422,9 @@ test('an email relayed through the SMTP gateway says "via SMTP" in the list and 
   await expect(header.getByRole('heading', { name: 'Your password reset', level: 1 })).toBeVisible();
   await expect(header.getByTestId('email-source')).toHaveText('via SMTP');
   await expect(header.getByTestId('email-source')).toHaveAttribute('data-source', 'smtp');
+  // Sent by the relay, logged in with the key named WordPress.
+  await expect(header.getByTestId('envelope-sent-by')).toContainText('SMTP relay');
+  await expect(header.getByTestId('envelope-sent-by').getByRole('link', { name: 'WordPress' })).toHaveAttribute('href', '/api-keys');
   await shot(page, 'detail-via-smtp');
 
   await page.goto(`/emails/${apiId}`);

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { emails } from '@/db/schema';
+import { runAdminCommand } from '@/server/admin/commands';
 import { admitApiKey } from '@/server/services/api-keys/admission';
+import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { sendEmail } from '@/server/services/emails/accept/send';
 import { RAW_SOURCE_SHOWN_BYTES } from '@/server/services/emails/message/raw-source';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
@@ -157,6 +161,25 @@ describe('who sent an email', () => {
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     const seen = await dashboardCall(app, person.cookie, 'query', 'emails.sentBy', { id: sent.data.id });
     expect(seen.data).toEqual({ kind: 'dashboard', key: null, broadcast: null });
+  });
+
+  it("names a broadcast's message by its broadcast, whose source is the one its recipient got", async () => {
+    await runAdminCommand(app.runtime.deps, 'org:plan', { org: org.organizationId, plan: '10k' });
+    await runAdminCommand(app.runtime.deps, 'org:review', { org: org.organizationId, approve: true });
+    const audienceId = (await app.request('POST', '/api/audiences', { key: org.apiKey, body: { name: 'List' } })).body.id;
+    await app.request('POST', `/api/audiences/${audienceId}/contacts/batch`, { key: org.apiKey, body: { contacts: [{ email: 'ada@example.net' }] } });
+    const broadcast = await app.request('POST', '/api/broadcasts', {
+      key: org.apiKey,
+      body: { name: 'November news', audience_id: audienceId, from: 'Acme News <news@acme.example.com>', subject: 'News', html: '<p>News. <a href="{{ unsubscribe_url }}">Unsubscribe</a></p>' },
+    });
+    expect(broadcast.status, broadcast.text).toBe(201);
+    expect((await app.request('POST', `/api/broadcasts/${broadcast.body.id}/send`, { key: org.apiKey })).status).toBe(200);
+    while ((await sweepBroadcasts(app.runtime.deps)).outcomes.more);
+    const [message] = await app.runtime.deps.db.select({ id: emails.id }).from(emails).where(eq(emails.broadcastId, broadcast.body.id));
+    expect((await trpcQuery('emails.sentBy', { id: message!.id })).data).toEqual({ kind: 'broadcast', key: null, broadcast: { id: broadcast.body.id, name: 'November news' } });
+    await sweepEmailDispatch(app.runtime.deps);
+    expect((await trpcQuery('emails.rawSource', { id: message!.id })).data.source).toBe(mx.messages[0]!.raw);
+    expect(mx.messages[0]!.raw).toMatch(/^List-Unsubscribe:/m);
   });
 
   it('is refused as reading the email is', async () => {
