@@ -173,12 +173,13 @@ test('every resource of the navigation is built, and the API reference lists the
   await expect(page.getByTestId('broadcasts-empty')).toBeVisible();
   await expect(page.getByTestId('coming-soon')).toHaveCount(0);
 
-  await page.getByRole('link', { name: 'API docs', exact: true }).click();
-  await expect(page).toHaveURL(/\/docs$/);
-  await expect(page.getByRole('heading', { name: 'EU Mail API', level: 1 })).toBeVisible();
-  await page.getByRole('button', { name: /API keys/ }).first().click();
-  await expect(page.getByText('Create an API key').first()).toBeAttached();
-  await expect(page.getByText('Revoke an API key').first()).toBeAttached();
+  // The reference opens in a new tab (e2e/docs.spec.ts), beside the dashboard.
+  const [docs] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: /^API docs/ }).click()]);
+  await expect(docs).toHaveURL(/\/docs$/);
+  await expect(docs.getByRole('heading', { name: 'EU Mail API', level: 1 })).toBeVisible();
+  await docs.getByRole('button', { name: /API keys/ }).first().click();
+  await expect(docs.getByText('Create an API key').first()).toBeAttached();
+  await expect(docs.getByText('Revoke an API key').first()).toBeAttached();
 });
 
 test('one process serves the dashboard, REST, tRPC and the Inngest route', async ({ request }) => {

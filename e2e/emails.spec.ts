@@ -6,6 +6,7 @@ import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { SMTP_GATEWAY_PORT } from './gateway-ports';
 import { createApiKey, shot, signUp, uniqueEmail } from './helpers';
 import { verifiedDomain } from './dashboard-api';
+import { INDIGO_BODY, indigoShare } from './frame-paint';
 
 /**
  * The dashboard shows live emails only (a signed-in person acts in live mode). Live emails need
@@ -39,20 +40,6 @@ const INVOICE_HTML = `<!doctype html>
 <html><head><style>h1 { color: #4338ca; font-family: sans-serif } p { font-family: sans-serif }</style></head>
 <body><h1>Invoice #1042</h1><p>Thank you for your order. The total is <strong>€42.00</strong>.</p>
 <img src="https://images.example.org/logo.png" alt="Acme logo" width="120" height="40"></body></html>`;
-
-/**
- * A whole-page screenshot with the viewport as tall as the page: the sandboxed iframe renders in
- * its own process and comes out blank when a full-page capture resizes the viewport under it.
- */
-async function tallShot(page: Page, name: string) {
-  if (!process.env.SHOTS_DIR) return;
-  const viewport = page.viewportSize()!;
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: viewport.width, height });
-  await page.waitForTimeout(300);
-  await shot(page, name, { fullPage: false });
-  await page.setViewportSize(viewport);
-}
 
 const rows = (page: Page) => page.getByTestId('email-row');
 const rowOf = (page: Page, subject: string) => rows(page).filter({ has: page.getByRole('link', { name: subject, exact: true }) });
@@ -256,7 +243,7 @@ test('live emails are listed, filtered through the URL, and open with their time
     await expect(detail.getByTestId('live-indicator')).toBeVisible();
     await page.waitForRequest(/\/api\/trpc\/emails\.get/, { timeout: 5_000 });
   }
-  await tallShot(page, 'detail');
+  await shot(page, 'detail');
 
   await detail.getByRole('tab', { name: 'Text' }).click();
   await expect(detail.getByTestId('text-version')).toContainText('The total is €42.00.');
@@ -281,7 +268,7 @@ test('live emails are listed, filtered through the URL, and open with their time
   await expect(page.getByTestId('email-status')).not.toHaveText('Scheduled');
   await expect(page.getByTestId('schedule-panel')).toHaveCount(0);
   await expect(page.getByTestId('timeline')).toContainText('ida@example.net');
-  await tallShot(page, 'detail-filled');
+  await shot(page, 'detail-filled');
 
   // The scheduled email: moved, then canceled.
   await page.goto(`/emails/${scheduledId}`);
@@ -295,7 +282,7 @@ test('live emails are listed, filtered through the URL, and open with their time
   await expect(panel.getByTestId('reschedule-feedback')).toHaveText('Rescheduled.');
   await expect(page.locator('[data-testid="timeline-event"][data-type="email.scheduled"]')).toHaveCount(2);
   await expect(page.getByTestId('envelope-scheduled')).toContainText('in 2 days');
-  await tallShot(page, 'detail-scheduled');
+  await shot(page, 'detail-scheduled');
 
   // A time in the past is refused with the server's reason.
   await panel.getByLabel('New send time (UTC)').fill('2020-01-01T10:00');
@@ -374,7 +361,7 @@ test('in test mode the dashboard lists test emails, and a timeline plays out by 
   // A link is not remote content: nothing to unblock.
   await expect(page.frameLocator('[data-testid="html-preview"]').getByRole('heading', { name: 'Hello Ada' })).toBeVisible();
   await expect(page.getByTestId('remote-content-notice')).toHaveCount(0);
-  await tallShot(page, 'detail-test-mode');
+  await shot(page, 'detail-test-mode');
 
   // bounced@ and complained@ play a bounce and a complaint, each explained beside the raw response.
   const bouncedId = await send(request, testKey, { from: `Acme <hello@${domain}>`, to: ['bounced@example.net', 'complained@example.net'], subject: 'Simulated bounce', text: 'Hi' });
@@ -387,7 +374,7 @@ test('in test mode the dashboard lists test emails, and a timeline plays out by 
   await expect(bounced.getByTestId('bounce-explanation')).toContainText("The address does not exist at the recipient's provider");
   await expect(bounced.getByTestId('event-details')).toContainText('550 5.1.1 simulated bounce');
   await expect(complained.getByTestId('bounce-note')).toContainText('Spam complaint');
-  await tallShot(page, 'detail-bounce-explained');
+  await shot(page, 'detail-bounce-explained');
 });
 
 /** Hands a message to the e2e server's SMTP gateway as a mail client would, and returns the email id of its reply. */
@@ -435,9 +422,70 @@ test('an email relayed through the SMTP gateway says "via SMTP" in the list and 
   await expect(header.getByRole('heading', { name: 'Your password reset', level: 1 })).toBeVisible();
   await expect(header.getByTestId('email-source')).toHaveText('via SMTP');
   await expect(header.getByTestId('email-source')).toHaveAttribute('data-source', 'smtp');
-  await tallShot(page, 'detail-via-smtp');
+  // Sent by the relay, logged in with the key named WordPress.
+  await expect(header.getByTestId('envelope-sent-by')).toContainText('SMTP relay');
+  await expect(header.getByTestId('envelope-sent-by').getByRole('link', { name: 'WordPress' })).toHaveAttribute('href', '/api-keys');
+  await shot(page, 'detail-via-smtp');
 
   await page.goto(`/emails/${apiId}`);
   await expect(page.getByRole('heading', { name: 'Sent through the API', level: 1 })).toBeVisible();
   await expect(page.getByTestId('email-source')).toHaveCount(0);
+});
+
+test('an email page always draws its HTML, shows the raw source to copy or download, and names the key that sent it', async ({ page, context, request, baseURL }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUp(page, uniqueEmail('e2e-email-inspect'));
+  const key = await createApiKey(page, 'Checkout service', { mode: 'Test' });
+  const html = `<!doctype html><html><body style="margin:0;${INDIGO_BODY}"><h1>Order shipped</h1><img src="${baseURL}/icon.svg" alt="" width="24"></body></html>`;
+  const id = await send(request, key, { from: 'Acme <orders@sandbox.localhost>', to: 'ada@example.net', subject: 'Your order has shipped', html, text: 'Your order has shipped.' });
+  await context.addCookies([{ name: 'eumail_mode', value: 'test', url: baseURL }]);
+  await page.goto(`/emails/${id}`);
+  const detail = page.getByTestId('email-detail');
+
+  // Which key sent it, by its name, with the way to the keys.
+  const sentBy = detail.getByTestId('envelope-sent-by');
+  await expect(sentBy.getByRole('link', { name: 'Checkout service' })).toHaveAttribute('href', '/api-keys');
+  await expect(sentBy).toContainText('API key');
+
+  // Drawn where a person looks, and never blank while a new document (remote images) replaces it.
+  const frame = () => detail.getByTestId('html-preview');
+  await expect(page.frameLocator('[data-testid="html-preview"]').getByRole('heading', { name: 'Order shipped' })).toBeVisible();
+  await frame().scrollIntoViewIfNeeded();
+  await expect.poll(() => indigoShare(page, frame())).toBeGreaterThan(0.9);
+  await detail.getByRole('button', { name: 'Load remote images' }).click();
+  // Sampled as a person sees it for a second while the new document replaces the shown one: never blank.
+  const shares: number[] = [];
+  for (const start = Date.now(); Date.now() - start < 1_000; ) shares.push(await indigoShare(page, frame()));
+  expect(Math.min(...shares)).toBeGreaterThan(0.9);
+  await expect(detail.getByTestId('remote-content-notice')).toContainText('Remote images are shown');
+  await expect(detail.getByTestId('html-preview-pane')).not.toHaveAttribute('data-pending');
+  await expect(page.frameLocator('[data-testid="html-preview"]').locator('img')).toHaveJSProperty('complete', true);
+  expect(await indigoShare(page, frame())).toBeGreaterThan(0.9);
+  await detail.getByRole('tab', { name: 'Text' }).click();
+  await detail.getByRole('tab', { name: 'HTML' }).click();
+  await expect.poll(() => indigoShare(page, frame())).toBeGreaterThan(0.9);
+
+  // The raw source: the MIME message as it would go, signed for the sandbox; copied whole, or downloaded.
+  await detail.getByRole('tab', { name: 'Raw' }).click();
+  const raw = detail.getByTestId('raw-source');
+  await expect(raw).toContainText('Subject: Your order has shipped');
+  await expect(raw).toContainText('d=sandbox.localhost;');
+  await expect(raw).toContainText('Content-Type: multipart/alternative');
+  await expect(detail.getByTestId('raw-source-state')).toContainText('Test mode: never sent');
+  const source = (await raw.textContent())!;
+  expect(source.startsWith('DKIM-Signature: v=1;')).toBe(true);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await detail.getByRole('button', { name: /^Copy raw source/ }).click();
+  await expect(detail.getByRole('button', { name: /^Copied/ })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(source);
+  const [download] = await Promise.all([page.waitForEvent('download'), detail.getByRole('link', { name: 'Download .eml' }).click()]);
+  expect(download.suggestedFilename()).toBe(`email-${id}.eml`);
+  expect((await fs.readFile((await download.path())!)).toString()).toBe(source);
+  const anonymous = await request.get(`/emails/${id}/source`);
+  expect(anonymous.status()).toBe(401);
+  await shot(page, 'detail-raw-source');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(raw).toBeVisible();
+  await shot(page, 'detail-raw-source-390');
 });

@@ -32,10 +32,26 @@ export async function signUp(page: Page, email: string, { landOn = '/api-keys', 
 /**
  * A screenshot into $SHOTS_DIR when it is set (for reviewing the screens), else nothing. Whole
  * pages by default; dialogs only in the viewport, where they are drawn.
+ *
+ * Chromium does not paint a sandboxed (opaque-origin) frame while it is outside the viewport, and
+ * a full-page capture does not wait for it to: an email or template preview below the fold came
+ * out blank, though a person scrolling to it sees it drawn. A page with a frame is therefore taken
+ * with the viewport as tall as the page, once the frames have painted.
  */
 export async function shot(page: Page, name: string, { fullPage = true } = {}) {
   const dir = process.env.SHOTS_DIR;
-  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage });
+  if (!dir) return;
+  const path = `${dir}/${name}.png`;
+  if (!fullPage || (await page.locator('iframe').count()) === 0) {
+    await page.screenshot({ path, fullPage });
+    return;
+  }
+  const viewport = page.viewportSize()!;
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.setViewportSize({ width: viewport.width, height: await page.evaluate(() => document.documentElement.scrollHeight) });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path });
+  await page.setViewportSize(viewport);
 }
 
 /** Creates an API key through the dashboard's dialog (on /api-keys) and returns its secret. */

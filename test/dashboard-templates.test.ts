@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readVariables, variablesSkeleton, withVariables } from '@/app/(dashboard)/templates/[id]/variables-json';
+import { readVariables, variablesSkeleton, withVariables } from '@/app/(dashboard)/templates/variables-json';
 import { createInput, sameValues, TEMPLATE_FIELDS, updateInput, valuesOf } from '@/app/(dashboard)/templates/template-values';
 import type { Template } from '@/app/(dashboard)/templates/types';
 import { fieldErrors } from '@/app/lib/field-errors';

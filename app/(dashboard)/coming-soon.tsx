@@ -1,4 +1,5 @@
 import { buttonClasses } from '../components/button';
+import { DocsLink } from '../components/docs-link';
 import { EmptyState } from '../components/empty-state';
 import { PageHeader } from '../components/page-header';
 import { navItem } from './nav-items';
@@ -14,9 +15,7 @@ export function ComingSoon({ href }: { href: string }) {
         icon={<Icon className="size-6" />}
         title={`${label} in the dashboard: coming soon`}
         action={
-          <a href="/docs" className={buttonClasses('secondary')}>
-            Read the API docs
-          </a>
+          <DocsLink className={buttonClasses('secondary')}>Read the API docs</DocsLink>
         }
       >
         This part of the dashboard is not built yet. The API reference lists the operations available today.

@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { cx } from '../components/cx';
+import { DocsLink } from '../components/docs-link';
 import { BookOpenIcon } from 'lucide-react';
 import { NAV_ITEMS } from './nav-items';
 
@@ -12,7 +13,7 @@ const linkClasses = (active: boolean) =>
     active ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
   );
 
-/** The resources of the API, then the API reference. */
+/** The resources of the API, then the API reference (in a new tab). */
 export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const pathname = usePathname();
   return (
@@ -34,10 +35,10 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
       </ul>
       <div>
         <p className="px-2.5 pb-1 text-xs font-semibold tracking-wide text-slate-400 uppercase">Developers</p>
-        <a href="/docs" className={linkClasses(pathname === '/docs')} onClick={onNavigate}>
+        <DocsLink className={linkClasses(false)}>
           <BookOpenIcon className="size-5 shrink-0 text-slate-400 group-hover:text-slate-500" />
-          API docs
-        </a>
+          <span className="flex-1">API docs</span>
+        </DocsLink>
       </div>
     </nav>
   );

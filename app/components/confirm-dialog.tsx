@@ -27,13 +27,14 @@ export function ConfirmDialog({
   error,
   errorTitle,
   confirmVariant = 'danger',
+  cancelLabel = 'Cancel',
 }: {
   open?: boolean;
   onClose: () => void;
   title: string;
   testId: string;
   description: ReactNode;
-  children: ReactNode;
+  children?: ReactNode;
   confirmLabel: string;
   onConfirm?: () => void;
   onSubmit?: (event: FormEvent) => void;
@@ -45,6 +46,8 @@ export function ConfirmDialog({
   error: unknown;
   errorTitle: string;
   confirmVariant?: 'danger' | 'primary';
+  /** The way back, when "Cancel" would not say it ("Stay on this page"). */
+  cancelLabel?: string;
 }) {
   const body = (
     <>
@@ -52,7 +55,7 @@ export function ConfirmDialog({
       {error ? <ErrorAlert error={error} fallbackTitle={errorTitle} /> : null}
       <div className="flex justify-end gap-2">
         <Button variant="secondary" onClick={onClose} disabled={pending}>
-          Cancel
+          {cancelLabel}
         </Button>
         {onSubmit ? (
           <Button type="submit" variant={confirmVariant} loading={loading} disabled={confirmDisabled}>

@@ -1,4 +1,4 @@
-import type { KeyObject } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 import { verpAddress } from './verp';
@@ -133,7 +133,8 @@ export function buildMessage(input: MessageInput): OutgoingMessage {
   }));
   if (recipients.length === 0) throw new Error('an email needs at least one recipient');
 
-  const mail: Mail.Options = {
+  // `baseBoundary` is a composer option nodemailer's typings leave out.
+  const mail: Mail.Options & { baseBoundary: string } = {
     from: typeof input.from === 'string' ? input.from : { name: input.from.name ?? '', address: input.from.address },
     to: input.to,
     cc: input.cc?.length ? input.cc : undefined,
@@ -146,6 +147,10 @@ export function buildMessage(input: MessageInput): OutgoingMessage {
     headers: headersOf(input),
     attachments: input.attachments?.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, cid: a.contentId })),
     messageId,
+    // The MIME boundaries come from the email's id rather than chance, so building the message again
+    // (a retry, the dashboard's raw source) gives the same bytes and signature. The id is made
+    // after the content is accepted, so no content can be written to contain its boundary.
+    baseBoundary: createHash('sha256').update(input.emailId).digest('hex').slice(0, 16),
     date: input.date ?? new Date(),
     // Content is given inline; never let a stray `path`/`href` make nodemailer read a file or fetch a URL.
     disableFileAccess: true,

@@ -3,10 +3,12 @@ import { BODY_LIMITS } from '../trpc/request-limits';
 import { z } from 'zod';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '../services/templates/crud';
 import { TEMPLATE_LIMITS } from '../services/templates/limits';
-import { previewTemplate } from '../services/templates/preview';
+import { previewContent, previewTemplate } from '../services/templates/preview';
+import { sendTemplateTest } from '../services/templates/test-send';
 import { parseVariables } from '../services/templates/variables';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
+import { mailbox } from './emails/wire';
 import { idParam, isoDate, messageResponse, pageQuery } from './shared';
 
 const NO_BREAKS = /^[^\r\n\0]*$/;
@@ -37,6 +39,19 @@ const rendered = z
     missingVariables: z.array(z.string()).describe('Variables read without a default that were not given: they rendered empty'),
   })
   .meta({ id: 'TemplatePreview' });
+
+/** The editor's content, saved or not: what the dashboard's live preview and "Send test" render. */
+const content = {
+  subject: z.string().max(TEMPLATE_LIMITS.subjectChars).regex(NO_BREAKS, 'must not contain CR, LF or NUL'),
+  html: z.string().max(TEMPLATE_LIMITS.bodyBytes).optional(),
+  text: z.string().max(TEMPLATE_LIMITS.bodyBytes).optional(),
+};
+/** As typed in the editor: a JSON object, its errors those of the REST preview's `variables`. */
+const sampleVariables = z
+  .string()
+  .max(TEMPLATE_LIMITS.sampleVariablesChars, `must be at most ${TEMPLATE_LIMITS.sampleVariablesChars} characters`)
+  .optional();
+const sourceOf = (input: { subject: string; html?: string; text?: string }) => ({ subject: input.subject, html: input.html ?? null, text: input.text ?? null });
 
 const name = z.string().min(1, 'must not be empty').max(TEMPLATE_LIMITS.nameChars);
 const subject = z
@@ -78,6 +93,28 @@ export const templatesRouter = router({
     .input(z.strictObject({ id: idParam, variables: z.string().max(MAX_REQUEST_TARGET_BYTES, `must be at most ${MAX_REQUEST_TARGET_BYTES} characters`).optional().describe(`A URL-encoded JSON object: {"name":"Ada"}; the whole URL may be ${MAX_REQUEST_TARGET_BYTES} bytes long`) }))
     .output(rendered)
     .query(({ ctx, input }) => previewTemplate(ctx.deps, ctx.principal, input.id, parseVariables(input.variables))),
+
+  /**
+   * For the dashboard only (no REST path): the editor's content as being written, rendered with
+   * sample variables, with the variables it reads. Asked as a POST (method override): unsaved
+   * bodies may be larger than a URL.
+   */
+  previewContent: orgProcedure
+    .meta({ bodyLimitBytes })
+    .input(z.strictObject({ ...content, variables: sampleVariables }))
+    .output(rendered.extend({ variables: z.array(z.string()) }))
+    .query(({ ctx, input }) => previewContent(ctx.deps, sourceOf(input), parseVariables(input.variables))),
+
+  /**
+   * For the dashboard only (no REST path): the editor's "Send test", the content as it stands
+   * (saved or not) rendered with the sample variables, to one address, through POST /emails'
+   * send path in the caller's mode.
+   */
+  sendTest: orgProcedure
+    .meta({ bodyLimitBytes })
+    .input(z.strictObject({ id: idParam, from: mailbox('from'), to: mailbox('to'), ...content, variables: sampleVariables }))
+    .output(z.object({ id: z.uuid() }))
+    .mutation(({ ctx, input }) => sendTemplateTest(ctx.deps, ctx.principal, input.id, { from: input.from, to: input.to, variables: parseVariables(input.variables), content: sourceOf(input) })),
 
   update: orgProcedure
     .meta({ openapi: { method: 'PATCH', path: '/templates/{id}', operationId: 'updateTemplate', tags, summary: 'Change any of name, subject, html and text (null removes html or text)' }, liveWrite: true, bodyLimitBytes })

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { Button, buttonClasses } from '../../components/button';
+import { DocsLink } from '../../components/docs-link';
 import { EmptyState } from '../../components/empty-state';
 import { FunnelIcon, MailIcon } from 'lucide-react';
 import { useDashboardMode } from '../../lib/dashboard-mode';
@@ -19,9 +20,9 @@ export function EmailsEmpty() {
           <Link href="/api-keys" className={buttonClasses('primary')}>
             Create an API key
           </Link>
-          <a href="/docs#tag/emails" className={buttonClasses('secondary')}>
+          <DocsLink section="tag/emails" className={buttonClasses('secondary')}>
             Read the API docs
-          </a>
+          </DocsLink>
         </div>
       }
     >

@@ -41,7 +41,7 @@ export function SyntaxHelp() {
         <span className="font-mono text-xs">tablerow</span>, <span className="font-mono text-xs">cycle</span>), other templates or files (
         <span className="font-mono text-xs">include</span>, <span className="font-mono text-xs">render</span>,{' '}
         <span className="font-mono text-xs">layout</span>) and unknown filters. Render a list into a variable and print it with{' '}
-        <span className="font-mono text-xs">| raw</span>. Saving shows the line of any mistake.
+        <span className="font-mono text-xs">| raw</span>. A mistake shows under its field, with its line, as you type.
       </p>
     </section>
   );

@@ -4,6 +4,7 @@ type TemplatesOutputs = RouterOutputs['templates'];
 
 export type TemplateSummary = TemplatesOutputs['list']['data'][number];
 export type Template = TemplatesOutputs['get'];
-export type RenderedTemplate = TemplatesOutputs['preview'];
+/** The editor's content rendered with sample variables (templates.previewContent), with the variables it reads. */
+export type RenderedTemplate = TemplatesOutputs['previewContent'];
 export type CreateTemplateInput = RouterInputs['templates']['create'];
 export type UpdateTemplateInput = RouterInputs['templates']['update'];

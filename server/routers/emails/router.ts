@@ -13,6 +13,9 @@ import { getProcessingRecord } from '../../services/privacy/processing-record';
 import { router } from '../../trpc/init';
 import { orgProcedure } from '../../trpc/procedures';
 import { idParam, isoDate, pageQuery } from '../shared';
+import { rawSourceOf } from '../../services/emails/message/raw-source';
+import { sentByOf } from '../../services/emails/sent-by';
+import { rawSource, rawSourceAnswer, sentBy } from './inspect';
 import { processingRecord } from './processing-record';
 import { emailBody, idempotencyKeyFrom, toSendEmailInput } from './wire';
 
@@ -146,6 +149,21 @@ export const emailsRouter = router({
     .input(z.object({ id: idParam }))
     .output(email)
     .query(({ ctx, input }) => getEmail(ctx.deps, ctx.principal, input.id)),
+
+  /** For the dashboard only (no REST path): which API key, channel or broadcast sent the email. */
+  sentBy: orgProcedure
+    .input(z.strictObject({ id: idParam }))
+    .output(sentBy)
+    .query(({ ctx, input }) => sentByOf(ctx.deps, ctx.principal, input.id)),
+
+  /**
+   * For the dashboard only (no REST path): the raw MIME source, built again as it was sent
+   * (docs/emails.md, "Raw source"); the first 256 KiB, the whole message downloads as .eml.
+   */
+  rawSource: orgProcedure
+    .input(z.strictObject({ id: idParam }))
+    .output(rawSource)
+    .query(async ({ ctx, input }) => rawSourceAnswer(await rawSourceOf(ctx.deps, ctx.principal, input.id))),
 
   processingRecord: orgProcedure
     .meta({

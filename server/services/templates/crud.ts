@@ -66,11 +66,16 @@ export async function ownTemplate(db: Db, principal: Principal, id: string, lock
   return row;
 }
 
-/** The rules of a whole template (the edge bounds each field), then its parts parsed: every refusal is a 400 naming the field. */
-function checkTemplate(source: TemplateSource): ParsedTemplate {
+/** The rules of a whole template that come before parsing (the edge bounds each field): a 400 naming the field. */
+export function checkContent(source: TemplateSource): void {
   if (source.html === null && source.text === null) throw validationError('html: give html, text or both');
   const bytes = Buffer.byteLength(source.html ?? '') + Buffer.byteLength(source.text ?? '');
   if (bytes > TEMPLATE_LIMITS.bodyBytes) throw validationError(`html: html and text together may be at most ${TEMPLATE_LIMITS.bodyBytes} bytes`);
+}
+
+/** The rules of a whole template, then its parts parsed: every refusal is a 400 naming the field. */
+function checkTemplate(source: TemplateSource): ParsedTemplate {
+  checkContent(source);
   return parseTemplate(source);
 }
 

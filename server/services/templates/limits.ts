@@ -3,6 +3,8 @@ import { EMAIL_LIMITS } from '../emails/accept/limits';
 /** Bounds of a template and of rendering one; docs/templates.md explains each. */
 export const TEMPLATE_LIMITS = {
   nameChars: 255,
+  /** The sample variables of the editor's preview and test send, as JSON text: far beyond any sample typed, far below a body. */
+  sampleVariablesChars: 256 * 1024,
   /** The source of the subject, and what it renders to when sent: an email's subject bound. */
   subjectChars: EMAIL_LIMITS.subjectChars,
   /** html and text together, in UTF-8 bytes: an email's body bound. */

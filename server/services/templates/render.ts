@@ -11,6 +11,8 @@ export interface RenderedTemplate {
   text: string | null;
   /** Variables the template needs (read at least once without a default) that were not given: they rendered empty. */
   missingVariables: string[];
+  /** Every variable the template reads (what a save would list): content being written has no saved list. */
+  variables: string[];
 }
 
 /** Variables as a send or a preview gives them: a JSON object, its keys the template's variable names. */
@@ -43,5 +45,6 @@ export function renderTemplate(template: ParsedTemplate, variables: TemplateVari
     html: parts.html ? render('html', parts.html, htmlEngine) : null,
     text: parts.text ? render('text', parts.text, plainEngine) : null,
     missingVariables: template.variables.filter((name) => template.required.has(name) && !given(name)),
+    variables: template.variables,
   };
 }

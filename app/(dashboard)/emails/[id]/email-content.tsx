@@ -4,8 +4,9 @@ import { useId, useState } from 'react';
 import { cx } from '../../../components/cx';
 import type { Email } from '../types';
 import { HtmlPreview } from '../../../components/html-preview';
+import { RawSource } from './raw-source';
 
-type Version = 'html' | 'text';
+type Version = 'html' | 'text' | 'raw';
 
 function Tab({ id, panelId, selected, disabled, onSelect, children }: { id: string; panelId: string; selected: boolean; disabled?: boolean; onSelect: () => void; children: string }) {
   return (
@@ -27,7 +28,7 @@ function Tab({ id, panelId, selected, disabled, onSelect, children }: { id: stri
   );
 }
 
-/** The body: the rendered HTML, or the plain-text version. */
+/** The body: the rendered HTML, the plain-text version, or the raw MIME source. */
 export function EmailContent({ email }: { email: Email }) {
   const [version, setVersion] = useState<Version>(email.html !== null ? 'html' : 'text');
   const base = useId();
@@ -46,10 +47,15 @@ export function EmailContent({ email }: { email: Email }) {
           <Tab id={`${base}-text`} panelId={panelId} selected={version === 'text'} onSelect={() => setVersion('text')}>
             Text
           </Tab>
+          <Tab id={`${base}-raw`} panelId={panelId} selected={version === 'raw'} onSelect={() => setVersion('raw')}>
+            Raw
+          </Tab>
         </div>
       </div>
       <div role="tabpanel" id={panelId} aria-labelledby={`${base}-${version}`} data-testid="email-content" data-version={version}>
-        {version === 'html' && email.html !== null ? (
+        {version === 'raw' ? (
+          <RawSource emailId={email.id} />
+        ) : version === 'html' && email.html !== null ? (
           <HtmlPreview html={email.html} />
         ) : email.text !== null ? (
           <pre className="max-h-[32rem] overflow-auto px-5 py-4 font-mono text-sm whitespace-pre-wrap text-slate-800" data-testid="text-version">

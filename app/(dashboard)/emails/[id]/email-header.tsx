@@ -10,10 +10,11 @@ import { AddressList } from './address-list';
 import { engagementOf } from './engagement';
 import { Fact } from './fact';
 import { LiveIndicator } from './live-indicator';
+import { SentByValue } from './sent-by';
 
 const onOff = (value: boolean) => (value ? 'on' : 'off');
 
-/** Subject and status (a scheduled email has its own panel instead of the live indicator), who it is from and to, and when. */
+/** Subject and status (a scheduled email has its own panel instead of the live indicator), who it is from and to, what sent it, and when. */
 export function EmailHeader({ email }: { email: Email }) {
   return (
     <section aria-labelledby="email-subject" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
@@ -66,6 +67,9 @@ export function EmailHeader({ email }: { email: Email }) {
             )}
           </Fact>
         )}
+        <Fact label="Sent by" testId="envelope-sent-by">
+          <SentByValue emailId={email.id} />
+        </Fact>
         <Fact label="Tracking">
           Opens {onOff(email.tracking.opens)}, clicks {onOff(email.tracking.clicks)}
           {(email.tracking.opens || email.tracking.clicks) && (

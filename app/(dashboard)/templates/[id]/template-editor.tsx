@@ -1,29 +1,36 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { SendIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '../../../components/badge';
 import { Button } from '../../../components/button';
+import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard';
 import { useTRPC } from '../../../lib/trpc';
 import { EditorLayout } from '../editor-layout';
+import { PreviewPanel } from '../preview-panel';
 import { SyntaxHelp } from '../syntax-help';
 import { TEMPLATE_FORM_ID, TemplateForm } from '../template-form';
 import { sameValues, updateInput, valuesOf } from '../template-values';
 import type { Template } from '../types';
+import { useContentPreview } from '../use-content-preview';
+import { variablesSkeleton, withVariables } from '../variables-json';
 import { DeleteTemplateSection } from './delete-template-section';
-import { PreviewPanel } from './preview-panel';
+import { SendTestDialog } from './send-test-dialog';
 import { TemplateFacts } from './template-facts';
-import { variablesSkeleton, withVariables } from './variables-json';
 
 /**
- * A saved template: its source on the left, saved with Save; on the right the saved version
- * rendered with sample variables. The preview is of what is saved, never of unsaved edits.
+ * A saved template: its source on the left, saved with Save; on the right what it holds now,
+ * saved or not, rendered with sample variables, and "Send test". Leaving with changes not saved
+ * asks first.
  */
 export function TemplateEditor({ template }: { template: Template }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [values, setValues] = useState(() => valuesOf(template));
   const [variables, setVariables] = useState(() => variablesSkeleton(template.variables));
+  const [sendingTest, setSendingTest] = useState(false);
+  const preview = useContentPreview(values, variables);
   const update = useMutation(
     trpc.templates.update.mutationOptions({
       onSuccess: (saved) => {
@@ -32,40 +39,66 @@ export function TemplateEditor({ template }: { template: Template }) {
         // Variables the change brought in join the sample, empty; the values typed stay.
         setVariables((current) => withVariables(current, saved.variables));
         void queryClient.invalidateQueries(trpc.templates.list.pathFilter());
-        // Renderings of the previous version are dropped rather than shown as current: the
-        // preview renders again, the last one dimmed meanwhile.
-        void queryClient.resetQueries(trpc.templates.preview.pathFilter());
       },
     }),
   );
   const unsaved = !sameValues(values, valuesOf(template));
   const save = () => update.mutate(updateInput(template, values));
+  // A failed save's complaint is about what was saved; once the fields change, the live preview speaks for them.
+  const edit = (next: typeof values) => {
+    setValues(next);
+    if (update.isError) update.reset();
+  };
 
   return (
-    <EditorLayout
-      testId="template-editor"
-      title={template.name}
-      description={<TemplateFacts template={template} />}
-      actions={
-        <div className="flex items-center gap-3">
-          {unsaved && (
-            <span data-testid="unsaved-changes">
-              <Badge tone="amber">Unsaved changes</Badge>
-            </span>
-          )}
-          <Button type="submit" form={TEMPLATE_FORM_ID} loading={update.isPending} disabled={!unsaved}>
-            Save
-          </Button>
-        </div>
-      }
-      form={<TemplateForm values={values} onChange={setValues} onSubmit={save} error={update.error} errorTitle="Could not save the template" />}
-      aside={
-        <>
-          <PreviewPanel template={template} variables={variables} onVariablesChange={setVariables} unsaved={unsaved} />
-          <SyntaxHelp />
-        </>
-      }
-      footer={<DeleteTemplateSection template={template} />}
-    />
+    <>
+      <EditorLayout
+        testId="template-editor"
+        title={template.name}
+        description={<TemplateFacts template={template} />}
+        actions={
+          <div className="flex items-center gap-3">
+            {unsaved && (
+              <span data-testid="unsaved-changes">
+                <Badge tone="amber">Unsaved changes</Badge>
+              </span>
+            )}
+            <Button type="submit" form={TEMPLATE_FORM_ID} loading={update.isPending} disabled={!unsaved}>
+              Save
+            </Button>
+          </div>
+        }
+        form={
+          <TemplateForm
+            values={values}
+            onChange={edit}
+            onSubmit={save}
+            // A failed save first; else what the live preview found wrong in a field, as it is typed.
+            error={update.error ?? preview.contentError}
+            errorTitle="Could not save the template"
+          />
+        }
+        aside={
+          <>
+            <PreviewPanel
+              preview={preview}
+              variables={variables}
+              onVariablesChange={setVariables}
+              savedVariables={template.variables}
+              actions={
+                <Button variant="secondary" size="sm" onClick={() => setSendingTest(true)}>
+                  <SendIcon className="size-4" />
+                  Send test
+                </Button>
+              }
+            />
+            <SyntaxHelp />
+          </>
+        }
+        footer={<DeleteTemplateSection template={template} />}
+      />
+      <SendTestDialog templateId={template.id} values={values} variables={variables} open={sendingTest} onClose={() => setSendingTest(false)} />
+      <UnsavedChangesGuard when={unsaved} what="your changes to this template" />
+    </>
   );
 }

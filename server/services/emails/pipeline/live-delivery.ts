@@ -1,14 +1,10 @@
-import { asc, eq } from 'drizzle-orm';
-import { emailAttachments, emails } from '@/db/schema';
+import { eq } from 'drizzle-orm';
+import { emails } from '@/db/schema';
 import { deliver } from '../../../mail/delivery';
-import { completeBody } from '../../../mail/body';
-import { buildMessage } from '../../../mail/message';
-import { verpKeyFrom } from '../../../mail/verp';
 import type { Deps } from '../../../deps';
+import { composeMessage } from '../message/compose';
 import { finishDispatch, type EmailEventInput } from './finish';
 import type { RecipientState } from '../recipients';
-import { sendingDomainOf } from '../../domains/signing';
-import { rewriteForTracking } from '../../tracking/rewrite';
 import { MINUTE_MS } from '../../shared/time';
 import { classifyResponse } from '../../bounces/classify';
 import { NotSentError, type ClaimedEmail, type DispatchResult } from './types';
@@ -88,38 +84,13 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
  * sent: refusals and network failures are outcomes.
  */
 async function send(deps: Deps, row: ClaimedEmail, recipients: number[], now: Date) {
-  const sending = await sendingDomainOf(deps, row);
-  if (!sending) return null;
-  const attachments = row.hasAttachments ? await deps.db.select().from(emailAttachments).where(eq(emailAttachments.emailId, row.id)).orderBy(asc(emailAttachments.id)) : [];
   const messageDate = row.messageDate ?? now;
-  // Every message, whatever sent it (API, template, broadcast, SMTP relay), passes here: a whole
-  // HTML document and a text part (derived from the untracked HTML when none was given).
-  const body = completeBody({ subject: row.subject, html: row.html, text: row.text });
-  // Deterministic: a retry rewrites to the same bytes, so every copy carries the same signature and links.
-  const tracked =
-    body.html && (row.trackOpens || row.trackClicks)
-      ? await rewriteForTracking(body.html, { emailId: row.id, appUrl: deps.config.appUrl, key: deps.encryptionKey, opens: row.trackOpens, clicks: row.trackClicks })
-      : null;
-  if (tracked && tracked.links.join('\n') !== row.trackedLinks.join('\n')) {
-    await deps.db.update(emails).set({ trackedLinks: tracked.links }).where(eq(emails.id, row.id));
+  const composed = await composeMessage(deps, { row, signingKeyId: row.signingKeyId, hasAttachments: row.hasAttachments, date: messageDate });
+  if (!composed) return null;
+  const { message, trackedLinks } = composed;
+  if (trackedLinks && trackedLinks.join('\n') !== row.trackedLinks.join('\n')) {
+    await deps.db.update(emails).set({ trackedLinks }).where(eq(emails.id, row.id));
   }
-  const message = buildMessage({
-    emailId: row.id,
-    domain: sending,
-    from: row.from,
-    to: row.to,
-    cc: row.cc,
-    bcc: row.bcc,
-    replyTo: row.replyTo,
-    subject: row.subject,
-    html: tracked?.html ?? body.html,
-    text: body.text,
-    headers: row.headers,
-    attachments: attachments.filter((a) => a.content).map((a) => ({ filename: a.filename, content: a.content!, contentType: a.contentType, contentId: a.contentId ?? undefined })),
-    feedback: row.broadcastId ? { organizationId: row.organizationId, stream: 'broadcast', campaignId: row.broadcastId } : { organizationId: row.organizationId, stream: 'transactional' },
-    date: messageDate,
-    verpKey: verpKeyFrom(deps.encryptionKey),
-  });
   const wanted = new Set(recipients);
   const outcomes = await deliver(
     { ...message, recipients: message.recipients.filter((recipient) => wanted.has(recipient.index)) },

@@ -1,4 +1,4 @@
-import { Alert } from '../../../components/alert';
+import { Alert } from '../../components/alert';
 
 /** Variables read without a default that the preview was not given: a send without them renders them empty. */
 export function MissingVariables({ names }: { names: string[] }) {

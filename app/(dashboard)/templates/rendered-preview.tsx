@@ -1,6 +1,6 @@
-import { HtmlPreview } from '../../../components/html-preview';
-import { cx } from '../../../components/cx';
-import type { RenderedTemplate } from '../types';
+import { HtmlPreview } from '../../components/html-preview';
+import { cx } from '../../components/cx';
+import type { RenderedTemplate } from './types';
 import { MissingVariables } from './missing-variables';
 import { RenderedPart } from './rendered-part';
 

@@ -1,4 +1,4 @@
-import { Skeleton } from '../../../components/skeleton';
+import { Skeleton } from '../../components/skeleton';
 
 /** The rendered parts' outline while the first preview loads. */
 export function PreviewSkeleton() {
