@@ -46,8 +46,9 @@ describe('dashboard session', () => {
     expect(key.mode).toBe('test');
     expect((await callerFor(test).apiKeys.list({})).data.map((k) => k.mode)).toEqual(['test']);
     // No key is involved: the refusal names the dashboard's switch, whose wording the dashboard recognises to offer it.
-    for (const refused of [callerFor(test).domains.create({ name: 'switch.example.com' }), callerFor(test).audiences.create({ name: 'Newsletter' })]) {
-      await expect(refused).rejects.toMatchObject({ code: 'FORBIDDEN', message: DASHBOARD_TEST_MODE_REFUSAL });
+    // One at a time: a second call started before the first is awaited would reject unobserved.
+    for (const refused of [() => callerFor(test).domains.create({ name: 'switch.example.com' }), () => callerFor(test).audiences.create({ name: 'Newsletter' })]) {
+      await expect(refused()).rejects.toMatchObject({ code: 'FORBIDDEN', message: DASHBOARD_TEST_MODE_REFUSAL });
     }
     expect((await callerFor(headers).apiKeys.list({})).data).toHaveLength(1);
   });
