@@ -127,5 +127,11 @@ describe('list-shaped batches', () => {
     expect(isListShaped(Array.from({ length: LIST_SHAPED_MIN_ITEMS }, () => same))).toBe(true);
     expect(isListShaped(Array.from({ length: 50 }, (_, i) => ({ subject: `Receipt ${i}`, html: '<p>x</p>' })))).toBe(false);
     expect(isListShaped(Array.from({ length: LIST_SHAPED_MIN_ITEMS }, () => ({ templateId: 't1' })))).toBe(true);
+    // One subject, bodies that differ in a field the others share: distinct messages.
+    expect(isListShaped(Array.from({ length: 30 }, (_, i) => ({ subject: 'Receipt', html: '<p>x</p>', text: `order ${i}` })))).toBe(false);
+    expect(isListShaped(Array.from({ length: 30 }, (_, i) => ({ subject: 'Receipt', html: `<p>${i % 3}</p>` })))).toBe(true);
+    // Equal bodies built apart (as JSON.parse gives them) are one message; a missing text is an empty one.
+    expect(isListShaped(Array.from({ length: LIST_SHAPED_MIN_ITEMS }, (_, i) => ({ subject: 'News', html: ['<p>', 'x</p>'].join(''), ...(i % 2 ? { text: '' } : {}) })))).toBe(true);
+    expect(isListShaped([...Array.from({ length: 5 }, () => ({ templateId: 'News' })), ...Array.from({ length: 5 }, () => ({ subject: 'News' }))])).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
-import { getTableColumns, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { boolean, integer, jsonb, PgDialect, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { column, columnNames, columnsOf, recordsetOf, perDatabase, populateRecordset, prepareSql, rowRecord, sqlNamed, tableName } from '@/db/raw-sql';
+import { column, columnNames, columnsOf, recordsetOf, perDatabase, populateRecordset, prepareSql, sqlNamed, tableName } from '@/db/raw-sql';
 import { emailEvents, organizations, suppressions } from '@/db/schema';
 import { newId } from '@/server/ids';
 import { openTestDatabase, resetDatabase } from './support/database';
@@ -34,12 +34,6 @@ describe('names from the schema', () => {
     expect(sqlNamed(renamed, { someValue: 'x' })).toEqual({ value_now_called_this: 'x' });
   });
 
-  it('fills plain defaults into a stored row and leaves SQL defaults and nulls to Postgres', () => {
-    const record = rowRecord(organizations, organization('acme'));
-    expect(record).toMatchObject({ name: 'acme', owner_email: 'acme@example.com' });
-    expect(record).toHaveProperty('status', 'active');
-    expect(Object.keys(record)).not.toContain('rate_limit_override');
-  });
 });
 
 describe('prepared statements on the real database', () => {
@@ -53,15 +47,21 @@ describe('prepared statements on the real database', () => {
     ),
   );
 
-  it('is built once per database and reused, rows going in as JSON records', async () => {
+  it('is built once per database and reused, whole rows going in under their schema names', async () => {
     expect(insertOrganizations(database.db)).toBe(insertOrganizations(database.db));
-    const first = await insertOrganizations(database.db).execute({ rows: [rowRecord(organizations, organization('a'))] });
-    const second = await insertOrganizations(database.db).execute({ rows: [rowRecord(organizations, organization('b')), rowRecord(organizations, organization('c'))] });
+    const first = await insertOrganizations(database.db).execute({ rows: [organization('a')] });
+    const second = await insertOrganizations(database.db).execute({ rows: [organization('b'), organization('c')] });
     expect([...first, ...second].map((row) => row.status)).toEqual(['active', 'active', 'active']);
   });
 
+  it('fills plain defaults into a stored row and leaves unset columns without one null', async () => {
+    const [stored] = await insertOrganizations(database.db).execute({ rows: [organization('acme')] });
+    const [row] = await database.db.select().from(organizations).where(eq(organizations.id, stored!.id));
+    expect(row).toMatchObject({ name: 'acme', ownerEmail: 'acme@example.com', status: 'active', rateLimitOverride: null });
+  });
+
   it('reads a JSON recordset typed like the table it fills', async () => {
-    const [org] = await insertOrganizations(database.db).execute({ rows: [rowRecord(organizations, organization('d'))] });
+    const [org] = await insertOrganizations(database.db).execute({ rows: [organization('d')] });
     const keys = ['id', 'organizationId', 'email', 'reason', 'createdAt'] as const;
     const insert = prepareSql<{ email: string; reason: string }>(
       database.db,
@@ -101,6 +101,10 @@ describe('prepared statements on the real database', () => {
     expect(new Date(first!.at as string | Date).toISOString()).toBe('2026-11-28T21:00:00.123Z');
     expect(await read.execute({ rows: [] })).toEqual([]);
     await expect(read.execute({ rows: JSON.stringify(rows) })).rejects.toThrow(/takes an array of rows/);
+    // Numbers, booleans and dates go unquoted; a string never does, even in a uuid column, so text
+    // that holds a comma cannot become a second element and shift the rows.
+    const splitting = `${newId()},${newId()}`;
+    await expect(read.execute({ rows: [sqlNamed(awkward, { id: splitting, count: 1 }), sqlNamed(awkward, { count: 2 })] })).rejects.toThrow(/uuid/);
   });
 
   it('fails loudly, not silently, when a statement names a column the table does not have', async () => {

@@ -74,8 +74,11 @@ export interface OutgoingMessage {
   recipients: EnvelopeRecipient[];
 }
 
+/** A bare ASCII `local@domain`: what most entries are, and what the parser would hand back unchanged. */
+const PLAIN_ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9.-]+$/;
+
 const addressesOf = (list: string[] = []): string[] =>
-  list.flatMap((entry) => addressparser(entry, { flatten: true }).map((parsed) => parsed.address)).filter(Boolean);
+  list.flatMap((entry) => (PLAIN_ADDRESS.test(entry) ? [entry] : addressparser(entry, { flatten: true }).map((parsed) => parsed.address))).filter(Boolean);
 
 /** Lowercases the domain part only: local parts are case-sensitive in principle (RFC 5321 §2.4). */
 const normalizeAddress = (address: string) => {

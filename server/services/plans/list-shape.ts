@@ -4,7 +4,18 @@ export const LIST_SHAPED_MIN_ITEMS = 10;
 /** What makes two batch items the same message: one template, or the same subject and bodies. */
 export type MessageShape = { templateId: string } | { subject: string; html?: string; text?: string };
 
-const keyOf = (shape: MessageShape) => ('templateId' in shape ? `template:${shape.templateId}` : JSON.stringify([shape.subject, shape.html ?? '', shape.text ?? '']));
+/** How many times each message was seen: nested maps, so no key is built by copying a body. */
+type Tally = Map<string, Map<string, Map<string, number>>>;
+
+function countOf(tally: Tally, first: string, second: string, third: string): number {
+  let bySecond = tally.get(first);
+  if (!bySecond) tally.set(first, (bySecond = new Map()));
+  let byThird = bySecond.get(second);
+  if (!byThird) bySecond.set(second, (byThird = new Map()));
+  const count = (byThird.get(third) ?? 0) + 1;
+  byThird.set(third, count);
+  return count;
+}
 
 /**
  * Whether a batch is list-shaped: the same message to many people in one call, which is how a
@@ -14,12 +25,17 @@ const keyOf = (shape: MessageShape) => ('templateId' in shape ? `template:${shap
  */
 export function isListShaped(shapes: MessageShape[]): boolean {
   if (shapes.length < LIST_SHAPED_MIN_ITEMS) return false;
-  const counts = new Map<string, number>();
+  const templates = new Map<string, number>();
+  const messages: Tally = new Map();
   for (const shape of shapes) {
-    const key = keyOf(shape);
-    const count = (counts.get(key) ?? 0) + 1;
+    let count: number;
+    if ('templateId' in shape) {
+      count = (templates.get(shape.templateId) ?? 0) + 1;
+      templates.set(shape.templateId, count);
+    } else {
+      count = countOf(messages, shape.subject, shape.html ?? '', shape.text ?? '');
+    }
     if (count >= LIST_SHAPED_MIN_ITEMS) return true;
-    counts.set(key, count);
   }
   return false;
 }

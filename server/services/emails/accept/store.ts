@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { columnNames, perDatabase, populateRecordset, prepareSql, rowRecord, tableName } from '@/db/raw-sql';
+import { columnNames, perDatabase, populateRecordset, prepareSql, tableName } from '@/db/raw-sql';
 import { emails } from '@/db/schema';
 import { emailEventCtes, emailEventRecords, eventSubjectColumns, type EmailEventInput } from '../events';
 import { RESERVE_USAGE, reservationRecords } from '../../plans/reservation-sql';
@@ -57,7 +57,7 @@ export interface StoreResult {
 }
 
 const draftValues = (drafts: EmailDraft[]) => ({
-  emails: drafts.map((draft) => rowRecord(emails, draft.row)),
+  emails: drafts.map((draft) => draft.row),
   events: drafts.flatMap(({ row, events: list }) => emailEventRecords(row.id, row.createdAt, list)),
   recipients: recipientRecords(drafts),
 });
