@@ -73,6 +73,35 @@ describe('100 requests per sliding 10-second window per organization', () => {
     expect(tally([...here, ...there])).toEqual({ ok: 100, limited: 20 });
   });
 
+  it('counts each organization exactly when requests of many organizations and keys are admitted together', async () => {
+    // Concurrent requests share admission statements (one per organization per statement); two
+    // keys of one organization draw on the same window, from both processes.
+    second.clock.set(app.clock.now());
+    const orgs = await Promise.all(['A', 'B', 'C'].map((name) => app.createOrg({ name })));
+    const keys = await Promise.all(
+      orgs.map(async (org) => {
+        await setRateLimit(app.runtime.deps, org.organizationId, 30, OPERATOR);
+        const other = await app.request('POST', '/api/api-keys', { key: org.apiKey, body: { name: 'second' } });
+        return [org.apiKey, other.body.key as string];
+      }),
+    );
+    const requests = keys.flatMap((pair, org) =>
+      Array.from({ length: 40 }, (_, i) => ({ org, target: i % 2 ? second : app, key: pair[i % 4 < 2 ? 0 : 1]! })),
+    );
+    const statuses = await Promise.all(requests.map(({ target, key }) => target.request('GET', '/api/api-keys', { key }).then((r) => r.status)));
+    for (let org = 0; org < orgs.length; org++) {
+      // The second key's creation took one place of the window.
+      expect(tally(statuses.filter((_, i) => requests[i]!.org === org))).toEqual({ ok: 29, limited: 11 });
+    }
+    // An unknown key among them is refused alone; the others are let in.
+    const mixed = await Promise.all([orgs[0]!.apiKey, `eu_live_${'x'.repeat(43)}`, orgs[1]!.apiKey].map((key) => second.request('GET', '/api/api-keys', { key }).then((r) => r.status)));
+    expect(mixed).toEqual([429, 401, 429]);
+    app.clock.advance(10_000);
+    second.clock.set(app.clock.now());
+    const later = await Promise.all([orgs[0]!.apiKey, `eu_live_${'x'.repeat(43)}`, orgs[1]!.apiKey].map((key) => app.request('GET', '/api/api-keys', { key }).then((r) => r.status)));
+    expect(later).toEqual([200, 401, 200]);
+  });
+
   it('follows the limit an operator set for the organization', async () => {
     const { organizationId, apiKey } = await app.createOrg();
     await setRateLimit(app.runtime.deps, organizationId, 150, OPERATOR);

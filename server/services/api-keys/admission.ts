@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
 import { column, columnNames, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
 import { apiKeys, organizations, rateLimitBuckets } from '@/db/schema';
 import type { Deps } from '../../deps';
@@ -32,40 +33,155 @@ interface AdmissionRow {
   hits: Array<string | number>;
 }
 
-const calls = sql`${sql.placeholder('calls')}::int`;
+interface AdmissionRequest {
+  hash: string;
+  calls: number;
+}
 
-// One round trip on the hot path: find the key (revoked keys never match: revocation is
-// immediate everywhere), count the request's calls (a tRPC batch makes several) against its
-// organization's window, and note when the key was used. That note is written at most once a
-// minute per key (the row is left alone while its time is recent), so a busy key costs no write
-// per request; concurrent admissions at the minute's turn wait on the row for one short statement
-// and then see it fresh.
+/** One answer row per admitted request, by its position in the statement's input. */
+type AdmissionAnswer = AdmissionRow & { ordinal: number };
+
+const organizationBucket = sql`'org:' || key.organization_id`;
+// Correlated with the bucket being upserted: each organization's own request in the statement.
+const requestOf = (field: 'window_limit' | 'calls') => sql`(select r.${sql.raw(field)} from key r where 'org:' || r.organization_id = ${column(rateLimitBuckets, 'key', 'bucket')})`;
+
+// One round trip for every request admitted together: find each key (revoked keys never match:
+// revocation is immediate everywhere), count each request's calls (a tRPC batch makes several)
+// against its organization's window, and note when each key was used. That note is written at
+// most once a minute per key (the row is left alone while its time is recent), so a busy key
+// costs no write per request; an admission that finds the row being noted by another skips it
+// (the note is being written: no wait, no lock order between keys). At most one request per organization per statement
+// (admitTogether): an upsert touches each bucket row once.
 const admit = perDatabase((db) =>
-  prepareSql<AdmissionRow>(
+  prepareSql<AdmissionAnswer>(
     db,
-    'admit_api_key',
-    sql`with key as (
-        select ${column(apiKeys, 'id', 'k')} as key_id, ${column(apiKeys, 'organizationId', 'k')} as organization_id, ${column(apiKeys, 'permission', 'k')},
+    'admit_api_keys',
+    sql`with input as (
+        select * from unnest((select ${sql.placeholder('hashes')}::text[]), (select ${sql.placeholder('calls')}::int[])) with ordinality as i(hash, calls, ordinal)
+      ), key as (
+        select i.ordinal::int as ordinal, i.calls, ${column(apiKeys, 'id', 'k')} as key_id, ${column(apiKeys, 'organizationId', 'k')} as organization_id, ${column(apiKeys, 'permission', 'k')},
           ${column(apiKeys, 'mode', 'k')}, ${column(apiKeys, 'domainId', 'k')} as domain_id, ${column(organizations, 'plan', 'o')},
           ${column(organizations, 'rateLimitOverride', 'o')} as rate_limit_override,
           coalesce(${column(organizations, 'rateLimitOverride', 'o')}, (${sql.placeholder('planLimits')}::jsonb ->> ${column(organizations, 'plan', 'o')})::int) as window_limit
-        from ${tableName(apiKeys, 'k')} join ${tableName(organizations, 'o')} on ${column(organizations, 'id', 'o')} = ${column(apiKeys, 'organizationId', 'k')}
-        where ${column(apiKeys, 'keyHash', 'k')} = ${sql.placeholder('hash')} and ${column(apiKeys, 'revokedAt', 'k')} is null
+        from input i
+          join ${tableName(apiKeys, 'k')} on ${column(apiKeys, 'keyHash', 'k')} = i.hash and ${column(apiKeys, 'revokedAt', 'k')} is null
+          join ${tableName(organizations, 'o')} on ${column(organizations, 'id', 'o')} = ${column(apiKeys, 'organizationId', 'k')}
       ), counted as (
         insert into ${tableName(rateLimitBuckets, 'bucket')} (${columnNames(rateLimitBuckets, ['key', 'hits', 'lastAllowed'])})
-        select 'org:' || key.organization_id,
-          case when ${calls} <= key.window_limit then array_fill(${sql.placeholder('now')}::bigint, array[${calls}]) else '{}'::bigint[] end,
-          ${calls} <= key.window_limit
+        select ${organizationBucket},
+          case when key.calls <= key.window_limit then array_fill(${sql.placeholder('now')}::bigint, array[key.calls]) else '{}'::bigint[] end,
+          key.calls <= key.window_limit
         from key
-        ${slidingWindowUpsert(sql`(select window_limit from key)`, calls)}
+        order by 1
+        ${slidingWindowUpsert(requestOf('window_limit'), requestOf('calls'))}, ${column(rateLimitBuckets, 'key')} as bucket_key
       ), used as (
         update ${tableName(apiKeys, 'u')} set ${column(apiKeys, 'lastUsedAt')} = ${sql.placeholder('usedAt')}::timestamptz
-        from key where ${column(apiKeys, 'id', 'u')} = key.key_id
-          and (${column(apiKeys, 'lastUsedAt', 'u')} is null or ${column(apiKeys, 'lastUsedAt', 'u')} <= ${sql.placeholder('usedAt')}::timestamptz - interval '1 minute')
+        where ${column(apiKeys, 'id', 'u')} in (
+          select ${column(apiKeys, 'id', 'stale')} from ${tableName(apiKeys, 'stale')}
+          where ${column(apiKeys, 'id', 'stale')} in (select key_id from key)
+            and (${column(apiKeys, 'lastUsedAt', 'stale')} is null or ${column(apiKeys, 'lastUsedAt', 'stale')} <= ${sql.placeholder('usedAt')}::timestamptz - interval '1 minute')
+          for update skip locked)
       )
-      select key.*, counted.last_allowed, counted.hits from key left join counted on true`,
+      select key.*, counted.last_allowed, counted.hits from key left join counted on counted.bucket_key = ${organizationBucket}`,
   ),
 );
+
+const KNOWN_KEYS_MAX = 100_000;
+
+/** A request's answer, and the time its window was counted at. */
+interface Admitted {
+  row: AdmissionRow | null;
+  nowMs: number;
+}
+
+interface Flight {
+  request: AdmissionRequest;
+  settle: (admitted: Admitted) => void;
+  fail: (error: unknown) => void;
+}
+
+interface AdmissionQueue {
+  waiting: Flight[];
+  flushing: boolean;
+  /** Which organization a key belongs to never changes: known, its requests can share a statement with other organizations'. */
+  organizationOfKey: Map<string, string>;
+}
+
+const queues = new WeakMap<Db, AdmissionQueue>();
+/** As many requests as one statement admits. */
+const MAX_TOGETHER = 64;
+
+/**
+ * The requests of one statement: at most one per organization (and a key whose organization is
+ * not known yet goes alone: it might share one with another), in arrival order; the rest wait.
+ */
+function nextGroup({ waiting, organizationOfKey }: AdmissionQueue): Flight[] {
+  const taken: Flight[] = [];
+  const organizations = new Set<string>();
+  for (let i = 0; i < waiting.length && taken.length < MAX_TOGETHER; i++) {
+    const organization = organizationOfKey.get(waiting[i]!.request.hash);
+    if (organization === undefined) {
+      if (taken.length === 0) taken.push(waiting.splice(i, 1)[0]!);
+      break;
+    }
+    if (organizations.has(organization)) continue;
+    organizations.add(organization);
+    taken.push(waiting.splice(i--, 1)[0]!);
+  }
+  return taken;
+}
+
+async function admitGroup(deps: Pick<Deps, 'db' | 'clock'>, queue: AdmissionQueue, group: Flight[]): Promise<void> {
+  const nowMs = deps.clock.now().getTime();
+  const rows = await admit(deps.db).execute({
+    hashes: `{${group.map((flight) => flight.request.hash).join(',')}}`,
+    calls: `{${group.map((flight) => flight.request.calls).join(',')}}`,
+    planLimits: PLAN_LIMITS,
+    now: nowMs,
+    since: nowMs - RATE_LIMIT_WINDOW_MS,
+    usedAt: new Date(nowMs).toISOString(),
+  });
+  const byOrdinal = new Map(rows.map((row) => [Number(row.ordinal), row]));
+  group.forEach((flight, index) => {
+    const row = byOrdinal.get(index + 1) ?? null;
+    if (row && queue.organizationOfKey.size < KNOWN_KEYS_MAX) queue.organizationOfKey.set(flight.request.hash, row.organization_id);
+    flight.settle({ row, nowMs });
+  });
+}
+
+async function flush(deps: Pick<Deps, 'db' | 'clock'>, queue: AdmissionQueue): Promise<void> {
+  queue.flushing = true;
+  try {
+    while (queue.waiting.length > 0) {
+      const group = nextGroup(queue);
+      try {
+        await admitGroup(deps, queue, group);
+      } catch (error) {
+        if (group.length === 1) {
+          group[0]!.fail(error);
+          continue;
+        }
+        // One request's trouble is never the others': each is admitted again on its own.
+        for (const flight of group) await admitGroup(deps, queue, [flight]).catch(flight.fail);
+      }
+    }
+  } finally {
+    queue.flushing = false;
+  }
+}
+
+// Every API request is admitted by a write (its organization's window moves), which made a single
+// send two write transactions: the admission's and the store's. Requests arriving while one
+// admission is under way go together in the next statement instead, as the stores do: one round
+// trip and one commit for many organizations' requests, each counted on its own.
+function admitTogether(deps: Pick<Deps, 'db' | 'clock'>, request: AdmissionRequest): Promise<Admitted> {
+  let queue = queues.get(deps.db);
+  if (!queue) queues.set(deps.db, (queue = { waiting: [], flushing: false, organizationOfKey: new Map() }));
+  const ready = queue;
+  const answer = new Promise<Admitted>((settle, fail) => ready.waiting.push({ request, settle, fail }));
+  if (!ready.flushing) void flush(deps, ready);
+  return answer;
+}
 
 /**
  * The caller behind a bearer secret with its rate-limit standing, or null for a malformed,
@@ -74,15 +190,7 @@ const admit = perDatabase((db) =>
  */
 export async function admitApiKey(deps: Pick<Deps, 'db' | 'clock'>, secret: string, calls = 1): Promise<Admission | null> {
   if (!KEY_PATTERN.test(secret)) return null;
-  const nowMs = deps.clock.now().getTime();
-  const [row] = await admit(deps.db).execute({
-    hash: hashKey(secret),
-    planLimits: PLAN_LIMITS,
-    calls,
-    now: nowMs,
-    since: nowMs - RATE_LIMIT_WINDOW_MS,
-    usedAt: new Date(nowMs).toISOString(),
-  });
+  const { row, nowMs } = await admitTogether(deps, { hash: hashKey(secret), calls });
   if (!row) return null;
   return {
     principal: {
