@@ -5,6 +5,7 @@ import { column, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
 import { domains, organizations, suppressions, usageCounters } from '@/db/schema';
 import type { SendingAccount, UsageCounters } from '../../plans/sending-limits';
 import { NO_USAGE } from '../../plans/sending-limits';
+import { groupCommitter } from '../../shared/group-commit';
 import { suppressionHash } from '../../suppressions/address-hash';
 
 interface SenderDomain {
@@ -62,34 +63,55 @@ function fromColumns<T>(row: Record<string, unknown>, alias: string, table: PgTa
 
 // Organization, account, counters, sender domains and suppressed recipients in one prepared round
 // trip: sending is the hottest write path, and separate queries cost more than the insert itself.
-// A recipient is suppressed by its address, or by its hash when the address was erased
-// (suppressions/address-hash.ts): two sub-selects, so each is one probe of its own unique index.
-const readContext = perDatabase((db) =>
-  prepareSql<ContextRow>(
+// The reads of every send in flight go together (readTogether): one row per request, by its
+// ordinal. A recipient is suppressed by its address, or by its hash when the address was erased
+// (suppressions/address-hash.ts): two sub-selects, each probing its own unique index.
+const readContexts = perDatabase((db) =>
+  prepareSql<ContextRow & { ordinal: number }>(
     db,
-    'send_context',
-    sql`select ${column(organizations, 'status', 'o')}, ${column(organizations, 'ownerEmail', 'o')} as owner_email,
+    'send_contexts',
+    sql`with input as (
+        select * from jsonb_to_recordset(${sql.placeholder('requests')}::jsonb) as i(ordinal int, organization_id uuid, names text[], addresses text[], hashes text[])
+      )
+      select i.ordinal, ${column(organizations, 'status', 'o')}, ${column(organizations, 'ownerEmail', 'o')} as owner_email,
         ${column(organizations, 'ownerConfirmedAt', 'o')} is not null as owner_confirmed,
         ${columnsAs('o', organizations, ACCOUNT_COLUMNS)},
         ${columnsAs('c', usageCounters, COUNTER_COLUMNS)},
         coalesce((select jsonb_agg(jsonb_build_object('id', ${column(domains, 'id', 'd')}, 'name', ${column(domains, 'name', 'd')}, 'status', ${column(domains, 'status', 'd')},
             'openTracking', ${column(domains, 'openTracking', 'd')}, 'clickTracking', ${column(domains, 'clickTracking', 'd')}))
           from ${tableName(domains, 'd')}
-          where ${column(domains, 'organizationId', 'd')} = ${column(organizations, 'id', 'o')}
-            and ${column(domains, 'name', 'd')} in (select jsonb_array_elements_text(${sql.placeholder('names')}::jsonb))), '[]'::jsonb) as domains,
+          where ${column(domains, 'organizationId', 'd')} = ${column(organizations, 'id', 'o')} and ${column(domains, 'name', 'd')} = any(i.names)), '[]'::jsonb) as domains,
         coalesce((select jsonb_agg(${column(suppressions, 'email', 's')})
           from ${tableName(suppressions, 's')}
-          where ${column(suppressions, 'organizationId', 's')} = ${column(organizations, 'id', 'o')}
-            and ${column(suppressions, 'email', 's')} in (select jsonb_array_elements_text(${sql.placeholder('addresses')}::jsonb))), '[]'::jsonb)
+          where ${column(suppressions, 'organizationId', 's')} = ${column(organizations, 'id', 'o')} and ${column(suppressions, 'email', 's')} = any(i.addresses)), '[]'::jsonb)
         || coalesce((select jsonb_agg(${column(suppressions, 'emailHash', 'h')})
           from ${tableName(suppressions, 'h')}
           where ${column(suppressions, 'organizationId', 'h')} = ${column(organizations, 'id', 'o')} and ${column(suppressions, 'emailHash', 'h')} is not null
-            and ${column(suppressions, 'emailHash', 'h')} in (select jsonb_array_elements_text(${sql.placeholder('hashes')}::jsonb))), '[]'::jsonb) as suppressed
-      from ${tableName(organizations, 'o')}
-        left join ${tableName(usageCounters, 'c')} on ${column(usageCounters, 'organizationId', 'c')} = ${column(organizations, 'id', 'o')}
-      where ${column(organizations, 'id', 'o')} = ${sql.placeholder('organizationId')}`,
+            and ${column(suppressions, 'emailHash', 'h')} = any(i.hashes)), '[]'::jsonb) as suppressed
+      from input i
+        join ${tableName(organizations, 'o')} on ${column(organizations, 'id', 'o')} = i.organization_id
+        left join ${tableName(usageCounters, 'c')} on ${column(usageCounters, 'organizationId', 'c')} = ${column(organizations, 'id', 'o')}`,
   ),
 );
+
+interface ContextRequest {
+  organizationId: string;
+  names: string[];
+  addresses: string[];
+  hashes: string[];
+}
+
+// A read, so no limit on how many of one organization go together: many sends arriving at once
+// pay one round trip between them instead of one each.
+const readTogether = groupCommitter(async (db: Db, requests: ContextRequest[]): Promise<Array<ContextRow | null>> => {
+  const rows = await readContexts(db).execute({
+    requests: JSON.stringify(
+      requests.map((request, index) => ({ ordinal: index, organization_id: request.organizationId, names: request.names, addresses: request.addresses, hashes: request.hashes })),
+    ),
+  });
+  const byOrdinal = new Map(rows.map((row) => [row.ordinal, row]));
+  return requests.map((_, index) => byOrdinal.get(index) ?? null);
+});
 
 /**
  * Reads the context; `addresses` must already be normalised (lowercase, ASCII domain). `encryptionKey`
@@ -103,12 +125,7 @@ export async function loadSendContext(
 ): Promise<SendContext> {
   const unique = [...new Set(addresses)];
   const byHash = new Map(unique.map((address) => [suppressionHash(source.encryptionKey, organizationId, address), address]));
-  const [row] = await readContext(source.db).execute({
-    organizationId,
-    names: JSON.stringify([...new Set(domainNames)]),
-    addresses: JSON.stringify(unique),
-    hashes: JSON.stringify([...byHash.keys()]),
-  });
+  const row = await readTogether(source.db, { organizationId, names: [...new Set(domainNames)], addresses: unique, hashes: [...byHash.keys()] });
   if (!row) return { organization: null, account: null, counters: NO_USAGE, domains: new Map(), suppressed: new Set() };
   const parse = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
   return {
