@@ -8,7 +8,7 @@ import { ownAudience } from '../audiences/crud';
 import type { Principal } from '../shared/principal';
 import { recordContactsDeleted, recordContactUpdated, type ContactAuditScope } from './audit';
 import { logContactEvents } from './events';
-import { contactView, type ContactView } from './fields';
+import { contactView, type ContactSqlRow, type ContactView } from './fields';
 import { getContact } from './read';
 
 const c = (key: 'id' | 'email' | 'name' | 'subscribed' | 'createdAt' | 'updatedAt' | 'audienceId', alias = 'c') => column(contacts, key, alias);
@@ -16,17 +16,7 @@ const c = (key: 'id' | 'email' | 'name' | 'subscribed' | 'createdAt' | 'updatedA
 // PATCH: only what is given changes; an unchanged contact is not written and has no event. The
 // contact as it was (`prior`, the statement's snapshot) says which fields changed, for the audit log.
 const updateOn = perDatabase((db: Db) =>
-  prepareSql<{
-    id: string;
-    email: string;
-    name: string | null;
-    subscribed: boolean;
-    created_at: string;
-    updated_at: string;
-    name_changed: boolean;
-    subscribed_changed: boolean;
-    queued: number;
-  }>(
+  prepareSql<ContactSqlRow & { name_changed: boolean; subscribed_changed: boolean; queued: number }>(
     db,
     null,
     sql`with changed as (

@@ -12,6 +12,16 @@ export interface ContactView {
   updatedAt: string;
 }
 
+/** A contact as a hand-written statement returns it (SQL column names, times as text). */
+export interface ContactSqlRow {
+  id: string;
+  email: string;
+  name: string | null;
+  subscribed: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
 export const contactView = (row: Pick<ContactRow, 'id' | 'email' | 'name' | 'subscribed' | 'createdAt' | 'updatedAt'>): ContactView => ({
   id: row.id,
   email: row.email,

@@ -10,7 +10,7 @@ import { ownAudience } from '../audiences/crud';
 import { eventLogCtes } from '../shared/events';
 import { recordContactsWritten, type ContactAuditScope } from './audit';
 import { refusePastContactCap } from './cap';
-import { contactAddress, contactView, type ContactView } from './fields';
+import { contactAddress, contactView, type ContactSqlRow, type ContactView } from './fields';
 
 /** Contacts of one batch upsert or delete (spec). */
 export const CONTACT_BATCH_LIMIT = 1_000;
@@ -21,13 +21,7 @@ export interface ContactInput {
   subscribed?: boolean;
 }
 
-interface Row {
-  id: string;
-  email: string;
-  name: string | null;
-  subscribed: boolean;
-  created_at: string;
-  updated_at: string;
+interface Row extends ContactSqlRow {
   created: boolean;
   queued: number;
 }

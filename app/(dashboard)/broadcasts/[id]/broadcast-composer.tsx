@@ -2,8 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Badge } from '../../../components/badge';
-import { Button } from '../../../components/button';
+import { SaveActions } from '../../../components/save-actions';
 import { useTRPC } from '../../../lib/trpc';
 import { COMPOSER_FORM_ID, ComposerForm } from '../composer/composer-form';
 import { ComposerLayout } from '../composer/composer-layout';
@@ -44,18 +43,7 @@ export function BroadcastComposer({ broadcast }: { broadcast: Broadcast }) {
       testId="broadcast-composer"
       title={broadcast.name}
       description={<ComposerFacts broadcast={broadcast} />}
-      actions={
-        <div className="flex items-center gap-3">
-          {unsaved && (
-            <span data-testid="unsaved-changes">
-              <Badge tone="amber">Unsaved changes</Badge>
-            </span>
-          )}
-          <Button type="submit" form={COMPOSER_FORM_ID} loading={update.isPending} disabled={!unsaved}>
-            Save
-          </Button>
-        </div>
-      }
+      actions={<SaveActions form={COMPOSER_FORM_ID} unsaved={unsaved} saving={update.isPending} />}
       notice={broadcast.status === 'scheduled' ? <ScheduledNotice broadcast={broadcast} /> : undefined}
       form={
         <ComposerForm

@@ -3,8 +3,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SendIcon } from 'lucide-react';
 import { useState } from 'react';
-import { Badge } from '../../../components/badge';
 import { Button } from '../../../components/button';
+import { SaveActions } from '../../../components/save-actions';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard';
 import { useTRPC } from '../../../lib/trpc';
 import { EditorLayout } from '../editor-layout';
@@ -56,18 +56,7 @@ export function TemplateEditor({ template }: { template: Template }) {
         testId="template-editor"
         title={template.name}
         description={<TemplateFacts template={template} />}
-        actions={
-          <div className="flex items-center gap-3">
-            {unsaved && (
-              <span data-testid="unsaved-changes">
-                <Badge tone="amber">Unsaved changes</Badge>
-              </span>
-            )}
-            <Button type="submit" form={TEMPLATE_FORM_ID} loading={update.isPending} disabled={!unsaved}>
-              Save
-            </Button>
-          </div>
-        }
+        actions={<SaveActions form={TEMPLATE_FORM_ID} unsaved={unsaved} saving={update.isPending} />}
         form={
           <TemplateForm
             values={values}
