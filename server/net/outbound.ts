@@ -89,6 +89,29 @@ export function validateOutboundUrl(input: string | URL, allowPrivateCidrs: stri
   return { ok: true, url, host: name, isIpLiteral: false };
 }
 
+/** Allow-lists already parsed: a policy's list is checked once, not on every request. */
+const wellFormedLists = new WeakSet<string[]>();
+
+const URL_CHECKS_MAX = 1_000;
+const urlChecks = new WeakMap<string[], Map<string, UrlCheck>>();
+
+/**
+ * {@link validateOutboundUrl} of a URL string, remembered per allow-list: an endpoint is called
+ * with the same URL thousands of times, and the answer depends on nothing else (no DNS here).
+ */
+function checkedUrl(url: string | URL, allowPrivateCidrs: string[]): UrlCheck {
+  if (typeof url !== 'string') return validateOutboundUrl(url, allowPrivateCidrs);
+  let known = urlChecks.get(allowPrivateCidrs);
+  if (!known) urlChecks.set(allowPrivateCidrs, (known = new Map()));
+  let check = known.get(url);
+  if (!check) {
+    check = validateOutboundUrl(url, allowPrivateCidrs);
+    if (known.size >= URL_CHECKS_MAX) known.clear();
+    known.set(url, check);
+  }
+  return check;
+}
+
 /** The addresses `host` resolves to, all of them public (or allowed), or a refusal. */
 async function checkedAddresses(check: Extract<UrlCheck, { ok: true }>, policy: OutboundPolicy, signal: AbortSignal): Promise<string[]> {
   if (check.isIpLiteral) return [check.host];
@@ -129,8 +152,22 @@ const POOL_CONNECTIONS = 16;
 const MAX_POOLS = 256;
 const pools = new Map<string, Pool>();
 
+/** A short name for a CA (a certificate of kilobytes, compared once, not spelt into every pool key). */
+const trustIds = new Map<string, number>();
+const bufferTrustIds = new WeakMap<Buffer, number>();
+function trustId(ca: string | Buffer): number {
+  if (typeof ca !== 'string') {
+    let id = bufferTrustIds.get(ca);
+    if (id === undefined) bufferTrustIds.set(ca, (id = trustId(ca.toString())));
+    return id;
+  }
+  let id = trustIds.get(ca);
+  if (id === undefined) trustIds.set(ca, (id = trustIds.size + 1));
+  return id;
+}
+
 function keptPool(url: URL, host: string, address: string, policy: OutboundPolicy, timeoutMs: number): Dispatcher {
-  const key = JSON.stringify([url.origin, address, timeoutMs, policy.ca ? String(policy.ca) : null]);
+  const key = `${url.origin} ${address} ${timeoutMs} ${policy.ca ? trustId(policy.ca) : '-'}`;
   let pool = pools.get(key);
   if (pool) {
     // Most recently used last, so the oldest is the one closed when there are too many.
@@ -178,8 +215,11 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, 
 export async function outboundRequest(url: string | URL, options: OutboundRequestOptions, policy: OutboundPolicy): Promise<OutboundResponse> {
   const { method = 'GET', headers = {}, body, timeoutMs = 10_000, maxBytes = 1_048_576, overflow = 'fail', keepAlive = false } = options;
   // A malformed allow-list is the operator's mistake: say so plainly, before anything else.
-  policy.allowPrivateCidrs.forEach(parseCidr);
-  const check = validateOutboundUrl(url, policy.allowPrivateCidrs);
+  if (!wellFormedLists.has(policy.allowPrivateCidrs)) {
+    policy.allowPrivateCidrs.forEach(parseCidr);
+    wellFormedLists.add(policy.allowPrivateCidrs);
+  }
+  const check = checkedUrl(url, policy.allowPrivateCidrs);
   if (!check.ok) throw new OutboundRefusedError(check.reason);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
