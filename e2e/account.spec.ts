@@ -66,7 +66,7 @@ test('a forgotten password is reset with the mailed link, once; the used link sa
   await page.goto(link);
   await expect(page).toHaveURL(/\/reset-password\?token=/);
   await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
-  await page.getByLabel('New password').fill(NEW_PASSWORD);
+  await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
   await page.getByLabel('Repeat the new password').fill('not the same passphrase');
   await page.getByRole('button', { name: 'Set the new password' }).click();
   await expect(page.getByTestId('field-error')).toHaveText('The two passwords differ');
@@ -102,7 +102,7 @@ test('the account page lists sessions, signs out one and all the others, and cha
   const rows = page.getByTestId('session-row');
   await expect(rows).toHaveCount(2);
   await expect(rows.first()).toContainText('This device');
-  await expect(rows.first()).toContainText('Chrome on Linux');
+  await expect(rows.first()).toContainText('Chrome on Windows');
   await expect(rows.nth(1)).not.toContainText('This device');
   await shot(page, 'account-page');
 
@@ -132,13 +132,13 @@ test('the account page lists sessions, signs out one and all the others, and cha
   // A wrong current password is refused on its field; the right one changes it.
   const form = page.getByTestId('change-password-form');
   await form.getByLabel('Current password').fill('not my password');
-  await form.getByLabel('New password').fill(NEW_PASSWORD);
+  await form.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
   await form.getByLabel('Repeat the new password').fill(NEW_PASSWORD);
   await form.getByRole('button', { name: 'Change password' }).click();
   await expect(form.getByTestId('field-error')).toHaveText('This is not your current password');
   await shot(page, 'account-wrong-password');
   await form.getByLabel('Current password').fill(password);
-  await form.getByLabel('New password').fill(NEW_PASSWORD);
+  await form.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
   await form.getByLabel('Repeat the new password').fill(NEW_PASSWORD);
   await form.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByTestId('password-changed')).toBeVisible();
