@@ -41,7 +41,7 @@ export function detailWords(event: AuditEvent): string | null {
     case 'user.password_changed':
       return details.otherSessionsSignedOut ? 'other sessions signed out' : null;
     case 'user.sessions_signed_out':
-      return details.scope === 'others' ? `all other sessions (${countOf(details.sessions, 'session')})` : (details.device ?? null);
+      return details.scope === 'others' ? countOf(details.sessions, 'other session') : (details.device ?? null);
     case 'recipient.erased':
       return `${countOf(details.emails, 'email')}, ${countOf(details.events, 'event')}, ${countOf(details.contacts, 'contact')}${details.suppressionKept ? '; suppression kept as a hash' : ''}`;
     case 'webhook.updated':
