@@ -1,15 +1,20 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
+import { usePathname, useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import { authClient } from '../lib/auth-client';
+
+/** A mailed reset link works whoever is signed in in this browser: it signs every session out anyway. */
+const OPEN_WHEN_SIGNED_IN = ['/reset-password'];
 
 /** People who already have a session go straight to the dashboard. */
 export function RedirectIfSignedIn() {
   const { data } = authClient.useSession();
   const router = useRouter();
+  const pathname = usePathname();
+  const stays = OPEN_WHEN_SIGNED_IN.includes(pathname);
   useEffect(() => {
-    if (data) router.replace('/');
-  }, [data, router]);
+    if (data && !stays) router.replace('/');
+  }, [data, router, stays]);
   return null;
 }

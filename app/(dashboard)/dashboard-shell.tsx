@@ -21,7 +21,7 @@ function SidebarContents({ user, onNavigate }: { user: SessionUser; onNavigate?:
       <OrganizationBadge />
       <ModeSwitch />
       <SidebarNav onNavigate={onNavigate} />
-      <UserMenu user={user} />
+      <UserMenu user={user} onNavigate={onNavigate} />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { recordFailedSignIn, recordSignIn } from '../services/audit/sign-ins';
 import { beginAuthAttempt, isCountedAuthRoute, SIGN_IN_ROUTE } from '../services/sign-in/auth-routes';
 import type { SignInTicket } from '../services/sign-in/throttle';
 import { ensureOrganizationOfUser } from '../services/organizations/organizations';
+import { CHANGE_PASSWORD_ROUTE, passwordResetOptions, recordAccountChange } from './account-hooks';
 
 /** Where a better-auth call came from: the headers the listener stamped on its request (none for a server-side call). */
 const originOf = (context: { headers?: Headers } | null) => requestOrigin((name) => context?.headers?.get(name));
@@ -48,7 +49,14 @@ export function createAuth(deps: Deps, secret: string) {
       provider: 'pg',
       schema: { user: users, session: sessions, account: accounts, verification: verifications },
     }),
-    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      // Password reset by a mailed link (issue 32 point 1, account-hooks.ts).
+      ...passwordResetOptions(deps),
+    },
     advanced: {
       database: { generateId: () => newId() },
       // Said outright rather than left to better-auth's defaults (docs/security.md): the session
@@ -72,8 +80,11 @@ export function createAuth(deps: Deps, secret: string) {
       },
       session: {
         create: {
-          after: (session, context) =>
-            audit('sign-in', () => recordSignIn(deps, { userId: session.userId, origin: originOf(context), via: context?.path ?? null })),
+          after: async (session, context) => {
+            // Changing the password with the others signed out hands this device a new session: not a sign-in.
+            if (context?.path === CHANGE_PASSWORD_ROUTE) return;
+            await audit('sign-in', () => recordSignIn(deps, { userId: session.userId, origin: originOf(context), via: context?.path ?? null }));
+          },
         },
       },
     },
@@ -90,6 +101,8 @@ export function createAuth(deps: Deps, secret: string) {
       after: createAuthMiddleware(async (ctx) => {
         const ticket = tickets.get(ctx.context);
         if (ticket?.allowed && !isAPIError(ctx.context.returned)) await ticket.succeeded();
+        // Issue 32: the person's own password changes (account-hooks.ts).
+        await audit('account change', () => recordAccountChange(deps, ctx));
         const refused = ctx.context.returned;
         if (ctx.path !== SIGN_IN_ROUTE || !isAPIError(refused) || refused.statusCode !== 401) return;
         const email: unknown = ctx.body?.email;

@@ -1,6 +1,7 @@
 import type { Auth } from './better-auth';
 import type { Deps } from '../deps';
 import { ensureOrganizationOfUser } from '../services/organizations/organizations';
+import { touchSession } from '../services/accounts/sessions';
 import type { Admission } from '../services/api-keys/admission';
 import type { Mode, Principal } from '../services/shared/principal';
 import type { Context } from '../trpc/context';
@@ -23,6 +24,7 @@ export async function principalFromSession(deps: Deps, auth: Auth, headers: Head
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
   const organization = await ensureOrganizationOfUser(deps, session.user);
+  await touchSession(deps, session.session);
   return {
     organizationId: organization.id,
     permission: 'full_access',
@@ -33,6 +35,7 @@ export async function principalFromSession(deps: Deps, auth: Auth, headers: Head
     plan: organization.plan,
     rateLimitOverride: organization.rateLimitOverride,
     origin: requestOrigin((name) => headers.get(name)),
+    sessionId: session.session.id,
   };
 }
 

@@ -1,4 +1,5 @@
 import { router } from '../trpc/init';
+import { accountRouter } from './account';
 import { apiKeysRouter } from './api-keys';
 import { audiencesRouter } from './audiences';
 import { auditLogRouter } from './audit-log';
@@ -32,6 +33,7 @@ export const appRouter = router({
   auditLog: auditLogRouter,
   overview: overviewRouter,
   privacy: privacyRouter,
+  account: accountRouter,
 });
 
 export type AppRouter = typeof appRouter;

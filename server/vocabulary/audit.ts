@@ -42,6 +42,10 @@ export const AUDIT_ACTIONS = [
   'organization.owner_confirmed',
   'user.signed_in',
   'user.sign_in_failed',
+  'user.password_reset_requested',
+  'user.password_reset',
+  'user.password_changed',
+  'user.sessions_signed_out',
   'recipient.erased',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -26,7 +26,18 @@ export function SignInForm() {
       }
     >
       <TextField label="Email" name="email" type="email" autoComplete="email" required />
-      <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        hint={
+          <Link href="/forgot-password" className="font-medium text-indigo-600 hover:text-indigo-500">
+            Forgot password?
+          </Link>
+        }
+      />
     </AuthForm>
   );
 }

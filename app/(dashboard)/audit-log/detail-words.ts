@@ -36,6 +36,12 @@ export function detailWords(event: AuditEvent): string | null {
       return details.via === '/sign-up/email' ? 'on signing up' : null;
     case 'user.sign_in_failed':
       return details.reason === 'INVALID_EMAIL_OR_PASSWORD' ? 'wrong password' : null;
+    case 'user.password_reset':
+      return 'by the mailed link; every session signed out';
+    case 'user.password_changed':
+      return details.otherSessionsSignedOut ? 'other sessions signed out' : null;
+    case 'user.sessions_signed_out':
+      return details.scope === 'others' ? countOf(details.sessions, 'other session') : (details.device ?? null);
     case 'recipient.erased':
       return `${countOf(details.emails, 'email')}, ${countOf(details.events, 'event')}, ${countOf(details.contacts, 'contact')}${details.suppressionKept ? '; suppression kept as a hash' : ''}`;
     case 'webhook.updated':

@@ -41,6 +41,10 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   'organization.owner_confirmed': 'Confirmed the owner’s address',
   'user.signed_in': 'Signed in',
   'user.sign_in_failed': 'Sign-in refused',
+  'user.password_reset_requested': 'Asked for a password reset',
+  'user.password_reset': 'Reset the password',
+  'user.password_changed': 'Changed the password',
+  'user.sessions_signed_out': 'Signed out sessions',
   'recipient.erased': 'Erased a recipient’s data',
 };
 
@@ -54,7 +58,7 @@ export const GROUP_WORDS: Record<AuditActionGroup, string> = {
   template: 'Templates',
   broadcast: 'Broadcasts',
   organization: 'Plan and account',
-  user: 'Sign-ins',
+  user: 'Sign-ins and passwords',
   recipient: 'Data-subject erasures',
 };
 

@@ -21,4 +21,6 @@ export interface Principal {
   rateLimitOverride: number | null;
   /** Set by the edge that admitted the request; absent when a service is called from inside the process. */
   origin?: RequestOrigin;
+  /** The dashboard session a signed-in person came with ("this device" on their account page); absent for API keys. */
+  sessionId?: string;
 }

@@ -1,25 +1,31 @@
-import { addressBucketKey, beginSignIn, pruneNowAndThen, release, takePlace, type SignInTicket, type ThrottleDeps } from './throttle';
+import { accountBucketKey, addressBucketKey, beginSignIn, pruneNowAndThen, release, takePlace, type SignInTicket, type ThrottleDeps } from './throttle';
 
 /**
  * The better-auth routes that are counted, by the path better-auth's router resolved (its
  * endpoint's own path, never the path a client spelled): a password guessed, an account made, a
  * reset asked for. Sign-in is counted per account and per address (throttle.ts); the rest per
- * address, each in a window of its own. `givesBack`: a success leaves no place taken, so what
- * stays counted is failures; an account made or a reset asked for stays counted.
+ * address, each in a window of its own; asking for a reset mail also per account (the address
+ * asked for, known or not, so a refusal tells nothing about who has an account). `givesBack`: a
+ * success leaves no place taken, so what stays counted is failures; an account made or a reset
+ * asked for stays counted.
  */
 interface AddressRule {
-  /** The window's name, under the client's address. */
+  /** The window's name, under the client's address (and the account's, with `perAccount`). */
   window: string;
   limit: number;
   windowMs: number;
   givesBack: boolean;
+  /** Also counted per account, by the email in the body: at most this many in the window. */
+  perAccount?: number;
 }
 
 export const AUTH_ADDRESS_RULES: Readonly<Record<string, AddressRule>> = {
   // An office behind one NAT signing up a hundred people in an hour is far past any real team.
   '/sign-up/email': { window: 'sign-up', limit: 100, windowMs: 60 * 60_000, givesBack: false },
   // The reset routes: asking for a reset mail, and trying a reset token.
-  '/request-password-reset': { window: 'password-reset', limit: 10, windowMs: 15 * 60_000, givesBack: false },
+  // Five reset mails to one address in a quarter of an hour is past any forgetful person, and
+  // bounds the mail anyone can make us send to someone else's inbox.
+  '/request-password-reset': { window: 'password-reset', limit: 10, windowMs: 15 * 60_000, givesBack: false, perAccount: 5 },
   '/reset-password': { window: 'password-reset', limit: 10, windowMs: 15 * 60_000, givesBack: false },
   // A signed-in session checking its own password: guesses from a stolen session are still guesses.
   '/change-password': { window: 'password-check', limit: 30, windowMs: 15 * 60_000, givesBack: true },
@@ -34,6 +40,8 @@ export const isCountedAuthRoute = (route: string): boolean => route === SIGN_IN_
 
 /** The address window of a rule: the address's key with the rule's window in front. */
 const ruleKey = (rule: AddressRule, address: string | null) => addressBucketKey(address).replace(/^sign-in:/, `sign-in:${rule.window}:`);
+/** The account window of a rule, likewise. */
+const ruleAccountKey = (rule: AddressRule, email: string) => accountBucketKey(email).replace(/^sign-in:/, `sign-in:${rule.window}:`);
 
 /**
  * Takes the attempt's places for the route better-auth resolved, before its handler runs. Null
@@ -55,5 +63,14 @@ export async function beginAuthAttempt(
   const key = ruleKey(rule, attempt.address);
   const place = await takePlace(deps, key, rule.limit, nowMs, rule.windowMs);
   if (!place.allowed) return { allowed: false, retryAfterMs: place.resetMs, limitedBy: 'address' };
+  if (rule.perAccount !== undefined) {
+    // Without an email better-auth refuses the body before anything is mailed; the address still counts.
+    const email = typeof attempt.email === 'string' ? attempt.email : '';
+    const account = await takePlace(deps, ruleAccountKey(rule, email), rule.perAccount, nowMs, rule.windowMs);
+    if (!account.allowed) {
+      await release(deps, key, place.countedAt);
+      return { allowed: false, retryAfterMs: account.resetMs, limitedBy: 'account' };
+    }
+  }
   return { allowed: true, succeeded: async () => (rule.givesBack ? void (await release(deps, key, place.countedAt)) : undefined) };
 }
