@@ -12,6 +12,7 @@ import { overviewRouter } from './overview';
 import { privacyRouter } from './privacy';
 import { suppressionsRouter } from './suppressions/router';
 import { templatesRouter } from './templates';
+import { twoFactorRouter } from './two-factor';
 import { usageRouter } from './usage';
 import { webhooksRouter } from './webhooks';
 
@@ -32,6 +33,7 @@ export const appRouter = router({
   auditLog: auditLogRouter,
   overview: overviewRouter,
   privacy: privacyRouter,
+  twoFactor: twoFactorRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -39,8 +39,11 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   'organization.review_changed': 'Changed the account review',
   'organization.rate_limit_changed': 'Changed the API rate limit',
   'organization.owner_confirmed': 'Confirmed the owner’s address',
+  'organization.two_factor_requirement_changed': 'Changed the two-factor requirement',
   'user.signed_in': 'Signed in',
   'user.sign_in_failed': 'Sign-in refused',
+  'user.two_factor_enabled': 'Turned on two-factor sign-in',
+  'user.two_factor_disabled': 'Turned off two-factor sign-in',
   'recipient.erased': 'Erased a recipient’s data',
 };
 
