@@ -1,6 +1,7 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button } from '../components/button';
@@ -31,9 +32,9 @@ export function UserMenu({ user }: { user: SessionUser }) {
         {initial}
       </span>
       <div className="min-w-0 flex-1">
-        <p className="truncate text-sm font-medium text-slate-900" data-testid="user-name">
+        <Link href="/account" className="block truncate text-sm font-medium text-slate-900 hover:text-indigo-600" data-testid="user-name" title="Your account">
           {user.name || user.email}
-        </p>
+        </Link>
         <p className="truncate text-xs text-slate-500">{user.email}</p>
       </div>
       <Button variant="ghost" size="sm" onClick={() => void signOut()} loading={pending} aria-label="Sign out" title="Sign out">
