@@ -18,6 +18,7 @@ async function setUpOnAccountPage(page: Page, { screenshots = false } = {}) {
   await section.getByLabel('Password').fill(password);
   await section.getByRole('button', { name: 'Continue' }).click();
 
+  await expect(section.getByTestId('two-factor-secret')).toBeVisible();
   const secret = (await section.getByTestId('two-factor-secret').innerText()).replace(/\s+/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
   await expect(section.getByTestId('two-factor-uri')).toContainText(`secret=${secret}`);
@@ -29,8 +30,8 @@ async function setUpOnAccountPage(page: Page, { screenshots = false } = {}) {
   await section.getByLabel('Authentication code').fill(totpCode(secret));
   await section.getByRole('button', { name: 'Turn on' }).click();
 
+  await expect(section.getByTestId('recovery-code')).toHaveCount(10);
   const codes = await section.getByTestId('recovery-code').allInnerTexts();
-  expect(codes).toHaveLength(10);
   if (screenshots) await shot(page, 'two-factor-account-recovery-codes');
   await section.getByRole('button', { name: 'I have saved them' }).click();
   await expect(section.getByText('Your account asks for a code at every sign-in.')).toBeVisible();
@@ -44,8 +45,12 @@ async function signOut(page: Page) {
 }
 
 async function passwordStep(page: Page, email: string) {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
+  // Filled again should the page's first render replace the fields (hydration) after a fast fill.
+  await expect(async () => {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await expect(page.getByLabel('Email')).toHaveValue(email, { timeout: 500 });
+  }).toPass();
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
 }
@@ -62,7 +67,7 @@ test('sets up two-factor sign-in, then signs in with an authenticator code and w
   await shot(page, 'two-factor-sign-in-code');
   await page.getByLabel('Authentication code').fill(wrongCode(secret));
   await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(page.getByRole('alert')).toContainText('Invalid code');
+  await expect(page.locator('form').getByRole('alert')).toContainText('Invalid code');
   await shot(page, 'two-factor-sign-in-wrong-code');
   await page.getByLabel('Authentication code').fill(totpCode(secret));
   await page.getByRole('button', { name: 'Verify' }).click();
@@ -81,7 +86,7 @@ test('sets up two-factor sign-in, then signs in with an authenticator code and w
       await expect(page).toHaveURL(HOME_URL);
       await page.context().clearCookies();
     } else {
-      await expect(page.getByRole('alert')).toContainText('Invalid backup code');
+      await expect(page.locator('form').getByRole('alert')).toContainText('Invalid backup code');
       await shot(page, 'two-factor-sign-in-recovery-reused');
     }
   }
