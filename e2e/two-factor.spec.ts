@@ -105,6 +105,7 @@ test('an owner requires two-factor sign-in: without it, the set-up replaces the 
   const toggle = requirement.getByRole('switch', { name: 'Require two-factor sign-in' });
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-checked', 'true');
+  await expect(toggle).not.toHaveAttribute('aria-busy', 'true');
   await shot(page, 'two-factor-settings-required');
 
   // The owner turns their own off: now they are a member without it in an organization that requires it.
