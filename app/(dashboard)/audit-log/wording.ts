@@ -57,7 +57,7 @@ export const GROUP_WORDS: Record<AuditActionGroup, string> = {
   template: 'Templates',
   broadcast: 'Broadcasts',
   organization: 'Plan and account',
-  user: 'Sign-ins',
+  user: 'Sign-ins and two-factor',
   recipient: 'Data-subject erasures',
 };
 
