@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   SENDER_NOT_PERMITTED: 403,
   LIST_SEND_HELD: 403,
   PLAN_LIMIT_EXCEEDED: 403,
+  /** Dashboard only: the organization requires two-factor sign-in and this person has not set it up. */
+  TWO_FACTOR_REQUIRED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,

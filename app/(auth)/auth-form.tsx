@@ -10,8 +10,8 @@ export function AuthForm({ title, subtitle, submitLabel, onSubmit, children, foo
   title: string;
   subtitle: ReactNode;
   submitLabel: string;
-  /** Resolves to an error message, or null when the person is signed in. */
-  onSubmit: (form: FormData) => Promise<string | null>;
+  /** Resolves to an error message, null when the person is signed in, or undefined when a next step takes over (the sign-in's code). */
+  onSubmit: (form: FormData) => Promise<string | null | undefined>;
   children: ReactNode;
   footer: ReactNode;
 }) {
@@ -26,7 +26,7 @@ export function AuthForm({ title, subtitle, submitLabel, onSubmit, children, foo
     try {
       const message = await onSubmit(new FormData(event.currentTarget));
       if (message) setError(message);
-      else router.replace('/');
+      else if (message === null) router.replace('/');
     } catch {
       setError('Could not reach the server. Check your connection and try again.');
     } finally {

@@ -1,4 +1,4 @@
-import { BanIcon, GaugeIcon, HouseIcon, GlobeIcon, KeyRoundIcon, MailIcon, MegaphoneIcon, LayoutTemplateIcon, ScrollTextIcon, ShieldCheckIcon, UsersIcon, WebhookIcon, type LucideIcon } from 'lucide-react';
+import { BanIcon, GaugeIcon, HouseIcon, GlobeIcon, KeyRoundIcon, MailIcon, MegaphoneIcon, LayoutTemplateIcon, ScrollTextIcon, SettingsIcon, ShieldCheckIcon, UsersIcon, WebhookIcon, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   href: string;
@@ -23,6 +23,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/suppressions', label: 'Suppressions', icon: BanIcon, ready: true, description: 'Addresses that will not receive email: bounces, complaints, unsubscribes and manual entries.' },
   { href: '/billing', label: 'Usage and billing', icon: GaugeIcon, ready: true, description: 'Your plan, this month and today against its limits, metered overage, and changing plans.' },
   { href: '/audit-log', label: 'Audit log', icon: ScrollTextIcon, ready: true, description: 'Who changed what in your organization, when and from where.' },
+  { href: '/settings', label: 'Settings', icon: SettingsIcon, ready: true, description: 'Rules for everyone in your organization, such as requiring two-factor sign-in.' },
   { href: '/privacy', label: 'Privacy record', icon: ShieldCheckIcon, ready: true, description: 'What is processed for you, why, for how long and by whom (GDPR Art. 30), as JSON too.' },
 ];
 

@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 // better-auth's tables, written by hand because its schema CLI crashes on Node 20.
 // Column names follow better-auth's field names; the drizzle adapter maps them by key.
@@ -9,6 +9,8 @@ export const users = pgTable('users', {
   email: text('email').notNull().unique(),
   emailVerified: boolean('email_verified').notNull().default(false),
   image: text('image'),
+  /** better-auth's twoFactor plugin: set once an authenticator code has confirmed the set-up. */
+  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
@@ -60,3 +62,26 @@ export const verifications = pgTable('verifications', {
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
+
+/**
+ * better-auth's twoFactor plugin: a person's TOTP secret and recovery codes, both encrypted by
+ * the plugin with the auth secret (docs/security.md). One row per person; `verified` is false
+ * between asking for a secret and confirming it with a code. The failure count and lock are the
+ * plugin's own per-account lockout.
+ */
+export const twoFactors = pgTable(
+  'two_factors',
+  {
+    id: text('id').primaryKey(),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    verified: boolean('verified').notNull().default(true),
+    failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+  },
+  // One row per person (the plugin looks it up by person); its secret, encrypted, is never searched.
+  (t) => [uniqueIndex('two_factors_user_unique').on(t.userId)],
+);

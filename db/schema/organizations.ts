@@ -31,6 +31,8 @@ export const organizations = pgTable('organizations', {
    * null until then, and nothing leaves on the account's behalf (docs/security.md).
    */
   ownerConfirmedAt: timestamp('owner_confirmed_at', { withTimezone: true, mode: 'date' }),
+  /** The owner's choice: every member signs in with a second factor (docs/two-factor.md). */
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
 });
 
 /** The links mailed to confirm an owner's address: each expires and is used once; the rows also count resends. */

@@ -1,7 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { accounts, sessions, users, verifications } from '@/db/schema';
+import { accounts, sessions, twoFactors, users, verifications } from '@/db/schema';
 import type { Deps } from '../deps';
 import { errorResponse } from '../http/error-body';
 import { requestIdOf } from '../http/request-id';
@@ -12,6 +12,7 @@ import { beginAuthAttempt, isCountedAuthRoute, SIGN_IN_ROUTE } from '../services
 import type { SignInTicket } from '../services/sign-in/throttle';
 import { ensureOrganizationOfUser } from '../services/organizations/organizations';
 import { CHANGE_PASSWORD_ROUTE, passwordResetOptions, recordAccountChange } from './account-hooks';
+import { sessionIsASignIn, twoFactorPlugins } from './two-factor';
 
 /** Where a better-auth call came from: the headers the listener stamped on its request (none for a server-side call). */
 const originOf = (context: { headers?: Headers } | null) => requestOrigin((name) => context?.headers?.get(name));
@@ -47,7 +48,7 @@ export function createAuth(deps: Deps, secret: string) {
     trustedOrigins: [deps.config.appUrl],
     database: drizzleAdapter(deps.db, {
       provider: 'pg',
-      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+      schema: { user: users, session: sessions, account: accounts, verification: verifications, twoFactor: twoFactors },
     }),
     emailAndPassword: {
       enabled: true,
@@ -68,7 +69,11 @@ export function createAuth(deps: Deps, secret: string) {
     },
     // better-auth's own limits (in each process's memory) stay on its other paths; email sign-in
     // is counted per account and per address in the database instead (the hooks below).
-    rateLimit: { customRules: { '/sign-in/email': false } },
+    // The two-factor code routes likewise (their in-memory 3 per 10 s would also refuse a person
+    // setting up and signing in at once): counted per address in the database (auth-routes.ts).
+    rateLimit: { customRules: { '/sign-in/email': false, '/two-factor/*': false } },
+    // Two-factor sign-in (server/auth/two-factor.ts, docs/two-factor.md).
+    plugins: [...twoFactorPlugins(deps, audit)],
     telemetry: { enabled: false },
     databaseHooks: {
       user: {
@@ -80,11 +85,13 @@ export function createAuth(deps: Deps, secret: string) {
       },
       session: {
         create: {
-          after: async (session, context) => {
-            // Changing the password with the others signed out hands this device a new session: not a sign-in.
-            if (context?.path === CHANGE_PASSWORD_ROUTE) return;
-            await audit('sign-in', () => recordSignIn(deps, { userId: session.userId, origin: originOf(context), via: context?.path ?? null }));
-          },
+          after: (session, context) =>
+            audit('sign-in', async () => {
+              // Changing the password with the others signed out hands this device a new session: not a sign-in.
+              if (context?.path === CHANGE_PASSWORD_ROUTE) return;
+              if (!(await sessionIsASignIn(deps, session.userId, context))) return;
+              await recordSignIn(deps, { userId: session.userId, origin: originOf(context), via: context?.path ?? null });
+            }),
         },
       },
     },

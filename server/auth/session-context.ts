@@ -2,6 +2,7 @@ import type { Auth } from './better-auth';
 import type { Deps } from '../deps';
 import { ensureOrganizationOfUser } from '../services/organizations/organizations';
 import { touchSession } from '../services/accounts/sessions';
+import { mustSetUpTwoFactor } from '../services/two-factor';
 import type { Admission } from '../services/api-keys/admission';
 import type { Mode, Principal } from '../services/shared/principal';
 import type { Context } from '../trpc/context';
@@ -18,7 +19,8 @@ function dashboardMode(headers: Headers): Mode {
 /**
  * A signed-in person acts for their organization with full access, in the mode the dashboard's
  * switch shows: in test mode they see test emails and keys, and like a test key cannot change
- * live state.
+ * live state. A member of an organization that requires two-factor sign-in who has not set it up
+ * is marked so: every dashboard procedure but those that set it up refuses them.
  */
 export async function principalFromSession(deps: Deps, auth: Auth, headers: Headers): Promise<Principal | null> {
   const session = await auth.api.getSession({ headers });
@@ -36,6 +38,7 @@ export async function principalFromSession(deps: Deps, auth: Auth, headers: Head
     rateLimitOverride: organization.rateLimitOverride,
     origin: requestOrigin((name) => headers.get(name)),
     sessionId: session.session.id,
+    twoFactorSetUpPending: mustSetUpTwoFactor(organization, session.user),
   };
 }
 

@@ -13,6 +13,7 @@ import { overviewRouter } from './overview';
 import { privacyRouter } from './privacy';
 import { suppressionsRouter } from './suppressions/router';
 import { templatesRouter } from './templates';
+import { twoFactorRouter } from './two-factor';
 import { usageRouter } from './usage';
 import { webhooksRouter } from './webhooks';
 
@@ -34,6 +35,7 @@ export const appRouter = router({
   overview: overviewRouter,
   privacy: privacyRouter,
   account: accountRouter,
+  twoFactor: twoFactorRouter,
 });
 
 export type AppRouter = typeof appRouter;

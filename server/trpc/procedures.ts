@@ -2,6 +2,7 @@ import { AppError, forbidden } from '../errors';
 import type { RateLimitResult } from '../services/plans/rate-limits';
 import { RATE_LIMIT_WINDOW_MS } from '../services/plans/plans';
 import type { Principal } from '../services/shared/principal';
+import { twoFactorRequired } from '../services/two-factor';
 import { DASHBOARD_TEST_MODE_REFUSAL, TEST_KEY_REFUSAL } from '../vocabulary/test-mode';
 import type { Context } from './context';
 import { middleware, publicProcedure, type AccessMeta } from './init';
@@ -32,6 +33,8 @@ export async function authorize(ctx: Context, meta: AccessMeta | undefined): Pro
   }
   const { principal } = admission;
   if (admission.rateLimit) applyRateLimit(ctx, admission.rateLimit);
+  // A person held at the two-factor set-up step: nothing else until it is done (API keys never are).
+  if (principal.twoFactorSetUpPending && !meta?.beforeTwoFactor) throw twoFactorRequired();
   if (principal.permission === 'sending_access' && meta?.access !== 'sending') {
     throw forbidden('This key has sending_access: it may only send email');
   }

@@ -40,12 +40,15 @@ export const AUDIT_ACTIONS = [
   'organization.review_changed',
   'organization.rate_limit_changed',
   'organization.owner_confirmed',
+  'organization.two_factor_requirement_changed',
   'user.signed_in',
   'user.sign_in_failed',
   'user.password_reset_requested',
   'user.password_reset',
   'user.password_changed',
   'user.sessions_signed_out',
+  'user.two_factor_enabled',
+  'user.two_factor_disabled',
   'recipient.erased',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

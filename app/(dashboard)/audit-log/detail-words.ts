@@ -28,6 +28,8 @@ export function detailWords(event: AuditEvent): string | null {
       return details.to ? 'approved' : 'approval withdrawn';
     case 'organization.rate_limit_changed':
       return `${limit(details.from)} → ${limit(details.to)}`;
+    case 'organization.two_factor_requirement_changed':
+      return details.to ? 'required of every member' : 'no longer required';
     case 'organization.owner_confirmed':
       return details.via === 'operator' ? 'vouched for by the operator' : 'by the mailed link';
     case 'api_key.revoked':

@@ -39,12 +39,15 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   'organization.review_changed': 'Changed the account review',
   'organization.rate_limit_changed': 'Changed the API rate limit',
   'organization.owner_confirmed': 'Confirmed the owner’s address',
+  'organization.two_factor_requirement_changed': 'Changed the two-factor requirement',
   'user.signed_in': 'Signed in',
   'user.sign_in_failed': 'Sign-in refused',
   'user.password_reset_requested': 'Asked for a password reset',
   'user.password_reset': 'Reset the password',
   'user.password_changed': 'Changed the password',
   'user.sessions_signed_out': 'Signed out sessions',
+  'user.two_factor_enabled': 'Turned on two-factor sign-in',
+  'user.two_factor_disabled': 'Turned off two-factor sign-in',
   'recipient.erased': 'Erased a recipient’s data',
 };
 
@@ -58,7 +61,7 @@ export const GROUP_WORDS: Record<AuditActionGroup, string> = {
   template: 'Templates',
   broadcast: 'Broadcasts',
   organization: 'Plan and account',
-  user: 'Sign-ins and passwords',
+  user: 'Sign-ins, passwords and two-factor',
   recipient: 'Data-subject erasures',
 };
 

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { members, users } from '@/db/schema';
 import type { Deps } from '../../deps';
 import type { RequestOrigin } from '../shared/principal';
+import type { AuditAction } from '../../vocabulary/audit';
 import { recordAudit } from './record';
 
 /**
@@ -9,10 +10,10 @@ import { recordAudit } from './record';
  * better-auth has already written (or refused) the session: this records it afterwards, in its
  * own transaction, one row per organization.
  */
-async function recordForMemberships(
+async function recordForUser(
   deps: Pick<Deps, 'db' | 'clock'>,
   user: { id: string; email: string },
-  action: 'user.signed_in' | 'user.sign_in_failed',
+  action: Extract<AuditAction, `user.${string}`>,
   origin: RequestOrigin,
   details: Record<string, unknown>,
 ): Promise<void> {
@@ -31,11 +32,24 @@ async function recordForMemberships(
   });
 }
 
+/** Something a person did to their own account (two-factor sign-in on or off), in each of their organizations' logs. */
+export async function recordForMemberships(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  userId: string,
+  action: Extract<AuditAction, `user.${string}`>,
+  origin: RequestOrigin,
+  details: Record<string, unknown>,
+): Promise<void> {
+  const [user] = await deps.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, userId));
+  if (!user) return;
+  await recordForUser(deps, user, action, origin, details);
+}
+
 /** A new session: signing in, or the sign-in that follows signing up. */
 export async function recordSignIn(deps: Pick<Deps, 'db' | 'clock'>, input: { userId: string; origin: RequestOrigin; via: string | null }): Promise<void> {
   const [user] = await deps.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, input.userId));
   if (!user) return;
-  await recordForMemberships(deps, user, 'user.signed_in', input.origin, input.via ? { via: input.via } : {});
+  await recordForUser(deps, user, 'user.signed_in', input.origin, input.via ? { via: input.via } : {});
 }
 
 /**
@@ -45,5 +59,5 @@ export async function recordSignIn(deps: Pick<Deps, 'db' | 'clock'>, input: { us
 export async function recordFailedSignIn(deps: Pick<Deps, 'db' | 'clock'>, input: { email: string; origin: RequestOrigin; reason: string }): Promise<void> {
   const [user] = await deps.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, input.email.trim().toLowerCase()));
   if (!user) return;
-  await recordForMemberships(deps, user, 'user.sign_in_failed', input.origin, { reason: input.reason });
+  await recordForUser(deps, user, 'user.sign_in_failed', input.origin, { reason: input.reason });
 }

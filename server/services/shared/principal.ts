@@ -19,6 +19,11 @@ export interface Principal {
   userId: string | null;
   plan: string;
   rateLimitOverride: number | null;
+  /**
+   * A person whose organization requires two-factor sign-in and who has not set it up: every
+   * dashboard procedure but the few that set it up refuses them (server/trpc/procedures.ts).
+   */
+  twoFactorSetUpPending?: boolean;
   /** Set by the edge that admitted the request; absent when a service is called from inside the process. */
   origin?: RequestOrigin;
   /** The dashboard session a signed-in person came with ("this device" on their account page); absent for API keys. */

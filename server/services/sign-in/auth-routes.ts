@@ -31,6 +31,15 @@ export const AUTH_ADDRESS_RULES: Readonly<Record<string, AddressRule>> = {
   '/change-password': { window: 'password-check', limit: 30, windowMs: 15 * 60_000, givesBack: true },
   '/verify-password': { window: 'password-check', limit: 30, windowMs: 15 * 60_000, givesBack: true },
   '/delete-user': { window: 'password-check', limit: 30, windowMs: 15 * 60_000, givesBack: true },
+  // Two-factor sign-in: the code step (a TOTP or a recovery code), counted per address beside the
+  // plugin's own 5 tries per challenge and lock after 10 failures per account; and the routes
+  // that check the password before turning it on or off, showing it, or making new recovery codes.
+  '/two-factor/verify-totp': { window: 'two-factor', limit: 30, windowMs: 15 * 60_000, givesBack: true },
+  '/two-factor/verify-backup-code': { window: 'two-factor', limit: 30, windowMs: 15 * 60_000, givesBack: true },
+  '/two-factor/enable': { window: 'password-check', limit: 30, windowMs: 15 * 60_000, givesBack: true },
+  '/two-factor/disable': { window: 'password-check', limit: 30, windowMs: 15 * 60_000, givesBack: true },
+  '/two-factor/get-totp-uri': { window: 'password-check', limit: 30, windowMs: 15 * 60_000, givesBack: true },
+  '/two-factor/generate-backup-codes': { window: 'password-check', limit: 30, windowMs: 15 * 60_000, givesBack: true },
 };
 
 /** better-auth's email sign-in, counted per account and per address. */

@@ -41,6 +41,8 @@ const REPLIES: Record<ErrorCode, [number, string]> = {
   REQUEST_TIMEOUT: [451, '4.4.2'],
   URI_TOO_LONG: [500, '5.5.2'],
   HEADERS_TOO_LARGE: [500, '5.5.2'],
+  // The dashboard's own refusal of a person: the gateway's keys never meet it.
+  TWO_FACTOR_REQUIRED: [550, '5.7.1'],
 };
 
 /** One line of reply text: SMTP replies are 7-bit lines, and a long one is cut rather than wrapped. */
