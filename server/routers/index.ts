@@ -11,6 +11,7 @@ import { organizationRouter } from './organizations';
 import { overviewRouter } from './overview';
 import { privacyRouter } from './privacy';
 import { suppressionsRouter } from './suppressions/router';
+import { teamRouter } from './team';
 import { templatesRouter } from './templates';
 import { usageRouter } from './usage';
 import { webhooksRouter } from './webhooks';
@@ -32,6 +33,7 @@ export const appRouter = router({
   auditLog: auditLogRouter,
   overview: overviewRouter,
   privacy: privacyRouter,
+  team: teamRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -2,6 +2,7 @@ import { AppError, forbidden } from '../errors';
 import type { RateLimitResult } from '../services/plans/rate-limits';
 import { RATE_LIMIT_WINDOW_MS } from '../services/plans/plans';
 import type { Principal } from '../services/shared/principal';
+import { roleMayCall } from '../vocabulary/dashboard-access';
 import { DASHBOARD_TEST_MODE_REFUSAL, TEST_KEY_REFUSAL } from '../vocabulary/test-mode';
 import type { Context } from './context';
 import { middleware, publicProcedure, type AccessMeta } from './init';
@@ -41,6 +42,28 @@ export async function authorize(ctx: Context, meta: AccessMeta | undefined): Pro
   return principal;
 }
 
+/**
+ * A person is held to their role: the procedure's rule in server/vocabulary/dashboard-access.ts,
+ * none declared meaning refused. API keys have no role and keep their permission checks above.
+ */
+export function requireRoleFor(principal: Principal, path: string): void {
+  const isPerson = principal.keyId === null && principal.userId !== null;
+  if (!isPerson) return;
+  if (!principal.role || !roleMayCall(principal.role, path)) {
+    throw forbidden(`Your role in this organization (${principal.role ?? 'none'}) does not allow this`);
+  }
+}
+
 export const orgProcedure = publicProcedure.use(
-  middleware(async ({ ctx, meta, next }) => next({ ctx: { ...ctx, principal: await authorize(ctx, meta) } })),
+  middleware(async ({ ctx, meta, path, next }) => {
+    const principal = await authorize(ctx, meta);
+    requireRoleFor(principal, path);
+    return next({ ctx: { ...ctx, principal } });
+  }),
 );
+
+/** Dashboard-only procedures about people (the team, invitations, the switcher): API keys are refused. */
+export const personProcedure = orgProcedure.use(async ({ ctx, next }) => {
+  if (ctx.principal.keyId !== null || ctx.principal.userId === null) throw forbidden('This is done by people, signed in to the dashboard');
+  return next({ ctx: { ...ctx, userId: ctx.principal.userId } });
+});

@@ -1,4 +1,5 @@
 import type { Mode, Permission } from '../../vocabulary/api-keys';
+import type { Role } from '../../vocabulary/roles';
 
 export type { Mode, Permission };
 
@@ -9,7 +10,7 @@ export interface RequestOrigin {
   userAgent: string | null;
 }
 
-/** Who is calling: an API key, or a person signed in to the dashboard (acting with full access). */
+/** Who is calling: an API key, or a person signed in to the dashboard (acting within their role). */
 export interface Principal {
   organizationId: string;
   permission: Permission;
@@ -19,6 +20,11 @@ export interface Principal {
   userId: string | null;
   plan: string;
   rateLimitOverride: number | null;
+  /**
+   * A signed-in person's role in this organization (server/vocabulary/dashboard-access.ts says what
+   * it may call); absent for API keys, which keep their permission, and for the process itself.
+   */
+  role?: Role;
   /** Set by the edge that admitted the request; absent when a service is called from inside the process. */
   origin?: RequestOrigin;
 }
