@@ -14,7 +14,7 @@ import { signUpPerson } from './support/dashboard-session';
 
 type Procedure = { _def: { type: 'query' | 'mutation' } };
 const PROCEDURES = Object.keys((appRouter as unknown as { _def: { procedures: Record<string, Procedure> } })._def.procedures).sort();
-const ROLE_REFUSAL = /^Your role in this organization \(\w+\) does not allow this$/;
+const ROLE_REFUSAL = /^Your role in this organization \(\w+\) does not allow this \([a-z, ]+ only\)$/;
 
 let app: TestApp;
 let organizationId: string;

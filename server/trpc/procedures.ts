@@ -2,7 +2,7 @@ import { AppError, forbidden } from '../errors';
 import type { RateLimitResult } from '../services/plans/rate-limits';
 import { RATE_LIMIT_WINDOW_MS } from '../services/plans/plans';
 import type { Principal } from '../services/shared/principal';
-import { roleMayCall } from '../vocabulary/dashboard-access';
+import { accessRuleOf, roleMayCall } from '../vocabulary/dashboard-access';
 import { DASHBOARD_TEST_MODE_REFUSAL, TEST_KEY_REFUSAL } from '../vocabulary/test-mode';
 import type { Context } from './context';
 import { middleware, publicProcedure, type AccessMeta } from './init';
@@ -50,7 +50,9 @@ export function requireRoleFor(principal: Principal, path: string): void {
   const isPerson = principal.keyId === null && principal.userId !== null;
   if (!isPerson) return;
   if (!principal.role || !roleMayCall(principal.role, path)) {
-    throw forbidden(`Your role in this organization (${principal.role ?? 'none'}) does not allow this`);
+    const rule = accessRuleOf(path);
+    const who = Array.isArray(rule) ? ` (${rule.join(', ')} only)` : '';
+    throw forbidden(`Your role in this organization (${principal.role ?? 'none'}) does not allow this${who}`);
   }
 }
 
