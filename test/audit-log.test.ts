@@ -246,7 +246,7 @@ describe('reading the audit log', () => {
     expect(byKey.body.error.message).toMatch(/owner/);
 
     const carol = await signUp('carol@audit.test', '203.0.113.9');
-    await deps().db.update(members).set({ organizationId: ada.organizationId, role: 'member' }).where(eq(members.userId, carol.userId));
+    await deps().db.update(members).set({ organizationId: ada.organizationId, role: 'developer' }).where(eq(members.userId, carol.userId));
     const asMember = await trpc(carol.cookie, 'query', 'auditLog.list', {});
     expect(asMember.status).toBe(403);
     expect(asMember.body.error.message).toMatch(/owner/);

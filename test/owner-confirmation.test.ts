@@ -445,7 +445,7 @@ describe('"Resend the link"', () => {
     const byKey = await fetch(`${app.url}/api/trpc/organization.resendConfirmation`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
     expect(byKey.status).toBe(403);
     const member = await signUpPerson(app, 'colleague@example.net');
-    await deps().db.update(members).set({ organizationId: owner.organizationId, role: 'member' }).where(eq(members.userId, member.userId));
+    await deps().db.update(members).set({ organizationId: owner.organizationId, role: 'developer' }).where(eq(members.userId, member.userId));
     expect((await resend(member)).status).toBe(403);
 
     const [link] = await mailedLinks(TARGET);

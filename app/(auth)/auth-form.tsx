@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Alert } from '../components/alert';
 import { Button } from '../components/button';
+import { afterSignIn } from '../lib/invitation-cookie';
 
 /** The frame shared by sign-in and sign-up: heading, fields, one error line, submit. */
 export function AuthForm({ title, subtitle, submitLabel, onSubmit, children, footer }: {
@@ -26,7 +27,7 @@ export function AuthForm({ title, subtitle, submitLabel, onSubmit, children, foo
     try {
       const message = await onSubmit(new FormData(event.currentTarget));
       if (message) setError(message);
-      else if (message === null) router.replace('/');
+      else if (message === null) router.replace(afterSignIn());
     } catch {
       setError('Could not reach the server. Check your connection and try again.');
     } finally {

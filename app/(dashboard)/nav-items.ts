@@ -1,4 +1,5 @@
-import { BanIcon, GaugeIcon, HouseIcon, GlobeIcon, KeyRoundIcon, MailIcon, MegaphoneIcon, LayoutTemplateIcon, ScrollTextIcon, SettingsIcon, ShieldCheckIcon, UsersIcon, WebhookIcon, type LucideIcon } from 'lucide-react';
+import type { DashboardProcedure } from '@/server/vocabulary/dashboard-access';
+import { BanIcon, ContactIcon, GaugeIcon, HouseIcon, GlobeIcon, KeyRoundIcon, MailIcon, MegaphoneIcon, LayoutTemplateIcon, ScrollTextIcon, SettingsIcon, ShieldCheckIcon, UsersIcon, WebhookIcon, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   href: string;
@@ -8,6 +9,8 @@ export interface NavItem {
   description: string;
   /** False while the page is only a placeholder. */
   ready: boolean;
+  /** The procedure the page reads, when not every role may: the item is hidden from the others. */
+  reads?: DashboardProcedure;
 }
 
 /** The dashboard's resources, in the order of the navigation. */
@@ -22,9 +25,10 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/templates', label: 'Templates', icon: LayoutTemplateIcon, ready: true, description: 'Reusable subjects and bodies with {{ variables }}, previewed before sending.' },
   { href: '/suppressions', label: 'Suppressions', icon: BanIcon, ready: true, description: 'Addresses that will not receive email: bounces, complaints, unsubscribes and manual entries.' },
   { href: '/billing', label: 'Usage and billing', icon: GaugeIcon, ready: true, description: 'Your plan, this month and today against its limits, metered overage, and changing plans.' },
-  { href: '/audit-log', label: 'Audit log', icon: ScrollTextIcon, ready: true, description: 'Who changed what in your organization, when and from where.' },
+  { href: '/team', label: 'Team', icon: ContactIcon, ready: true, description: 'The people of your organization, their roles, and invitations to join it.' },
+  { href: '/audit-log', label: 'Audit log', icon: ScrollTextIcon, ready: true, reads: 'auditLog.list', description: 'Who changed what in your organization, when and from where.' },
   { href: '/settings', label: 'Settings', icon: SettingsIcon, ready: true, description: 'Rules for everyone in your organization, such as requiring two-factor sign-in.' },
-  { href: '/privacy', label: 'Privacy record', icon: ShieldCheckIcon, ready: true, description: 'What is processed for you, why, for how long and by whom (GDPR Art. 30), as JSON too.' },
+  { href: '/privacy', label: 'Privacy record', icon: ShieldCheckIcon, ready: true, reads: 'privacy.processingActivities', description: 'What is processed for you, why, for how long and by whom (GDPR Art. 30), as JSON too.' },
 ];
 
 export const navItem = (href: string): NavItem => {

@@ -6,7 +6,9 @@ import { formatCount } from '../lib/format';
 import { useTRPC } from '../lib/trpc';
 import { UsageMeter } from './billing/usage-meter';
 import { useUsage } from './billing/use-usage';
+import { OrganizationSwitcher } from './organization-switcher';
 import { OwnerConfirmedLine } from './owner-confirmation-banner';
+import { ROLE_LABELS } from './team/role-words';
 
 /** The plan and this month's emails against its quota, linking to the billing page. */
 function MonthToDate({ plan: fallback }: { plan: { label: string; monthlyEmails: number } }) {
@@ -34,7 +36,7 @@ function MonthToDate({ plan: fallback }: { plan: { label: string; monthlyEmails:
   );
 }
 
-/** The organization the signed-in person acts for, its plan, and how much of the month's quota is used. */
+/** The organization the signed-in person acts for (and the others they may switch to), their role, its plan, and how much of the month's quota is used. */
 export function OrganizationBadge() {
   const trpc = useTRPC();
   const { data, isPending, isError } = useQuery(trpc.organization.current.queryOptions({}));
@@ -46,6 +48,12 @@ export function OrganizationBadge() {
       ) : (
         <>
           <p className="truncate text-sm font-medium text-slate-900">{data.name}</p>
+          {data.role && (
+            <p className="text-xs text-slate-500" data-testid="organization-role">
+              {ROLE_LABELS[data.role]}
+            </p>
+          )}
+          <OrganizationSwitcher currentId={data.id} />
           {data.owner.confirmedAt && <OwnerConfirmedLine email={data.owner.email} />}
           <MonthToDate plan={data.plan} />
         </>

@@ -24,6 +24,16 @@ export function OwnerConfirmationBanner() {
   );
   if (!organization.data || organization.data.owner.confirmedAt) return null;
   const { email } = organization.data.owner;
+  // Only the owner can ask for the link: the others are told what they wait for.
+  if (organization.data.role !== 'owner') {
+    return (
+      <Alert tone="warning" className="mb-6" icon={<MailWarningIcon className="mt-0.5 size-4 shrink-0" />} title="The owner’s address is not confirmed yet">
+        <p data-testid="owner-confirmation-banner">
+          Live email is not sent until the owner, {email}, opens the link we mailed them; test keys work meanwhile.
+        </p>
+      </Alert>
+    );
+  }
   return (
     <Alert
       tone="warning"

@@ -5,6 +5,8 @@ import { usePathname } from 'next/navigation';
 import { cx } from '../components/cx';
 import { DocsLink } from '../components/docs-link';
 import { BookOpenIcon } from 'lucide-react';
+import { roleMayCall } from '@/server/vocabulary/dashboard-access';
+import { useRole } from '../lib/use-role';
 import { NAV_ITEMS } from './nav-items';
 
 const linkClasses = (active: boolean) =>
@@ -13,13 +15,16 @@ const linkClasses = (active: boolean) =>
     active ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
   );
 
-/** The resources of the API, then the API reference (in a new tab). */
+/** The resources of the API the person's role may see, then the API reference (in a new tab). */
 export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const pathname = usePathname();
+  const role = useRole();
+  // A page the role may not read is not offered (the server refuses it anyway).
+  const items = NAV_ITEMS.filter((item) => !item.reads || (role !== null && roleMayCall(role, item.reads)));
   return (
     <nav aria-label="Main" className="flex flex-1 flex-col gap-6">
       <ul className="space-y-0.5">
-        {NAV_ITEMS.map(({ href, label, icon: Icon, ready }) => {
+        {items.map(({ href, label, icon: Icon, ready }) => {
           // The overview is the root: every path starts with its "/", so only "/" itself is it.
           const active = pathname === href || (href !== '/' && pathname.startsWith(`${href}/`));
           return (

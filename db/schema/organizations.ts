@@ -1,6 +1,7 @@
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { ORGANIZATION_STATUSES } from '@/server/vocabulary/organization-statuses';
+import { ROLES } from '@/server/vocabulary/roles';
 
 export const organizations = pgTable('organizations', {
   id: uuid('id').primaryKey(),
@@ -64,8 +65,32 @@ export const members = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role').notNull().default('owner'),
+    /** server/vocabulary/roles.ts; one owner per organization. */
+    role: text('role', { enum: ROLES }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [uniqueIndex('members_user_unique').on(t.userId), index('members_org_idx').on(t.organizationId)],
+  // A person may belong to several organizations, once each.
+  (t) => [uniqueIndex('members_org_user_unique').on(t.organizationId, t.userId), index('members_user_idx').on(t.userId)],
+);
+
+/** Invitations to join an organization with a role: mailed links that expire and are used once (docs/teams.md). */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The invited address, lowercased: only a person signed in with it can accept. */
+    email: text('email').notNull(),
+    role: text('role', { enum: ROLES }).notNull(),
+    /** SHA-256 of the link's token (hex); a resend replaces it, so the earlier link stops working. */
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('invitations_token_unique').on(t.tokenHash), index('invitations_org_idx').on(t.organizationId, t.createdAt)],
 );

@@ -13,6 +13,7 @@ import type { SignInTicket } from '../services/sign-in/throttle';
 import { ensureOrganizationOfUser } from '../services/organizations/organizations';
 import { CHANGE_PASSWORD_ROUTE, passwordResetOptions, recordAccountChange } from './account-hooks';
 import { sessionIsASignIn, twoFactorPlugins } from './two-factor';
+import { landNewUser } from '../services/members';
 
 /** Where a better-auth call came from: the headers the listener stamped on its request (none for a server-side call). */
 const originOf = (context: { headers?: Headers } | null) => requestOrigin((name) => context?.headers?.get(name));
@@ -78,8 +79,9 @@ export function createAuth(deps: Deps, secret: string) {
     databaseHooks: {
       user: {
         create: {
-          after: async (user) => {
-            await ensureOrganizationOfUser(deps, user);
+          // Team membership (issue 32): an invited sign-up lands in the inviting organization, any other in its own.
+          after: async (user, context) => {
+            await landNewUser(deps, user, { headers: context?.headers, origin: originOf(context ?? null) });
           },
         },
       },

@@ -1,8 +1,9 @@
 import type { Auth } from './better-auth';
 import type { Deps } from '../deps';
-import { ensureOrganizationOfUser } from '../services/organizations/organizations';
 import { touchSession } from '../services/accounts/sessions';
 import { mustSetUpTwoFactor } from '../services/two-factor';
+import { activeMembership } from '../services/members/memberships';
+import { activeOrganizationOf } from './active-organization';
 import type { Admission } from '../services/api-keys/admission';
 import type { Mode, Principal } from '../services/shared/principal';
 import type { Context } from '../trpc/context';
@@ -17,15 +18,17 @@ function dashboardMode(headers: Headers): Mode {
 }
 
 /**
- * A signed-in person acts for their organization with full access, in the mode the dashboard's
- * switch shows: in test mode they see test emails and keys, and like a test key cannot change
- * live state. A member of an organization that requires two-factor sign-in who has not set it up
- * is marked so: every dashboard procedure but those that set it up refuses them.
+ * A signed-in person acts for the organization the switcher chose (else their first), within
+ * their role there, in the mode the dashboard's switch shows: in test mode they see test emails
+ * and keys, and like a test key cannot change live state. A member of an organization that
+ * requires two-factor sign-in who has not set it up is marked so: every dashboard procedure but
+ * those that set it up refuses them.
  */
 export async function principalFromSession(deps: Deps, auth: Auth, headers: Headers): Promise<Principal | null> {
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
-  const organization = await ensureOrganizationOfUser(deps, session.user);
+  // Team membership (issue 32): the active organization and the person's role in it.
+  const { organization, role } = await activeMembership(deps, session.user, activeOrganizationOf(headers));
   await touchSession(deps, session.session);
   return {
     organizationId: organization.id,
@@ -34,6 +37,7 @@ export async function principalFromSession(deps: Deps, auth: Auth, headers: Head
     keyId: null,
     domainId: null,
     userId: session.user.id,
+    role,
     plan: organization.plan,
     rateLimitOverride: organization.rateLimitOverride,
     origin: requestOrigin((name) => headers.get(name)),

@@ -12,6 +12,7 @@ import { organizationRouter } from './organizations';
 import { overviewRouter } from './overview';
 import { privacyRouter } from './privacy';
 import { suppressionsRouter } from './suppressions/router';
+import { teamRouter } from './team';
 import { templatesRouter } from './templates';
 import { twoFactorRouter } from './two-factor';
 import { usageRouter } from './usage';
@@ -36,6 +37,7 @@ export const appRouter = router({
   privacy: privacyRouter,
   account: accountRouter,
   twoFactor: twoFactorRouter,
+  team: teamRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,7 +4,8 @@ import { resendConfirmationLink } from '../services/organizations/owner-confirma
 import { changePlanAsOwner } from '../services/plans/changes';
 import { PLANS, type PlanId } from '../services/plans/plans';
 import { router } from '../trpc/init';
-import { orgProcedure } from '../trpc/procedures';
+import { orgProcedure, personProcedure } from '../trpc/procedures';
+import { membershipsOfUser } from '../services/members';
 
 const planIds = Object.keys(PLANS) as [PlanId, ...PlanId[]];
 
@@ -12,7 +13,13 @@ const planIds = Object.keys(PLANS) as [PlanId, ...PlanId[]];
 export const organizationRouter = router({
   current: orgProcedure
     .input(z.object({}).optional())
-    .query(({ ctx }) => describeOrganization(ctx.deps, ctx.principal.organizationId)),
+    .query(async ({ ctx }) => ({ ...(await describeOrganization(ctx.deps, ctx.principal.organizationId)), role: ctx.principal.role ?? null })),
+  /** The switcher: every organization the person belongs to, and their role in each. */
+  memberships: personProcedure
+    .input(z.object({}).optional())
+    .query(async ({ ctx }) =>
+      (await membershipsOfUser(ctx.deps, ctx.userId)).map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role, active: m.organization.id === ctx.principal.organizationId })),
+    ),
   /** The banner's "Resend the link": a new link to confirm the owner's address (throttled: RATE_LIMITED). */
   resendConfirmation: orgProcedure
     .input(z.object({}).optional())

@@ -3,6 +3,7 @@ import type { RateLimitResult } from '../services/plans/rate-limits';
 import { RATE_LIMIT_WINDOW_MS } from '../services/plans/plans';
 import type { Principal } from '../services/shared/principal';
 import { twoFactorRequired } from '../services/two-factor';
+import { accessRuleOf, roleMayCall } from '../vocabulary/dashboard-access';
 import { DASHBOARD_TEST_MODE_REFUSAL, TEST_KEY_REFUSAL } from '../vocabulary/test-mode';
 import type { Context } from './context';
 import { middleware, publicProcedure, type AccessMeta } from './init';
@@ -44,6 +45,30 @@ export async function authorize(ctx: Context, meta: AccessMeta | undefined): Pro
   return principal;
 }
 
+/**
+ * A person is held to their role: the procedure's rule in server/vocabulary/dashboard-access.ts,
+ * none declared meaning refused. API keys have no role and keep their permission checks above.
+ */
+export function requireRoleFor(principal: Principal, path: string): void {
+  const isPerson = principal.keyId === null && principal.userId !== null;
+  if (!isPerson) return;
+  if (!principal.role || !roleMayCall(principal.role, path)) {
+    const rule = accessRuleOf(path);
+    const who = Array.isArray(rule) ? ` (${rule.join(', ')} only)` : '';
+    throw forbidden(`Your role in this organization (${principal.role ?? 'none'}) does not allow this${who}`);
+  }
+}
+
 export const orgProcedure = publicProcedure.use(
-  middleware(async ({ ctx, meta, next }) => next({ ctx: { ...ctx, principal: await authorize(ctx, meta) } })),
+  middleware(async ({ ctx, meta, path, next }) => {
+    const principal = await authorize(ctx, meta);
+    requireRoleFor(principal, path);
+    return next({ ctx: { ...ctx, principal } });
+  }),
 );
+
+/** Dashboard-only procedures about people (the team, invitations, the switcher): API keys are refused. */
+export const personProcedure = orgProcedure.use(async ({ ctx, next }) => {
+  if (ctx.principal.keyId !== null || ctx.principal.userId === null) throw forbidden('This is done by people, signed in to the dashboard');
+  return next({ ctx: { ...ctx, userId: ctx.principal.userId } });
+});

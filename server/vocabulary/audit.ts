@@ -41,6 +41,12 @@ export const AUDIT_ACTIONS = [
   'organization.rate_limit_changed',
   'organization.owner_confirmed',
   'organization.two_factor_requirement_changed',
+  'organization.ownership_transferred',
+  'invitation.sent',
+  'invitation.accepted',
+  'invitation.revoked',
+  'member.role_changed',
+  'member.removed',
   'user.signed_in',
   'user.sign_in_failed',
   'user.password_reset_requested',
@@ -59,11 +65,11 @@ export const isAuditAction = (value: unknown): value is AuditAction => typeof va
  * What an action was done to. A `recipient` is a data subject's address, named by its keyed hash only (docs/privacy.md), never
  * in clear; a `contact` or `suppression` is labelled with its address until that address is erased.
  */
-export const AUDIT_TARGET_TYPES = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'suppression', 'template', 'broadcast', 'organization', 'user', 'recipient'] as const;
+export const AUDIT_TARGET_TYPES = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'suppression', 'template', 'broadcast', 'organization', 'user', 'recipient', 'invitation', 'member'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** The groups the dashboard filters by: the part of an action before the dot. */
-export const AUDIT_ACTION_GROUPS = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'suppression', 'template', 'broadcast', 'organization', 'user', 'recipient'] as const;
+export const AUDIT_ACTION_GROUPS = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'suppression', 'template', 'broadcast', 'organization', 'invitation', 'member', 'user', 'recipient'] as const;
 export type AuditActionGroup = (typeof AUDIT_ACTION_GROUPS)[number];
 
 export const actionsOfGroup = (group: AuditActionGroup): AuditAction[] => AUDIT_ACTIONS.filter((action) => action.startsWith(`${group}.`));

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { members, organizations } from '@/db/schema';
 import { confirmOwnerByOperator } from '@/server/services/organizations/owner-confirmation';
 import type { TestApp } from './app';
+import type { Role } from '@/server/vocabulary/roles';
 
 /** A person signed up through better-auth, as the dashboard does: the session cookie and the organization it made. */
 export interface DashboardPerson {
@@ -54,7 +55,7 @@ export async function signUpPerson(app: TestApp, email: string, options: { confi
   return { email, cookie, userId: user.id, organizationId: organization.data.id };
 }
 
-/** Moves a signed-up person into another organization as a member who is not its owner. */
-export async function makeMemberOf(app: TestApp, person: DashboardPerson, organizationId: string): Promise<void> {
-  await app.runtime.deps.db.update(members).set({ organizationId, role: 'member' }).where(eq(members.userId, person.userId));
+/** Moves a signed-up person into another organization as a member who is not its owner (a developer unless `role` says). */
+export async function makeMemberOf(app: TestApp, person: DashboardPerson, organizationId: string, role: Role = 'developer'): Promise<void> {
+  await app.runtime.deps.db.update(members).set({ organizationId, role }).where(eq(members.userId, person.userId));
 }

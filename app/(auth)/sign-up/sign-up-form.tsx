@@ -1,11 +1,14 @@
 'use client';
 
 import Link from 'next/link';
+import { useSearchParams } from 'next/navigation';
 import { TextField } from '../../components/field';
 import { authClient } from '../../lib/auth-client';
 import { AuthForm } from '../auth-form';
 
 export function SignUpForm() {
+  // Arriving from an invitation: the invited address, filled in (the invitation is for it).
+  const invitedEmail = useSearchParams().get('email') ?? undefined;
   return (
     <AuthForm
       title="Create your account"
@@ -29,7 +32,7 @@ export function SignUpForm() {
       }
     >
       <TextField label="Name" name="name" autoComplete="name" required maxLength={100} />
-      <TextField label="Email" name="email" type="email" autoComplete="email" required />
+      <TextField label="Email" name="email" type="email" autoComplete="email" required defaultValue={invitedEmail} />
       <TextField label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="At least 8 characters" />
     </AuthForm>
   );

@@ -1,5 +1,6 @@
 import { ServerIcon } from 'lucide-react';
 import { buttonClasses } from '../../components/button';
+import { MayCall } from '../../components/may-call';
 import { RelativeTime } from '../../components/relative-time';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { ModeBadge, PermissionBadge } from './key-badges';
@@ -44,8 +45,12 @@ export function ApiKeyRow({ apiKey, pinnedTo }: { apiKey: ApiKey; pinnedTo?: str
               SMTP
             </a>
           )}
-          <RenameApiKeyButton apiKey={apiKey} />
-          <RevokeApiKeyButton apiKey={apiKey} />
+          <MayCall procedure="apiKeys.rename">
+            <RenameApiKeyButton apiKey={apiKey} />
+          </MayCall>
+          <MayCall procedure="apiKeys.revoke">
+            <RevokeApiKeyButton apiKey={apiKey} />
+          </MayCall>
         </div>
       </td>
     </tr>

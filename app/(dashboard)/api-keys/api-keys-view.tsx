@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/empty-state';
 import { KeyRoundIcon, PlusIcon } from 'lucide-react';
 import { PageHeader } from '../../components/page-header';
 import { useTRPC } from '../../lib/trpc';
+import { useMay } from '../../lib/use-role';
 import { ApiKeyRow } from './api-key-row';
 import { ApiKeySkeletonRows } from './api-key-skeleton-rows';
 import { ApiKeysTable } from './api-keys-table';
@@ -22,13 +23,15 @@ export function ApiKeysView() {
   const { domains } = useOwnDomains();
   const domainNames = new Map(domains.map((domain) => [domain.id, domain.name]));
   const [creating, setCreating] = useState(false);
+  // A key's secret is shown once, at creation: only roles that may hold secrets make one.
+  const mayCreate = useMay('apiKeys.create');
 
-  const createButton = (
+  const createButton = mayCreate ? (
     <Button onClick={() => setCreating(true)}>
       <PlusIcon className="size-4" />
       Create API key
     </Button>
-  );
+  ) : undefined;
 
   return (
     <>

@@ -25,7 +25,7 @@ export function AudiencesView() {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Audience | null>(null);
   const list = audiences.data?.data;
-  const gate = useCreateGate({ liveOnly: 'Audiences are shared by Live and Test mode: create them in Live.' });
+  const gate = useCreateGate({ procedure: 'audiences.create', liveOnly: 'Audiences are shared by Live and Test mode: create them in Live.' });
 
   const createButton = (
     <Button onClick={() => setCreating(true)} disabled={gate.disabled} aria-describedby={gate.noteId}>

@@ -34,7 +34,7 @@ export function AuditLogView() {
     <>
       <PageHeader
         title="Audit log"
-        description="Who changed what in your organization, when and from which address: API keys, domains, webhooks, audiences and contacts, suppressions, templates, broadcasts, your plan and account, and sign-ins. Kept for 400 days; only you, the owner, can read it."
+        description="Who changed what in your organization, when and from which address: API keys, domains, webhooks, audiences and contacts, suppressions, templates, broadcasts, your plan and account, the team, and sign-ins. Kept for 400 days; only the owner and admins can read it."
         actions={events ? <RefreshButton query={query} /> : undefined}
       />
 

@@ -32,6 +32,17 @@ export function detailWords(event: AuditEvent): string | null {
       return details.to ? 'required of every member' : 'no longer required';
     case 'organization.owner_confirmed':
       return details.via === 'operator' ? 'vouched for by the operator' : 'by the mailed link';
+    case 'member.role_changed':
+      return `${details.from} → ${details.to}`;
+    case 'member.removed':
+      return `was ${details.role}`;
+    case 'invitation.sent':
+      return `as ${details.role}${details.resent ? ', resent' : ''}`;
+    case 'invitation.accepted':
+    case 'invitation.revoked':
+      return `as ${details.role}`;
+    case 'organization.ownership_transferred':
+      return `${details.from} → ${details.to}; the former owner is now an admin`;
     case 'api_key.revoked':
       return details.reason === 'domain_deleted' ? 'its domain was deleted' : null;
     case 'user.signed_in':

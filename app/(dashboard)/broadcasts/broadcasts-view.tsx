@@ -20,7 +20,7 @@ export function BroadcastsView() {
   const { query, broadcasts } = useBroadcasts();
   const { names } = useAudienceNames();
   const refreshing = isRefreshing(query);
-  const gate = useCreateGate({ liveOnly: 'Broadcasts go to the contacts of your audiences: write and send them in Live.' });
+  const gate = useCreateGate({ procedure: 'broadcasts.create', liveOnly: 'Broadcasts go to the contacts of your audiences: write and send them in Live.' });
 
   const newButton = (
     <LinkButton href="/broadcasts/new" disabled={gate.disabled} describedBy={gate.noteId}>

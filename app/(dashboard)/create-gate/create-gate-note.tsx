@@ -5,7 +5,16 @@ import type { CreateGate } from './use-create-gate';
 
 /** What the create button beside it needs: Live (with the switch), and room on the plan (with the way to more). */
 export function CreateGateNote({ gate }: { gate: CreateGate }) {
-  const { liveOnly, cap } = gate;
+  const { liveOnly, cap, roleRefusal } = gate;
+  if (roleRefusal) {
+    return (
+      <div id={gate.noteId} className="max-w-72 text-xs">
+        <p className="text-slate-500" data-testid="role-note">
+          {roleRefusal}
+        </p>
+      </div>
+    );
+  }
   if (!liveOnly && !cap) return null;
   return (
     <div id={gate.noteId} className="max-w-72 space-y-1 text-xs">

@@ -1,7 +1,10 @@
 'use client';
 
 import { useId } from 'react';
+import type { DashboardProcedure } from '@/server/vocabulary/dashboard-access';
 import { useDashboardMode } from '../../lib/dashboard-mode';
+import { useMay, useRole } from '../../lib/use-role';
+import { ROLE_LABELS } from '../team/role-words';
 import { useUsage } from '../billing/use-usage';
 
 /** The plan caps a create button counts against, as the usage read names them (from the plan table). */
@@ -17,8 +20,10 @@ export interface CapState {
 }
 
 export interface CreateGate {
-  /** Test mode, or the plan's cap reached: the click would be refused. */
+  /** The person's role may not, test mode, or the plan's cap reached: the click would be refused. */
   disabled: boolean;
+  /** Why the person's role may not (null when it may, or until the role is known). */
+  roleRefusal: string | null;
   /** In test mode, why this is made in Live; null in Live. */
   liveOnly: string | null;
   /** Where the organization stands against the plan's cap; null without a cap, or until the usage is read. */
@@ -28,12 +33,16 @@ export interface CreateGate {
 }
 
 /**
- * What a create button should say before the click: in test mode, that live state is made in Live
+ * What a create button should say before the click: that the person's role may not (from the
+ * table the server checks: `procedure`, the call the button makes); in test mode, that live state is made in Live
  * (the server refuses it otherwise); against a plan's cap, how much is used, disabled once it is
  * reached. The caps come from the usage read, which takes them from the plan table.
  */
-export function useCreateGate({ liveOnly, cap }: { liveOnly: string; cap?: { resource: CappedResource; noun: string } }): CreateGate {
+export function useCreateGate({ procedure, liveOnly, cap }: { procedure: DashboardProcedure; liveOnly: string; cap?: { resource: CappedResource; noun: string } }): CreateGate {
   const mode = useDashboardMode();
+  const role = useRole();
+  const may = useMay(procedure);
+  const roleRefusal = role !== null && !may ? `Your role (${ROLE_LABELS[role]}) cannot do this here: ask the owner or an admin.` : null;
   // Asked again whenever a page with a create button opens: a deletion elsewhere changes the count.
   const usage = useUsage({ fresh: cap !== undefined });
   const noteId = useId();
@@ -43,5 +52,5 @@ export function useCreateGate({ liveOnly, cap }: { liveOnly: string; cap?: { res
       ? { used: counted.used, limit: counted.limit, noun: cap.noun, planLabel: usage.data!.plan.label, reached: counted.used >= counted.limit }
       : null;
   const testMode = mode === 'test';
-  return { disabled: testMode || Boolean(capState?.reached), liveOnly: testMode ? liveOnly : null, cap: capState, noteId };
+  return { disabled: !may || testMode || Boolean(capState?.reached), roleRefusal, liveOnly: testMode ? liveOnly : null, cap: capState, noteId };
 }

@@ -38,7 +38,7 @@ export function DomainsView() {
   const own = domains.data?.data.filter((domain) => !domain.sandbox);
   const sandbox = domains.data?.data.find((domain) => domain.sandbox);
 
-  const gate = useCreateGate({ liveOnly: 'Domains are shared by Live and Test mode: add them in Live.', cap: { resource: 'domains', noun: 'domain' } });
+  const gate = useCreateGate({ procedure: 'domains.create', liveOnly: 'Domains are shared by Live and Test mode: add them in Live.', cap: { resource: 'domains', noun: 'domain' } });
 
   const addButton = (
     <Button onClick={() => setAdding(true)} disabled={gate.disabled} aria-describedby={gate.noteId}>

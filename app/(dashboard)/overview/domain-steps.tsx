@@ -28,7 +28,7 @@ const linkClass = 'font-medium text-indigo-600 hover:text-indigo-500';
 export function AddDomainStep({ checklist }: { checklist: Checklist }) {
   const [adding, setAdding] = useState(false);
   const refresh = useRefreshChecklist();
-  const gate = useCreateGate({ liveOnly: 'Domains are shared by Live and Test mode: add one in Live.' });
+  const gate = useCreateGate({ procedure: 'domains.create', liveOnly: 'Domains are shared by Live and Test mode: add one in Live.' });
   if (checklist.domain) {
     return (
       <p className="text-sm text-slate-600">

@@ -39,7 +39,7 @@ export function SuppressionsView() {
   // Nothing on the list at all: the empty state says so instead of a toolbar over nothing.
   const empty = !filtered && suppressions?.length === 0;
 
-  const gate = useCreateGate({ liveOnly: 'The suppression list is shared by Live and Test mode: add to it in Live.' });
+  const gate = useCreateGate({ procedure: 'suppressions.create', liveOnly: 'The suppression list is shared by Live and Test mode: add to it in Live.' });
 
   const addButton = (
     <Button onClick={() => setAdding(true)} disabled={gate.disabled} aria-describedby={gate.noteId}>

@@ -18,7 +18,7 @@ import { useTemplates } from './use-templates';
 export function TemplatesView() {
   const { query, templates } = useTemplates();
   const refreshing = isRefreshing(query);
-  const gate = useCreateGate({ liveOnly: 'Templates are shared by Live and Test mode: write them in Live.' });
+  const gate = useCreateGate({ procedure: 'templates.create', liveOnly: 'Templates are shared by Live and Test mode: write them in Live.' });
 
   const newButton = (
     <LinkButton href="/templates/new" disabled={gate.disabled} describedBy={gate.noteId}>

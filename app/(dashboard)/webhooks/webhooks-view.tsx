@@ -20,7 +20,7 @@ export function WebhooksView() {
   const trpc = useTRPC();
   const webhooks = useQuery(trpc.webhooks.list.queryOptions({}));
   const [creating, setCreating] = useState(false);
-  const gate = useCreateGate({
+  const gate = useCreateGate({ procedure: 'webhooks.create',
     liveOnly: 'Endpoints receive the events of both modes: add them in Live.',
     cap: { resource: 'webhookEndpoints', noun: 'webhook endpoint' },
   });

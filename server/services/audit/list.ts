@@ -1,8 +1,9 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { TEAM_MANAGERS } from '../../vocabulary/roles';
 import { auditEvents } from '@/db/schema';
 import { column, tableName } from '@/db/raw-sql';
 import type { Deps } from '../../deps';
-import { requireOwner } from '../organizations/owners';
+import { requireRole } from '../organizations/owners';
 import type { Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
 import { actionsOfGroup, type AuditActionGroup, type AuditActorKind, type AuditAction, type AuditTargetType } from '../../vocabulary/audit';
@@ -43,7 +44,7 @@ export interface ListAuditEventsInput {
  * organization's log ends the list.
  */
 export async function listAuditEvents(deps: Pick<Deps, 'db'>, principal: Principal, input: ListAuditEventsInput): Promise<Page<AuditEventView>> {
-  await requireOwner(deps, principal, 'Only the organization owner, signed in to the dashboard, can read the audit log');
+  await requireRole(deps, principal, TEAM_MANAGERS, 'Only the organization owner or an admin, signed in to the dashboard, can read the audit log');
   const after = input.cursor
     ? sql`(${auditEvents.occurredAt}, ${auditEvents.id}) < (select ${column(auditEvents, 'occurredAt', 'c')}, ${column(auditEvents, 'id', 'c')} from ${tableName(auditEvents, 'c')}
         where ${column(auditEvents, 'id', 'c')} = ${input.cursor} and ${column(auditEvents, 'organizationId', 'c')} = ${principal.organizationId})`

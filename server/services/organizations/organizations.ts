@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { members, organizations, usageCounters } from '@/db/schema';
 import { utcDay, utcMonth } from '../plans/calendar';
 import type { Db } from '@/db/client';
@@ -72,31 +72,31 @@ async function organizationOfUser(deps: Pick<Deps, 'db'>, userId: string): Promi
     .select({ organization: organizations })
     .from(members)
     .innerJoin(organizations, eq(members.organizationId, organizations.id))
-    .where(eq(members.userId, userId));
+    .where(eq(members.userId, userId))
+    .orderBy(asc(members.createdAt))
+    .limit(1);
   return row?.organization ?? null;
 }
 
 /**
  * The organization a person acts for. Sign-up creates it in an auth hook outside the user's
  * own transaction; if that ever failed, the person gets one here instead of being locked out.
- * The unique membership per user keeps two concurrent first requests from making two.
+ * A lock on the person keeps two concurrent first requests from making two (a person may belong
+ * to several organizations, so no unique index does it).
  * Its owner's address is unconfirmed: the link to confirm it is mailed with the organization.
  */
 export async function ensureOrganizationOfUser(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'jobs' | 'metrics'>, user: { id: string; name: string; email: string }): Promise<Organization> {
   const existing = await organizationOfUser(deps, user.id);
   if (existing) return existing;
-  try {
-    const { organization, emailId } = await deps.db.transaction(async (tx) => {
-      const created = await createOrganization(tx, deps, { name: user.name ? `${user.name}'s organization` : user.email, ownerEmail: user.email, plan: 'free', ownerUserId: user.id, ownerConfirmed: false });
-      return { organization: created, emailId: await mailConfirmationLink(tx, deps, created) };
-    });
-    deps.jobs.wake('system-mail', emailId);
-    return organization;
-  } catch (error) {
-    const again = await organizationOfUser(deps, user.id);
-    if (again) return again;
-    throw error;
-  }
+  const made = await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`organization-of:${user.id}`}))`);
+    const again = await organizationOfUser({ db: tx }, user.id);
+    if (again) return { organization: again, emailId: null };
+    const created = await createOrganization(tx, deps, { name: user.name ? `${user.name}'s organization` : user.email, ownerEmail: user.email, plan: 'free', ownerUserId: user.id, ownerConfirmed: false });
+    return { organization: created, emailId: await mailConfirmationLink(tx, deps, created) };
+  });
+  if (made.emailId) deps.jobs.wake('system-mail', made.emailId);
+  return made.organization;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
-import { requireOwner } from '../organizations/owners';
+import { requireRole } from '../organizations/owners';
 import { organizations } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { forbidden, notFound } from '../../errors';
@@ -118,7 +118,7 @@ export async function changePlan(
  */
 export async function changePlanAsOwner(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, planId: string): Promise<PlanChangeOutcome> {
   if (principal.userId === null) throw forbidden('Only the organization owner, signed in to the dashboard, can change the plan');
-  await requireOwner(deps, principal, 'Only the organization owner can change the plan');
+  await requireRole(deps, principal, ['owner', 'billing'], 'Only the organization owner or a billing member can change the plan');
   return changePlan(deps, principal.organizationId, planId, { by: byPrincipal(principal) });
 }
 

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps';
+import { TEAM_MANAGERS } from '../../vocabulary/roles';
 import { forbidden } from '../../errors';
-import { requireOwner } from '../organizations/owners';
+import { requireRole } from '../organizations/owners';
 import type { Principal } from '../shared/principal';
 
 /**
@@ -9,7 +10,7 @@ import type { Principal } from '../shared/principal';
  */
 export async function requireOrganizationAuthority(deps: Pick<Deps, 'db'>, principal: Principal, message: string): Promise<void> {
   if (principal.keyId !== null) return;
-  await requireOwner(deps, principal, message);
+  await requireRole(deps, principal, TEAM_MANAGERS, message);
 }
 
 /**

@@ -25,7 +25,7 @@ export interface ProcessingActivitiesRecord {
 
 /** For a full_access key, or the owner in the dashboard (authority.ts). */
 export async function describeProcessingActivities(deps: Pick<Deps, 'db' | 'clock' | 'config'>, principal: Principal): Promise<ProcessingActivitiesRecord> {
-  await requireOrganizationAuthority(deps, principal, 'Only the organization owner, or a full_access API key, can export the record of processing activities');
+  await requireOrganizationAuthority(deps, principal, 'Only the organization owner or an admin, or a full_access API key, can export the record of processing activities');
   const [[organization], endpoints] = await Promise.all([
     deps.db.select({ name: organizations.name, ownerEmail: organizations.ownerEmail, plan: organizations.plan }).from(organizations).where(eq(organizations.id, principal.organizationId)),
     deps.db.select({ url: webhooks.url }).from(webhooks).where(eq(webhooks.organizationId, principal.organizationId)),

@@ -20,7 +20,7 @@ export interface RecipientData {
   suppressions: Array<{ id: string; reason: SuppressionReason; createdAt: string; emailId: string | null; hashed: boolean }>;
 }
 
-export const DATA_SUBJECT_MESSAGE = 'Only the organization owner, or a full_access API key, can answer a data-subject request';
+export const DATA_SUBJECT_MESSAGE = 'Only the organization owner or an admin, or a full_access API key, can answer a data-subject request';
 
 /**
  * What the organization holds for `given` (any spelling: it is normalised), oldest first in each

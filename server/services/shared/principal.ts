@@ -1,4 +1,5 @@
 import type { Mode, Permission } from '../../vocabulary/api-keys';
+import type { Role } from '../../vocabulary/roles';
 
 export type { Mode, Permission };
 
@@ -9,7 +10,7 @@ export interface RequestOrigin {
   userAgent: string | null;
 }
 
-/** Who is calling: an API key, or a person signed in to the dashboard (acting with full access). */
+/** Who is calling: an API key, or a person signed in to the dashboard (acting within their role). */
 export interface Principal {
   organizationId: string;
   permission: Permission;
@@ -24,6 +25,11 @@ export interface Principal {
    * dashboard procedure but the few that set it up refuses them (server/trpc/procedures.ts).
    */
   twoFactorSetUpPending?: boolean;
+  /**
+   * A signed-in person's role in this organization (server/vocabulary/dashboard-access.ts says what
+   * it may call); absent for API keys, which keep their permission, and for the process itself.
+   */
+  role?: Role;
   /** Set by the edge that admitted the request; absent when a service is called from inside the process. */
   origin?: RequestOrigin;
   /** The dashboard session a signed-in person came with ("this device" on their account page); absent for API keys. */

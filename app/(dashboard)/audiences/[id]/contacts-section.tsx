@@ -65,7 +65,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
     clearSelection();
   };
 
-  const gate = useCreateGate({ liveOnly: 'Contacts are shared by Live and Test mode: add and import them in Live.' });
+  const gate = useCreateGate({ procedure: 'audiences.createContact', liveOnly: 'Contacts are shared by Live and Test mode: add and import them in Live.' });
   const addButton = (
     <Button variant="secondary" onClick={() => setOpen({ dialog: 'add' })} disabled={gate.disabled} aria-describedby={gate.noteId}>
       <UserPlusIcon className="size-4" />

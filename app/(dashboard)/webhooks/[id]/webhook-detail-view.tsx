@@ -1,5 +1,6 @@
 'use client';
 
+import { MayCall } from '../../../components/may-call';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorAlert } from '../../../components/error-alert';
 import { RetryButton } from '../../../components/retry-button';
@@ -38,7 +39,10 @@ export function WebhookDetailView({ id }: { id: string }) {
       <BackToWebhooks />
       <WebhookHeader webhook={webhook} />
       <div className="grid gap-6 md:grid-cols-2">
-        <SigningSecretSection webhookId={webhook.id} />
+        {/* Signing secrets are hidden from the roles that may not hold secrets (billing, viewer). */}
+        <MayCall procedure="webhooks.secret">
+          <SigningSecretSection webhookId={webhook.id} />
+        </MayCall>
         <TestEventSection webhookId={webhook.id} />
       </div>
       <DeliveriesSection webhookId={webhook.id} />

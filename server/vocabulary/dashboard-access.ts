@@ -1,0 +1,153 @@
+import { ROLES, type Role } from './roles';
+
+/**
+ * Which roles a person may hold to call each procedure of the app router, declared once and
+ * checked by one middleware (server/trpc/procedures.ts). API keys are not people: they keep their
+ * permission checks and never meet this table. A procedure missing here is refused to every person,
+ * and test/team-roles.test.ts fails until it is declared.
+ */
+const EVERYONE = ROLES;
+/** Reads that show a secret (API keys are shown once at creation, webhook signing secrets): never billing or viewer. */
+const BUILDERS = ['owner', 'admin', 'developer'] as const;
+const AUDIENCE = ['owner', 'admin', 'marketer'] as const;
+/** Templates and test sends are both developers' and marketers' work. */
+const CONTENT = ['owner', 'admin', 'developer', 'marketer'] as const;
+/** Plans and overage: the owner and the billing role; an admin may not. */
+const BILLING = ['owner', 'billing'] as const;
+const MANAGERS = ['owner', 'admin'] as const;
+const OWNER = ['owner'] as const;
+
+/** `public`: no sign-in needed (health); otherwise the roles that may call it. */
+export type AccessRule = 'public' | readonly Role[];
+
+export const DASHBOARD_ACCESS = {
+  'health.live': 'public',
+  'health.ready': 'public',
+
+  'apiKeys.create': BUILDERS,
+  'apiKeys.list': EVERYONE,
+  'apiKeys.revoke': BUILDERS,
+  'apiKeys.rename': BUILDERS,
+  'apiKeys.smtpSettings': EVERYONE,
+
+  'domains.create': BUILDERS,
+  'domains.list': EVERYONE,
+  'domains.get': EVERYONE,
+  'domains.update': BUILDERS,
+  'domains.delete': BUILDERS,
+  'domains.domainConnect': BUILDERS,
+  'domains.verify': BUILDERS,
+
+  'emails.send': BUILDERS,
+  'emails.preflight': BUILDERS,
+  'emails.list': EVERYONE,
+  'emails.get': EVERYONE,
+  'emails.sentBy': EVERYONE,
+  'emails.rawSource': EVERYONE,
+  'emails.processingRecord': EVERYONE,
+  'emails.reschedule': BUILDERS,
+  'emails.cancel': BUILDERS,
+
+  'organization.current': EVERYONE,
+  'organization.memberships': EVERYONE,
+  // It confirms the owner's own address.
+  'organization.resendConfirmation': OWNER,
+  'organization.changePlan': BILLING,
+
+  'webhooks.create': BUILDERS,
+  'webhooks.list': EVERYONE,
+  'webhooks.get': EVERYONE,
+  'webhooks.update': BUILDERS,
+  'webhooks.delete': BUILDERS,
+  'webhooks.secret': BUILDERS,
+  'webhooks.rotateSecret': BUILDERS,
+  'webhooks.test': BUILDERS,
+  'webhooks.deliveries': EVERYONE,
+  'webhooks.delivery': EVERYONE,
+  'webhooks.replay': BUILDERS,
+
+  'audiences.create': AUDIENCE,
+  'audiences.list': EVERYONE,
+  'audiences.get': EVERYONE,
+  'audiences.delete': AUDIENCE,
+  'audiences.createContact': AUDIENCE,
+  'audiences.listContacts': EVERYONE,
+  'audiences.getContact': EVERYONE,
+  'audiences.updateContact': AUDIENCE,
+  'audiences.deleteContact': AUDIENCE,
+  'audiences.batchContacts': AUDIENCE,
+  'audiences.batchDeleteContacts': AUDIENCE,
+
+  'events.list': EVERYONE,
+
+  'suppressions.list': EVERYONE,
+  'suppressions.create': AUDIENCE,
+  'suppressions.batch': AUDIENCE,
+  'suppressions.delete': AUDIENCE,
+
+  'templates.create': CONTENT,
+  'templates.list': EVERYONE,
+  'templates.get': EVERYONE,
+  'templates.preview': EVERYONE,
+  'templates.previewContent': CONTENT,
+  'templates.sendTest': CONTENT,
+  'templates.update': CONTENT,
+  'templates.delete': CONTENT,
+
+  'usage.current': EVERYONE,
+  'usage.setOverage': BILLING,
+  'usage.quotePlanChange': EVERYONE,
+
+  'broadcasts.create': AUDIENCE,
+  'broadcasts.list': EVERYONE,
+  'broadcasts.get': EVERYONE,
+  'broadcasts.preview': EVERYONE,
+  'broadcasts.update': AUDIENCE,
+  'broadcasts.delete': AUDIENCE,
+  'broadcasts.send': AUDIENCE,
+  'broadcasts.test': CONTENT,
+  'broadcasts.cancel': AUDIENCE,
+  'broadcasts.preflight': EVERYONE,
+
+  'auditLog.list': MANAGERS,
+
+  'overview.checklist': EVERYONE,
+  'overview.activity': EVERYONE,
+
+  'privacy.processingActivities': MANAGERS,
+  // A data-subject request is the organization's act as controller: its owner or an admin.
+  'privacy.recipientData': MANAGERS,
+  'privacy.eraseRecipientData': MANAGERS,
+
+  // A person's own account: their sessions and their own two-factor sign-in, whatever their role.
+  'account.sessions': EVERYONE,
+  'account.signOutSession': EVERYONE,
+  'account.signOutOtherSessions': EVERYONE,
+  'twoFactor.status': EVERYONE,
+  // Requiring two-factor sign-in of everyone is the owner's rule (services/two-factor/roles.ts).
+  'twoFactor.setRequirement': OWNER,
+
+  'team.members': EVERYONE,
+  'team.invitations': MANAGERS,
+  'team.invite': MANAGERS,
+  'team.resendInvitation': MANAGERS,
+  'team.revokeInvitation': MANAGERS,
+  'team.changeRole': MANAGERS,
+  'team.remove': MANAGERS,
+  'team.transferOwnership': OWNER,
+  'team.describeInvitation': 'public',
+  // Joining is the person's act, whatever their role where they stand now.
+  'team.acceptInvitation': EVERYONE,
+} as const satisfies Record<string, AccessRule>;
+
+export type DashboardProcedure = keyof typeof DASHBOARD_ACCESS;
+
+/** The rule of a procedure path, or undefined when none is declared (refused). */
+export function accessRuleOf(path: string): AccessRule | undefined {
+  return Object.hasOwn(DASHBOARD_ACCESS, path) ? DASHBOARD_ACCESS[path as DashboardProcedure] : undefined;
+}
+
+export function roleMayCall(role: Role, path: string): boolean {
+  const rule = accessRuleOf(path);
+  return rule === 'public' || (rule !== undefined && rule.includes(role));
+}
