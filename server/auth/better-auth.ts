@@ -10,7 +10,6 @@ import { newId } from '../ids';
 import { recordFailedSignIn, recordSignIn } from '../services/audit/sign-ins';
 import { beginAuthAttempt, isCountedAuthRoute, SIGN_IN_ROUTE } from '../services/sign-in/auth-routes';
 import type { SignInTicket } from '../services/sign-in/throttle';
-import { ensureOrganizationOfUser } from '../services/organizations/organizations';
 import { CHANGE_PASSWORD_ROUTE, passwordResetOptions, recordAccountChange } from './account-hooks';
 import { sessionIsASignIn, twoFactorPlugins } from './two-factor';
 import { landNewUser } from '../services/members';
