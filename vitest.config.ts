@@ -5,6 +5,8 @@ export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
     include: ['test/**/*.test.ts'],
+    // The migrations applied once per run; each file's database is a copy (test/support/database.ts).
+    globalSetup: ['test/support/migrated-template.ts'],
     pool: 'forks',
     maxWorkers: 2,
     // Bounds a loaded 2-core machine does not miss: a test that spawns a built server or a

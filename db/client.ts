@@ -49,8 +49,11 @@ const reconnectBackoffS = (retries: number) => Math.min(0.25 * retries, 1);
 
 const migrationsFolder = path.join(projectRoot, 'db', 'migrations');
 
-/** Opens Postgres when a URL is given, otherwise embedded PGlite (in memory when dataDir is null). */
-export async function openDatabase(options: { url?: string; dataDir?: string | null; poolSize?: number }): Promise<Database> {
+/**
+ * Opens Postgres when a URL is given, otherwise embedded PGlite (in memory when dataDir is null;
+ * `pgliteDump`: starting from a data directory dumped by `dumpPglite`, without initdb).
+ */
+export async function openDatabase(options: { url?: string; dataDir?: string | null; poolSize?: number; pgliteDump?: Blob }): Promise<Database> {
   if (options.url) {
     const { default: postgres } = await import('postgres');
     const { drizzle } = await import('drizzle-orm/postgres-js');
@@ -80,10 +83,19 @@ export async function openDatabase(options: { url?: string; dataDir?: string | n
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { drizzle } = await import('drizzle-orm/pglite');
   // pg_trgm: the substring searches of contacts and suppressions are indexed, as on Postgres.
-  const client = new PGlite({ dataDir: options.dataDir ?? undefined, extensions: { pg_trgm } });
+  const client = new PGlite({ dataDir: options.dataDir ?? undefined, loadDataDir: options.pgliteDump, extensions: { pg_trgm } });
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   return { db, kind: 'pglite', close: () => client.close() };
+}
+
+/** A PGlite database's whole data directory as a gzipped tar, for `openDatabase({ pgliteDump })`. */
+export async function dumpPglite(database: Database): Promise<Blob> {
+  if (database.kind !== 'pglite') throw new Error('only a PGlite database can be dumped');
+  const { PGlite } = await import('@electric-sql/pglite');
+  const client = (database.db as unknown as { $client: unknown }).$client;
+  if (!(client instanceof PGlite)) throw new Error('the PGlite client is not reachable from this database');
+  return client.dumpDataDir('gzip');
 }
 
 /** Applies the committed migrations; an advisory lock keeps two starting processes from racing. */

@@ -1,26 +1,41 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
+import { inject } from 'vitest';
 import { migrate, openDatabase, queryRows, type Database } from '@/db/client';
+
+let pgliteTemplate: Promise<Blob> | undefined;
+
+/** The run's migrated PGlite data directory (test/support/migrated-template.ts), read once per worker. */
+function migratedPglite(): Promise<Blob> | undefined {
+  const file = inject('pgliteTemplatePath');
+  if (!file) return undefined;
+  pgliteTemplate ??= readFile(file).then((bytes) => new Blob([bytes]));
+  return pgliteTemplate;
+}
 
 /**
  * One database per test file: in-memory PGlite by default, or a fresh Postgres database beside
- * DATABASE_URL's when it is set, so files running in parallel never share tables.
+ * DATABASE_URL's when it is set, so files running in parallel never share tables. Each starts as a
+ * copy of the run's migrated template when the global setup made one.
  */
 export async function openTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) {
-    const database = await openDatabase({});
-    await migrate(database);
+    const template = migratedPglite();
+    const database = await openDatabase({ pgliteDump: template ? await template : undefined });
+    if (!template) await migrate(database);
     return { ...database, drop: () => database.close().catch(() => {}) };
   }
   const name = `eumail_test_${randomBytes(6).toString('hex')}`;
+  const template = inject('postgresTemplateName');
   const admin = await openDatabase({ url: baseUrl, poolSize: 1 });
-  await admin.db.execute(sql.raw(`create database ${name}`));
+  await admin.db.execute(sql.raw(template ? `create database ${name} template ${template}` : `create database ${name}`));
   await admin.close();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), poolSize: 10 });
-  await migrate(database);
+  if (!template) await migrate(database);
   return {
     ...database,
     drop: async () => {
