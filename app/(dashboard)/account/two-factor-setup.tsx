@@ -7,6 +7,7 @@ import { CopyButton } from '../../components/copy-button';
 import { TextField } from '../../components/field';
 import { authClient } from '../../lib/auth-client';
 import { authErrorMessage } from '../../lib/auth-errors';
+import { QrCode } from './qr-code';
 import { RecoveryCodes } from './recovery-codes';
 
 type Step = { kind: 'password' } | { kind: 'scan'; totpURI: string; backupCodes: string[] } | { kind: 'codes'; backupCodes: string[] };
@@ -17,8 +18,7 @@ const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
 
 /**
  * Setting up two-factor sign-in: the password, then the secret to add to an authenticator app
- * (no QR code: the otpauth link opens an app on a phone, and the secret can be typed or pasted),
- * then a code from the app to confirm, then the recovery codes, shown once. `onDone` runs once the
+ * (a QR code of the otpauth link to scan, the secret to type or paste, the link itself), then a code from the app to confirm, then the recovery codes, shown once. `onDone` runs once the
  * person has seen the codes.
  */
 export function TwoFactorSetup({ onDone, onCancel }: { onDone: () => void; onCancel?: () => void }) {
@@ -84,25 +84,35 @@ export function TwoFactorSetup({ onDone, onCancel }: { onDone: () => void; onCan
     >
       <ol className="list-decimal space-y-4 pl-5 text-sm text-slate-700">
         <li>
-          <p>Add an account to your authenticator app with this secret (choose “time-based” if asked):</p>
-          <div className="mt-2 flex flex-wrap items-center gap-2">
-            <code className="rounded-md bg-slate-100 px-3 py-2 font-mono text-sm tracking-wider text-slate-900" data-testid="two-factor-secret">
-              {grouped(secret)}
-            </code>
-            <CopyButton text={secret} label="Copy secret" size="sm" />
-          </div>
-          <p className="mt-3 text-slate-500">
-            On a phone, or with a desktop authenticator, the setup link adds it for you:{' '}
-            <a href={step.totpURI} className="font-medium text-indigo-600 hover:text-indigo-500">
-              open in authenticator
-            </a>
-            .
-          </p>
-          <div className="mt-2 flex items-center gap-2">
-            <code className="min-w-0 flex-1 truncate rounded-md bg-slate-50 px-3 py-2 font-mono text-xs text-slate-600" title={step.totpURI} data-testid="two-factor-uri">
-              {step.totpURI}
-            </code>
-            <CopyButton text={step.totpURI} label="Copy link" size="sm" />
+          <p>Scan this code with your authenticator app, or add the account by hand with the secret (choose “time-based” if asked):</p>
+          <div className="mt-3 flex flex-col gap-5 sm:flex-row sm:items-start">
+            <QrCode text={step.totpURI} label="QR code of the two-factor setup link" className="size-44 shrink-0 rounded-md border border-slate-200" />
+            <div className="min-w-0 flex-1 space-y-3">
+              <div>
+                <p className="text-xs font-medium text-slate-500">Secret</p>
+                <div className="mt-1 flex flex-wrap items-center gap-2">
+                  <code className="rounded-md bg-slate-100 px-3 py-2 font-mono text-sm tracking-wider text-slate-900" data-testid="two-factor-secret">
+                    {grouped(secret)}
+                  </code>
+                  <CopyButton text={secret} label="Copy secret" size="sm" />
+                </div>
+              </div>
+              <div>
+                <p className="text-xs font-medium text-slate-500">
+                  Setup link (on a phone it opens the app:{' '}
+                  <a href={step.totpURI} className="font-medium text-indigo-600 hover:text-indigo-500">
+                    open in authenticator
+                  </a>
+                  )
+                </p>
+                <div className="mt-1 flex items-center gap-2">
+                  <code className="min-w-0 flex-1 truncate rounded-md bg-slate-50 px-3 py-2 font-mono text-xs text-slate-600" title={step.totpURI} data-testid="two-factor-uri">
+                    {step.totpURI}
+                  </code>
+                  <CopyButton text={step.totpURI} label="Copy link" size="sm" />
+                </div>
+              </div>
+            </div>
           </div>
         </li>
         <li>
