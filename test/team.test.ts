@@ -142,6 +142,39 @@ describe('invitations', () => {
     expect(await deps().db.select().from(members).where(eq(members.userId, erin.userId))).toHaveLength(2);
   });
 
+  it('mails an invitation at most once a minute and five times an hour (the first mail counts): past that 429 RATE_LIMITED with Retry-After', async () => {
+    const owner = await signUpPerson(app, 'owner@example.test');
+    const invited = await call(owner, 'mutation', 'team.invite', { email: 'finn@example.test', role: 'viewer' });
+    const resend = () => call(owner, 'mutation', 'team.resendInvitation', { id: invited.data.id });
+
+    const early = await fetch(`${app.url}/api/trpc/team.resendInvitation`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie, 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify({ id: invited.data.id }),
+    });
+    expect(early.status).toBe(429);
+    expect(Number(early.headers.get('retry-after'))).toBe(60);
+    expect((await early.json()).error.data.envelope).toMatchObject({ code: 'RATE_LIMITED', error: 'An invitation to finn@example.test was sent less than a minute ago; ask again in 60 s' });
+
+    for (let sent = 2; sent <= 5; sent += 1) {
+      app.clock.advance(61_000);
+      expect((await resend()).status).toBe(200);
+    }
+    app.clock.advance(61_000);
+    const hourly = await resend();
+    expect(refusal(hourly)).toMatchObject({ status: 429, code: 'RATE_LIMITED', message: expect.stringContaining('5 times in the last hour') });
+    expect(await invitationLinks('finn@example.test')).toHaveLength(5);
+    // Refused, nothing changed: no audit record of a resend that did not happen.
+    expect((await auditActions(owner.organizationId)).filter((row) => row.action === 'invitation.sent')).toHaveLength(5);
+
+    // An hour after the first mail, there is room again; another address's invitation never shared the count.
+    app.clock.set(new Date(Date.parse('2026-11-21T12:00:00.000Z') + 3_600_000 + 1000));
+    expect((await resend()).status).toBe(200);
+    const other = await call(owner, 'mutation', 'team.invite', { email: 'gus@example.test', role: 'viewer' });
+    app.clock.advance(61_000);
+    expect((await call(owner, 'mutation', 'team.resendInvitation', { id: other.data.id })).status).toBe(200);
+  });
+
   it('a revoked invitation is refused; accepting needs the invited address', async () => {
     const owner = await signUpPerson(app, 'owner@example.test');
     const invited = await call(owner, 'mutation', 'team.invite', { email: 'fay@example.test', role: 'viewer' });
