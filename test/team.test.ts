@@ -7,7 +7,7 @@ import { createSystemMailer } from '@/server/mail/system-mailer';
 import { INVITATION_COOKIE, INVITATION_TTL_MS } from '@/server/services/members';
 import { sweepSystemEmails } from '@/server/services/system-mail/queue';
 import { startTestApp, type TestApp } from './support/app';
-import { dashboardCall, ORIGIN, PASSWORD, signUpPerson, type DashboardPerson } from './support/dashboard-session';
+import { dashboardCall, ORIGIN, signUpPerson } from './support/dashboard-session';
 import { startSmtpSink } from './support/smtp';
 
 // Issue 32: members, roles and invitations, through the dashboard's own calls over HTTP with real
@@ -51,18 +51,7 @@ async function invitationLinks(to: string): Promise<string[]> {
 const tokenOf = (link: string) => link.split('/').pop()!;
 
 /** Signs up as the invitation page sends a new person: with the invitation's cookie. */
-async function signUpInvited(email: string, token: string): Promise<DashboardPerson> {
-  const response = await fetch(`${app.url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN, cookie: `${INVITATION_COOKIE}=${token}` },
-    body: JSON.stringify({ name: 'Bob', email, password: PASSWORD }),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const { user } = (await response.json()) as { user: { id: string } };
-  const organization = await dashboardCall(app, cookie, 'query', 'organization.current');
-  return { email, cookie, userId: user.id, organizationId: organization.data.id };
-}
+const signUpInvited = (email: string, token: string) => signUpPerson(app, email, { name: 'Bob', cookie: `${INVITATION_COOKIE}=${token}` });
 
 /** An owner and a member of their organization with `role`, who joined through an invitation. */
 async function teamWith(role: string, email = `${role}@example.test`) {

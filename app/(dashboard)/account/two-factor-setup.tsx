@@ -1,12 +1,13 @@
 'use client';
 
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { CopyButton } from '../../components/copy-button';
 import { TextField } from '../../components/field';
 import { authClient } from '../../lib/auth-client';
 import { authErrorMessage } from '../../lib/auth-errors';
+import { useFormSubmit } from '../../lib/use-form-submit';
 import { QrCode } from './qr-code';
 import { RecoveryCodes } from './recovery-codes';
 
@@ -23,41 +24,28 @@ const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
  */
 export function TwoFactorSetup({ onDone, onCancel }: { onDone: () => void; onCancel?: () => void }) {
   const [step, setStep] = useState<Step>({ kind: 'password' });
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  const run = async (event: FormEvent<HTMLFormElement>, action: (form: FormData) => Promise<void>) => {
-    event.preventDefault();
-    setPending(true);
-    setError(null);
-    try {
-      await action(new FormData(event.currentTarget));
-    } catch {
-      setError('Could not reach the server. Check your connection and try again.');
-    } finally {
-      setPending(false);
-    }
-  };
+  const start = useFormSubmit(async (form) => {
+    const { data, error: refused } = await authClient.twoFactor.enable({ password: String(form.get('password')) });
+    if (refused || !data || !('totpURI' in data) || !data.totpURI) return authErrorMessage(refused, 'Could not start the set-up');
+    setStep({ kind: 'scan', totpURI: data.totpURI, backupCodes: data.backupCodes ?? [] });
+  });
+  const confirm = useFormSubmit(async (form) => {
+    if (step.kind !== 'scan') return;
+    const { error: refused } = await authClient.twoFactor.verifyTotp({ code: String(form.get('code')).replace(/\s+/g, '') });
+    if (refused) return authErrorMessage(refused, 'That code did not match');
+    setStep({ kind: 'codes', backupCodes: step.backupCodes });
+  });
 
   if (step.kind === 'codes') return <RecoveryCodes codes={step.backupCodes} onDone={onDone} />;
 
   if (step.kind === 'password') {
     return (
-      <form
-        className="max-w-sm space-y-4"
-        onSubmit={(event) =>
-          void run(event, async (form) => {
-            const { data, error: refused } = await authClient.twoFactor.enable({ password: String(form.get('password')) });
-            if (refused || !data || !('totpURI' in data) || !data.totpURI) return setError(authErrorMessage(refused, 'Could not start the set-up'));
-            setStep({ kind: 'scan', totpURI: data.totpURI, backupCodes: data.backupCodes ?? [] });
-          })
-        }
-      >
+      <form className="max-w-sm space-y-4" onSubmit={start.onSubmit}>
         <p className="text-sm text-slate-600">Enter your password to begin. You will need an authenticator app, such as 1Password, Bitwarden, Google Authenticator or Aegis.</p>
-        {error && <Alert>{error}</Alert>}
+        {start.error && <Alert>{start.error}</Alert>}
         <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
         <div className="flex gap-2">
-          <Button type="submit" loading={pending}>
+          <Button type="submit" loading={start.pending}>
             Continue
           </Button>
           {onCancel && (
@@ -72,16 +60,7 @@ export function TwoFactorSetup({ onDone, onCancel }: { onDone: () => void; onCan
 
   const secret = secretOf(step.totpURI);
   return (
-    <form
-      className="space-y-5"
-      onSubmit={(event) =>
-        void run(event, async (form) => {
-          const { error: refused } = await authClient.twoFactor.verifyTotp({ code: String(form.get('code')).replace(/\s+/g, '') });
-          if (refused) return setError(authErrorMessage(refused, 'That code did not match'));
-          setStep({ kind: 'codes', backupCodes: step.backupCodes });
-        })
-      }
-    >
+    <form className="space-y-5" onSubmit={confirm.onSubmit}>
       <ol className="list-decimal space-y-4 pl-5 text-sm text-slate-700">
         <li>
           <p>Scan this code with your authenticator app, or add the account by hand with the secret (choose “time-based” if asked):</p>
@@ -119,10 +98,10 @@ export function TwoFactorSetup({ onDone, onCancel }: { onDone: () => void; onCan
           <p>Enter the 6-digit code the app shows to confirm.</p>
         </li>
       </ol>
-      {error && <Alert>{error}</Alert>}
+      {confirm.error && <Alert>{confirm.error}</Alert>}
       <div className="flex max-w-sm items-end gap-2">
         <TextField className="flex-1" label="Authentication code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]{6,7}" maxLength={7} required />
-        <Button type="submit" loading={pending}>
+        <Button type="submit" loading={confirm.pending}>
           Turn on
         </Button>
       </div>
