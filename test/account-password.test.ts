@@ -6,7 +6,7 @@ import { createSystemMailer } from '@/server/mail/system-mailer';
 import { RESET_LINK_TTL_MS } from '@/server/services/accounts/password-reset';
 import { sweepSystemEmails } from '@/server/services/system-mail/queue';
 import { startTestApp, type TestApp } from './support/app';
-import { dashboardCall, ORIGIN, PASSWORD, signUpPerson, type DashboardPerson } from './support/dashboard-session';
+import { ORIGIN, PASSWORD, signUpPerson, type DashboardPerson, isSignedIn as isSignedInAt } from './support/dashboard-session';
 import { startSmtpSink } from './support/smtp';
 
 // Issue 32 point 1: a forgotten password is reset by a link mailed to the account's address
@@ -46,7 +46,7 @@ const cookieOf = (response: Response) =>
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-const isSignedIn = async (cookie: string) => (await dashboardCall(app, cookie, 'query', 'organization.current')).status === 200;
+const isSignedIn = (cookie: string) => isSignedInAt(app, cookie);
 
 /** The reset links the loopback SMTP server received for an address, oldest first. */
 async function mailedResetLinks(to: string): Promise<string[]> {

@@ -4,7 +4,7 @@ import { auditEvents, sessions } from '@/db/schema';
 import { LAST_SEEN_GRAIN_MS } from '@/server/services/accounts/sessions';
 import { deviceInWords } from '@/server/services/accounts/device';
 import { startTestApp, type TestApp } from './support/app';
-import { dashboardCall, ORIGIN, PASSWORD, signUpPerson, type DashboardPerson } from './support/dashboard-session';
+import { dashboardCall, ORIGIN, PASSWORD, signUpPerson, type DashboardPerson, isSignedIn as isSignedInAt } from './support/dashboard-session';
 import { keyFor } from './support/keys';
 
 // Issue 32 point 3: a person's signed-in sessions (device, address, last seen), signing out one
@@ -38,7 +38,7 @@ const list = async (cookie: string) => {
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.data.data as Array<{ id: string; device: string; ipAddress: string | null; signedInAt: string; lastSeenAt: string; current: boolean }>;
 };
-const isSignedIn = async (cookie: string) => (await dashboardCall(app, cookie, 'query', 'organization.current')).status === 200;
+const isSignedIn = (cookie: string) => isSignedInAt(app, cookie);
 const signOutEntries = (organizationId: string) =>
   app.runtime.deps.db
     .select({ actorId: auditEvents.actorId, targetLabel: auditEvents.targetLabel, details: auditEvents.details })

@@ -10,8 +10,12 @@ import { closeRelayPools } from '@/server/mail/delivery';
 import type { SmtpGateway } from '@/server/mail/gateway-server';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
+import { invitationEmail } from '@/emails/invitation';
+import { passwordResetEmail } from '@/emails/password-reset';
+import { RESET_LINK_TTL_MS, resetLinkOf } from '@/server/services/accounts/password-reset';
+import { INVITATION_PATH, INVITATION_TTL_MS } from '@/server/services/members';
 import { mailConfirmationLink } from '@/server/services/organizations/owner-confirmation';
-import { sweepSystemEmails } from '@/server/services/system-mail/queue';
+import { enqueueSystemEmail, sweepSystemEmails } from '@/server/services/system-mail/queue';
 import type { SystemMailRecords } from '@/server/services/system-mail/records';
 import { DAY_MS } from '@/server/services/shared/time';
 import { startTestApp, type TestApp } from './support/app';
@@ -142,6 +146,44 @@ const KINDS: Kind[] = [
     async queue(to) {
       const newcomer = await app.createOrg({ name: 'Newcomer Ltd', ownerEmail: to });
       await app.runtime.deps.db.transaction((tx) => mailConfirmationLink(tx, app.runtime.deps, { id: newcomer.organizationId, name: 'Newcomer Ltd', ownerEmail: to }));
+    },
+  },
+  {
+    name: 'system mail: password reset',
+    to: 'forgetful@example.net',
+    signedBy: SERVICE_DOMAIN,
+    // As better-auth's sendResetPassword has it mailed (services/accounts/password-reset.ts): the person's, no organization.
+    async queue(to) {
+      await app.runtime.deps.db.transaction((tx) =>
+        enqueueSystemEmail(tx, app.runtime.deps, {
+          organizationId: null,
+          kind: 'password_reset',
+          to,
+          email: passwordResetEmail({ email: to, url: resetLinkOf(app.runtime.deps.config.appUrl, 'Xk2m9Qp4Lr7Tz1Vb8Nc3Wd6F'), validMinutes: RESET_LINK_TTL_MS / 60_000 }),
+        }),
+      );
+    },
+  },
+  {
+    name: 'system mail: invitation',
+    to: 'colleague@example.net',
+    signedBy: SERVICE_DOMAIN,
+    // As an owner's invitation mails it (services/members/invitations.ts), with a link of the same shape.
+    async queue(to) {
+      await app.runtime.deps.db.transaction((tx) =>
+        enqueueSystemEmail(tx, app.runtime.deps, {
+          organizationId: org.organizationId,
+          kind: 'invitation',
+          to,
+          email: invitationEmail({
+            organizationName: 'Acme Tea',
+            invitedBy: 'owner@example.net',
+            role: 'developer',
+            url: `${app.runtime.deps.config.appUrl}${INVITATION_PATH}/${'q'.repeat(21)}${'Z'.repeat(22)}`,
+            validDays: INVITATION_TTL_MS / DAY_MS,
+          }),
+        }),
+      );
     },
   },
   {

@@ -7,7 +7,7 @@ import { createSystemMailer } from '@/server/mail/system-mailer';
 import { INVITATION_COOKIE, INVITATION_TTL_MS } from '@/server/services/members';
 import { sweepSystemEmails } from '@/server/services/system-mail/queue';
 import { startTestApp, type TestApp } from './support/app';
-import { dashboardCall, ORIGIN, PASSWORD, signUpPerson, type DashboardPerson } from './support/dashboard-session';
+import { dashboardCall, ORIGIN, signUpPerson } from './support/dashboard-session';
 import { startSmtpSink } from './support/smtp';
 
 // Issue 32: members, roles and invitations, through the dashboard's own calls over HTTP with real
@@ -51,18 +51,7 @@ async function invitationLinks(to: string): Promise<string[]> {
 const tokenOf = (link: string) => link.split('/').pop()!;
 
 /** Signs up as the invitation page sends a new person: with the invitation's cookie. */
-async function signUpInvited(email: string, token: string): Promise<DashboardPerson> {
-  const response = await fetch(`${app.url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN, cookie: `${INVITATION_COOKIE}=${token}` },
-    body: JSON.stringify({ name: 'Bob', email, password: PASSWORD }),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const { user } = (await response.json()) as { user: { id: string } };
-  const organization = await dashboardCall(app, cookie, 'query', 'organization.current');
-  return { email, cookie, userId: user.id, organizationId: organization.data.id };
-}
+const signUpInvited = (email: string, token: string) => signUpPerson(app, email, { name: 'Bob', cookie: `${INVITATION_COOKIE}=${token}` });
 
 /** An owner and a member of their organization with `role`, who joined through an invitation. */
 async function teamWith(role: string, email = `${role}@example.test`) {
@@ -140,6 +129,39 @@ describe('invitations', () => {
     expect(refusal(await call(erin, 'mutation', 'team.acceptInvitation', { token: tokenOf(first!) })).status).toBe(404);
     expect((await call(erin, 'mutation', 'team.acceptInvitation', { token: tokenOf(second!) })).status).toBe(200);
     expect(await deps().db.select().from(members).where(eq(members.userId, erin.userId))).toHaveLength(2);
+  });
+
+  it('mails an invitation at most once a minute and five times an hour (the first mail counts): past that 429 RATE_LIMITED with Retry-After', async () => {
+    const owner = await signUpPerson(app, 'owner@example.test');
+    const invited = await call(owner, 'mutation', 'team.invite', { email: 'finn@example.test', role: 'viewer' });
+    const resend = () => call(owner, 'mutation', 'team.resendInvitation', { id: invited.data.id });
+
+    const early = await fetch(`${app.url}/api/trpc/team.resendInvitation`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie, 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify({ id: invited.data.id }),
+    });
+    expect(early.status).toBe(429);
+    expect(Number(early.headers.get('retry-after'))).toBe(60);
+    expect((await early.json()).error.data.envelope).toMatchObject({ code: 'RATE_LIMITED', error: 'An invitation to finn@example.test was sent less than a minute ago; ask again in 60 s' });
+
+    for (let sent = 2; sent <= 5; sent += 1) {
+      app.clock.advance(61_000);
+      expect((await resend()).status).toBe(200);
+    }
+    app.clock.advance(61_000);
+    const hourly = await resend();
+    expect(refusal(hourly)).toMatchObject({ status: 429, code: 'RATE_LIMITED', message: expect.stringContaining('5 times in the last hour') });
+    expect(await invitationLinks('finn@example.test')).toHaveLength(5);
+    // Refused, nothing changed: no audit record of a resend that did not happen.
+    expect((await auditActions(owner.organizationId)).filter((row) => row.action === 'invitation.sent')).toHaveLength(5);
+
+    // An hour after the first mail, there is room again; another address's invitation never shared the count.
+    app.clock.set(new Date(Date.parse('2026-11-21T12:00:00.000Z') + 3_600_000 + 1000));
+    expect((await resend()).status).toBe(200);
+    const other = await call(owner, 'mutation', 'team.invite', { email: 'gus@example.test', role: 'viewer' });
+    app.clock.advance(61_000);
+    expect((await call(owner, 'mutation', 'team.resendInvitation', { id: other.data.id })).status).toBe(200);
   });
 
   it('a revoked invitation is refused; accepting needs the invited address', async () => {

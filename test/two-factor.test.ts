@@ -173,6 +173,50 @@ describe('two-factor sign-in: signing in', () => {
     ]);
   });
 
+  it('records a wrong code at sign-in as a failed sign-in, and counts it against the account as a wrong password', async () => {
+    const ada = await signUpPerson(app, 'ada@example.test');
+    const { secret } = await setUpTwoFactor(ada);
+
+    // Ten failures in the account's sign-in window, wrong codes of both kinds: the password step
+    // between them succeeds (and gives its place back), each challenge within the plugin's 5 tries.
+    const reasons: string[] = [];
+    for (const [route, code, tries] of [
+      ['/two-factor/verify-totp', wrongCode(secret), 4],
+      ['/two-factor/verify-backup-code', 'aaaaa-bbbbb', 4],
+      ['/two-factor/verify-totp', wrongCode(secret), 2],
+    ] as const) {
+      const challenge = await signInWithPassword(ada.email);
+      expect(challenge).toMatchObject({ status: 200, body: { twoFactorRedirect: true } });
+      let cookie = challenge.cookie;
+      for (let attempt = 0; attempt < tries; attempt += 1) {
+        const wrong = await authPost(route, cookie, { code });
+        expect(wrong.status, JSON.stringify(wrong.body)).toBe(401);
+        reasons.push(wrong.body.code);
+        cookie = wrong.cookie;
+      }
+    }
+    expect(new Set(reasons)).toEqual(new Set(['INVALID_CODE', 'INVALID_BACKUP_CODE']));
+
+    // The account's window is full: the right password is refused now, as after ten wrong passwords.
+    const throttled = await signInWithPassword(ada.email);
+    expect(throttled).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED', error: expect.stringMatching(/^Too many sign-in attempts/) } });
+
+    const failed = (await auditOf(ada.organizationId)).filter((row) => row.action === 'user.sign_in_failed');
+    expect(failed.map((row) => row.details)).toEqual(reasons.map((reason) => ({ reason })));
+  });
+
+  it('leaves the code that confirms a set-up out of the sign-in count and the failed sign-ins', async () => {
+    const ada = await signUpPerson(app, 'ada@example.test');
+    const enabled = await authPost('/two-factor/enable', ada.cookie, { password: PASSWORD });
+    const secret = secretOfUri(enabled.body.totpURI);
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      expect((await authPost('/two-factor/verify-totp', enabled.cookie, { code: wrongCode(secret) })).status).toBe(401);
+    }
+    // Signed in already, a mistyped confirmation is no sign-in guess: the password still signs in.
+    expect((await authPost('/sign-in/email', '', { email: ada.email, password: PASSWORD })).status).toBe(200);
+    expect((await auditOf(ada.organizationId)).map((row) => row.action)).not.toContain('user.sign_in_failed');
+  });
+
   it('counts the code routes per address, before the code is checked', async () => {
     for (const route of ['/two-factor/verify-totp', '/two-factor/verify-backup-code', '/two-factor/enable', '/two-factor/disable', '/two-factor/generate-backup-codes']) {
       expect(isCountedAuthRoute(route), route).toBe(true);

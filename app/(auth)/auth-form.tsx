@@ -1,10 +1,11 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Alert } from '../components/alert';
 import { Button } from '../components/button';
 import { afterSignIn } from '../lib/invitation-cookie';
+import { useFormSubmit } from '../lib/use-form-submit';
 
 /** The frame shared by sign-in and sign-up: heading, fields, one error line, submit. */
 export function AuthForm({ title, subtitle, submitLabel, onSubmit, children, footer }: {
@@ -17,26 +18,14 @@ export function AuthForm({ title, subtitle, submitLabel, onSubmit, children, foo
   footer: ReactNode;
 }) {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setPending(true);
-    setError(null);
-    try {
-      const message = await onSubmit(new FormData(event.currentTarget));
-      if (message) setError(message);
-      else if (message === null) router.replace(afterSignIn());
-    } catch {
-      setError('Could not reach the server. Check your connection and try again.');
-    } finally {
-      setPending(false);
-    }
-  };
+  const { pending, error, onSubmit: submit } = useFormSubmit(async (form) => {
+    const message = await onSubmit(form);
+    if (message === null) router.replace(afterSignIn());
+    return message;
+  });
 
   return (
-    <form onSubmit={(event) => void submit(event)} className="space-y-5">
+    <form onSubmit={submit} className="space-y-5">
       <div>
         <h1 className="text-xl font-semibold text-slate-900">{title}</h1>
         <p className="mt-1 text-sm text-slate-500">{subtitle}</p>

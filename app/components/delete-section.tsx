@@ -2,19 +2,25 @@
 
 import { useState, type ReactNode } from 'react';
 import { Trash2Icon } from 'lucide-react';
+import type { DashboardProcedure } from '@/server/vocabulary/dashboard-access';
+import { useMay } from '../lib/use-role';
 import { Button } from './button';
 
 /**
  * The danger zone at the foot of a detail page: what deleting does, and a button, labelled as the
- * heading, that opens the confirmation `dialog` renders.
+ * heading, that opens the confirmation `dialog` renders. Shown only to a role that may call
+ * `procedure`, the deletion the dialog makes.
  */
-export function DeleteSection({ headingId, title, children, dialog }: {
+export function DeleteSection({ procedure, headingId, title, children, dialog }: {
+  procedure: DashboardProcedure;
   headingId: string;
   title: string;
   children: ReactNode;
   dialog: (open: boolean, onClose: () => void) => ReactNode;
 }) {
   const [confirming, setConfirming] = useState(false);
+  const may = useMay(procedure);
+  if (!may) return null;
   return (
     <section aria-labelledby={headingId} className="rounded-xl border border-red-200 bg-white p-5 shadow-sm">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">

@@ -11,7 +11,7 @@ import { recordFailedSignIn, recordSignIn } from '../services/audit/sign-ins';
 import { beginAuthAttempt, isCountedAuthRoute, SIGN_IN_ROUTE } from '../services/sign-in/auth-routes';
 import type { SignInTicket } from '../services/sign-in/throttle';
 import { CHANGE_PASSWORD_ROUTE, passwordResetOptions, recordAccountChange } from './account-hooks';
-import { sessionIsASignIn, twoFactorPlugins } from './two-factor';
+import { codeStepSignInEmail, sessionIsASignIn, twoFactorPlugins } from './two-factor';
 import { landNewUser } from '../services/members';
 
 /** Where a better-auth call came from: the headers the listener stamped on its request (none for a server-side call). */
@@ -32,6 +32,8 @@ function tooManyAttempts(route: string, retryAfterMs: number, requestId: string)
 export function createAuth(deps: Deps, secret: string) {
   // An attempt's places, from the before hook to the after hook of the same call.
   const tickets = new WeakMap<object, SignInTicket>();
+  // The account a sign-in's code step is for, likewise.
+  const codeSteps = new WeakMap<object, string>();
   const https = deps.config.appUrl.startsWith('https://');
   const audit = async (what: string, record: () => Promise<void>) => {
     try {
@@ -101,7 +103,10 @@ export function createAuth(deps: Deps, secret: string) {
       // path), so no spelling of a path reaches a password check uncounted (docs/security.md).
       before: createAuthMiddleware(async (ctx) => {
         if (!isCountedAuthRoute(ctx.path)) return;
-        const ticket = await beginAuthAttempt(deps, ctx.path, { address: ctx.headers?.get(CLIENT_ADDRESS_HEADER) ?? null, email: ctx.body?.email });
+        // A code step of a sign-in counts against the account it signs in to, as its password did.
+        const challengedEmail = await codeStepSignInEmail(deps, ctx);
+        if (challengedEmail) codeSteps.set(ctx.context, challengedEmail);
+        const ticket = await beginAuthAttempt(deps, ctx.path, { address: ctx.headers?.get(CLIENT_ADDRESS_HEADER) ?? null, email: ctx.body?.email, challengedEmail });
         if (!ticket) return;
         if (!ticket.allowed) return tooManyAttempts(ctx.path, ticket.retryAfterMs, requestIdOf(ctx.headers ?? new Headers()));
         tickets.set(ctx.context, ticket);
@@ -112,8 +117,9 @@ export function createAuth(deps: Deps, secret: string) {
         // Issue 32: the person's own password changes (account-hooks.ts).
         await audit('account change', () => recordAccountChange(deps, ctx));
         const refused = ctx.context.returned;
-        if (ctx.path !== SIGN_IN_ROUTE || !isAPIError(refused) || refused.statusCode !== 401) return;
-        const email: unknown = ctx.body?.email;
+        if (!isAPIError(refused) || refused.statusCode !== 401) return;
+        // A wrong password, or a wrong code at the sign-in's code step (the account its challenge is for).
+        const email: unknown = ctx.path === SIGN_IN_ROUTE ? ctx.body?.email : codeSteps.get(ctx.context);
         if (typeof email !== 'string') return;
         await audit('failed sign-in', () => recordFailedSignIn(deps, { email, origin: originOf(ctx), reason: refused.body?.code ?? 'refused' }));
       }),

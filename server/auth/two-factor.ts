@@ -30,6 +30,37 @@ function carriesSessionCookie(context: HookContext): boolean {
   return Boolean(name && cookie?.split(';').some((part) => part.trim().startsWith(`${name}=`)));
 }
 
+/** What the before hook reads of better-auth's endpoint context to find a code step's account. */
+export interface CodeStepContext {
+  path: string;
+  headers?: Headers;
+  context: {
+    secret: string;
+    authCookies?: { sessionToken: { name: string } };
+    createAuthCookie(name: string): { name: string };
+    internalAdapter: { findVerificationValue(identifier: string): Promise<{ value: string } | null | undefined> };
+  };
+  getSignedCookie(name: string, secret: string): Promise<string | null | false | undefined>;
+}
+
+/** The plugin's challenge cookie, set by a password sign-in of a person with two-factor sign-in. */
+const CHALLENGE_COOKIE = 'two_factor';
+
+/**
+ * The address of the account a code step of a sign-in is for (the signed challenge cookie the
+ * password step set, read as the plugin reads it), or null: not a code step, a code that confirms
+ * a set-up (with a session), or no live challenge (the plugin refuses that itself).
+ */
+export async function codeStepSignInEmail(deps: Pick<Deps, 'db'>, ctx: CodeStepContext): Promise<string | null> {
+  if (!CODE_PATHS.has(ctx.path) || carriesSessionCookie(ctx)) return null;
+  const challenge = await ctx.getSignedCookie(ctx.context.createAuthCookie(CHALLENGE_COOKIE).name, ctx.context.secret);
+  if (!challenge) return null;
+  const verification = await ctx.context.internalAdapter.findVerificationValue(challenge);
+  if (!verification) return null;
+  const [user] = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, verification.value));
+  return user?.email ?? null;
+}
+
 /**
  * Whether a new session is a sign-in for the audit log. The plugin makes sessions that are not:
  * it rotates the session when 2FA is turned on or off, and a password sign-in of a person with

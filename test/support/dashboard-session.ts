@@ -40,12 +40,15 @@ export async function confirmOwnerOf(app: TestApp, ownerEmail: string): Promise<
 /** The password every test person signs up with. */
 export const PASSWORD = 'correct horse battery';
 
-/** Signs up as the dashboard does; the owner's address stays unconfirmed (no live sending) unless `confirmed`. */
-export async function signUpPerson(app: TestApp, email: string, options: { confirmed?: boolean } = {}): Promise<DashboardPerson> {
+/**
+ * Signs up as the dashboard does; the owner's address stays unconfirmed (no live sending) unless
+ * `confirmed`. `cookie`: what the browser holds already (the invitation page's cookie, for an invited sign-up).
+ */
+export async function signUpPerson(app: TestApp, email: string, options: { confirmed?: boolean; name?: string; cookie?: string } = {}): Promise<DashboardPerson> {
   const response = await fetch(`${app.url}/api/auth/sign-up/email`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN },
-    body: JSON.stringify({ name: 'Ada', email, password: PASSWORD }),
+    headers: { 'content-type': 'application/json', origin: ORIGIN, ...(options.cookie ? { cookie: options.cookie } : {}) },
+    body: JSON.stringify({ name: options.name ?? 'Ada', email, password: PASSWORD }),
   });
   if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
@@ -54,6 +57,9 @@ export async function signUpPerson(app: TestApp, email: string, options: { confi
   if (options.confirmed) await confirmOwnerOf(app, email);
   return { email, cookie, userId: user.id, organizationId: organization.data.id };
 }
+
+/** Whether a session cookie still signs in to the dashboard. */
+export const isSignedIn = async (app: TestApp, cookie: string) => (await dashboardCall(app, cookie, 'query', 'organization.current')).status === 200;
 
 /** Moves a signed-up person into another organization as a member who is not its owner (a developer unless `role` says). */
 export async function makeMemberOf(app: TestApp, person: DashboardPerson, organizationId: string, role: Role = 'developer'): Promise<void> {

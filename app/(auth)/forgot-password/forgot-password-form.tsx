@@ -2,11 +2,12 @@
 
 import Link from 'next/link';
 import { MailCheckIcon } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { authClient } from '../../lib/auth-client';
+import { useFormSubmit } from '../../lib/use-form-submit';
 import { authErrorMessage } from '../auth-error';
 
 const backToSignIn = (
@@ -21,24 +22,12 @@ const backToSignIn = (
  */
 export function ForgotPasswordForm() {
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const email = String(new FormData(event.currentTarget).get('email')).trim();
-    setPending(true);
-    setError(null);
-    try {
-      const { error: refused } = await authClient.requestPasswordReset({ email });
-      if (refused) setError(authErrorMessage(refused, 'Could not ask for a reset link'));
-      else setSentTo(email);
-    } catch {
-      setError('Could not reach the server. Check your connection and try again.');
-    } finally {
-      setPending(false);
-    }
-  };
+  const { pending, error, onSubmit } = useFormSubmit(async (form) => {
+    const email = String(form.get('email')).trim();
+    const { error: refused } = await authClient.requestPasswordReset({ email });
+    if (refused) return authErrorMessage(refused, 'Could not ask for a reset link');
+    setSentTo(email);
+  });
 
   if (sentTo) {
     return (
@@ -65,7 +54,7 @@ export function ForgotPasswordForm() {
   }
 
   return (
-    <form onSubmit={(event) => void submit(event)} className="space-y-5">
+    <form onSubmit={onSubmit} className="space-y-5">
       <div>
         <h1 className="text-xl font-semibold text-slate-900">Reset your password</h1>
         <p className="mt-1 text-sm text-slate-500">Give the address you sign in with; we will mail it a link to choose a new password.</p>

@@ -3,12 +3,13 @@
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { CircleCheckIcon, LinkIcon } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert } from '../../components/alert';
 import { Button, buttonClasses } from '../../components/button';
 import { cx } from '../../components/cx';
-import { TextField } from '../../components/field';
+import { NewPasswordFields, newPasswordsDiffer } from '../../components/new-password-fields';
 import { authClient } from '../../lib/auth-client';
+import { useFormSubmit } from '../../lib/use-form-submit';
 import { authErrorMessage } from '../auth-error';
 
 type State = 'form' | 'invalid' | 'done';
@@ -22,32 +23,15 @@ export function ResetPasswordForm() {
   const params = useSearchParams();
   const token = params.get('token');
   const [state, setState] = useState<State>(token && !params.get('error') ? 'form' : 'invalid');
-  const [error, setError] = useState<string | null>(null);
   const [mismatch, setMismatch] = useState(false);
-  const [pending, setPending] = useState(false);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const newPassword = String(form.get('password'));
-    if (newPassword !== String(form.get('confirm'))) {
-      setMismatch(true);
-      return;
-    }
-    setMismatch(false);
-    setPending(true);
-    setError(null);
-    try {
-      const { error: refused } = await authClient.resetPassword({ newPassword, token: token ?? '' });
-      if (!refused) setState('done');
-      else if (refused.code === 'INVALID_TOKEN') setState('invalid');
-      else setError(authErrorMessage(refused, 'Could not set the new password'));
-    } catch {
-      setError('Could not reach the server. Check your connection and try again.');
-    } finally {
-      setPending(false);
-    }
-  };
+  const { pending, error, onSubmit } = useFormSubmit(async (form) => {
+    setMismatch(newPasswordsDiffer(form, 'password'));
+    if (newPasswordsDiffer(form, 'password')) return;
+    const { error: refused } = await authClient.resetPassword({ newPassword: String(form.get('password')), token: token ?? '' });
+    if (!refused) setState('done');
+    else if (refused.code === 'INVALID_TOKEN') setState('invalid');
+    else return authErrorMessage(refused, 'Could not set the new password');
+  });
 
   if (state === 'invalid') {
     return (
@@ -91,24 +75,14 @@ export function ResetPasswordForm() {
   }
 
   return (
-    <form onSubmit={(event) => void submit(event)} className="space-y-5">
+    <form onSubmit={onSubmit} className="space-y-5">
       <div>
         <h1 className="text-xl font-semibold text-slate-900">Choose a new password</h1>
         <p className="mt-1 text-sm text-slate-500">Setting it signs your account out on every device.</p>
       </div>
       {error && <Alert>{error}</Alert>}
       <div className="space-y-4">
-        <TextField label="New password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="At least 8 characters" />
-        <TextField
-          label="Repeat the new password"
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={128}
-          error={mismatch ? 'The two passwords differ' : undefined}
-        />
+        <NewPasswordFields name="password" mismatch={mismatch} />
       </div>
       <Button type="submit" loading={pending} className="w-full">
         Set the new password

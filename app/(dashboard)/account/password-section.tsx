@@ -2,12 +2,14 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheckIcon } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
+import { NewPasswordFields, newPasswordsDiffer } from '../../components/new-password-fields';
 import { authClient } from '../../lib/auth-client';
 import { useTRPC } from '../../lib/trpc';
+import { useFormSubmit } from '../../lib/use-form-submit';
 import { AccountSection } from './account-section';
 
 /** better-auth's refusal in the page's words; the throttle's `{error, code}` as it says it. */
@@ -28,49 +30,36 @@ function refusalWords(error: { code?: string; message?: string; error?: string }
 export function PasswordSection() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [pending, setPending] = useState(false);
-  const [refusal, setRefusal] = useState<ReturnType<typeof refusalWords> | null>(null);
+  const [fieldRefusal, setFieldRefusal] = useState<ReturnType<typeof refusalWords> | null>(null);
   const [mismatch, setMismatch] = useState(false);
   const [changed, setChanged] = useState(false);
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const newPassword = String(data.get('newPassword'));
+  const { pending, error, onSubmit } = useFormSubmit(async (data, form) => {
     setChanged(false);
-    setRefusal(null);
-    if (newPassword !== String(data.get('confirm'))) {
-      setMismatch(true);
+    setFieldRefusal(null);
+    setMismatch(newPasswordsDiffer(data, 'newPassword'));
+    if (newPasswordsDiffer(data, 'newPassword')) return;
+    const { error: refused } = await authClient.changePassword({ currentPassword: String(data.get('currentPassword')), newPassword: String(data.get('newPassword')), revokeOtherSessions: true });
+    if (refused) {
+      const words = refusalWords(refused as { code?: string; message?: string });
+      if (!words.field) return words.message;
+      setFieldRefusal(words);
       return;
     }
-    setMismatch(false);
-    setPending(true);
-    try {
-      const { error } = await authClient.changePassword({ currentPassword: String(data.get('currentPassword')), newPassword, revokeOtherSessions: true });
-      if (error) {
-        setRefusal(refusalWords(error as { code?: string; message?: string }));
-        return;
-      }
-      form.reset();
-      setChanged(true);
-      await queryClient.invalidateQueries({ queryKey: trpc.account.sessions.queryKey() });
-    } catch {
-      setRefusal({ field: null, message: 'Could not reach the server. Check your connection and try again.' });
-    } finally {
-      setPending(false);
-    }
-  };
+    form.reset();
+    setChanged(true);
+    await queryClient.invalidateQueries({ queryKey: trpc.account.sessions.queryKey() });
+  });
 
   return (
     <AccountSection id="password" title="Password" description="Changing it signs you out on every other device; this one stays signed in.">
-      <form onSubmit={(event) => void submit(event)} className="max-w-md space-y-4" data-testid="change-password-form">
+      <form onSubmit={onSubmit} className="max-w-md space-y-4" data-testid="change-password-form">
         {changed && (
           <Alert tone="info" icon={<CircleCheckIcon className="mt-0.5 size-4 shrink-0" />}>
             <span data-testid="password-changed">Password changed. Your other sessions were signed out.</span>
           </Alert>
         )}
-        {refusal && !refusal.field && <Alert>{refusal.message}</Alert>}
+        {error && <Alert>{error}</Alert>}
         <TextField
           label="Current password"
           name="currentPassword"
@@ -78,29 +67,9 @@ export function PasswordSection() {
           autoComplete="current-password"
           required
           maxLength={128}
-          error={refusal?.field === 'current' ? refusal.message : undefined}
+          error={fieldRefusal?.field === 'current' ? fieldRefusal.message : undefined}
         />
-        <TextField
-          label="New password"
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={128}
-          hint="At least 8 characters"
-          error={refusal?.field === 'new' ? refusal.message : undefined}
-        />
-        <TextField
-          label="Repeat the new password"
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={128}
-          error={mismatch ? 'The two passwords differ' : undefined}
-        />
+        <NewPasswordFields name="newPassword" mismatch={mismatch} error={fieldRefusal?.field === 'new' ? fieldRefusal.message : undefined} />
         <Button type="submit" loading={pending}>
           Change password
         </Button>

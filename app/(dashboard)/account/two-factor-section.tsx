@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ShieldCheckIcon, ShieldOffIcon } from 'lucide-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -12,6 +12,7 @@ import { Skeleton } from '../../components/skeleton';
 import { authClient } from '../../lib/auth-client';
 import { authErrorMessage } from '../../lib/auth-errors';
 import { useTRPC } from '../../lib/trpc';
+import { useFormSubmit } from '../../lib/use-form-submit';
 import { RecoveryCodes } from './recovery-codes';
 import { TwoFactorSetup } from './two-factor-setup';
 
@@ -33,22 +34,9 @@ function PasswordConfirm({ description, submitLabel, danger, onConfirm, onCancel
   onConfirm: (password: string) => Promise<string | null>;
   onCancel: () => void;
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setPending(true);
-    setError(null);
-    try {
-      setError(await onConfirm(String(new FormData(event.currentTarget).get('password'))));
-    } catch {
-      setError('Could not reach the server. Check your connection and try again.');
-    } finally {
-      setPending(false);
-    }
-  };
+  const { pending, error, onSubmit } = useFormSubmit((form) => onConfirm(String(form.get('password'))));
   return (
-    <form className="max-w-sm space-y-4" onSubmit={(event) => void submit(event)}>
+    <form className="max-w-sm space-y-4" onSubmit={onSubmit}>
       <p className="text-sm text-slate-600">{description}</p>
       {error && <Alert>{error}</Alert>}
       <TextField label="Password" name="password" type="password" autoComplete="current-password" required />

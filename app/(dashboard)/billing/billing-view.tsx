@@ -20,11 +20,15 @@ import { TodayCard } from './today-card';
 import type { PlanChangeResult } from './types';
 import { UsageChart } from './usage-chart';
 import { useUsage } from './use-usage';
+import { useRoleRefusal } from '../create-gate/role-refusal';
 
 export function BillingView() {
   const usage = useUsage({ fresh: true });
   // Billing is live state: in test mode the server refuses changes, so the page says why first.
-  const readOnlyReason = useDashboardMode() === 'test' ? 'The dashboard is in test mode: switch to Live to change billing.' : null;
+  // Plan changes and overage share one rule (the owner and the billing role).
+  const roleRefusal = useRoleRefusal('organization.changePlan');
+  const testMode = useDashboardMode() === 'test';
+  const readOnlyReason = roleRefusal ?? (testMode ? 'The dashboard is in test mode: switch to Live to change billing.' : null);
   const [choosing, setChoosing] = useState<{ target: Plan; choice: PlanChoice } | null>(null);
   const [lastChange, setLastChange] = useState<PlanChangeResult | null>(null);
   const choose = (target: Plan, choice: PlanChoice) => {

@@ -3,8 +3,8 @@
 import { useId } from 'react';
 import type { DashboardProcedure } from '@/server/vocabulary/dashboard-access';
 import { useDashboardMode } from '../../lib/dashboard-mode';
-import { useMay, useRole } from '../../lib/use-role';
-import { ROLE_LABELS } from '../team/role-words';
+import { useMay } from '../../lib/use-role';
+import { useRoleRefusal } from './role-refusal';
 import { useUsage } from '../billing/use-usage';
 
 /** The plan caps a create button counts against, as the usage read names them (from the plan table). */
@@ -40,9 +40,8 @@ export interface CreateGate {
  */
 export function useCreateGate({ procedure, liveOnly, cap }: { procedure: DashboardProcedure; liveOnly: string; cap?: { resource: CappedResource; noun: string } }): CreateGate {
   const mode = useDashboardMode();
-  const role = useRole();
   const may = useMay(procedure);
-  const roleRefusal = role !== null && !may ? `Your role (${ROLE_LABELS[role]}) cannot do this here: ask the owner or an admin.` : null;
+  const roleRefusal = useRoleRefusal(procedure);
   // Asked again whenever a page with a create button opens: a deletion elsewhere changes the count.
   const usage = useUsage({ fresh: cap !== undefined });
   const noteId = useId();

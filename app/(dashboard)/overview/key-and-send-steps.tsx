@@ -3,7 +3,9 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { Button } from '../../components/button';
+import { MayCall } from '../../components/may-call';
 import { RelativeTime } from '../../components/relative-time';
+import { useRoleRefusal } from '../create-gate/role-refusal';
 import { CreateApiKeyDialog } from '../api-keys/create-api-key-dialog';
 import { ModeBadge } from '../api-keys/key-badges';
 import { EmailStatusBadge } from '../emails/status-badge';
@@ -17,6 +19,7 @@ const linkClass = 'font-medium text-indigo-600 hover:text-indigo-500';
 export function CreateKeyStep({ checklist }: { checklist: Checklist }) {
   const [creating, setCreating] = useState(false);
   const refresh = useRefreshChecklist();
+  const roleRefusal = useRoleRefusal('apiKeys.create');
   return (
     <div className="space-y-3">
       {checklist.key ? (
@@ -35,7 +38,9 @@ export function CreateKeyStep({ checklist }: { checklist: Checklist }) {
             A key authenticates your requests to the API and logins to the SMTP gateway. A <strong className="font-medium text-slate-800">test</strong> key runs
             the whole pipeline without delivering to any inbox: a safe first try, and no domain is needed for it (it sends from the shared sandbox).
           </p>
-          <Button onClick={() => setCreating(true)}>Create API key</Button>
+          <MayCall procedure="apiKeys.create" otherwise={<p className="text-xs text-slate-500" data-testid="role-note">{roleRefusal}</p>}>
+            <Button onClick={() => setCreating(true)}>Create API key</Button>
+          </MayCall>
         </>
       )}
       <CreateApiKeyDialog

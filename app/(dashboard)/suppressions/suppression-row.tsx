@@ -3,6 +3,7 @@ import { Trash2Icon } from 'lucide-react';
 import { RelativeTime } from '../../components/relative-time';
 import { ReasonBadge } from './reason-badge';
 import type { Suppression } from './types';
+import { MayCall } from '../../components/may-call';
 
 export function SuppressionRow({ suppression, onRemove }: { suppression: Suppression; onRemove: () => void }) {
   return (
@@ -26,15 +27,17 @@ export function SuppressionRow({ suppression, onRemove }: { suppression: Suppres
         <RelativeTime iso={suppression.createdAt} />
       </td>
       <td className="py-3 pr-5 pl-4 text-right">
-        <button
-          type="button"
-          onClick={onRemove}
-          aria-label={`Remove ${suppression.email}`}
-          title="Remove from the list"
-          className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600"
-        >
-          <Trash2Icon className="size-4" />
-        </button>
+        <MayCall procedure="suppressions.delete">
+          <button
+            type="button"
+            onClick={onRemove}
+            aria-label={`Remove ${suppression.email}`}
+            title="Remove from the list"
+            className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600"
+          >
+            <Trash2Icon className="size-4" />
+          </button>
+        </MayCall>
       </td>
     </tr>
   );

@@ -1,13 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { invitations, members, organizations, users } from '@/db/schema';
+import { invitations, members, organizations, systemEmails, users } from '@/db/schema';
 import type { Db } from '@/db/client';
 import { invitationEmail } from '@/emails/invitation';
 import type { Deps } from '../../deps';
 import { conflict, forbidden, notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
 import { byPrincipal, recordAudit, type AuditSource } from '../audit/record';
+import { RESEND_LIMITS } from '../organizations/owner-confirmation';
 import { requireRole } from '../organizations/owners';
+import { requireRoomToResend } from '../shared/resend-limits';
 import type { Principal, RequestOrigin } from '../shared/principal';
 import { enqueueSystemEmail } from '../system-mail/queue';
 import { ASSIGNABLE_ROLES, TEAM_MANAGERS, type AssignableRole, type Role } from '../../vocabulary/roles';
@@ -140,11 +142,27 @@ async function pendingInvitation(tx: Db, organizationId: string, id: string): Pr
   return row;
 }
 
-/** A new link (the earlier one stops working) with a new week to use it. */
+const longestWindowStart = (deps: Pick<Deps, 'clock'>) => new Date(deps.clock.now().getTime() - Math.max(...RESEND_LIMITS.map((limit) => limit.windowMs)));
+
+/** When the invitation's mails were queued since `since` (the first one counts, as the sign-up's own link does for the owner's). */
+async function invitationMailsSince(tx: Db, row: InvitationRow, since: Date): Promise<Date[]> {
+  const sent = await tx
+    .select({ createdAt: systemEmails.createdAt })
+    .from(systemEmails)
+    .where(and(eq(systemEmails.organizationId, row.organizationId), eq(systemEmails.kind, 'invitation'), eq(systemEmails.toAddress, row.email), gt(systemEmails.createdAt, since)));
+  return sent.map((mail) => mail.createdAt);
+}
+
+/**
+ * A new link (the earlier one stops working) with a new week to use it, mailed again: RATE_LIMITED (with Retry-After) past the
+ * owner confirmation's resend limits (one a minute, five an hour, the first mail counted). The
+ * invitation's row is locked (pendingInvitation), so two clicks at once count as two.
+ */
 export async function resendInvitation(deps: Deps, principal: Principal, id: string): Promise<InvitationView> {
   await requireRole(deps, principal, TEAM_MANAGERS, MANAGE_MESSAGE);
   const made = await deps.db.transaction(async (tx) => {
     const row = await pendingInvitation(tx, principal.organizationId, id);
+    requireRoomToResend(RESEND_LIMITS, await invitationMailsSince(tx, row, longestWindowStart(deps)), deps.clock.now().getTime(), `An invitation to ${row.email}`);
     const mailed = await mailInvitation(tx, deps, row, await emailOfUser(tx, principal.userId));
     await recordAudit(tx, deps, {
       organizationId: principal.organizationId,

@@ -45,6 +45,14 @@ export const AUTH_ADDRESS_RULES: Readonly<Record<string, AddressRule>> = {
 /** better-auth's email sign-in, counted per account and per address. */
 export const SIGN_IN_ROUTE = '/sign-in/email';
 
+/**
+ * The code step of a sign-in (after the password, for a person with two-factor sign-in). A wrong
+ * code is a failed sign-in like a wrong password: counted in the same windows, per account (the
+ * account the challenge is for) and per address. Without a challenge (a code that confirms a
+ * set-up, signed in) the route keeps its own address window above.
+ */
+export const SIGN_IN_CODE_ROUTES: readonly string[] = ['/two-factor/verify-totp', '/two-factor/verify-backup-code'];
+
 export const isCountedAuthRoute = (route: string): boolean => route === SIGN_IN_ROUTE || Object.hasOwn(AUTH_ADDRESS_RULES, route);
 
 /** The address window of a rule: the address's key with the rule's window in front. */
@@ -59,8 +67,9 @@ const ruleAccountKey = (rule: AddressRule, email: string) => accountBucketKey(em
 export async function beginAuthAttempt(
   deps: ThrottleDeps,
   route: string,
-  attempt: { address: string | null; email: unknown },
+  attempt: { address: string | null; email: unknown; /** A code step's: the account its sign-in challenge is for. */ challengedEmail?: string | null },
 ): Promise<SignInTicket | null> {
+  if (SIGN_IN_CODE_ROUTES.includes(route) && attempt.challengedEmail) return beginSignIn(deps, { address: attempt.address, email: attempt.challengedEmail });
   if (route === SIGN_IN_ROUTE) {
     // Without an email better-auth refuses the body before any password is checked; the address still counts.
     return beginSignIn(deps, { address: attempt.address, email: typeof attempt.email === 'string' ? attempt.email : '' });

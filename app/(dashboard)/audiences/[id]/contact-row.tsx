@@ -1,4 +1,5 @@
 import { PencilIcon, Trash2Icon } from 'lucide-react';
+import { MayCall } from '../../../components/may-call';
 import { RelativeTime } from '../../../components/relative-time';
 import { cx } from '../../../components/cx';
 import type { Contact } from '../types';
@@ -20,13 +21,15 @@ export function ContactRow({
   return (
     <tr data-testid="contact-row" data-contact-id={contact.id} data-email={contact.email} className={cx(selected ? 'bg-indigo-50/50' : 'hover:bg-slate-50/60')}>
       <td className="w-10 py-3 pr-2 pl-5">
-        <input
-          type="checkbox"
-          aria-label={`Select ${contact.email}`}
-          className="size-4 rounded border-slate-300 align-middle accent-indigo-600"
-          checked={selected}
-          onChange={(event) => onSelect(event.target.checked)}
-        />
+        <MayCall procedure="audiences.batchDeleteContacts">
+          <input
+            type="checkbox"
+            aria-label={`Select ${contact.email}`}
+            className="size-4 rounded border-slate-300 align-middle accent-indigo-600"
+            checked={selected}
+            onChange={(event) => onSelect(event.target.checked)}
+          />
+        </MayCall>
       </td>
       <td className="max-w-80 px-4 py-3 font-medium break-all text-slate-900" data-testid="contact-email">
         {contact.email}
@@ -42,12 +45,16 @@ export function ContactRow({
       </td>
       <td className="py-3 pr-5 pl-4">
         <div className="flex items-center justify-end gap-1">
-          <button type="button" onClick={onEdit} aria-label={`Edit ${contact.email}`} title="Edit contact" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700">
-            <PencilIcon className="size-4" />
-          </button>
-          <button type="button" onClick={onDelete} aria-label={`Delete ${contact.email}`} title="Delete contact" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600">
-            <Trash2Icon className="size-4" />
-          </button>
+          <MayCall procedure="audiences.updateContact">
+            <button type="button" onClick={onEdit} aria-label={`Edit ${contact.email}`} title="Edit contact" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700">
+              <PencilIcon className="size-4" />
+            </button>
+          </MayCall>
+          <MayCall procedure="audiences.deleteContact">
+            <button type="button" onClick={onDelete} aria-label={`Delete ${contact.email}`} title="Delete contact" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600">
+              <Trash2Icon className="size-4" />
+            </button>
+          </MayCall>
         </div>
       </td>
     </tr>

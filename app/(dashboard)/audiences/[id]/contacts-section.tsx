@@ -8,6 +8,7 @@ import { isRefreshing, PagedListFooter } from '../../../components/paged-list';
 import { RetryButton } from '../../../components/retry-button';
 import { SearchBox } from '../../../components/search-box';
 import { countOf } from '../../../lib/format';
+import { useMay } from '../../../lib/use-role';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { GatedActions } from '../../create-gate/gated-actions';
 import { useCreateGate } from '../../create-gate/use-create-gate';
@@ -65,6 +66,8 @@ export function ContactsSection({ audience }: { audience: Audience }) {
     clearSelection();
   };
 
+  // A role that may not delete contacts gets no checkboxes: ticking is only for deleting.
+  const mayDelete = useMay('audiences.batchDeleteContacts');
   const gate = useCreateGate({ procedure: 'audiences.createContact', liveOnly: 'Contacts are shared by Live and Test mode: add and import them in Live.' });
   const addButton = (
     <Button variant="secondary" onClick={() => setOpen({ dialog: 'add' })} disabled={gate.disabled} aria-describedby={gate.noteId}>
@@ -107,7 +110,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
       {selectedShown.length > 0 && <SelectionBar count={selectedShown.length} onClear={clearSelection} onDelete={() => setOpen({ dialog: 'delete-selected' })} />}
 
       {query.isPending && (
-        <ContactsTable busy selectAll={<SelectAllCheckbox total={0} selected={0} onChange={() => {}} />}>
+        <ContactsTable busy selectAll={mayDelete && <SelectAllCheckbox total={0} selected={0} onChange={() => {}} />}>
           <ContactSkeletonRows />
         </ContactsTable>
       )}
@@ -130,7 +133,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
         <>
           <ContactsTable
             busy={refreshing}
-            selectAll={<SelectAllCheckbox total={contacts.length} selected={selectedShown.length} onChange={(all) => setSelected(all ? new Set(contacts.map((contact) => contact.id)) : new Set())} />}
+            selectAll={mayDelete && <SelectAllCheckbox total={contacts.length} selected={selectedShown.length} onChange={(all) => setSelected(all ? new Set(contacts.map((contact) => contact.id)) : new Set())} />}
           >
             {contacts.map((contact) => (
               <ContactRow

@@ -6,7 +6,7 @@ import type { Audience } from '../types';
 
 export function DeleteAudienceSection({ audience }: { audience: Audience }) {
   return (
-    <DeleteSection headingId="delete-audience-heading" title="Delete audience" dialog={(open, onClose) => <DeleteAudienceDialog audience={audience} open={open} onClose={onClose} leaveTo="/audiences" />}>
+    <DeleteSection procedure="audiences.delete" headingId="delete-audience-heading" title="Delete audience" dialog={(open, onClose) => <DeleteAudienceDialog audience={audience} open={open} onClose={onClose} leaveTo="/audiences" />}>
       Delete the audience and every contact in it. Not possible while a broadcast is scheduled for it or sending to it.
     </DeleteSection>
   );

@@ -14,6 +14,7 @@ import type { Broadcast } from '../types';
 import { ComposerFacts } from './composer-facts';
 import { DeleteBroadcastSection } from './delete-broadcast-section';
 import { ScheduledNotice } from './scheduled-notice';
+import { useMay } from '../../../lib/use-role';
 
 /**
  * A saved draft or scheduled broadcast: its fields on the left, saved with Save; on the right
@@ -36,6 +37,7 @@ export function BroadcastComposer({ broadcast }: { broadcast: Broadcast }) {
       },
     }),
   );
+  const mayUpdate = useMay('broadcasts.update');
   const unsaved = !sameValues(values, valuesOf(broadcast));
 
   return (
@@ -43,7 +45,7 @@ export function BroadcastComposer({ broadcast }: { broadcast: Broadcast }) {
       testId="broadcast-composer"
       title={broadcast.name}
       description={<ComposerFacts broadcast={broadcast} />}
-      actions={<SaveActions form={COMPOSER_FORM_ID} unsaved={unsaved} saving={update.isPending} />}
+      actions={mayUpdate && <SaveActions form={COMPOSER_FORM_ID} unsaved={unsaved} saving={update.isPending} />}
       notice={broadcast.status === 'scheduled' ? <ScheduledNotice broadcast={broadcast} /> : undefined}
       form={
         <ComposerForm

@@ -15,6 +15,7 @@ import { DeliveryProgress } from './delivery-progress';
 import { DetailHeader } from './detail-header';
 import { MessageSection } from './message-section';
 import { StatusNotice } from './status-notice';
+import { MayCall } from '../../../components/may-call';
 
 /** A broadcast past its draft: what it is doing, how far it has come, and what can still be done about it. */
 export function BroadcastDetail({ broadcast, refreshing }: { broadcast: Broadcast; refreshing: boolean }) {
@@ -33,9 +34,11 @@ export function BroadcastDetail({ broadcast, refreshing }: { broadcast: Broadcas
         </Button>
       )}
       {isCancellable(broadcast.status) && (
-        <Button variant="secondary" className="text-red-700" onClick={() => setCancelling(true)}>
-          Cancel broadcast
-        </Button>
+        <MayCall procedure="broadcasts.cancel">
+          <Button variant="secondary" className="text-red-700" onClick={() => setCancelling(true)}>
+            Cancel broadcast
+          </Button>
+        </MayCall>
       )}
     </>
   );

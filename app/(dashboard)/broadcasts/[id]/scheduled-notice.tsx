@@ -10,6 +10,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import type { Broadcast } from '../types';
 import { CancelBroadcastDialog } from './cancel-broadcast-dialog';
+import { MayCall } from '../../../components/may-call';
 
 /** A scheduled broadcast: when it goes out, and the ways back (to a draft, or cancelled for good). */
 export function ScheduledNotice({ broadcast }: { broadcast: Broadcast }) {
@@ -41,12 +42,16 @@ export function ScheduledNotice({ broadcast }: { broadcast: Broadcast }) {
           </p>
         </div>
         <div className="flex shrink-0 gap-2">
-          <Button variant="secondary" size="sm" loading={unschedule.isPending} onClick={() => unschedule.mutate({ id: broadcast.id, scheduled_at: null })}>
-            Back to draft
-          </Button>
-          <Button variant="secondary" size="sm" className="text-red-700" onClick={() => setCancelling(true)}>
-            Cancel broadcast
-          </Button>
+          <MayCall procedure="broadcasts.update">
+            <Button variant="secondary" size="sm" loading={unschedule.isPending} onClick={() => unschedule.mutate({ id: broadcast.id, scheduled_at: null })}>
+              Back to draft
+            </Button>
+          </MayCall>
+          <MayCall procedure="broadcasts.cancel">
+            <Button variant="secondary" size="sm" className="text-red-700" onClick={() => setCancelling(true)}>
+              Cancel broadcast
+            </Button>
+          </MayCall>
         </div>
       </div>
       {unschedule.error ? <ErrorAlert error={unschedule.error} fallbackTitle="Could not take the schedule back" /> : null}

@@ -11,6 +11,7 @@ import { SendDialog, type SendMode } from './send-dialog';
 import { TestSendDialog } from './test-send-dialog';
 import { useBroadcastPlan } from './use-broadcast-plan';
 import { usePreflight } from './use-preflight';
+import { MayCall } from '../../../components/may-call';
 
 /**
  * The way out for a saved draft or scheduled broadcast: the pre-flight checks first, then a test
@@ -38,18 +39,22 @@ export function SendPanel({ broadcast, unsaved }: { broadcast: Broadcast; unsave
       )}
       {unpaid && <PaidPlanNote id={paidPlanNoteId} planLabel={plan.planLabel} />}
       <div className="flex flex-wrap justify-end gap-2 border-t border-slate-100 pt-4">
-        <Button variant="secondary" onClick={() => setTesting(true)} disabled={unsaved}>
-          <FlaskConicalIcon className="size-4" />
-          Send test
-        </Button>
-        <Button variant="secondary" onClick={() => setSending('schedule')} disabled={unsaved || unpaid} aria-describedby={unpaid ? paidPlanNoteId : undefined}>
-          <CalendarClockIcon className="size-4" />
-          {scheduled ? 'Reschedule' : 'Schedule'}
-        </Button>
-        <Button onClick={() => setSending('now')} disabled={unsaved || unpaid} aria-describedby={unpaid ? paidPlanNoteId : undefined}>
-          <SendIcon className="size-4" />
-          Send now
-        </Button>
+        <MayCall procedure="broadcasts.test">
+          <Button variant="secondary" onClick={() => setTesting(true)} disabled={unsaved}>
+            <FlaskConicalIcon className="size-4" />
+            Send test
+          </Button>
+        </MayCall>
+        <MayCall procedure="broadcasts.send">
+          <Button variant="secondary" onClick={() => setSending('schedule')} disabled={unsaved || unpaid} aria-describedby={unpaid ? paidPlanNoteId : undefined}>
+            <CalendarClockIcon className="size-4" />
+            {scheduled ? 'Reschedule' : 'Schedule'}
+          </Button>
+          <Button onClick={() => setSending('now')} disabled={unsaved || unpaid} aria-describedby={unpaid ? paidPlanNoteId : undefined}>
+            <SendIcon className="size-4" />
+            Send now
+          </Button>
+        </MayCall>
       </div>
       <TestSendDialog broadcastId={broadcast.id} open={testing} onClose={() => setTesting(false)} />
       {sending && <SendDialog broadcast={broadcast} mode={sending} preflight={preflight.data} onClose={() => setSending(null)} />}

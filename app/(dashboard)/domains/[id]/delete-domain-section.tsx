@@ -6,7 +6,7 @@ import { DeleteDomainDialog } from './delete-domain-dialog';
 
 export function DeleteDomainSection({ domain }: { domain: Domain }) {
   return (
-    <DeleteSection headingId="delete-domain-heading" title="Delete domain" dialog={(open, onClose) => <DeleteDomainDialog domain={domain} open={open} onClose={onClose} />}>
+    <DeleteSection procedure="domains.delete" headingId="delete-domain-heading" title="Delete domain" dialog={(open, onClose) => <DeleteDomainDialog domain={domain} open={open} onClose={onClose} />}>
       Stop sending from this domain. Its DKIM key is destroyed and API keys restricted to it are revoked.
     </DeleteSection>
   );

@@ -5,6 +5,7 @@ import { ExternalLinkIcon } from 'lucide-react';
 import { Spinner } from '../../../components/spinner';
 import { describeError } from '../../../lib/errors';
 import { useDomainConnect } from './use-domain-connect';
+import { MayCall } from '../../../components/may-call';
 
 const muted = 'flex items-center gap-2 text-sm text-slate-500';
 
@@ -12,7 +13,7 @@ const muted = 'flex items-center gap-2 text-sm text-slate-500';
  * One-click setup at the customer's DNS provider (Domain Connect): a call to action when the
  * provider supports it, otherwise a muted line saying why not.
  */
-export function DomainConnectPanel({ domainId }: { domainId: string }) {
+function DomainConnectPanelShown({ domainId }: { domainId: string }) {
   const answer = useDomainConnect(domainId);
 
   if (answer.isPending) {
@@ -63,5 +64,14 @@ export function DomainConnectPanel({ domainId }: { domainId: string }) {
         <ExternalLinkIcon className="size-4" />
       </a>
     </section>
+  );
+}
+
+/** Only for a role that may change the domain: the server refuses the others the question. */
+export function DomainConnectPanel(props: { domainId: string }) {
+  return (
+    <MayCall procedure="domains.domainConnect">
+      <DomainConnectPanelShown {...props} />
+    </MayCall>
   );
 }

@@ -5,6 +5,8 @@ import { useId } from 'react';
 import { ErrorAlert } from '../../../components/error-alert';
 import { ToggleSwitch } from '../../../components/toggle-switch';
 import { useDashboardMode } from '../../../lib/dashboard-mode';
+import { useMay } from '../../../lib/use-role';
+import { useRoleRefusal } from '../../create-gate/role-refusal';
 import { useTRPC } from '../../../lib/trpc';
 import type { Domain } from '../types';
 
@@ -33,7 +35,9 @@ export function TrackingSection({ domain }: { domain: Domain }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const headingId = useId();
-  const readOnly = useDashboardMode() === 'test';
+  const testMode = useDashboardMode() === 'test';
+  const roleRefusal = useRoleRefusal('domains.update');
+  const readOnly = testMode || !useMay('domains.update');
   const update = useMutation(
     trpc.domains.update.mutationOptions({
       onSuccess: (updated) => {
@@ -73,7 +77,12 @@ export function TrackingSection({ domain }: { domain: Domain }) {
           </li>
         ))}
       </ul>
-      {readOnly && <p className="mt-2 text-xs text-slate-500">Domains are live state: switch to Live to change tracking.</p>}
+      {roleRefusal && (
+        <p className="mt-2 text-xs text-slate-500" data-testid="role-note">
+          {roleRefusal}
+        </p>
+      )}
+      {!roleRefusal && testMode && <p className="mt-2 text-xs text-slate-500">Domains are live state: switch to Live to change tracking.</p>}
       {update.error && (
         <div className="mt-3">
           <ErrorAlert error={update.error} fallbackTitle="Could not change tracking" />

@@ -6,9 +6,10 @@ import { Button } from '../../../components/button';
 import { RefreshCwIcon } from 'lucide-react';
 import { describeError } from '../../../lib/errors';
 import { useTRPC } from '../../../lib/trpc';
+import { MayCall } from '../../../components/may-call';
 
 /** "Verify now": the server reads the DNS at once instead of at the next scheduled check. */
-export function VerifyButton({ domainId, onStarted }: { domainId: string; onStarted: () => void }) {
+function VerifyButtonShown({ domainId, onStarted }: { domainId: string; onStarted: () => void }) {
   const trpc = useTRPC();
   const [confirmed, setConfirmed] = useState(false);
   const verify = useMutation(
@@ -37,5 +38,14 @@ export function VerifyButton({ domainId, onStarted }: { domainId: string; onStar
         {verify.isError && <span className="text-red-700">{describeError(verify.error).message}</span>}
       </p>
     </div>
+  );
+}
+
+/** Only for a role that may start a check. */
+export function VerifyButton(props: { domainId: string; onStarted: () => void }) {
+  return (
+    <MayCall procedure="domains.verify">
+      <VerifyButtonShown {...props} />
+    </MayCall>
   );
 }

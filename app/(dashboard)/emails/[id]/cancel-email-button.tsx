@@ -8,9 +8,10 @@ import { Dialog } from '../../../components/dialog';
 import { useTRPC } from '../../../lib/trpc';
 import type { Email } from '../types';
 import { useInvalidateEmails } from './use-invalidate-emails';
+import { MayCall } from '../../../components/may-call';
 
 /** Cancel a scheduled email, after a confirmation: it will never be sent. */
-export function CancelEmailButton({ email }: { email: Email }) {
+function CancelEmailButtonShown({ email }: { email: Email }) {
   const trpc = useTRPC();
   const invalidate = useInvalidateEmails();
   const [confirming, setConfirming] = useState(false);
@@ -48,5 +49,14 @@ export function CancelEmailButton({ email }: { email: Email }) {
         </div>
       </Dialog>
     </>
+  );
+}
+
+/** Only for a role that may cancel. */
+export function CancelEmailButton(props: { email: Email }) {
+  return (
+    <MayCall procedure="emails.cancel">
+      <CancelEmailButtonShown {...props} />
+    </MayCall>
   );
 }

@@ -9,9 +9,10 @@ import { useTRPC } from '../../../lib/trpc';
 import type { Email } from '../types';
 import { fromUtcInput, toUtcInput } from '../../../lib/utc-input';
 import { useInvalidateEmails } from './use-invalidate-emails';
+import { MayCall } from '../../../components/may-call';
 
 /** Moves a scheduled email to another time (UTC, like every time on the page). */
-export function RescheduleForm({ email }: { email: Email }) {
+function RescheduleFormShown({ email }: { email: Email }) {
   const trpc = useTRPC();
   const invalidate = useInvalidateEmails();
   const [value, setValue] = useState(() => toUtcInput(email.scheduledAt ?? new Date().toISOString()));
@@ -50,5 +51,14 @@ export function RescheduleForm({ email }: { email: Email }) {
       </p>
       {reschedule.error && <ErrorAlert error={reschedule.error} fallbackTitle="Could not reschedule the email" />}
     </form>
+  );
+}
+
+/** Only for a role that may reschedule. */
+export function RescheduleForm(props: { email: Email }) {
+  return (
+    <MayCall procedure="emails.reschedule">
+      <RescheduleFormShown {...props} />
+    </MayCall>
   );
 }

@@ -6,7 +6,7 @@ import { DeleteTemplateDialog } from './delete-template-dialog';
 
 export function DeleteTemplateSection({ template }: { template: Template }) {
   return (
-    <DeleteSection headingId="delete-template-heading" title="Delete template" dialog={(open, onClose) => <DeleteTemplateDialog template={template} open={open} onClose={onClose} />}>
+    <DeleteSection procedure="templates.delete" headingId="delete-template-heading" title="Delete template" dialog={(open, onClose) => <DeleteTemplateDialog template={template} open={open} onClose={onClose} />}>
       Sends that name this template are refused afterwards. Emails already sent with it are not changed.
     </DeleteSection>
   );

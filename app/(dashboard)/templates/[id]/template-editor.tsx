@@ -18,6 +18,8 @@ import { variablesSkeleton, withVariables } from '../variables-json';
 import { DeleteTemplateSection } from './delete-template-section';
 import { SendTestDialog } from './send-test-dialog';
 import { TemplateFacts } from './template-facts';
+import { MayCall } from '../../../components/may-call';
+import { useMay } from '../../../lib/use-role';
 
 /**
  * A saved template: its source on the left, saved with Save; on the right what it holds now,
@@ -42,6 +44,7 @@ export function TemplateEditor({ template }: { template: Template }) {
       },
     }),
   );
+  const mayUpdate = useMay('templates.update');
   const unsaved = !sameValues(values, valuesOf(template));
   const save = () => update.mutate(updateInput(template, values));
   // A failed save's complaint is about what was saved; once the fields change, the live preview speaks for them.
@@ -56,7 +59,7 @@ export function TemplateEditor({ template }: { template: Template }) {
         testId="template-editor"
         title={template.name}
         description={<TemplateFacts template={template} />}
-        actions={<SaveActions form={TEMPLATE_FORM_ID} unsaved={unsaved} saving={update.isPending} />}
+        actions={mayUpdate && <SaveActions form={TEMPLATE_FORM_ID} unsaved={unsaved} saving={update.isPending} />}
         form={
           <TemplateForm
             values={values}
@@ -75,10 +78,12 @@ export function TemplateEditor({ template }: { template: Template }) {
               onVariablesChange={setVariables}
               savedVariables={template.variables}
               actions={
-                <Button variant="secondary" size="sm" onClick={() => setSendingTest(true)}>
-                  <SendIcon className="size-4" />
-                  Send test
-                </Button>
+                <MayCall procedure="templates.sendTest">
+                  <Button variant="secondary" size="sm" onClick={() => setSendingTest(true)}>
+                    <SendIcon className="size-4" />
+                    Send test
+                  </Button>
+                </MayCall>
               }
             />
             <SyntaxHelp />
@@ -87,7 +92,7 @@ export function TemplateEditor({ template }: { template: Template }) {
         footer={<DeleteTemplateSection template={template} />}
       />
       <SendTestDialog templateId={template.id} values={values} variables={variables} open={sendingTest} onClose={() => setSendingTest(false)} />
-      <UnsavedChangesGuard when={unsaved} what="your changes to this template" />
+      <UnsavedChangesGuard when={unsaved && mayUpdate} what="your changes to this template" />
     </>
   );
 }

@@ -9,12 +9,13 @@ import { useTRPC } from '../../../lib/trpc';
 import type { DeliveryDetail } from '../types';
 import { useInvalidateWebhooks } from '../use-invalidate-webhooks';
 import { AttemptOutcome } from './attempt-outcome';
+import { MayCall } from '../../../components/may-call';
 
 /**
  * Send the delivery's event again now (same webhook-id, fresh signature). A pending delivery is
  * left to its scheduled retries, as the server requires, so the button waits until it settles.
  */
-export function ReplayButton({ webhookId, delivery }: { webhookId: string; delivery: DeliveryDetail }) {
+function ReplayButtonShown({ webhookId, delivery }: { webhookId: string; delivery: DeliveryDetail }) {
   const trpc = useTRPC();
   const invalidate = useInvalidateWebhooks();
   const replay = useMutation(trpc.webhooks.replay.mutationOptions({ onSuccess: () => void invalidate() }));
@@ -50,5 +51,14 @@ export function ReplayButton({ webhookId, delivery }: { webhookId: string; deliv
       {replay.data && !replay.isPending && <AttemptOutcome outcome={replay.data} />}
       {replay.error && <ErrorAlert error={replay.error} fallbackTitle="Could not replay the delivery" />}
     </div>
+  );
+}
+
+/** Only for a role that may replay. */
+export function ReplayButton(props: { webhookId: string; delivery: DeliveryDetail }) {
+  return (
+    <MayCall procedure="webhooks.replay">
+      <ReplayButtonShown {...props} />
+    </MayCall>
   );
 }

@@ -7,9 +7,10 @@ import { ErrorAlert } from '../../../components/error-alert';
 import { useTRPC } from '../../../lib/trpc';
 import { useInvalidateWebhooks } from '../use-invalidate-webhooks';
 import { AttemptOutcome } from './attempt-outcome';
+import { MayCall } from '../../../components/may-call';
 
 /** A signed webhook.test event sent now, and what the endpoint answered: the quickest check of a receiver. */
-export function TestEventSection({ webhookId }: { webhookId: string }) {
+function TestEventSectionShown({ webhookId }: { webhookId: string }) {
   const trpc = useTRPC();
   const invalidate = useInvalidateWebhooks();
   // The ping is kept as a delivery and counts in the health: both lists change.
@@ -35,5 +36,14 @@ export function TestEventSection({ webhookId }: { webhookId: string }) {
         </Button>
       </div>
     </section>
+  );
+}
+
+/** Only for a role that may send a test event. */
+export function TestEventSection(props: { webhookId: string }) {
+  return (
+    <MayCall procedure="webhooks.test">
+      <TestEventSectionShown {...props} />
+    </MayCall>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { PencilIcon } from 'lucide-react';
 import { Button } from '../../../components/button';
 import { CopyButton } from '../../../components/copy-button';
+import { MayCall } from '../../../components/may-call';
 import { RelativeTime } from '../../../components/relative-time';
 import { formatPreciseDateTime } from '../../../lib/format';
 import { EventsSummary } from '../events-summary';
@@ -23,10 +24,12 @@ export function WebhookHeader({ webhook }: { webhook: Webhook }) {
             {webhook.url}
           </h1>
         </div>
-        <Button variant="secondary" onClick={() => setEditing(true)}>
-          <PencilIcon className="size-4" />
-          Edit
-        </Button>
+        <MayCall procedure="webhooks.update">
+          <Button variant="secondary" onClick={() => setEditing(true)}>
+            <PencilIcon className="size-4" />
+            Edit
+          </Button>
+        </MayCall>
       </div>
       <dl className="mt-5 grid gap-x-6 gap-y-4 border-t border-slate-100 pt-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
         <Fact label="Events">

@@ -1,0 +1,22 @@
+import { AppError } from '../../errors';
+
+/** At most `max` mails in any `windowMs`. */
+export interface ResendLimit {
+  windowMs: number;
+  max: number;
+}
+
+/**
+ * Refuses one more mail of a kind with RATE_LIMITED (and Retry-After) when the mails already sent
+ * (`sentAt`, any order) fill one of the `limits`' windows; room comes back once the oldest mail in
+ * that window leaves it. `what` names the mail in the sentence: "An invitation to ada@…".
+ */
+export function requireRoomToResend(limits: readonly ResendLimit[], sentAt: readonly Date[], nowMs: number, what: string): void {
+  for (const limit of limits) {
+    const inWindow = sentAt.map((at) => at.getTime()).filter((at) => at > nowMs - limit.windowMs).sort((a, b) => a - b);
+    if (inWindow.length < limit.max) continue;
+    const seconds = Math.max(1, Math.ceil((inWindow[0]! + limit.windowMs - nowMs) / 1000));
+    const when = limit.max === 1 ? 'less than a minute ago' : `${limit.max} times in the last hour`;
+    throw new AppError('RATE_LIMITED', `${what} was sent ${when}; ask again in ${seconds} s`, { 'Retry-After': String(seconds) });
+  }
+}
