@@ -10,15 +10,12 @@ import type { Principal } from '../shared/principal';
 import { DAY_MS } from '../shared/time';
 import { enqueueSystemEmail } from '../system-mail/queue';
 import { SETTINGS_MANAGERS } from '../../vocabulary/roles';
+import { DELETION_GRACE_DAYS } from '../../vocabulary/organization-deletion';
 import { buildOrganizationExport } from './export';
 import { noticeAddressOf } from './notice-address';
 import { requireOwner, requireRole } from './owners';
 
-/**
- * How long a deleted organization waits before it is erased: a month, time for the owner back from
- * holidays to notice a deletion nobody meant (the mail says so) and to download the export.
- */
-export const DELETION_GRACE_DAYS = 30;
+export { DELETION_GRACE_DAYS };
 
 export interface DeletionView {
   requestedAt: string;
