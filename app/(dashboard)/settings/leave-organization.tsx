@@ -17,7 +17,6 @@ export function LeaveOrganization() {
   const trpc = useTRPC();
   const organization = useQuery(trpc.organization.current.queryOptions({}));
   const [confirming, setConfirming] = useState(false);
-  const leave = useMutation(trpc.organization.leave.mutationOptions({ onSuccess: () => window.location.assign('/') }));
   if (!organization.data) return null;
   const isOwner = organization.data.role === 'owner';
 
@@ -46,21 +45,30 @@ export function LeaveOrganization() {
             <LogOutIcon className="size-4" />
             Leave {organization.data.name}
           </Button>
+          <LeaveDialog open={confirming} onClose={() => setConfirming(false)} name={organization.data.name} />
         </div>
       )}
-      <ConfirmDialog
-        open={confirming}
-        onClose={() => setConfirming(false)}
-        title={`Leave ${organization.data.name}?`}
-        testId="leave-organization-dialog"
-        description="You will no longer see its emails, keys or members. To come back you need a new invitation."
-        confirmLabel="Leave organization"
-        onConfirm={() => leave.mutate({})}
-        pending={leave.isPending}
-        loading={leave.isPending || leave.isSuccess}
-        error={leave.error}
-        errorTitle="Could not leave the organization"
-      />
     </SettingsSection>
+  );
+}
+
+/** What leaving means, and the button that does it; the dashboard then starts over elsewhere. */
+function LeaveDialog({ open, onClose, name }: { open: boolean; onClose: () => void; name: string }) {
+  const trpc = useTRPC();
+  const leave = useMutation(trpc.organization.leave.mutationOptions({ onSuccess: () => window.location.assign('/') }));
+  return (
+    <ConfirmDialog
+      open={open}
+      onClose={onClose}
+      title={`Leave ${name}?`}
+      testId="leave-organization-dialog"
+      description="You will no longer see its emails, keys or members. To come back you need a new invitation."
+      confirmLabel="Leave organization"
+      onConfirm={() => leave.mutate({})}
+      pending={leave.isPending}
+      loading={leave.isPending || leave.isSuccess}
+      error={leave.error}
+      errorTitle="Could not leave the organization"
+    />
   );
 }

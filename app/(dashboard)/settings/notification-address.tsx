@@ -97,9 +97,11 @@ export function NotificationAddress() {
             <p className="text-sm text-slate-500">Only the owner or an admin can change it.</p>
           )}
           {mayChange && (!data.isOwners || data.pending) && (
-            <Button variant="ghost" size="sm" loading={reset.isPending} onClick={() => reset.mutate({})} data-testid="use-owner-address">
-              Use the owner’s address ({data.ownerEmail}) again
-            </Button>
+            <div>
+              <Button variant="secondary" size="sm" loading={reset.isPending} onClick={() => reset.mutate({})} data-testid="use-owner-address">
+                Use the owner’s address ({data.ownerEmail}) again
+              </Button>
+            </div>
           )}
           {set.isError && <ErrorAlert error={set.error} fallbackTitle="Could not set the notification address" />}
           {reset.isError && <ErrorAlert error={reset.error} fallbackTitle="Could not go back to the owner’s address" />}
