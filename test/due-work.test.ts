@@ -57,7 +57,7 @@ describe('the declarations of due work', () => {
     expect(sweep('domain-check').summary(2)).toEqual({ checked: 2 });
     expect(sweep('plan-changes').summary(1)).toEqual({ applied: 1 });
     for (const kind of ['system-mail', 'domain-check', 'plan-changes'] as const) expect(sweep(kind).summary(0)).toBeNull();
-    const retention = { emailsDeleted: 0, eventsDeleted: 0, attachmentsExpired: 1, auditEventsDeleted: 0 };
+    const retention = { emailsDeleted: 0, eventsDeleted: 0, attachmentsExpired: 1, auditEventsDeleted: 0, organizationsErased: 0 };
     expect(sweep('retention').summary(retention)).toEqual(retention);
     expect(sweep('retention').summary({ ...retention, attachmentsExpired: 0 })).toBeNull();
   });
@@ -181,7 +181,7 @@ describe('the per-row runs keep the step ids of runs in flight', () => {
   it('the crons run the sweep in one step and answer as they did', async () => {
     const timer = { name: 'inngest/scheduled.timer', data: {} };
     const report = { handled: 1, outcomes: { delivered: 1 } };
-    const retention = { emailsDeleted: 1, eventsDeleted: 0, attachmentsExpired: 0, auditEventsDeleted: 0 };
+    const retention = { emailsDeleted: 1, eventsDeleted: 0, attachmentsExpired: 0, auditEventsDeleted: 0, organizationsErased: 0 };
     const cases: Array<[JobKind, string, unknown, unknown]> = [
       ['system-mail', 'sweep', 2, { sent: 2 }],
       ['domain-check', 'sweep', 3, { checked: 3 }],

@@ -78,6 +78,8 @@ describe('the dashboard-access table', () => {
     expect(accessRuleOf('organization.changePlan')).toEqual(['owner', 'billing']);
     expect(accessRuleOf('usage.setOverage')).toEqual(['owner', 'billing']);
     expect(accessRuleOf('team.transferOwnership')).toEqual(['owner']);
+    expect(accessRuleOf('organization.requestDeletion')).toEqual(['owner']);
+    expect(accessRuleOf('organization.cancelDeletion')).toEqual(['owner']);
   });
 
   it('leaves a viewer nothing that writes: every mutation it may call is about the person, not the organization', () => {
@@ -86,7 +88,7 @@ describe('the dashboard-access table', () => {
         const rule = accessRuleOf(path);
         return rule === 'public' || rule?.includes('viewer');
       });
-    expect(viewerMutations.sort()).toEqual(['account.signOutOtherSessions', 'account.signOutSession', 'team.acceptInvitation']);
+    expect(viewerMutations.sort()).toEqual(['account.signOutOtherSessions', 'account.signOutSession', 'organization.leave', 'team.acceptInvitation']);
   });
 });
 

@@ -34,7 +34,52 @@ export const organizations = pgTable('organizations', {
   ownerConfirmedAt: timestamp('owner_confirmed_at', { withTimezone: true, mode: 'date' }),
   /** The owner's choice: every member signs in with a second factor (docs/two-factor.md). */
   requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+  /**
+   * Where the service's own mail to the organization goes (key revoked, overage, held broadcasts,
+   * failing webhooks), once confirmed by its mailed link; null: the owner's address (docs/organization-settings.md).
+   */
+  notificationEmail: text('notification_email'),
+  /** The owner asked to delete the organization: keys and sending stop now, everything is erased at eraseAfter unless cancelled. */
+  deletionRequestedAt: timestamp('deletion_requested_at', { withTimezone: true, mode: 'date' }),
+  eraseAfter: timestamp('erase_after', { withTimezone: true, mode: 'date' }),
 });
+
+/** The links mailed to confirm a new notification address: each expires, is used once, and a newer one replaces it. */
+export const notificationConfirmations = pgTable(
+  'notification_confirmations',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The address asked for, lowercased: the link confirms that address only. */
+    email: text('email').notNull(),
+    /** SHA-256 of the link's token (hex); the token itself is only in the mail. */
+    tokenHash: text('token_hash').notNull(),
+    requestedBy: text('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    /** Another address asked for (or the owner's taken back) since: this link confirms nothing. */
+    replacedAt: timestamp('replaced_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('notification_confirmations_token_unique').on(t.tokenHash), index('notification_confirmations_org_idx').on(t.organizationId, t.createdAt)],
+);
+
+/** What an organization held when its deletion was asked for, downloadable until it is erased. */
+export const organizationExports = pgTable(
+  'organization_exports',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The JSON document (docs/organization-settings.md lists what it holds). */
+    content: text('content').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('organization_exports_org_idx').on(t.organizationId, t.createdAt)],
+);
 
 /** The links mailed to confirm an owner's address: each expires and is used once; the rows also count resends. */
 export const ownerConfirmations = pgTable(

@@ -1,3 +1,4 @@
+import type { AddressPurpose } from '../services/organizations/address-links';
 import type { LinkState } from '../services/organizations/owner-confirmation';
 import { escapeHtml, publicPages } from './public-page';
 
@@ -14,16 +15,18 @@ const address = (email: string | null) => (email ? `<span class="address">${esca
 const dashboard = (appUrl: string) => `<p><a class="button" href="${escapeHtml(appUrl)}">Open the dashboard</a></p>`;
 
 /** GET: asks to confirm (a mail scanner following the link changes nothing). */
-export function askPage(email: string | null): string {
+export function askPage(email: string | null, purpose: AddressPurpose = 'owner'): string {
+  const why = purpose === 'owner' ? 'is yours, so that your EU Mail account can send live email' : 'may receive the notices of an EU Mail organization (a key revoked, a failing webhook, overage)';
   return layout(
     'Confirm your address',
-    `<h1>Confirm your address</h1><p>Confirm that ${address(email)} is yours, so that your EU Mail account can send live email.</p>` +
+    `<h1>Confirm your address</h1><p>Confirm that ${address(email)} ${why}.</p>` +
       '<form method="post"><input type="hidden" name="confirm" value="1"><button type="submit">Confirm my address</button></form>',
   );
 }
 
-export function confirmedPage(email: string | null, appUrl: string): string {
-  return layout('Address confirmed', `<h1>Address confirmed</h1><p>${address(email)} is confirmed: your account can now send live email.</p>${dashboard(appUrl)}`);
+export function confirmedPage(email: string | null, appUrl: string, purpose: AddressPurpose = 'owner'): string {
+  const now = purpose === 'owner' ? 'your account can now send live email' : 'the organization’s notices go to it from now on';
+  return layout('Address confirmed', `<h1>Address confirmed</h1><p>${address(email)} is confirmed: ${now}.</p>${dashboard(appUrl)}`);
 }
 
 /** A link that cannot confirm (any more): what happened, and what to do. */

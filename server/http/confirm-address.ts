@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../deps';
-import { CONFIRM_ADDRESS_PATH, confirmOwnerAddress, describeConfirmationLink, type LinkState } from '../services/organizations/owner-confirmation';
+import { confirmAddressLink, describeAddressLink } from '../services/organizations/address-links';
+import { CONFIRM_ADDRESS_PATH, type LinkState } from '../services/organizations/owner-confirmation';
 import { askPage, CONFIRM_BUSY_PAGE, CONFIRM_PAGE_CSP, CONFIRM_UNAVAILABLE_PAGE, confirmedPage, unusablePage } from './confirm-address-page';
 import { clientAddress } from './client-address';
 import { readFormFields } from './form-body';
@@ -20,7 +21,7 @@ const page = (res: ServerResponse, status: number, html: string, head = false, e
 /**
  * `GET|HEAD /confirm-address/<token>`: the page that asks to confirm; it changes nothing, since
  * mail scanners follow links. `POST` from its form (`confirm=1`): uses the link and confirms the
- * owner's address. No session is needed: the link itself is the proof of the mailbox.
+ * owner's address, or the organization's notification address (the link says which). No session is needed: the link itself is the proof of the mailbox.
  */
 export async function handleConfirmAddress(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, limiter: EntryLimiter): Promise<void> {
   const url = req.url ?? '/';
@@ -42,17 +43,17 @@ export async function handleConfirmAddress(req: IncomingMessage, res: ServerResp
   const token = match[1]!;
   try {
     if (method !== 'POST') {
-      const link = await describeConfirmationLink(deps, token);
-      return link.state === 'valid' ? page(res, 200, askPage(link.email), head) : page(res, STATUS[link.state], unusablePage(link.state, appUrl), head);
+      const link = await describeAddressLink(deps, token);
+      return link.state === 'valid' ? page(res, 200, askPage(link.email, link.purpose), head) : page(res, STATUS[link.state], unusablePage(link.state, appUrl), head);
     }
     const fields = await readFormFields(req, BODY_LIMIT_BYTES);
     if (fields === 'too-large') return page(res, 413, unusablePage('unknown', appUrl), false, { Connection: 'close' });
     if (!fields.has('confirm')) return page(res, 400, askPage(null));
-    const outcome = await confirmOwnerAddress(deps, token, requestOrigin((name) => {
+    const outcome = await confirmAddressLink(deps, token, requestOrigin((name) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;
     }));
-    if (outcome.state === 'confirmed') return page(res, 200, confirmedPage(outcome.email, appUrl));
+    if (outcome.state === 'confirmed') return page(res, 200, confirmedPage(outcome.email, appUrl, outcome.purpose));
     // Valid a moment ago and not used by this request: another use won the race.
     const state = outcome.state === 'valid' ? 'used' : outcome.state;
     return page(res, STATUS[state], unusablePage(state, appUrl));

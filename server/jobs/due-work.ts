@@ -140,12 +140,12 @@ const planChanges = dueWork({
   cron: { functionId: 'plan-changes', schedule: EVERY_MINUTE, step: 'apply-due-plan-changes', answer: (applied) => ({ applied }) },
 });
 
-/** Hourly: emails past their plan's log retention, attachment contents past 30 days and audit rows past 400 days are deleted. */
+/** Hourly: emails past their plan's log retention, attachment contents past 30 days and audit rows past 400 days are deleted, and deleted organizations past their grace period erased. */
 const retention = dueWork({
   kind: 'retention',
   sweep: applyRetention,
   intervalMs: 3_600_000,
-  summary: (result) => (result.emailsDeleted + result.eventsDeleted + result.attachmentsExpired + result.auditEventsDeleted > 0 ? result : null),
+  summary: (result) => (result.emailsDeleted + result.eventsDeleted + result.attachmentsExpired + result.auditEventsDeleted + result.organizationsErased > 0 ? result : null),
   cron: { functionId: 'retention', schedule: '17 * * * *', step: 'apply-retention' },
 });
 

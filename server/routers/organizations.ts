@@ -6,6 +6,10 @@ import { PLANS, type PlanId } from '../services/plans/plans';
 import { router } from '../trpc/init';
 import { orgProcedure, personProcedure } from '../trpc/procedures';
 import { membershipsOfUser } from '../services/members';
+import { renameOrganization, ORGANIZATION_NAME_MAX } from '../services/organizations/name';
+import { describeNotificationAddress, requestNotificationAddress, resendNotificationLink, resetNotificationAddress } from '../services/organizations/notification-address';
+import { leaveOrganization } from '../services/organizations/leave';
+import { cancelDeletion, deletionExport, requestDeletion } from '../services/organizations/deletion';
 
 const planIds = Object.keys(PLANS) as [PlanId, ...PlanId[]];
 
@@ -35,4 +39,32 @@ export const organizationRouter = router({
         change: { ...change, effectiveAt: change.effectiveAt.toISOString() },
       };
     }),
+
+  // The settings page (docs/organization-settings.md): people only, never API keys.
+  rename: personProcedure
+    .input(z.object({ name: z.string().max(ORGANIZATION_NAME_MAX * 4) }))
+    .mutation(({ ctx, input }) => renameOrganization(ctx.deps, ctx.principal, input.name)),
+  /** Where the service's own mail goes, and an address waiting for its link. */
+  notificationAddress: personProcedure.input(z.object({}).optional()).query(({ ctx }) => describeNotificationAddress(ctx.deps, ctx.principal)),
+  /** Mails a confirmation link to the address; nothing changes until it is used. The owner's address is taken back at once. */
+  setNotificationAddress: personProcedure
+    .input(z.object({ email: z.string().max(254) }))
+    .mutation(({ ctx, input }) => requestNotificationAddress(ctx.deps, ctx.principal, input.email)),
+  resendNotificationLink: personProcedure.input(z.object({}).optional()).mutation(({ ctx }) => resendNotificationLink(ctx.deps, ctx.principal)),
+  resetNotificationAddress: personProcedure.input(z.object({}).optional()).mutation(({ ctx }) => resetNotificationAddress(ctx.deps, ctx.principal)),
+  /** The person leaves the organization they act for; their next request acts for another of theirs. */
+  leave: personProcedure.input(z.object({}).optional()).mutation(async ({ ctx }) => {
+    await leaveOrganization(ctx.deps, ctx.principal);
+    return { left: true };
+  }),
+  /** The owner, typing the organization's name: keys and sending stop, an export is made, and it is erased after the grace period. */
+  requestDeletion: personProcedure
+    .input(z.object({ confirmName: z.string().max(ORGANIZATION_NAME_MAX * 4) }))
+    .mutation(({ ctx, input }) => requestDeletion(ctx.deps, ctx.principal, input.confirmName)),
+  cancelDeletion: personProcedure.input(z.object({}).optional()).mutation(async ({ ctx }) => {
+    await cancelDeletion(ctx.deps, ctx.principal);
+    return { cancelled: true };
+  }),
+  /** The export made when deletion was asked for, as a JSON document to save. */
+  deletionExport: personProcedure.input(z.object({}).optional()).query(({ ctx }) => deletionExport(ctx.deps, ctx.principal)),
 });

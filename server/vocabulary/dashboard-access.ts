@@ -53,6 +53,18 @@ export const DASHBOARD_ACCESS = {
   // It confirms the owner's own address.
   'organization.resendConfirmation': OWNER,
   'organization.changePlan': BILLING,
+  // Organization settings (docs/organization-settings.md): naming it and where its notices go are
+  // its administration; deleting it is the owner's alone; leaving is the person's own act.
+  'organization.rename': MANAGERS,
+  'organization.notificationAddress': EVERYONE,
+  'organization.setNotificationAddress': MANAGERS,
+  'organization.resendNotificationLink': MANAGERS,
+  'organization.resetNotificationAddress': MANAGERS,
+  'organization.leave': EVERYONE,
+  'organization.requestDeletion': OWNER,
+  'organization.cancelDeletion': OWNER,
+  // The export holds contacts and the audit log: what the owner and admins read anyway.
+  'organization.deletionExport': MANAGERS,
 
   'webhooks.create': BUILDERS,
   'webhooks.list': EVERYONE,

@@ -24,3 +24,6 @@ export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
 
 /** Who manages the team (invitations, role changes, removals) and reads the audit log. */
 export const TEAM_MANAGERS = ['owner', 'admin'] as const satisfies readonly Role[];
+
+/** Who renames the organization and sets its notification address (docs/organization-settings.md); deleting it is the owner's alone. */
+export const SETTINGS_MANAGERS = ['owner', 'admin'] as const satisfies readonly Role[];

@@ -35,7 +35,20 @@ export function detailWords(event: AuditEvent): string | null {
     case 'member.role_changed':
       return `${details.from} → ${details.to}`;
     case 'member.removed':
+    case 'member.left':
       return `was ${details.role}`;
+    case 'organization.renamed':
+      return `${details.from} → ${details.to}`;
+    case 'organization.notification_address_requested':
+      return `a link was mailed to it; notices go to ${details.current} until it is used`;
+    case 'organization.notification_address_confirmed':
+      return 'by the mailed link';
+    case 'organization.notification_address_reset':
+      return details.from ? `instead of ${details.from}` : `${details.droppedPending} no longer waits for confirmation`;
+    case 'organization.deletion_requested':
+      return `erased after ${String(details.eraseAfter).slice(0, 10)} unless cancelled`;
+    case 'organization.deletion_cancelled':
+      return `it was to be erased after ${String(details.eraseAfter).slice(0, 10)}`;
     case 'invitation.sent':
       return `as ${details.role}${details.resent ? ', resent' : ''}`;
     case 'invitation.accepted':

@@ -46,7 +46,7 @@ const organizationBucket = sql`'org:' || key.organization_id`;
 const requestOf = (field: 'window_limit' | 'calls') => sql`(select r.${sql.raw(field)} from key r where 'org:' || r.organization_id = ${column(rateLimitBuckets, 'key', 'bucket')})`;
 
 // One round trip for every request admitted together: find each key (revoked keys never match:
-// revocation is immediate everywhere), count each request's calls (a tRPC batch makes several)
+// revocation is immediate everywhere; nor do the keys of an organization being deleted), count each request's calls (a tRPC batch makes several)
 // against its organization's window, and note when each key was used. That note is written at
 // most once a minute per key (the row is left alone while its time is recent), so a busy key
 // costs no write per request; an admission that finds the row being noted by another skips it
@@ -65,7 +65,7 @@ const admit = perDatabase((db) =>
           coalesce(${column(organizations, 'rateLimitOverride', 'o')}, (${sql.placeholder('planLimits')}::jsonb ->> ${column(organizations, 'plan', 'o')})::int) as window_limit
         from input i
           join ${tableName(apiKeys, 'k')} on ${column(apiKeys, 'keyHash', 'k')} = i.hash and ${column(apiKeys, 'revokedAt', 'k')} is null
-          join ${tableName(organizations, 'o')} on ${column(organizations, 'id', 'o')} = ${column(apiKeys, 'organizationId', 'k')}
+          join ${tableName(organizations, 'o')} on ${column(organizations, 'id', 'o')} = ${column(apiKeys, 'organizationId', 'k')} and ${column(organizations, 'deletionRequestedAt', 'o')} is null
       ), counted as (
         insert into ${tableName(rateLimitBuckets, 'bucket')} (${columnNames(rateLimitBuckets, ['key', 'hits', 'lastAllowed'])})
         select ${organizationBucket},

@@ -13,6 +13,7 @@ import { planInForce } from '../plans/effective';
 import type { Mode, Permission, Principal } from '../shared/principal';
 import { enqueueSystemEmail } from '../system-mail/queue';
 import { byPrincipal, keyLabel, recordAudit, type AuditSource } from '../audit/record';
+import { noticeAddressOf } from '../organizations/notice-address';
 
 type ApiKeyRecord = typeof apiKeys.$inferSelect;
 
@@ -173,7 +174,7 @@ export async function revokeApiKey(deps: Deps, principal: Principal, id: string)
       const emailId = await enqueueSystemEmail(tx, deps, {
         organizationId: principal.organizationId,
         kind: 'api_key_revoked',
-        to: organization!.ownerEmail,
+        to: noticeAddressOf(organization!),
         email: apiKeyRevokedEmail({ organizationName: organization!.name, keyName: key.name, tokenStart: key.tokenStart, revokedAt: now }),
       });
       deps.jobs.wake('system-mail', emailId);

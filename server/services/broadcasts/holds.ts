@@ -11,6 +11,7 @@ import { recordBroadcastEvent } from './events';
 import { HOLDING_AUDIENCE, type HoldReason } from '../../vocabulary/broadcast-statuses';
 import type { AuditSource } from '../audit/record';
 import type { BroadcastRow } from './view';
+import { noticeAddressOf } from '../organizations/notice-address';
 
 // An audience a broadcast is about to send to, is sending to or will resume sending to stays.
 registerAudienceHold(async (tx, audienceId) => {
@@ -25,7 +26,7 @@ registerAudienceHold(async (tx, audienceId) => {
 const broadcastUrl = (deps: Pick<Deps, 'config'>, row: BroadcastRow) => `${deps.config.appUrl}/broadcasts/${row.id}`;
 
 async function owner(tx: Db, organizationId: string) {
-  const [organization] = await tx.select({ name: organizations.name, ownerEmail: organizations.ownerEmail, reviewed: organizations.reviewed }).from(organizations).where(eq(organizations.id, organizationId));
+  const [organization] = await tx.select({ name: organizations.name, ownerEmail: organizations.ownerEmail, notificationEmail: organizations.notificationEmail, reviewed: organizations.reviewed }).from(organizations).where(eq(organizations.id, organizationId));
   return organization ?? null;
 }
 
@@ -52,7 +53,7 @@ export async function holdBroadcast(
   const systemEmailId = await enqueueSystemEmail(tx, deps, {
     organizationId: row.organizationId,
     kind: 'broadcast-held',
-    to: organization.ownerEmail,
+    to: noticeAddressOf(organization),
     email: broadcastHeldEmail({ organizationName: organization.name, broadcastName: row.name, handed: held!.queued, allowance: LIST_SEND_ALLOWANCE, broadcastUrl: broadcastUrl(deps, row) }),
   });
   return { row: held!, systemEmailId };
@@ -80,7 +81,7 @@ export async function resumeHeld(tx: Db, deps: Pick<Deps, 'clock' | 'config' | '
     const id = await enqueueSystemEmail(tx, deps, {
       organizationId: row.organizationId,
       kind: 'broadcast-resumed',
-      to: organization.ownerEmail,
+      to: noticeAddressOf(organization),
       email: broadcastResumedEmail({ organizationName: organization.name, broadcastName: row.name, broadcastUrl: broadcastUrl(deps, row) }),
     });
     deps.jobs.wake('system-mail', id);

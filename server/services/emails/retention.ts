@@ -4,15 +4,17 @@ import type { Deps } from '../../deps';
 import { PLANS } from '../plans/plans';
 import { DAY_MS } from '../shared/time';
 import { deleteExpiredAuditEvents } from '../audit/retention';
+import { eraseDeletedOrganizations } from '../organizations/erase';
 
 /**
  * Retention: an email's record and rendered body go together once the plan's log retention
  * (30 or 90 days) has passed; deleted, not archived. The event log (and the webhook deliveries
  * of its events) follows the same retention. Attachment contents go after 30 days at every
  * plan, while the email still lists them. The audit log goes after its own, longer retention
- * (docs/audit-log.md), in the same sweep.
+ * (docs/audit-log.md), in the same sweep, and so do organizations whose deletion's grace period
+ * has passed (docs/organization-settings.md).
  */
-export async function applyRetention(deps: Pick<Deps, 'db' | 'clock'>): Promise<{ emailsDeleted: number; eventsDeleted: number; attachmentsExpired: number; auditEventsDeleted: number }> {
+export async function applyRetention(deps: Pick<Deps, 'db' | 'clock'>): Promise<{ emailsDeleted: number; eventsDeleted: number; attachmentsExpired: number; auditEventsDeleted: number; organizationsErased: number }> {
   const now = deps.clock.now();
   let emailsDeleted = 0;
   let eventsDeleted = 0;
@@ -37,5 +39,6 @@ export async function applyRetention(deps: Pick<Deps, 'db' | 'clock'>): Promise<
     .where(and(isNotNull(emailAttachments.content), lte(emailAttachments.expiresAt, now)))
     .returning({ id: emailAttachments.id });
   const auditEventsDeleted = await deleteExpiredAuditEvents(deps);
-  return { emailsDeleted, eventsDeleted, attachmentsExpired: expired.length, auditEventsDeleted };
+  const organizationsErased = await eraseDeletedOrganizations(deps);
+  return { emailsDeleted, eventsDeleted, attachmentsExpired: expired.length, auditEventsDeleted, organizationsErased };
 }

@@ -12,6 +12,8 @@ import { OPERATOR, recordAudit, type AuditSource } from '../audit/record';
 import type { AuditAction } from '../../vocabulary/audit';
 import type { Mode } from '../../vocabulary/api-keys';
 import { mailConfirmationLink } from './owner-confirmation';
+import { noticeAddressOf } from './notice-address';
+import { organizationName } from './name';
 import { isOrganizationStatus, ORGANIZATION_STATUSES } from '../../vocabulary/organization-statuses';
 
 
@@ -23,8 +25,7 @@ async function createOrganization(
   input: { name: string; ownerEmail: string; plan?: string; createdAt?: Date; ownerUserId?: string; ownerConfirmed: boolean },
 ): Promise<Organization> {
   const plan = planOf(input.plan ?? 'free');
-  const name = input.name.trim();
-  if (!name) throw validationError('name must not be empty');
+  const name = organizationName(input.name);
   const now = deps.clock.now();
   const createdAt = input.createdAt ?? now;
   const [organization] = await tx
@@ -114,6 +115,10 @@ export async function describeOrganization(deps: Pick<Deps, 'db' | 'clock'>, id:
     status: organization.status,
     /** Live sending waits until the owner's address is confirmed (confirmedAt null: not yet). */
     owner: { email: organization.ownerEmail, confirmedAt: organization.ownerConfirmedAt?.toISOString() ?? null },
+    /** Where the service's own mail goes: the confirmed notification address, else the owner's. */
+    notificationEmail: noticeAddressOf(organization),
+    /** A deletion asked for and not yet erased (keys and sending are stopped); null when none is. */
+    deletion: organization.deletionRequestedAt ? { requestedAt: organization.deletionRequestedAt.toISOString(), eraseAfter: organization.eraseAfter!.toISOString() } : null,
     plan: { id: plan.id, label: plan.label, monthlyEmails: plan.monthlyEmails, apiKeys: plan.apiKeys, domains: plan.domains },
     pendingPlan: pending ? { id: pending.plan.id, label: pending.plan.label, monthlyEmails: pending.plan.monthlyEmails, effectiveAt: pending.at.toISOString() } : null,
   };

@@ -5,6 +5,7 @@ import type { Deps } from '../../deps';
 import type { Db } from '@/db/client';
 import type { RenderedEmail } from '@/emails/layout';
 import type { SendingLimits } from './sending-limits';
+import { noticeAddressOf } from '../organizations/notice-address';
 
 /** Queues one of our own messages in the transaction: handed in by the send that crossed the quota (its admit door), which this module sits below. */
 export type QueueSystemMail = (tx: Db, message: { organizationId: string; kind: string; to: string; email: RenderedEmail }) => Promise<string>;
@@ -21,12 +22,12 @@ export async function noticeOverageEntered(deps: Pick<Deps, 'db' | 'clock' | 'co
       .where(and(eq(usageCounters.organizationId, organizationId), or(isNull(usageCounters.overageNotifiedMonth), ne(usageCounters.overageNotifiedMonth, limits.month))))
       .returning({ organizationId: usageCounters.organizationId });
     if (!marked) return null;
-    const [organization] = await tx.select({ name: organizations.name, ownerEmail: organizations.ownerEmail }).from(organizations).where(eq(organizations.id, organizationId));
+    const [organization] = await tx.select({ name: organizations.name, ownerEmail: organizations.ownerEmail, notificationEmail: organizations.notificationEmail }).from(organizations).where(eq(organizations.id, organizationId));
     if (!organization) return null;
     return queue(tx, {
       organizationId,
       kind: 'overage-entered',
-      to: organization.ownerEmail,
+      to: noticeAddressOf(organization),
       email: overageEnteredEmail({
         organizationName: organization.name,
         quota: limits.quota,

@@ -5,6 +5,7 @@ import type { Deps } from '../../deps';
 import { DAY_MS } from '../shared/time';
 import { enqueueSystemEmail } from '../system-mail/queue';
 import type { FailingWebhook } from './record';
+import { noticeAddressOf } from '../organizations/notice-address';
 
 /**
  * Tells the owner, once per failing streak, that an endpoint has failed every delivery for 24
@@ -30,7 +31,7 @@ export async function alertOwnerOfFailingWebhook(deps: Deps, failing: FailingWeb
     return enqueueSystemEmail(tx, deps, {
       organizationId: webhook.organizationId,
       kind: 'webhook_failing',
-      to: organization!.ownerEmail,
+      to: noticeAddressOf(organization!),
       email: webhookFailingEmail({
         organizationName: organization!.name,
         url: webhook.url,

@@ -32,11 +32,18 @@ export const UNCONFIRMED_OWNER_REFUSAL = [
   "Live sending starts once the account owner's email address is confirmed: open the link we mailed to it (the dashboard can send a new one). Test keys work meanwhile",
 ] as const;
 
+/** Sending stops when the owner asks to delete the organization, and starts again if they cancel (docs/organization-settings.md). */
+export const DELETION_PENDING_REFUSAL = [
+  'ACCOUNT_RESTRICTED',
+  'This organization is being deleted and sends nothing; its owner can cancel the deletion in the dashboard’s settings until it is erased',
+] as const;
+
 /**
  * Why an account may not send live mail, or null: its status (on hold, suspended, paused) first,
  * then an owner not confirmed yet. Every live send asks this, the broadcast's start included.
  */
-export function accountRefusal(organization: { status: string; ownerConfirmed: boolean }): AppError | null {
+export function accountRefusal(organization: { status: string; ownerConfirmed: boolean; deletionPending?: boolean }): AppError | null {
+  if (organization.deletionPending) return new AppError(DELETION_PENDING_REFUSAL[0], DELETION_PENDING_REFUSAL[1]);
   const refusal = ACCOUNT_REFUSALS[organization.status as keyof typeof ACCOUNT_REFUSALS] ?? (organization.ownerConfirmed ? null : UNCONFIRMED_OWNER_REFUSAL);
   return refusal ? new AppError(refusal[0], refusal[1]) : null;
 }

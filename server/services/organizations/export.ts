@@ -1,0 +1,113 @@
+import { asc, desc, eq, isNotNull, and } from 'drizzle-orm';
+import { apiKeys, audiences, auditEvents, broadcasts, contacts, domains, emails, members, organizations, suppressions, templates, users, webhooks } from '@/db/schema';
+import type { Db } from '@/db/client';
+import { notFound } from '../../errors';
+
+/** The most recent emails listed (their addresses, subject and status; bodies are not). A log past this is the log's own retention's business. */
+export const EXPORT_EMAILS_MAX = 50_000;
+/** Bumped when the document's shape changes. */
+export const EXPORT_FORMAT = 'eu-mail.organization-export.v1';
+
+/**
+ * What the organization holds, as one JSON document, read in the caller's transaction: what
+ * deletion will erase, without secrets (no key hashes, signing secrets or DKIM private keys:
+ * they are worthless outside, and dangerous in a download). Listed in docs/organization-settings.md.
+ */
+export async function buildOrganizationExport(tx: Db, organizationId: string, now: Date): Promise<string> {
+  const [organization] = await tx
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      plan: organizations.plan,
+      ownerEmail: organizations.ownerEmail,
+      notificationEmail: organizations.notificationEmail,
+      createdAt: organizations.createdAt,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  if (!organization) throw notFound('Organization');
+  const of = <T extends { organizationId: unknown }>(table: T) => eq(table.organizationId as typeof organizations.id, organizationId);
+  const document = {
+    format: EXPORT_FORMAT,
+    exportedAt: now,
+    organization,
+    members: await tx
+      .select({ name: users.name, email: users.email, role: members.role, joinedAt: members.createdAt })
+      .from(members)
+      .innerJoin(users, eq(users.id, members.userId))
+      .where(eq(members.organizationId, organizationId))
+      .orderBy(asc(members.createdAt)),
+    domains: await tx
+      .select({ id: domains.id, name: domains.name, status: domains.status, openTracking: domains.openTracking, clickTracking: domains.clickTracking, createdAt: domains.createdAt, verifiedAt: domains.verifiedAt })
+      .from(domains)
+      .where(of(domains))
+      .orderBy(asc(domains.createdAt)),
+    apiKeys: await tx
+      .select({ id: apiKeys.id, name: apiKeys.name, tokenStart: apiKeys.tokenStart, permission: apiKeys.permission, mode: apiKeys.mode, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt })
+      .from(apiKeys)
+      .where(of(apiKeys))
+      .orderBy(asc(apiKeys.createdAt)),
+    webhooks: await tx
+      .select({ id: webhooks.id, url: webhooks.url, events: webhooks.events, createdAt: webhooks.createdAt })
+      .from(webhooks)
+      .where(of(webhooks))
+      .orderBy(asc(webhooks.createdAt)),
+    audiences: await tx.select({ id: audiences.id, name: audiences.name, createdAt: audiences.createdAt }).from(audiences).where(of(audiences)).orderBy(asc(audiences.createdAt)),
+    contacts: await tx
+      .select({ audienceId: contacts.audienceId, email: contacts.email, name: contacts.name, subscribed: contacts.subscribed, createdAt: contacts.createdAt })
+      .from(contacts)
+      .where(of(contacts))
+      .orderBy(asc(contacts.audienceId), asc(contacts.id)),
+    // Entries of erased addresses are kept only as a hash: nothing to give back.
+    suppressions: await tx
+      .select({ email: suppressions.email, reason: suppressions.reason, createdAt: suppressions.createdAt })
+      .from(suppressions)
+      .where(and(of(suppressions), isNotNull(suppressions.email)))
+      .orderBy(asc(suppressions.createdAt)),
+    templates: await tx
+      .select({ id: templates.id, name: templates.name, subject: templates.subject, html: templates.html, text: templates.text, createdAt: templates.createdAt, updatedAt: templates.updatedAt })
+      .from(templates)
+      .where(of(templates))
+      .orderBy(asc(templates.createdAt)),
+    broadcasts: await tx
+      .select({
+        id: broadcasts.id,
+        name: broadcasts.name,
+        audienceId: broadcasts.audienceId,
+        from: broadcasts.from,
+        subject: broadcasts.subject,
+        html: broadcasts.html,
+        text: broadcasts.text,
+        status: broadcasts.status,
+        recipients: broadcasts.recipients,
+        sent: broadcasts.sent,
+        delivered: broadcasts.delivered,
+        bounced: broadcasts.bounced,
+        createdAt: broadcasts.createdAt,
+        sentAt: broadcasts.sentAt,
+      })
+      .from(broadcasts)
+      .where(of(broadcasts))
+      .orderBy(asc(broadcasts.createdAt)),
+    emails: await tx
+      .select({ id: emails.id, mode: emails.mode, from: emails.from, to: emails.to, cc: emails.cc, bcc: emails.bcc, subject: emails.subject, status: emails.status, createdAt: emails.createdAt })
+      .from(emails)
+      .where(of(emails))
+      .orderBy(desc(emails.createdAt))
+      .limit(EXPORT_EMAILS_MAX),
+    auditLog: await tx
+      .select({
+        occurredAt: auditEvents.occurredAt,
+        actorKind: auditEvents.actorKind,
+        actor: auditEvents.actorLabel,
+        action: auditEvents.action,
+        targetType: auditEvents.targetType,
+        target: auditEvents.targetLabel,
+        details: auditEvents.details,
+      })
+      .from(auditEvents)
+      .where(of(auditEvents))
+      .orderBy(asc(auditEvents.occurredAt)),
+  };
+  return JSON.stringify(document, null, 2);
+}
