@@ -7,9 +7,8 @@ import type { Deps } from '../../deps';
 import { conflict, forbidden, notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
 import { byPrincipal, recordAudit, type AuditSource } from '../audit/record';
-import { RESEND_LIMITS } from '../organizations/owner-confirmation';
 import { requireRole } from '../organizations/owners';
-import { requireRoomToResend } from '../shared/resend-limits';
+import { longestResendWindowMs, requireRoomToResend, RESEND_LIMITS } from '../shared/resend-limits';
 import type { Principal, RequestOrigin } from '../shared/principal';
 import { enqueueSystemEmail } from '../system-mail/queue';
 import { ASSIGNABLE_ROLES, TEAM_MANAGERS, type AssignableRole, type Role } from '../../vocabulary/roles';
@@ -142,7 +141,7 @@ async function pendingInvitation(tx: Db, organizationId: string, id: string): Pr
   return row;
 }
 
-const longestWindowStart = (deps: Pick<Deps, 'clock'>) => new Date(deps.clock.now().getTime() - Math.max(...RESEND_LIMITS.map((limit) => limit.windowMs)));
+const longestWindowStart = (deps: Pick<Deps, 'clock'>) => new Date(deps.clock.now().getTime() - longestResendWindowMs);
 
 /** When the invitation's mails were queued since `since` (the first one counts, as the sign-up's own link does for the owner's). */
 async function invitationMailsSince(tx: Db, row: InvitationRow, since: Date): Promise<Date[]> {

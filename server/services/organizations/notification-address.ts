@@ -4,14 +4,15 @@ import { notificationConfirmations, organizations } from '@/db/schema';
 import type { Db } from '@/db/client';
 import { confirmNotificationAddressEmail } from '@/emails/confirm-notification-address';
 import type { Deps } from '../../deps';
-import { AppError, conflict, notFound, validationError } from '../../errors';
+import { conflict, notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
 import { byPrincipal, recordAudit, type AuditSource } from '../audit/record';
 import type { Principal, RequestOrigin } from '../shared/principal';
 import { enqueueSystemEmail } from '../system-mail/queue';
 import { SETTINGS_MANAGERS } from '../../vocabulary/roles';
 import { noticeAddressOf } from './notice-address';
-import { CONFIRM_ADDRESS_PATH, CONFIRMATION_LINK_TTL_MS, CONFIRMATION_TOKEN, RESEND_LIMITS, type LinkState } from './owner-confirmation';
+import { CONFIRM_ADDRESS_PATH, CONFIRMATION_LINK_TTL_MS, CONFIRMATION_TOKEN, type LinkState } from './owner-confirmation';
+import { longestResendWindowMs, requireRoomToResend, RESEND_LIMITS } from '../shared/resend-limits';
 import { requireRole } from './owners';
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -58,19 +59,11 @@ export async function describeNotificationAddress(deps: Pick<Deps, 'db' | 'clock
 /** RATE_LIMITED past {@link RESEND_LIMITS}, counting every link mailed for the organization's notification address. */
 async function throttle(tx: Db, deps: Pick<Deps, 'clock'>, organizationId: string): Promise<void> {
   const now = deps.clock.now().getTime();
-  for (const limit of RESEND_LIMITS) {
-    const recent = await tx
-      .select({ createdAt: notificationConfirmations.createdAt })
-      .from(notificationConfirmations)
-      .where(and(eq(notificationConfirmations.organizationId, organizationId), gt(notificationConfirmations.createdAt, new Date(now - limit.windowMs))))
-      .orderBy(notificationConfirmations.createdAt);
-    if (recent.length >= limit.max) {
-      const seconds = Math.max(1, Math.ceil((recent[0]!.createdAt.getTime() + limit.windowMs - now) / 1000));
-      throw new AppError('RATE_LIMITED', `A confirmation link was sent ${limit.max === 1 ? 'less than a minute' : `${limit.max} times in the last hour`} ago; ask again in ${seconds} s`, {
-        'Retry-After': String(seconds),
-      });
-    }
-  }
+  const recent = await tx
+    .select({ createdAt: notificationConfirmations.createdAt })
+    .from(notificationConfirmations)
+    .where(and(eq(notificationConfirmations.organizationId, organizationId), gt(notificationConfirmations.createdAt, new Date(now - longestResendWindowMs))));
+  requireRoomToResend(RESEND_LIMITS, recent.map((row) => row.createdAt), now, 'A confirmation link');
 }
 
 const replacePending = (tx: Db, organizationId: string, now: Date) =>

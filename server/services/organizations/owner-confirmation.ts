@@ -4,23 +4,16 @@ import { members, organizations, ownerConfirmations, users } from '@/db/schema';
 import type { Db } from '@/db/client';
 import { confirmAddressEmail } from '@/emails/confirm-address';
 import type { Deps } from '../../deps';
-import { AppError, conflict, notFound } from '../../errors';
+import { conflict, notFound } from '../../errors';
 import { newId } from '../../ids';
 import { OPERATOR, recordAudit, type AuditSource } from '../audit/record';
 import type { Principal, RequestOrigin } from '../shared/principal';
 import { enqueueSystemEmail } from '../system-mail/queue';
+import { longestResendWindowMs, requireRoomToResend, RESEND_LIMITS } from '../shared/resend-limits';
 import { requireOwner } from './owners';
 
 /** How long a mailed link works: a day, time enough to reach the mailbox and come back (docs/security.md). */
 export const CONFIRMATION_LINK_TTL_MS = 24 * 3_600_000;
-/**
- * Resends, counting the sign-up's own link: one a minute and five an hour. A person whose mail is
- * slow asks again once or twice; more only mails someone else's inbox on an attacker's behalf.
- */
-export const RESEND_LIMITS = [
-  { windowMs: 60_000, max: 1 },
-  { windowMs: 3_600_000, max: 5 },
-] as const;
 
 /** Where the mailed link points: a page that asks to confirm, since mail scanners follow links (server/http/confirm-address.ts). */
 export const CONFIRM_ADDRESS_PATH = '/confirm-address';
@@ -70,21 +63,11 @@ export async function resendConfirmationLink(deps: Deps, principal: Principal): 
     if (!organization) throw notFound('Organization');
     if (organization.ownerConfirmedAt) throw conflict('The address is confirmed already');
     const now = deps.clock.now().getTime();
-    for (const limit of RESEND_LIMITS) {
-      const since = new Date(now - limit.windowMs);
-      const recent = await tx
-        .select({ createdAt: ownerConfirmations.createdAt })
-        .from(ownerConfirmations)
-        .where(and(eq(ownerConfirmations.organizationId, organization.id), gt(ownerConfirmations.createdAt, since)))
-        .orderBy(ownerConfirmations.createdAt);
-      if (recent.length >= limit.max) {
-        // Room again once the oldest link in the window leaves it.
-        const seconds = Math.max(1, Math.ceil((recent[0]!.createdAt.getTime() + limit.windowMs - now) / 1000));
-        throw new AppError('RATE_LIMITED', `A confirmation link was sent ${limit.max === 1 ? 'less than a minute' : `${limit.max} times in the last hour`} ago; ask again in ${seconds} s`, {
-          'Retry-After': String(seconds),
-        });
-      }
-    }
+    const recent = await tx
+      .select({ createdAt: ownerConfirmations.createdAt })
+      .from(ownerConfirmations)
+      .where(and(eq(ownerConfirmations.organizationId, organization.id), gt(ownerConfirmations.createdAt, new Date(now - longestResendWindowMs))));
+    requireRoomToResend(RESEND_LIMITS, recent.map((row) => row.createdAt), now, 'A confirmation link');
     return { id: await mailConfirmationLink(tx, deps, organization), to: organization.ownerEmail };
   });
   deps.jobs.wake('system-mail', mailed.id);

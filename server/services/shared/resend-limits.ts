@@ -7,6 +7,18 @@ export interface ResendLimit {
 }
 
 /**
+ * Resends of a mailed link, counting the first mail: one a minute and five an hour. A person whose
+ * mail is slow asks again once or twice; more only mails someone else's inbox on an attacker's behalf.
+ */
+export const RESEND_LIMITS: readonly ResendLimit[] = [
+  { windowMs: 60_000, max: 1 },
+  { windowMs: 3_600_000, max: 5 },
+];
+
+/** How far back the mails that count reach: the longest window. */
+export const longestResendWindowMs = Math.max(...RESEND_LIMITS.map((limit) => limit.windowMs));
+
+/**
  * Refuses one more mail of a kind with RATE_LIMITED (and Retry-After) when the mails already sent
  * (`sentAt`, any order) fill one of the `limits`' windows; room comes back once the oldest mail in
  * that window leaves it. `what` names the mail in the sentence: "An invitation to ada@…".
