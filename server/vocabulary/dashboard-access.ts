@@ -53,6 +53,8 @@ export const DASHBOARD_ACCESS = {
   // It confirms the owner's own address.
   'organization.resendConfirmation': OWNER,
   'organization.changePlan': BILLING,
+  'organization.planRequest': EVERYONE,
+  'organization.withdrawPlanRequest': BILLING,
 
   'webhooks.create': BUILDERS,
   'webhooks.list': EVERYONE,
