@@ -133,7 +133,7 @@ test('live sending shows in the chart, the cards and the sidebar', async ({ page
   await expect(page.getByRole('table', { name: 'This month by day' }).getByRole('row', { name: /today/ })).toContainText('14');
 });
 
-test('plan changes: a downgrade waits for the next month and can be cancelled, an upgrade quotes its prorated charge', async ({ page }) => {
+test('plan changes: a downgrade waits for the next month and can be cancelled, an upgrade is a request the operator grants', async ({ page }) => {
   await signUp(page, uniqueEmail('billing-plans'));
   await setPlan(page, '50k');
   await openBilling(page);
@@ -169,17 +169,34 @@ test('plan changes: a downgrade waits for the next month and can be cancelled, a
   await expect(page.getByTestId('pending-plan-change')).toHaveCount(0);
   await expect(page.getByTestId('plan-change-notice')).toContainText('The scheduled downgrade is cancelled');
 
-  // Up: at once, with the price difference for the rest of the month shown before confirming.
+  // Up, with no payment provider configured: a request the operator grants; the plan stays until then.
   await planRow('100k').getByRole('button', { name: 'Upgrade to Production 100k' }).click();
   await expect(dialog.getByRole('heading', { name: 'Upgrade to Production 100k?' })).toBeVisible();
   await expect(dialog.getByTestId('prorated-charge')).toHaveText(/^€\d+\.\d{2}$/);
-  const charge = await dialog.getByTestId('prorated-charge').textContent();
-  expect(Number(charge!.slice(1))).toBeGreaterThan(0);
+  await expect(dialog.getByTestId('upgrade-is-request')).toContainText('sent as a request');
   await shot(page, 'billing-upgrade-dialog', { fullPage: false });
-  await dialog.getByRole('button', { name: 'Upgrade now' }).click();
+  await dialog.getByRole('button', { name: 'Request upgrade' }).click();
   await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('plan-change-notice')).toContainText('Your request to move to Production 100k is with the operator');
+  await expect(page.getByTestId('plan-request')).toHaveAttribute('data-plan', '100k');
+  await expect(page.getByTestId('current-plan')).toHaveText('Production 50k');
+  await shot(page, 'billing-upgrade-requested');
+
+  // Withdrawn, after a confirmation; then asked again.
+  await page.getByRole('button', { name: 'Withdraw request' }).click();
+  const withdraw = page.getByTestId('withdraw-plan-request-dialog');
+  await withdraw.getByRole('button', { name: 'Withdraw request' }).click();
+  await expect(withdraw).toBeHidden();
+  await expect(page.getByTestId('plan-request')).toHaveCount(0);
+  await planRow('100k').getByRole('button', { name: 'Upgrade to Production 100k' }).click();
+  await dialog.getByRole('button', { name: 'Request upgrade' }).click();
+  await expect(page.getByTestId('plan-request')).toHaveAttribute('data-plan', '100k');
+
+  // The operator grants it (org:plan): the page shows the new plan, and no request.
+  await setPlan(page, '100k');
+  await page.reload();
   await expect(page.getByTestId('current-plan')).toHaveText('Production 100k');
-  await expect(page.getByTestId('plan-change-notice')).toContainText(`Charged for the rest of the month: ${charge}`);
+  await expect(page.getByTestId('plan-request')).toHaveCount(0);
   await expect(page.getByTestId('sidebar-usage')).toHaveText(/Production 100k plan.*0 \/ 100,000 this month/);
   await expect(planRow('100k')).toHaveAttribute('data-current', 'true');
 });

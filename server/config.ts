@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { parseCidr } from './net/ip-policy';
 import { LOG_LEVELS, type LogLevel } from './log';
 import { DEFAULT_TIMEOUTS, type DeliveryTimeouts } from './mail/smtp-session';
+import { stripeConfig, StripeConfigError, type StripeConfig } from './config-stripe';
 
 const port = (fallback: number) =>
   z.coerce
@@ -164,6 +165,12 @@ const envSchema = z.object({
   DOMAIN_CONNECT_SERVICE_ID: z.string().optional(),
   DOMAIN_CONNECT_PRIVATE_KEY: z.string().optional(),
   DOMAIN_CONNECT_KEY_HOST: z.string().optional(),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_BASE: z.string().optional(),
+  STRIPE_PRICES: z.string().optional(),
+  // Sending continues this long after a failed renewal before the account is restricted (docs/billing.md).
+  BILLING_GRACE_DAYS: z.coerce.number({ message: 'must be a number of days' }).int('must be a whole number of days').min(0, 'must be 0 or more').max(60, 'must be at most 60').default(7),
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_DEV: z.string().optional(),
@@ -224,6 +231,10 @@ export type Config = {
   mailHost: string;
   domainConnect: { providerId: string; serviceId: string; privateKeyPem: string; keyHost: string } | null;
   inngestEnabled: boolean;
+  /** Billing through Stripe; null: none, an upgrade is a request the operator grants (docs/billing.md). */
+  stripe: StripeConfig | null;
+  /** Days sending continues after a failed renewal before the account is restricted. */
+  billingGraceDays: number;
 };
 
 export interface EdgeLimits {
@@ -274,6 +285,15 @@ function domainConnectConfig(e: z.infer<typeof envSchema>): Config['domainConnec
 export function defaultSandboxDomain(appHost: string): string {
   const host = appHost.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
   return net.isIP(host) === 0 ? `sandbox.${host}` : 'sandbox.localhost';
+}
+
+function stripeOf(e: z.infer<typeof envSchema>): StripeConfig | null {
+  try {
+    return stripeConfig(e);
+  } catch (error) {
+    if (error instanceof StripeConfigError) throw new ConfigError(`Invalid configuration: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Reads the environment; a wrong value throws one line naming the variable. */
@@ -339,5 +359,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailHost: e.MAIL_HOST ?? bounceDomain,
     domainConnect: domainConnectConfig(e),
     inngestEnabled: Boolean(e.INNGEST_EVENT_KEY || e.INNGEST_SIGNING_KEY || e.INNGEST_DEV || e.INNGEST_BASE_URL),
+    stripe: stripeOf(e),
+    billingGraceDays: e.BILLING_GRACE_DAYS,
   };
 }

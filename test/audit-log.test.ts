@@ -194,14 +194,16 @@ describe('the audit log records', () => {
     }
   });
 
-  it("the owner's own plan and overage changes in the dashboard, as theirs", async () => {
+  it("the owner's own plan request, its withdrawal and overage changes in the dashboard, as theirs", async () => {
     const ada = await signUp('ada@audit.test', '203.0.113.7');
     expect((await trpc(ada.cookie, 'mutation', 'organization.changePlan', { plan: '10k' })).status).toBe(200);
+    expect((await trpc(ada.cookie, 'mutation', 'organization.withdrawPlanRequest', {})).status).toBe(200);
     expect((await trpc(ada.cookie, 'mutation', 'usage.setOverage', { enabled: true })).status).toBe(200);
     const { data } = await readLog(ada, { group: 'organization' });
     expect(data.map((row) => [row.action, row.actor.kind, row.actor.id, row.clientAddress])).toEqual([
       ['organization.overage_changed', 'user', ada.userId, '198.51.100.1'],
-      ['organization.plan_changed', 'user', ada.userId, '198.51.100.1'],
+      ['organization.plan_request_withdrawn', 'user', ada.userId, '198.51.100.1'],
+      ['organization.plan_requested', 'user', ada.userId, '198.51.100.1'],
     ]);
   });
 

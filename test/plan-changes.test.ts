@@ -185,12 +185,15 @@ describe('the dashboard', () => {
   }
   const callerFor = (headers: Headers) => createCaller(dashboardContext(deps(), app.runtime.auth, headers, 'req-1', () => {}));
 
-  it('lets the signed-in owner move up at once and down at the end of the month, and shows what is pending', async () => {
+  it('lets the signed-in owner ask to move up (the operator grants it), move down at the end of the month, and shows what is pending', async () => {
     const owner = callerFor(await signUp('owner@plans.test'));
     app.clock.set('2026-11-16T00:00:00.000Z');
-    const up = await owner.organization.changePlan({ plan: '10k' });
-    expect(up.change).toEqual({ kind: 'upgrade', from: 'free', to: '10k', effectiveAt: '2026-11-16T00:00:00.000Z', proratedChargeEurCents: 450 });
-    expect(up.organization).toMatchObject({ plan: { id: '10k' }, pendingPlan: null });
+    const asked = await owner.organization.changePlan({ plan: '10k' });
+    expect(asked.change).toBeNull();
+    expect(asked.request).toMatchObject({ plan: '10k', from: 'free' });
+    expect(asked.organization).toMatchObject({ plan: { id: 'free' }, pendingPlan: null });
+    const organizationId = asked.organization.id;
+    expect((await changePlan(deps(), organizationId, '10k')).change).toMatchObject({ kind: 'upgrade', from: 'free', to: '10k', proratedChargeEurCents: 450 });
     const down = await owner.organization.changePlan({ plan: 'free' });
     expect(down.change).toEqual({ kind: 'downgrade', from: '10k', to: 'free', effectiveAt: FIRST_OF_DECEMBER });
     expect(await owner.organization.current()).toMatchObject({ plan: { id: '10k' }, pendingPlan: { id: 'free', effectiveAt: FIRST_OF_DECEMBER } });

@@ -15,3 +15,4 @@ export * from './usage';
 export * from './broadcasts';
 export * from './audit';
 export * from './email-recipients';
+export * from './billing';

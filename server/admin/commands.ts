@@ -15,6 +15,7 @@ import {
 } from '../services/organizations/organizations';
 import { confirmOwnerByOperator } from '../services/organizations/owner-confirmation';
 import { changePlan, type PlanChange } from '../services/plans/changes';
+import { listOpenPlanRequests } from '../services/plans/requests';
 import { reviewOrganization } from '../services/broadcasts/holds';
 import { OPERATOR } from '../services/audit/record';
 
@@ -24,7 +25,9 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (print
   org:show       --org ID
   org:confirm    --org ID        (vouch for the owner's address: live sending no longer waits on the mailed link)
   org:plan       --org ID --plan free|10k|25k|50k|100k|250k|500k|1m|2m [--now]
-                 (up: at once; down: at the start of next month, or at once with --now)
+                 (up: at once; down: at the start of next month, or at once with --now;
+                  answers an open request: approved when it is the plan asked for)
+  org:requests                   (upgrades customers asked for in the dashboard, waiting for org:plan)
   org:review     --org ID --approve | --revoke
   org:status     --org ID --status active|restricted|suspended|paused
   org:overage    --org ID --on | --off
@@ -117,6 +120,8 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
       const { organization, change } = await changePlan(deps, orgId(args), text(args, 'plan'), { immediately: args.now === true, by: OPERATOR });
       return { ...view(organization), change: changeView(change) };
     }
+    case 'org:requests':
+      return listOpenPlanRequests(deps);
     case 'org:review':
       return view(await reviewOrganization(deps, orgId(args), toggle(args, 'approve', 'revoke'), OPERATOR));
     case 'org:status':

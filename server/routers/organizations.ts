@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { describeOrganization } from '../services/organizations/organizations';
 import { resendConfirmationLink } from '../services/organizations/owner-confirmation';
 import { changePlanAsOwner } from '../services/plans/changes';
-import { PLANS, type PlanId } from '../services/plans/plans';
+import { PLANS, planOf, type PlanId } from '../services/plans/plans';
+import { openPlanRequest, withdrawPlanRequest, type PlanRequest } from '../services/plans/requests';
 import { router } from '../trpc/init';
 import { orgProcedure, personProcedure } from '../trpc/procedures';
 import { membershipsOfUser } from '../services/members';
@@ -12,6 +13,11 @@ import { leaveOrganization } from '../services/organizations/leave';
 import { cancelDeletion, deletionExport, requestDeletion } from '../services/organizations/deletion';
 
 const planIds = Object.keys(PLANS) as [PlanId, ...PlanId[]];
+
+const planRequestView = (request: PlanRequest) => {
+  const plan = planOf(request.plan);
+  return { id: request.id, plan: plan.id, label: plan.label, monthlyEmails: plan.monthlyEmails, from: request.fromPlan, requestedBy: request.requestedByEmail, requestedAt: request.requestedAt.toISOString() };
+};
 
 /** For the dashboard only (no REST path): who the signed-in person acts for, and its plan. */
 export const organizationRouter = router({
@@ -28,15 +34,19 @@ export const organizationRouter = router({
   resendConfirmation: orgProcedure
     .input(z.object({}).optional())
     .mutation(({ ctx }) => resendConfirmationLink(ctx.deps, ctx.principal)),
-  /** The billing page's plan change: up at once (with the prorated charge), down at the end of the month. */
+  /**
+   * The billing page's plan change: down at the end of the month; up is a request for the operator
+   * (no limit rises before it is paid for: docs/billing.md).
+   */
   changePlan: orgProcedure
     .meta({ liveWrite: true })
     .input(z.object({ plan: z.enum(planIds) }))
     .mutation(async ({ ctx, input }) => {
-      const { change } = await changePlanAsOwner(ctx.deps, ctx.principal, input.plan);
+      const { change, request } = await changePlanAsOwner(ctx.deps, ctx.principal, input.plan);
       return {
         organization: await describeOrganization(ctx.deps, ctx.principal.organizationId),
-        change: { ...change, effectiveAt: change.effectiveAt.toISOString() },
+        change: change && { ...change, effectiveAt: change.effectiveAt.toISOString() },
+        request: request && planRequestView(request),
       };
     }),
 
@@ -67,4 +77,19 @@ export const organizationRouter = router({
   }),
   /** The export made when deletion was asked for, as a JSON document to save. */
   deletionExport: personProcedure.input(z.object({}).optional()).query(({ ctx }) => deletionExport(ctx.deps, ctx.principal)),
+  /** The upgrade waiting for the operator, if any. */
+  planRequest: orgProcedure
+    .input(z.object({}).optional())
+    .query(async ({ ctx }) => {
+      const open = await openPlanRequest(ctx.deps.db, ctx.principal.organizationId);
+      return open && planRequestView(open);
+    }),
+  /** The billing page's "Withdraw": the customer takes the request back. */
+  withdrawPlanRequest: orgProcedure
+    .meta({ liveWrite: true })
+    .input(z.object({}).optional())
+    .mutation(async ({ ctx }) => {
+      await withdrawPlanRequest(ctx.deps, ctx.principal);
+      return { withdrawn: true };
+    }),
 });

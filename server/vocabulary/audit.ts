@@ -35,6 +35,8 @@ export const AUDIT_ACTIONS = [
   'broadcast.cancelled',
   'broadcast.deleted',
   'organization.plan_changed',
+  'organization.plan_requested',
+  'organization.plan_request_withdrawn',
   'organization.status_changed',
   'organization.overage_changed',
   'organization.review_changed',

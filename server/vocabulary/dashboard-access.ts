@@ -65,6 +65,8 @@ export const DASHBOARD_ACCESS = {
   'organization.cancelDeletion': OWNER,
   // The export holds contacts and the audit log: what the owner and admins read anyway.
   'organization.deletionExport': MANAGERS,
+  'organization.planRequest': EVERYONE,
+  'organization.withdrawPlanRequest': BILLING,
 
   'webhooks.create': BUILDERS,
   'webhooks.list': EVERYONE,

@@ -20,6 +20,8 @@ export function detailWords(event: AuditEvent): string | null {
   switch (event.action) {
     case 'organization.plan_changed':
       return `${details.from} → ${details.to}${details.kind === 'downgrade' && details.effectiveAt ? ` from ${String(details.effectiveAt).slice(0, 10)}` : ''}`;
+    case 'organization.plan_requested':
+    case 'organization.plan_request_withdrawn':
     case 'organization.status_changed':
       return `${details.from} → ${details.to}`;
     case 'organization.overage_changed':

@@ -34,6 +34,8 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   'broadcast.cancelled': 'Cancelled a broadcast',
   'broadcast.deleted': 'Deleted a broadcast',
   'organization.plan_changed': 'Changed the plan',
+  'organization.plan_requested': 'Asked for a plan change',
+  'organization.plan_request_withdrawn': 'Withdrew a plan change request',
   'organization.status_changed': 'Changed the sending status',
   'organization.overage_changed': 'Switched metered overage',
   'organization.review_changed': 'Changed the account review',

@@ -13,6 +13,7 @@ import { ChangePlanDialog } from './change-plan-dialog';
 import { MonthCard } from './month-card';
 import { OverageSection } from './overage-section';
 import { PendingChangeBanner } from './pending-change-banner';
+import { PlanRequestBanner } from './plan-request-banner';
 import { PlanChangeNotice } from './plan-change-notice';
 import { PlansTable, type PlanChoice } from './plans-table';
 import { ReviewCard } from './review-card';
@@ -50,6 +51,7 @@ export function BillingView() {
 
       {usage.data && (
         <div className="space-y-6" data-testid="billing" data-plan={usage.data.plan.id}>
+          <PlanRequestBanner usage={usage.data} readOnlyReason={readOnlyReason} />
           <PendingChangeBanner
             usage={usage.data}
             action={
@@ -76,7 +78,8 @@ export function BillingView() {
             </h2>
             <p className="mt-1 mb-4 text-sm text-slate-500">
               You are on <span className="font-medium text-slate-700" data-testid="current-plan">{usage.data.plan.label}</span>. Prices are per month, in euros. An
-              upgrade takes effect at once, charged for the rest of the month; a downgrade at the start of the next month (UTC).
+              upgrade is a request the operator approves (the plan changes then, charged for the rest of the month); a downgrade takes
+              effect at the start of the next month (UTC).
               {readOnlyReason && ` ${readOnlyReason}`}
             </p>
             {lastChange && <PlanChangeNotice result={lastChange} />}

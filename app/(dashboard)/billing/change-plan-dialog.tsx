@@ -45,7 +45,7 @@ const TITLES: Record<PlanChoice, (target: Plan) => string> = {
 };
 
 const CONFIRM_LABELS: Record<PlanChoice, (target: Plan) => string> = {
-  upgrade: () => 'Upgrade now',
+  upgrade: () => 'Request upgrade',
   downgrade: () => 'Schedule downgrade',
   keep: (target) => `Keep ${target.label}`,
 };
@@ -100,14 +100,15 @@ export function ChangePlanDialog({
           <Fact label="New plan">
             {target.label}: {formatCount(target.monthlyEmails)} emails a month, {priceOf(target)}
           </Fact>
-          <Fact label="Takes effect">Now</Fact>
-          <Fact label="Charged now" testId="prorated-charge">
+          <Fact label="Takes effect">When your provider approves it</Fact>
+          <Fact label="Price for the rest of this month" testId="prorated-charge">
             {formatEur(quote.data.proratedChargeEurCents ?? 0)}
           </Fact>
         </dl>
-        <p className="mt-2 text-xs text-slate-500">
-          The price difference for the rest of this month, to {formatDateTime(usage.period.end)}. From then on, {priceOf(target)}.
-          {pending && ` The downgrade to ${pending.label} scheduled for that date is dropped.`}
+        <p className="mt-2 text-xs text-slate-500" data-testid="upgrade-is-request">
+          This service takes no payments online: your upgrade is sent as a request, and the plan changes once the operator approves it
+          and arranges payment with you. Until then {current.label} and its limits stay in force; you can withdraw the request.
+          {pending && ` Approval drops the downgrade to ${pending.label} scheduled for ${formatDateTime(pending.effectiveAt)}.`}
         </p>
       </div>
     );

@@ -4,9 +4,10 @@ import type { PlanChangeResult } from './types';
 
 /** What the last plan change did, in a sentence, under the choice that made it. */
 export function PlanChangeNotice({ result }: { result: PlanChangeResult }) {
-  const { change, organization } = result;
-  const sentence =
-    change.kind === 'upgrade'
+  const { change, organization, request } = result;
+  const sentence = !change
+    ? `Your request to move to ${request?.label ?? 'a higher plan'} is with the operator. You stay on ${organization.plan.label} until it is approved.`
+    : change.kind === 'upgrade'
       ? `You are on ${organization.plan.label} now. Charged for the rest of the month: ${formatEur(change.proratedChargeEurCents ?? 0)}.`
       : change.kind === 'downgrade'
         ? `Downgrade to ${organization.pendingPlan?.label ?? 'the new plan'} scheduled for ${formatDateTime(change.effectiveAt)}.`

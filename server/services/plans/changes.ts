@@ -8,6 +8,7 @@ import { byPrincipal, OPERATOR, recordAudit, type AuditSource } from '../audit/r
 import { billingPeriodOf } from './billing-period';
 import { effectivePlan, pendingPlanAhead, type PlanColumns } from './effective';
 import { planOf, type Plan, type PlanId } from './plans';
+import { recordPlanRequest, resolveOpenRequest, type PlanRequest } from './requests';
 
 type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -80,6 +81,42 @@ export function decidePlanChange(
   return { values: { plan: current.id, pendingPlan: target.id, pendingPlanAt: effectiveAt }, change: { kind: 'downgrade', from: current.id, to: target.id, effectiveAt } };
 }
 
+type Tx = Parameters<Parameters<Deps['db']['transaction']>[0]>[0];
+
+/** Reads the organization with its row lock: the lock every cap check and plan change takes. */
+async function lockOrganization(tx: Tx, organizationId: string): Promise<OrganizationRow> {
+  const [organization] = await tx.select().from(organizations).where(eq(organizations.id, organizationId)).for('update');
+  if (!organization) throw notFound('Organization');
+  return organization;
+}
+
+/** Writes a decided change and its audit record, under the lock the caller holds. */
+async function applyDecision(tx: Tx, deps: Pick<Deps, 'clock'>, organization: OrganizationRow, decision: ReturnType<typeof decidePlanChange>, by: AuditSource): Promise<PlanChangeOutcome> {
+  const { values, change } = decision;
+  const [updated] = await tx.update(organizations).set(values).where(eq(organizations.id, organization.id)).returning();
+  if (change.kind !== 'unchanged') {
+    await recordAudit(tx, deps, {
+      organizationId: organization.id,
+      by,
+      action: 'organization.plan_changed',
+      target: { type: 'organization', id: organization.id, label: organization.name },
+      details: {
+        kind: change.kind,
+        from: change.from,
+        to: change.to,
+        effectiveAt: change.effectiveAt.toISOString(),
+        ...(change.proratedChargeEurCents === undefined ? {} : { proratedChargeEurCents: change.proratedChargeEurCents }),
+      },
+    });
+  }
+  return { organization: updated!, change };
+}
+
+/**
+ * The operator's plan change (`org:plan`), and what a paid checkout applies: any direction, at
+ * once upwards. It answers the organization's open request, if any: approved when the plan is the
+ * one asked for, overridden otherwise.
+ */
 export async function changePlan(
   deps: Pick<Deps, 'db' | 'clock'>,
   organizationId: string,
@@ -89,37 +126,41 @@ export async function changePlan(
 ): Promise<PlanChangeOutcome> {
   const target = planOf(planId);
   return deps.db.transaction(async (tx) => {
-    const [organization] = await tx.select().from(organizations).where(eq(organizations.id, organizationId)).for('update');
-    if (!organization) throw notFound('Organization');
-    const { values, change } = decidePlanChange(organization, target, deps.clock.now(), options);
-    const [updated] = await tx.update(organizations).set(values).where(eq(organizations.id, organizationId)).returning();
-    if (change.kind !== 'unchanged') {
-      await recordAudit(tx, deps, {
-        organizationId,
-        by: options.by ?? OPERATOR,
-        action: 'organization.plan_changed',
-        target: { type: 'organization', id: organizationId, label: organization.name },
-        details: {
-          kind: change.kind,
-          from: change.from,
-          to: change.to,
-          effectiveAt: change.effectiveAt.toISOString(),
-          ...(change.proratedChargeEurCents === undefined ? {} : { proratedChargeEurCents: change.proratedChargeEurCents }),
-        },
-      });
-    }
-    return { organization: updated!, change };
+    const organization = await lockOrganization(tx, organizationId);
+    const now = deps.clock.now();
+    const outcome = await applyDecision(tx, deps, organization, decidePlanChange(organization, target, now, options), options.by ?? OPERATOR);
+    await resolveOpenRequest(tx, organizationId, now, (open) => (open.plan === target.id ? 'approved' : 'overridden'));
+    return outcome;
   });
 }
 
+/** What a person's plan change did: changed the plan (down, or cancelling a pending change), or asked for an upgrade. */
+export type CustomerPlanChange = (PlanChangeOutcome & { request: null }) | { organization: OrganizationRow; change: null; request: PlanRequest };
+
 /**
- * The dashboard's plan change: the organization's owner, signed in, and never `immediately`
- * (a downgrade waits for the end of the period the organization has paid for).
+ * The dashboard's plan change, by the owner or a billing member signed in. A downgrade (or keeping
+ * the current plan) is theirs to make, never `immediately`: it waits for the end of the period
+ * paid for. An upgrade raises limits, so it is never applied here: without a payment provider it
+ * is recorded as a request the operator grants with `org:plan` (docs/billing.md).
  */
-export async function changePlanAsOwner(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, planId: string): Promise<PlanChangeOutcome> {
+export async function changePlanAsOwner(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, planId: string): Promise<CustomerPlanChange> {
   if (principal.userId === null) throw forbidden('Only the organization owner, signed in to the dashboard, can change the plan');
   await requireRole(deps, principal, ['owner', 'billing'], 'Only the organization owner or a billing member can change the plan');
-  return changePlan(deps, principal.organizationId, planId, { by: byPrincipal(principal) });
+  const target = planOf(planId);
+  const by = byPrincipal(principal);
+  return deps.db.transaction(async (tx): Promise<CustomerPlanChange> => {
+    const organization = await lockOrganization(tx, principal.organizationId);
+    const now = deps.clock.now();
+    const decision = decidePlanChange(organization, target, now);
+    if (decision.change.kind === 'upgrade') {
+      const request = await recordPlanRequest(tx, deps, { organization, principal, from: effectivePlan(organization, now), to: target, by });
+      return { organization, change: null, request };
+    }
+    const outcome = await applyDecision(tx, deps, organization, decision, by);
+    // Choosing a lower plan replaces a wish for a higher one.
+    if (decision.change.kind === 'downgrade') await resolveOpenRequest(tx, organization.id, now, () => 'superseded');
+    return { ...outcome, request: null };
+  });
 }
 
 /**

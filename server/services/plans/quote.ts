@@ -10,12 +10,18 @@ import { planOf } from './plans';
  * confirms, so the dialog can say what an upgrade charges or when a downgrade starts. The same
  * decision as changePlan's; the charge is worked out again when the change is made, a moment later.
  */
-export async function quotePlanChange(deps: Pick<Deps, 'db' | 'clock'>, organizationId: string, planId: string): Promise<PlanChange> {
+export interface PlanQuote extends PlanChange {
+  /** How an upgrade is settled: a request the operator grants (no payment provider configured). */
+  settlement: 'request' | null;
+}
+
+export async function quotePlanChange(deps: Pick<Deps, 'db' | 'clock'>, organizationId: string, planId: string): Promise<PlanQuote> {
   const target = planOf(planId);
   const [organization] = await deps.db
     .select({ plan: organizations.plan, pendingPlan: organizations.pendingPlan, pendingPlanAt: organizations.pendingPlanAt })
     .from(organizations)
     .where(eq(organizations.id, organizationId));
   if (!organization) throw notFound('Organization');
-  return decidePlanChange(organization, target, deps.clock.now()).change;
+  const { change } = decidePlanChange(organization, target, deps.clock.now());
+  return { ...change, settlement: change.kind === 'upgrade' ? 'request' : null };
 }
