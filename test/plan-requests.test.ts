@@ -161,7 +161,19 @@ describe('no path raises a limit for free', () => {
     const mutations = Object.entries(procedures)
       .filter(([path, procedure]) => (path.startsWith('organization.') || path.startsWith('usage.')) && procedure._def.type === 'mutation')
       .map(([path]) => path);
-    expect(mutations.sort()).toEqual(['organization.changePlan', 'organization.resendConfirmation', 'organization.withdrawPlanRequest', 'usage.setOverage']);
+    expect(mutations.sort()).toEqual([
+      'organization.cancelDeletion',
+      'organization.changePlan',
+      'organization.leave',
+      'organization.rename',
+      'organization.requestDeletion',
+      'organization.resendConfirmation',
+      'organization.resendNotificationLink',
+      'organization.resetNotificationAddress',
+      'organization.setNotificationAddress',
+      'organization.withdrawPlanRequest',
+      'usage.setOverage',
+    ]);
   });
 
   it('every plan, the overage switch and a withdrawal, by owner and billing member, leave a Free account as it was', async () => {
@@ -181,8 +193,18 @@ describe('no path raises a limit for free', () => {
       }
       await call(person, 'mutation', 'organization.withdrawPlanRequest');
       await call(person, 'mutation', 'organization.resendConfirmation');
+      // The settings page's mutations (docs/organization-settings.md): none of them touches a limit.
+      await call(person, 'mutation', 'organization.rename', { name: 'Walker & Co' });
+      await call(person, 'mutation', 'organization.setNotificationAddress', { email: 'notices@requests.test' });
+      await call(person, 'mutation', 'organization.resendNotificationLink');
+      await call(person, 'mutation', 'organization.resetNotificationAddress');
       expect(await limitsOf(owner.organizationId)).toEqual(before);
     }
+    // A deletion asked for and taken back leaves the limits as they were.
+    expect((await call(owner, 'mutation', 'organization.requestDeletion', { confirmName: 'Walker & Co' })).status).toBe(200);
+    expect((await call(owner, 'mutation', 'organization.cancelDeletion')).status).toBe(200);
+    expect((await call(billing, 'mutation', 'organization.leave')).status).toBe(200);
+    expect(await limitsOf(owner.organizationId)).toEqual(before);
   });
 
   it('every REST route, called with a Free organization full_access key, leaves its limits as they were', async () => {
