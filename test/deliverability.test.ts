@@ -10,11 +10,18 @@ import { closeRelayPools } from '@/server/mail/delivery';
 import type { SmtpGateway } from '@/server/mail/gateway-server';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
+import { broadcastHeldEmail, broadcastResumedEmail } from '@/emails/broadcast-held';
+import { confirmNotificationAddressEmail } from '@/emails/confirm-notification-address';
 import { invitationEmail } from '@/emails/invitation';
+import { organizationDeletionEmail } from '@/emails/organization-deletion';
+import { overageEnteredEmail } from '@/emails/overage-entered';
+import { webhookFailingEmail } from '@/emails/webhook-failing';
+import type { RenderedEmail } from '@/emails/layout';
 import { passwordResetEmail } from '@/emails/password-reset';
 import { RESET_LINK_TTL_MS, resetLinkOf } from '@/server/services/accounts/password-reset';
 import { INVITATION_PATH, INVITATION_TTL_MS } from '@/server/services/members';
-import { mailConfirmationLink } from '@/server/services/organizations/owner-confirmation';
+import { CONFIRM_ADDRESS_PATH, CONFIRMATION_LINK_TTL_MS, mailConfirmationLink } from '@/server/services/organizations/owner-confirmation';
+import { DELETION_GRACE_DAYS } from '@/server/vocabulary/organization-deletion';
 import { enqueueSystemEmail, sweepSystemEmails } from '@/server/services/system-mail/queue';
 import type { SystemMailRecords } from '@/server/services/system-mail/records';
 import { DAY_MS } from '@/server/services/shared/time';
@@ -109,6 +116,14 @@ interface Kind {
 /** The service's own domain (SYSTEM_MAIL_FROM), its records published as `system-mail:records` prints them. */
 const SERVICE_DOMAIN = 'eumail.test';
 
+/** A notice of the service's own, queued for the sending organization as its service queues it, with links of the same shape. */
+function notice(kind: string, render: (appUrl: string) => RenderedEmail): (to: string) => Promise<void> {
+  return async (to) => {
+    const appUrl = app.runtime.deps.config.appUrl;
+    await app.runtime.deps.db.transaction((tx) => enqueueSystemEmail(tx, app.runtime.deps, { organizationId: org.organizationId, kind, to, email: render(appUrl) }));
+  };
+}
+
 
 /** One row per kind of message the service sends; one more kind is one more row. */
 const KINDS: Kind[] = [
@@ -185,6 +200,61 @@ const KINDS: Kind[] = [
         }),
       );
     },
+  },
+  {
+    name: 'system mail: confirm a notification address',
+    to: 'alerts@example.net',
+    signedBy: SERVICE_DOMAIN,
+    // services/organizations/notification-address.ts: the owner named another address for the service's notices.
+    queue: notice('notification_confirmation', (appUrl) =>
+      confirmNotificationAddressEmail({ email: 'alerts@example.net', organizationName: 'Acme Tea', url: `${appUrl}${CONFIRM_ADDRESS_PATH}/${'k'.repeat(43)}`, validHours: CONFIRMATION_LINK_TTL_MS / 3_600_000 }),
+    ),
+  },
+  {
+    name: 'system mail: organization deletion asked for',
+    to: 'leaving@example.net',
+    signedBy: SERVICE_DOMAIN,
+    // services/organizations/deletion.ts
+    queue: notice('organization_deletion', (appUrl) =>
+      organizationDeletionEmail({ organizationName: 'Acme Tea', requestedBy: 'owner@example.net', eraseAfter: new Date(app.clock.now().getTime() + DELETION_GRACE_DAYS * DAY_MS), settingsUrl: `${appUrl}/settings` }),
+    ),
+  },
+  {
+    name: 'system mail: overage entered',
+    to: 'overage@example.net',
+    signedBy: SERVICE_DOMAIN,
+    // services/plans/overage-notice.ts: the 10k plan's quota passed with overage on.
+    queue: notice('overage-entered', (appUrl) => overageEnteredEmail({ organizationName: 'Acme Tea', quota: 10_000, monthLimit: 20_000, rateEurCents: 90, billingUrl: `${appUrl}/billing` })),
+  },
+  {
+    name: 'system mail: webhook failing',
+    to: 'hooks@example.net',
+    signedBy: SERVICE_DOMAIN,
+    // services/webhooks/alerts.ts
+    queue: notice('webhook_failing', (appUrl) =>
+      webhookFailingEmail({
+        organizationName: 'Acme Tea',
+        url: 'https://shop.acme.example.com/hooks/eumail',
+        failingSince: new Date(app.clock.now().getTime() - DAY_MS),
+        lastError: 'HTTP 502 from the endpoint',
+        dashboardUrl: `${appUrl}/webhooks/wh_0123456789`,
+      }),
+    ),
+  },
+  {
+    name: 'system mail: broadcast held for review',
+    to: 'held@example.net',
+    signedBy: SERVICE_DOMAIN,
+    // services/broadcasts/holds.ts
+    queue: notice('broadcast-held', (appUrl) =>
+      broadcastHeldEmail({ organizationName: 'Acme Tea', broadcastName: 'Autumn harvest', handed: 500, allowance: 500, broadcastUrl: `${appUrl}/broadcasts/bc_0123456789` }),
+    ),
+  },
+  {
+    name: 'system mail: broadcast resumed',
+    to: 'resumed@example.net',
+    signedBy: SERVICE_DOMAIN,
+    queue: notice('broadcast-resumed', (appUrl) => broadcastResumedEmail({ organizationName: 'Acme Tea', broadcastName: 'Autumn harvest', broadcastUrl: `${appUrl}/broadcasts/bc_0123456789` })),
   },
   {
     name: 'system mail: API key revoked',
