@@ -14,6 +14,7 @@ import { broadcastHeldEmail, broadcastResumedEmail } from '@/emails/broadcast-he
 import { confirmNotificationAddressEmail } from '@/emails/confirm-notification-address';
 import { invitationEmail } from '@/emails/invitation';
 import { organizationDeletionEmail } from '@/emails/organization-deletion';
+import { paymentFailedEmail, restrictedForNonPaymentEmail } from '@/emails/payment-failed';
 import { overageEnteredEmail } from '@/emails/overage-entered';
 import { webhookFailingEmail } from '@/emails/webhook-failing';
 import type { RenderedEmail } from '@/emails/layout';
@@ -255,6 +256,19 @@ const KINDS: Kind[] = [
     to: 'resumed@example.net',
     signedBy: SERVICE_DOMAIN,
     queue: notice('broadcast-resumed', (appUrl) => broadcastResumedEmail({ organizationName: 'Acme Tea', broadcastName: 'Autumn harvest', broadcastUrl: `${appUrl}/broadcasts/bc_0123456789` })),
+  },
+  {
+    name: 'system mail: renewal payment failed',
+    to: 'accounts@example.net',
+    signedBy: SERVICE_DOMAIN,
+    // services/billing/payment-standing.ts
+    queue: notice('payment_failed', (appUrl) => paymentFailedEmail({ organizationName: 'Acme Tea', graceUntil: new Date(app.clock.now().getTime() + 7 * DAY_MS), billingUrl: `${appUrl}/billing` })),
+  },
+  {
+    name: 'system mail: restricted for non-payment',
+    to: 'unpaid@example.net',
+    signedBy: SERVICE_DOMAIN,
+    queue: notice('restricted_for_non_payment', (appUrl) => restrictedForNonPaymentEmail({ organizationName: 'Acme Tea', failedAt: new Date(app.clock.now().getTime() - 7 * DAY_MS), billingUrl: `${appUrl}/billing` })),
   },
   {
     name: 'system mail: API key revoked',

@@ -37,6 +37,7 @@ describe('the declarations of due work', () => {
       'webhook-delivery': 500,
       'broadcast-fanout': 2_000,
       'plan-changes': 5_000,
+      'payment-grace': 60_000,
       retention: 3_600_000,
     });
   });
@@ -52,11 +53,12 @@ describe('the declarations of due work', () => {
     expect(sweep('broadcast-fanout').again!({ handled: 1, outcomes: { more: 1 } })).toBe(true);
     expect(sweep('broadcast-fanout').again!({ handled: 1, outcomes: { sent: 1 } })).toBe(false);
     expect(sweep('broadcast-fanout').summary({ handled: 1, outcomes: { sent: 1 } })).toEqual({ handled: 1, outcomes: { sent: 1 } });
-    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'retention'] as const) expect(sweep(kind).again).toBeUndefined();
+    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'retention'] as const) expect(sweep(kind).again).toBeUndefined();
     expect(sweep('system-mail').summary(3)).toEqual({ handled: 3 });
     expect(sweep('domain-check').summary(2)).toEqual({ checked: 2 });
     expect(sweep('plan-changes').summary(1)).toEqual({ applied: 1 });
-    for (const kind of ['system-mail', 'domain-check', 'plan-changes'] as const) expect(sweep(kind).summary(0)).toBeNull();
+    expect(sweep('payment-grace').summary(1)).toEqual({ restricted: 1 });
+    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace'] as const) expect(sweep(kind).summary(0)).toBeNull();
     const retention = { emailsDeleted: 0, eventsDeleted: 0, attachmentsExpired: 1, auditEventsDeleted: 0, organizationsErased: 0 };
     expect(sweep('retention').summary(retention)).toEqual(retention);
     expect(sweep('retention').summary({ ...retention, attachmentsExpired: 0 })).toBeNull();
@@ -82,6 +84,7 @@ describe('the declarations of due work', () => {
       'broadcast-fanout': { id: 'broadcast-fanout', triggers: [{ event: 'broadcast-fanout/due' }], concurrency: { key: 'event.data.organizationId', limit: 1 } },
       'broadcast-fanout-sweep': { id: 'broadcast-fanout-sweep', triggers: [{ cron: '* * * * *' }] },
       'plan-changes': { id: 'plan-changes', triggers: [{ cron: '* * * * *' }] },
+      'payment-grace': { id: 'payment-grace', triggers: [{ cron: '* * * * *' }] },
       retention: { id: 'retention', triggers: [{ cron: '17 * * * *' }] },
     });
   });
@@ -188,6 +191,7 @@ describe('the per-row runs keep the step ids of runs in flight', () => {
       ['email-dispatch', 'sweep', report, report],
       ['broadcast-fanout', 'sweep', report, report],
       ['plan-changes', 'apply-due-plan-changes', 1, { applied: 1 }],
+      ['payment-grace', 'restrict-unpaid-accounts', 1, { restricted: 1 }],
       ['retention', 'apply-retention', retention, retention],
     ];
     for (const [kind, step, swept, answer] of cases) {

@@ -8,6 +8,7 @@ import type { SessionUser } from './require-session';
 import { ModeSwitch } from './mode-switch';
 import { OrganizationBadge } from './organization-badge';
 import { DeletionBanner } from './deletion-banner';
+import { PaymentBanner } from './payment-banner';
 import { OwnerConfirmationBanner } from './owner-confirmation-banner';
 import { SidebarNav } from './sidebar-nav';
 import { UserMenu } from './user-menu';
@@ -57,6 +58,7 @@ export function DashboardShell({ user, children }: { user: SessionUser; children
       <main className="lg:pl-64">
         <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:px-10">
           <DeletionBanner />
+          <PaymentBanner />
           <OwnerConfirmationBanner />
           {children}
         </div>

@@ -1,6 +1,6 @@
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
-import { ORGANIZATION_STATUSES } from '@/server/vocabulary/organization-statuses';
+import { ORGANIZATION_STATUSES, STATUS_CAUSES } from '@/server/vocabulary/organization-statuses';
 import { ROLES } from '@/server/vocabulary/roles';
 
 export const organizations = pgTable('organizations', {
@@ -9,6 +9,8 @@ export const organizations = pgTable('organizations', {
   plan: text('plan').notNull().default('free'),
   /** active | restricted | suspended | paused */
   status: text('status', { enum: ORGANIZATION_STATUSES }).notNull().default('active'),
+  /** Who put the status where it is when it is not active: the operator, or an unpaid renewal; null while active. */
+  statusCause: text('status_cause', { enum: STATUS_CAUSES }),
   reviewed: boolean('reviewed').notNull().default(false),
   overageEnabled: boolean('overage_enabled').notNull().default(false),
   ownerEmail: text('owner_email').notNull(),
@@ -42,6 +44,12 @@ export const organizations = pgTable('organizations', {
   /** The owner asked to delete the organization: keys and sending stop now, everything is erased at eraseAfter unless cancelled. */
   deletionRequestedAt: timestamp('deletion_requested_at', { withTimezone: true, mode: 'date' }),
   eraseAfter: timestamp('erase_after', { withTimezone: true, mode: 'date' }),
+  /**
+   * A renewal the payment provider could not collect: when it first failed, and until when sending
+   * goes on regardless (BILLING_GRACE_DAYS later); both null once paid (docs/billing.md).
+   */
+  paymentFailedAt: timestamp('payment_failed_at', { withTimezone: true, mode: 'date' }),
+  paymentGraceUntil: timestamp('payment_grace_until', { withTimezone: true, mode: 'date' }),
 });
 
 /** The links mailed to confirm a new notification address: each expires, is used once, and a newer one replaces it. */

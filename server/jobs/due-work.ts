@@ -2,6 +2,7 @@ import { broadcastDueAt, runBroadcast, sweepBroadcasts } from '../services/broad
 import { checkDomain, sweepDomainChecks } from '../services/domains/verification';
 import { dispatchEmail, nextAttemptAtOf, sweepEmailDispatch } from '../services/emails/pipeline/dispatch';
 import { applyRetention } from '../services/emails/retention';
+import { restrictUnpaidAccounts } from '../services/billing/payment-standing';
 import { applyDuePlanChanges } from '../services/plans/changes';
 import type { SweepReport } from '../services/shared/dispatch-sweep';
 import { deliverSystemEmail, sweepSystemEmails } from '../services/system-mail/queue';
@@ -140,6 +141,15 @@ const planChanges = dueWork({
   cron: { functionId: 'plan-changes', schedule: EVERY_MINUTE, step: 'apply-due-plan-changes', answer: (applied) => ({ applied }) },
 });
 
+/** A failed renewal's grace period ends unpaid: sending is restricted (docs/billing.md). A minute late is no matter; a day would be. */
+const paymentGrace = dueWork({
+  kind: 'payment-grace',
+  sweep: restrictUnpaidAccounts,
+  intervalMs: 60_000,
+  summary: counted('restricted'),
+  cron: { functionId: 'payment-grace', schedule: EVERY_MINUTE, step: 'restrict-unpaid-accounts', answer: (restricted) => ({ restricted }) },
+});
+
 /** Hourly: emails past their plan's log retention, attachment contents past 30 days and audit rows past 400 days are deleted, and deleted organizations past their grace period erased. */
 const retention = dueWork({
   kind: 'retention',
@@ -157,6 +167,7 @@ export const DUE_WORK: { readonly [K in JobKind]: DueWork<K> } = {
   'webhook-delivery': webhookDelivery,
   'broadcast-fanout': broadcastFanout,
   'plan-changes': planChanges,
+  'payment-grace': paymentGrace,
   retention,
 };
 

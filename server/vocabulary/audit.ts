@@ -1,5 +1,5 @@
-/** Who made a change: a person in the dashboard, an API key, or the operator's CLI. */
-export const AUDIT_ACTOR_KINDS = ['user', 'api_key', 'operator'] as const;
+/** Who made a change: a person in the dashboard, an API key, the operator's CLI, or the payment provider's reports (billing). */
+export const AUDIT_ACTOR_KINDS = ['user', 'api_key', 'operator', 'billing'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
 /** Every change the audit log records, declared once: the table's column, the listing's filter and the dashboard's words. */
@@ -50,6 +50,9 @@ export const AUDIT_ACTIONS = [
   'organization.notification_address_reset',
   'organization.deletion_requested',
   'organization.deletion_cancelled',
+  'billing.payment_failed',
+  'billing.restricted_for_non_payment',
+  'billing.payment_recovered',
   'invitation.sent',
   'invitation.accepted',
   'invitation.revoked',
@@ -78,7 +81,7 @@ export const AUDIT_TARGET_TYPES = ['api_key', 'domain', 'webhook', 'audience', '
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** The groups the dashboard filters by: the part of an action before the dot. */
-export const AUDIT_ACTION_GROUPS = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'suppression', 'template', 'broadcast', 'organization', 'invitation', 'member', 'user', 'recipient'] as const;
+export const AUDIT_ACTION_GROUPS = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'suppression', 'template', 'broadcast', 'organization', 'billing', 'invitation', 'member', 'user', 'recipient'] as const;
 export type AuditActionGroup = (typeof AUDIT_ACTION_GROUPS)[number];
 
 export const actionsOfGroup = (group: AuditActionGroup): AuditAction[] => AUDIT_ACTIONS.filter((action) => action.startsWith(`${group}.`));

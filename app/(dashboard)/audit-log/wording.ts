@@ -49,6 +49,9 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   'organization.notification_address_reset': 'Sent notices to the owner again',
   'organization.deletion_requested': 'Asked to delete the organization',
   'organization.deletion_cancelled': 'Cancelled the organization’s deletion',
+  'billing.payment_failed': 'A renewal payment failed',
+  'billing.restricted_for_non_payment': 'Restricted sending: a renewal is unpaid',
+  'billing.payment_recovered': 'A failed renewal was paid',
   'invitation.sent': 'Invited a person',
   'invitation.accepted': 'Accepted an invitation',
   'invitation.revoked': 'Revoked an invitation',
@@ -76,6 +79,7 @@ export const GROUP_WORDS: Record<AuditActionGroup, string> = {
   template: 'Templates',
   broadcast: 'Broadcasts',
   organization: 'Plan and account',
+  billing: 'Payments',
   invitation: 'Invitations',
   member: 'Team members',
   user: 'Sign-ins, passwords and two-factor',
@@ -93,5 +97,7 @@ export function actorWords(actor: AuditEvent['actor']): { primary: string; secon
       return { primary: actor.label ?? 'A deleted API key', secondary: 'API key' };
     case 'operator':
       return { primary: 'EU Mail support', secondary: 'Operator' };
+    case 'billing':
+      return { primary: 'Billing', secondary: 'Payment provider' };
   }
 }

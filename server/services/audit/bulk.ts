@@ -19,6 +19,7 @@ const actorIs = (actor: AuditActor) => {
     case 'api_key':
       return eq(auditEvents.actorId, actor.keyId);
     case 'operator':
+    case 'billing':
       return isNull(auditEvents.actorId);
   }
 };

@@ -6,7 +6,7 @@ import { newId } from '../../ids';
 import type { Principal, RequestOrigin } from '../shared/principal';
 import type { AuditAction, AuditTargetType } from '../../vocabulary/audit';
 
-export type AuditActor = { kind: 'user'; userId: string } | { kind: 'api_key'; keyId: string } | { kind: 'operator' };
+export type AuditActor = { kind: 'user'; userId: string } | { kind: 'api_key'; keyId: string } | { kind: 'operator' } | { kind: 'billing' };
 
 /** Who made a change and from where: what every recorded change carries. */
 export interface AuditSource {
@@ -16,6 +16,9 @@ export interface AuditSource {
 
 /** The operator's CLI: no person, no key, no address. */
 export const OPERATOR: AuditSource = { actor: { kind: 'operator' }, origin: null };
+
+/** The payment provider's reports (a paid or failed invoice) and what follows from them on their own (a grace period ending). */
+export const BILLING: AuditSource = { actor: { kind: 'billing' }, origin: null };
 
 /**
  * The actor behind a principal: its key, else its signed-in person. A principal with neither is
@@ -57,6 +60,7 @@ function actorColumns(actor: AuditActor): { actorId: string | null; actorLabel: 
         actorLabel: sql`(select ${apiKeys.name} || ' (' || ${apiKeys.tokenStart} || '…)' from ${apiKeys} where ${eq(apiKeys.id, actor.keyId)})`,
       };
     case 'operator':
+    case 'billing':
       return { actorId: null, actorLabel: null };
   }
 }

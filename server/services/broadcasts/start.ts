@@ -16,7 +16,7 @@ import type { BroadcastRow } from './view';
  */
 export async function sendRefusal(tx: Db, deps: Pick<Deps, 'clock' | 'config'>, row: BroadcastRow): Promise<AppError | null> {
   const [organization] = await tx
-    .select({ status: organizations.status, ownerConfirmedAt: organizations.ownerConfirmedAt, deletionRequestedAt: organizations.deletionRequestedAt, plan: organizations.plan, pendingPlan: organizations.pendingPlan, pendingPlanAt: organizations.pendingPlanAt })
+    .select({ status: organizations.status, ownerConfirmedAt: organizations.ownerConfirmedAt, deletionRequestedAt: organizations.deletionRequestedAt, statusCause: organizations.statusCause, plan: organizations.plan, pendingPlan: organizations.pendingPlan, pendingPlanAt: organizations.pendingPlanAt })
     .from(organizations)
     .where(eq(organizations.id, row.organizationId));
   if (!organization) return new AppError('NOT_FOUND', 'Organization not found');
@@ -24,7 +24,7 @@ export async function sendRefusal(tx: Db, deps: Pick<Deps, 'clock' | 'config'>, 
   if (!plan.sendsBroadcasts) {
     return new AppError('PLAN_LIMIT_EXCEEDED', `Broadcasts need a paid plan: move up from ${plan.label} to send one (test copies work on every plan)`);
   }
-  const account = accountRefusal({ status: organization.status, ownerConfirmed: organization.ownerConfirmedAt !== null, deletionPending: organization.deletionRequestedAt !== null });
+  const account = accountRefusal({ status: organization.status, ownerConfirmed: organization.ownerConfirmedAt !== null, deletionPending: organization.deletionRequestedAt !== null, unpaid: organization.statusCause === 'non_payment' });
   if (account) return account;
   if (!row.audienceId) return validationError('audience_id: the audience was deleted; choose another one');
   const [audience] = await tx.select({ id: audiences.id }).from(audiences).where(eq(audiences.id, row.audienceId)).for('share');

@@ -29,11 +29,11 @@ export async function contentOf(deps: Pick<Deps, 'db'>, row: BroadcastRow): Prom
  */
 async function checkTestRecipients(deps: Pick<Deps, 'db'>, principal: Principal, to: string[]): Promise<void> {
   const [organization] = await deps.db
-    .select({ ownerEmail: organizations.ownerEmail, status: organizations.status, ownerConfirmedAt: organizations.ownerConfirmedAt, deletionRequestedAt: organizations.deletionRequestedAt })
+    .select({ ownerEmail: organizations.ownerEmail, status: organizations.status, ownerConfirmedAt: organizations.ownerConfirmedAt, deletionRequestedAt: organizations.deletionRequestedAt, statusCause: organizations.statusCause })
     .from(organizations)
     .where(eq(organizations.id, principal.organizationId));
   // What the account may do comes first, as on every send: no choice of recipient would help it.
-  const account = organization && principal.mode === 'live' ? accountRefusal({ status: organization.status, ownerConfirmed: organization.ownerConfirmedAt !== null, deletionPending: organization.deletionRequestedAt !== null }) : null;
+  const account = organization && principal.mode === 'live' ? accountRefusal({ status: organization.status, ownerConfirmed: organization.ownerConfirmedAt !== null, deletionPending: organization.deletionRequestedAt !== null, unpaid: organization.statusCause === 'non_payment' }) : null;
   if (account) throw account;
   const ownerEmail = organization?.ownerEmail ?? '';
   const verified = new Set(

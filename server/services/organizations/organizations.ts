@@ -13,6 +13,7 @@ import type { AuditAction } from '../../vocabulary/audit';
 import type { Mode } from '../../vocabulary/api-keys';
 import { mailConfirmationLink } from './owner-confirmation';
 import { noticeAddressOf } from './notice-address';
+import { paymentStandingOf } from '../billing/payment-standing';
 import { organizationName } from './name';
 import { isOrganizationStatus, ORGANIZATION_STATUSES } from '../../vocabulary/organization-statuses';
 
@@ -119,6 +120,8 @@ export async function describeOrganization(deps: Pick<Deps, 'db' | 'clock'>, id:
     notificationEmail: noticeAddressOf(organization),
     /** A deletion asked for and not yet erased (keys and sending are stopped); null when none is. */
     deletion: organization.deletionRequestedAt ? { requestedAt: organization.deletionRequestedAt.toISOString(), eraseAfter: organization.eraseAfter!.toISOString() } : null,
+    /** A renewal left unpaid (null when nothing is owed): until when sending goes on, or that it is restricted for it. */
+    payment: organization.paymentFailedAt ? paymentStandingOf(organization) : null,
     plan: { id: plan.id, label: plan.label, monthlyEmails: plan.monthlyEmails, apiKeys: plan.apiKeys, domains: plan.domains },
     pendingPlan: pending ? { id: pending.plan.id, label: pending.plan.label, monthlyEmails: pending.plan.monthlyEmails, effectiveAt: pending.at.toISOString() } : null,
   };
@@ -137,14 +140,23 @@ const SETTING_ACTIONS: Record<Setting, AuditAction> = {
  * Changes one setting under the organization's row lock and records it (from, to) in the same
  * transaction; setting it to what it already is changes and records nothing.
  */
-async function changeSetting<K extends Setting>(deps: Pick<Deps, 'db' | 'clock'>, id: string, setting: K, value: Organization[K], by: AuditSource): Promise<Organization> {
+async function changeSetting<K extends Setting>(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  id: string,
+  setting: K,
+  value: Organization[K],
+  by: AuditSource,
+  alongside: (current: Organization) => Partial<Pick<Organization, 'statusCause' | 'paymentGraceUntil'>> = () => ({}),
+): Promise<Organization> {
   return deps.db.transaction(async (tx) => {
     const [current] = await tx.select().from(organizations).where(eq(organizations.id, id)).for('update');
     if (!current) throw notFound('Organization');
-    if (current[setting] === value) return current;
+    const also = alongside(current);
+    const unchanged = current[setting] === value && Object.entries(also).every(([column, given]) => current[column as keyof typeof also] === given);
+    if (unchanged) return current;
     const [organization] = await tx
       .update(organizations)
-      .set({ [setting]: value })
+      .set({ [setting]: value, ...also })
       .where(eq(organizations.id, id))
       .returning();
     await recordAudit(tx, deps, {
@@ -163,7 +175,13 @@ export function setStatus(deps: Pick<Deps, 'db' | 'clock'>, id: string, status: 
   if (!isOrganizationStatus(status)) {
     throw validationError(`status must be one of ${ORGANIZATION_STATUSES.join(', ')}`);
   }
-  return changeSetting(deps, id, 'status', status, by);
+  // The operator's word stands over billing's: an account they restrict stays so when a late
+  // payment arrives, and one they let send again while a renewal is unpaid is not restricted
+  // again by the grace sweep for that unpaid stretch (services/billing/payment-standing.ts).
+  return changeSetting(deps, id, 'status', status, by, (current) => ({
+    statusCause: status === 'active' ? null : 'operator',
+    ...(status === 'active' && current.statusCause === 'non_payment' ? { paymentGraceUntil: null } : {}),
+  }));
 }
 
 export const setReviewed = (deps: Pick<Deps, 'db' | 'clock'>, id: string, reviewed: boolean, by: AuditSource) => changeSetting(deps, id, 'reviewed', reviewed, by);

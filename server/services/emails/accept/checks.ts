@@ -38,12 +38,19 @@ export const DELETION_PENDING_REFUSAL = [
   'This organization is being deleted and sends nothing; its owner can cancel the deletion in the dashboard’s settings until it is erased',
 ] as const;
 
+/** Restricted because a renewal stayed unpaid past its grace period, not by the operator: the customer can lift it themselves (docs/billing.md). */
+export const UNPAID_REFUSAL = [
+  'ACCOUNT_RESTRICTED',
+  'Sending is restricted because a renewal is unpaid; it resumes as soon as the payment is confirmed (the dashboard’s billing page)',
+] as const;
+
 /**
  * Why an account may not send live mail, or null: its status (on hold, suspended, paused) first,
  * then an owner not confirmed yet. Every live send asks this, the broadcast's start included.
  */
-export function accountRefusal(organization: { status: string; ownerConfirmed: boolean; deletionPending?: boolean }): AppError | null {
+export function accountRefusal(organization: { status: string; ownerConfirmed: boolean; deletionPending?: boolean; unpaid?: boolean }): AppError | null {
   if (organization.deletionPending) return new AppError(DELETION_PENDING_REFUSAL[0], DELETION_PENDING_REFUSAL[1]);
+  if (organization.status === 'restricted' && organization.unpaid) return new AppError(UNPAID_REFUSAL[0], UNPAID_REFUSAL[1]);
   const refusal = ACCOUNT_REFUSALS[organization.status as keyof typeof ACCOUNT_REFUSALS] ?? (organization.ownerConfirmed ? null : UNCONFIRMED_OWNER_REFUSAL);
   return refusal ? new AppError(refusal[0], refusal[1]) : null;
 }

@@ -18,7 +18,7 @@ interface SenderDomain {
 
 /** What the refusals before queueing read from the database, for one email or a whole batch. */
 export interface SendContext {
-  organization: { status: string; ownerEmail: string; ownerConfirmed: boolean; deletionPending: boolean } | null;
+  organization: { status: string; ownerEmail: string; ownerConfirmed: boolean; deletionPending: boolean; unpaid: boolean } | null;
   /** What the sending limits read: plan, standing, review and overage, and the live counters. */
   account: SendingAccount | null;
   counters: UsageCounters;
@@ -33,6 +33,7 @@ type ContextRow = Record<string, unknown> & {
   owner_email: string;
   owner_confirmed: boolean;
   deletion_pending: boolean;
+  unpaid: boolean;
   domains: SenderDomain[] | string;
   suppressed: string[] | string;
 };
@@ -77,6 +78,7 @@ const readContexts = perDatabase((db) =>
       select i.ordinal, ${column(organizations, 'status', 'o')}, ${column(organizations, 'ownerEmail', 'o')} as owner_email,
         ${column(organizations, 'ownerConfirmedAt', 'o')} is not null as owner_confirmed,
         ${column(organizations, 'deletionRequestedAt', 'o')} is not null as deletion_pending,
+        coalesce(${column(organizations, 'statusCause', 'o')} = 'non_payment', false) as unpaid,
         ${columnsAs('o', organizations, ACCOUNT_COLUMNS)},
         ${columnsAs('c', usageCounters, COUNTER_COLUMNS)},
         coalesce((select jsonb_agg(jsonb_build_object('id', ${column(domains, 'id', 'd')}, 'name', ${column(domains, 'name', 'd')}, 'status', ${column(domains, 'status', 'd')},
@@ -131,7 +133,7 @@ export async function loadSendContext(
   if (!row) return { organization: null, account: null, counters: NO_USAGE, domains: new Map(), suppressed: new Set() };
   const parse = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
   return {
-    organization: { status: row.status, ownerEmail: row.owner_email, ownerConfirmed: row.owner_confirmed, deletionPending: row.deletion_pending },
+    organization: { status: row.status, ownerEmail: row.owner_email, ownerConfirmed: row.owner_confirmed, deletionPending: row.deletion_pending, unpaid: row.unpaid },
     account: fromColumns<SendingAccount>(row, 'o', organizations, ACCOUNT_COLUMNS),
     // day is never null in a stored counter row: null means the organization has none yet.
     counters: row['c.day'] == null ? NO_USAGE : fromColumns<UsageCounters>(row, 'c', usageCounters, COUNTER_COLUMNS),
