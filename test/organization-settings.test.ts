@@ -341,6 +341,29 @@ describe('deleting', () => {
     expect((await applyRetention(deps())).organizationsErased).toBe(0);
   });
 
+  it('the retired DKIM keys of its deleted domains, which name no domain, go with it; another organization keeps its own', async () => {
+    /** A domain added and deleted again: its key stays retired, its private key wiped, naming no domain. */
+    const retiredKeyOf = async (org: { apiKey: string }, name: string) => {
+      const created = await world.app.request('POST', '/api/domains', { key: org.apiKey, body: { name } });
+      expect(created.status, created.text).toBe(201);
+      const [key] = await db().select({ id: dkimKeys.id }).from(dkimKeys).where(eq(dkimKeys.domainId, created.body.id));
+      expect((await world.app.request('DELETE', `/api/domains/${created.body.id}`, { key: org.apiKey })).status).toBe(200);
+      const [row] = await db().select().from(dkimKeys).where(eq(dkimKeys.id, key!.id));
+      expect(row).toMatchObject({ domainId: null, privateKeyEncrypted: null, retiredAt: expect.any(Date) });
+      return key!.id;
+    };
+    const doomed = await populatedOrganization('Acme', 'acme.example.com', 'boss@acme.example.com');
+    const kept = await populatedOrganization('Other', 'other.example.com', 'boss@other.example.com');
+    const doomedKey = await retiredKeyOf(doomed, 'old.acme.example.com');
+    const keptKey = await retiredKeyOf(kept, 'old.other.example.com');
+
+    await call(doomed.owner, 'mutation', 'organization.requestDeletion', { confirmName: 'Acme' });
+    world.app.clock.advance(DELETION_GRACE_DAYS * DAY_MS);
+    expect((await applyRetention(deps())).organizationsErased).toBe(1);
+    expect(await db().select().from(dkimKeys).where(eq(dkimKeys.id, doomedKey))).toHaveLength(0);
+    expect(await db().select().from(dkimKeys).where(eq(dkimKeys.id, keptKey))).toHaveLength(1);
+  });
+
   it('a deletion cancelled before the sweep is never erased', async () => {
     const owner = await signUpPerson(world.app, 'owner@example.test');
     await call(owner, 'mutation', 'organization.requestDeletion', { confirmName: "Ada's organization" });
