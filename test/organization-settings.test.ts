@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { queryRows } from '@/db/client';
-import { auditEvents, dkimKeys, domains, members, organizations, users } from '@/db/schema';
+import { auditEvents, dkimKeys, domains, members, notificationConfirmations, organizations, users } from '@/db/schema';
 import { ACTIVE_ORGANIZATION_COOKIE } from '@/server/auth/active-organization';
 import { applyRetention } from '@/server/services/emails/retention';
 import { DELETION_GRACE_DAYS } from '@/server/services/organizations/deletion';
@@ -179,6 +179,94 @@ describe('the notification address', () => {
     const admin = await memberOf(owner.organizationId, 'admin', 'admin@example.test');
     expect((await call(admin, 'mutation', 'organization.setNotificationAddress', { email: 'ops@example.test' })).status).toBe(200);
     expect((await clickConfirm(`http://x/confirm-address/${'A'.repeat(43)}`)).status).toBe(404);
+  });
+});
+
+/** What a confirmation link could change, for these organizations: where notices go, the links' state, the audit log's length. */
+async function addressStateOf(...organizationIds: string[]) {
+  return {
+    organizations: await db().select({ id: organizations.id, notificationEmail: organizations.notificationEmail }).from(organizations).where(inArray(organizations.id, organizationIds)).orderBy(organizations.id),
+    links: await db()
+      .select({ id: notificationConfirmations.id, usedAt: notificationConfirmations.usedAt, replacedAt: notificationConfirmations.replacedAt })
+      .from(notificationConfirmations)
+      .where(inArray(notificationConfirmations.organizationId, organizationIds))
+      .orderBy(notificationConfirmations.id),
+    auditEntries: (await db().select({ id: auditEvents.id }).from(auditEvents).where(inArray(auditEvents.organizationId, organizationIds))).length,
+  };
+}
+
+describe('the confirmation page, against hostile links', () => {
+  it('garbage, overlong, URL-encoded, replayed or another organization’s token: each a clear error and nothing changes; the page’s limits hold for these links too', async () => {
+    const ours = await signUpPerson(world.app, 'owner@ours.example');
+    const theirs = await signUpPerson(world.app, 'owner@theirs.example');
+    await call(ours, 'mutation', 'organization.setNotificationAddress', { email: 'ops@ours.example' });
+    await call(theirs, 'mutation', 'organization.setNotificationAddress', { email: 'ops@theirs.example' });
+    const [ourLink] = await notificationLinks('ops@ours.example');
+    const [theirLink] = await notificationLinks('ops@theirs.example');
+    const ourToken = new URL(ourLink!).pathname.split('/').pop()!;
+    const before = await addressStateOf(ours.organizationId, theirs.organizationId);
+    const oursBefore = await addressStateOf(ours.organizationId);
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const post = (path: string, headers: Record<string, string> = {}, body = 'confirm=1') => fetch(`${world.app.url}${path}`, { method: 'POST', headers: { ...form, ...headers }, body });
+
+    const hostile = [
+      '/confirm-address/not-a-token',
+      `/confirm-address/${'A'.repeat(43)}`,
+      `/confirm-address/${ourToken}x`,
+      `/confirm-address/${'A'.repeat(129)}`,
+      `/confirm-address/${ourToken.slice(0, -1)}%${ourToken.charCodeAt(ourToken.length - 1).toString(16).toUpperCase()}`,
+      '/confirm-address/%2e%2e%2f%2e%2e%2fapi%2fhealth',
+      '/confirm-address/%252F%2500',
+      '/confirm-address/%ZZ',
+      '/confirm-address/%E2%80%AE%F0%9F%92%A5',
+      '/confirm-address/<script>alert(1)</script>',
+      `/confirm-address/${ourToken}/${ourToken}`,
+    ];
+    for (const path of hostile) {
+      const answer = await post(path);
+      expect(answer.status, path).toBe(404);
+      const page = await answer.text();
+      expect(page, path).toContain('This confirmation link is not valid');
+      expect(page, path).not.toContain('<script>alert');
+    }
+    // Longer than any request target the service reads: refused before routing, named.
+    const overlong = await post(`/confirm-address/${'A'.repeat(9 * 1024)}`);
+    expect(overlong.status).toBe(414);
+    expect(await overlong.json()).toMatchObject({ code: 'URI_TOO_LONG', error: expect.stringContaining('longer than 8192 bytes') });
+    // A body past the page's 8 KiB, on a good link: refused unread.
+    const huge = await post(new URL(ourLink!).pathname, {}, `confirm=1&pad=${'x'.repeat(9 * 1024)}`);
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get('connection')).toBe('close');
+    expect(await addressStateOf(ours.organizationId, theirs.organizationId)).toEqual(before);
+
+    // The page's budget (30 a minute per client address) counts these links as the owner's: then 429, and nothing is asked of the database.
+    const used = hostile.length + 1;
+    for (let i = used; i < 30; i += 1) expect((await fetch(served(ourLink!))).status).toBe(200);
+    const busy = await clickConfirm(ourLink!);
+    expect(busy.status).toBe(429);
+    expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await busy.text()).toContain('Too many requests');
+    expect(await addressStateOf(ours.organizationId, theirs.organizationId)).toEqual(before);
+    world.app.clock.advance(60_000);
+
+    // Another organization's link, opened by our owner signed in, naming our organization in the query and the form:
+    // it confirms its own organization's address and nothing of ours.
+    const theirsPath = new URL(theirLink!).pathname;
+    const opened = await post(`${theirsPath}?organizationId=${ours.organizationId}`, { cookie: `${ours.cookie}; ${ACTIVE_ORGANIZATION_COOKIE}=${ours.organizationId}` }, `confirm=1&organizationId=${ours.organizationId}`);
+    expect(opened.status).toBe(200);
+    expect(await opened.text()).toContain('ops@theirs.example');
+    expect(await addressStateOf(ours.organizationId)).toEqual(oursBefore);
+    expect((await call(theirs, 'query', 'organization.notificationAddress')).data).toMatchObject({ address: 'ops@theirs.example', pending: null });
+    expect((await call(ours, 'query', 'organization.notificationAddress')).data).toMatchObject({ address: 'owner@ours.example', pending: { email: 'ops@ours.example' } });
+
+    // Replayed: used already, a 410 that says so, and nothing more changes for either organization.
+    const settled = await addressStateOf(ours.organizationId, theirs.organizationId);
+    for (const method of ['POST', 'GET']) {
+      const replayed = method === 'POST' ? await clickConfirm(theirLink!) : await fetch(served(theirLink!));
+      expect(replayed.status, method).toBe(410);
+      expect(await replayed.text()).toContain('This link was used already');
+    }
+    expect(await addressStateOf(ours.organizationId, theirs.organizationId)).toEqual(settled);
   });
 });
 
