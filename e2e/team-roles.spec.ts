@@ -64,6 +64,7 @@ test('a viewer sees no write controls on the keys, domains and contacts pages; a
   const audience = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Readers' });
   await trpcMutation(page, 'audiences.createContact', { id: audience.id, email: 'reader@example.com' });
   const template = await trpcMutation<{ id: string }>(page, 'templates.create', { name: 'Receipt', subject: 'Your receipt', html: '<p>Thanks</p>' });
+  const broadcast = await trpcMutation<{ id: string }>(page, 'broadcasts.create', { audience_id: audience.id, from: `news@roles-${suffix}.example.com`, name: 'Launch', subject: 'We launched', html: '<p>Hello</p>' });
   await trpcMutation(page, 'team.invite', { email: invited, role: 'viewer' });
 
   const vera = await newPerson(browser, new URL(page.url()).origin, invited, 'Vera Viewer', await invitationLink(loopback, invited));
@@ -112,6 +113,17 @@ test('a viewer sees no write controls on the keys, domains and contacts pages; a
   await expect(vera.getByTestId('template-editor').getByTestId('role-note')).toContainText('Your role (Viewer) cannot do this here');
   await shot(vera, 'roles-viewer-template');
 
+  // A broadcast's composer likewise: its fields and choices take no input, and there is no Save.
+  await vera.goto(`/broadcasts/${broadcast.id}`);
+  const composer = vera.getByTestId('broadcast-form');
+  await expect(composer.getByLabel('Subject')).toHaveValue('We launched');
+  await expect(composer.getByLabel('Subject')).not.toBeEditable();
+  await expect(composer.getByLabel('HTML', { exact: true })).not.toBeEditable();
+  await expect(composer.getByLabel('Audience')).toBeDisabled();
+  await expect(composer.getByRole('radio', { name: 'Use a template' })).toBeDisabled();
+  await expect(vera.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  await expect(vera.getByTestId('broadcast-composer').getByTestId('role-note')).toContainText('Your role (Viewer) cannot do this here');
+
   // The owner makes her a developer: keys and domains are hers to change now; contacts still are not.
   await page.goto('/team');
   const row = page.getByTestId('member-row').filter({ hasText: invited });
@@ -136,6 +148,10 @@ test('a viewer sees no write controls on the keys, domains and contacts pages; a
   await vera.goto(`/templates/${template.id}`);
   await expect(vera.getByTestId('template-form').getByLabel('Subject')).toBeEditable();
   await expect(vera.getByTestId('template-editor').getByTestId('role-note')).toHaveCount(0);
+  // Broadcasts are not: the composer stays read-only, naming the roles that may.
+  await vera.goto(`/broadcasts/${broadcast.id}`);
+  await expect(vera.getByTestId('broadcast-form').getByLabel('Subject')).not.toBeEditable();
+  await expect(vera.getByTestId('broadcast-composer').getByTestId('role-note')).toContainText('Your role (Developer) cannot do this here');
   await vera.context().close();
 });
 
