@@ -63,6 +63,8 @@ test('a viewer sees no write controls on the keys, domains and contacts pages; a
   const domain = await trpcMutation<{ id: string }>(page, 'domains.create', { name: `roles-${suffix}.example.com` });
   const audience = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Readers' });
   await trpcMutation(page, 'audiences.createContact', { id: audience.id, email: 'reader@example.com' });
+  const template = await trpcMutation<{ id: string }>(page, 'templates.create', { name: 'Receipt', subject: 'Your receipt', html: '<p>Thanks</p>' });
+  const broadcast = await trpcMutation<{ id: string }>(page, 'broadcasts.create', { audience_id: audience.id, from: `news@roles-${suffix}.example.com`, name: 'Launch', subject: 'We launched', html: '<p>Hello</p>' });
   await trpcMutation(page, 'team.invite', { email: invited, role: 'viewer' });
 
   const vera = await newPerson(browser, new URL(page.url()).origin, invited, 'Vera Viewer', await invitationLink(loopback, invited));
@@ -91,9 +93,36 @@ test('a viewer sees no write controls on the keys, domains and contacts pages; a
   await expect(vera.getByRole('button', { name: 'Edit reader@example.com' })).toHaveCount(0);
   await expect(vera.getByRole('button', { name: 'Delete reader@example.com' })).toHaveCount(0);
   await expect(vera.getByTestId('contacts').getByRole('checkbox')).toHaveCount(0);
+  // No checkbox column at all, not an empty one: the first column is the email, in the header and in the row.
+  await expect(vera.getByTestId('contacts').getByRole('columnheader')).toHaveText(['Email', 'Name', 'Subscription', 'Added', 'Actions']);
+  await expect(vera.getByTestId('contact-row').getByRole('cell')).toHaveCount(5);
+  await expect(vera.getByTestId('contact-row').getByRole('cell').first()).toHaveText('reader@example.com');
   await expect(vera.getByRole('button', { name: 'Delete audience' })).toHaveCount(0);
   await expect(vera.getByRole('button', { name: 'Add contact' })).toBeDisabled();
   await shot(vera, 'roles-viewer-contacts');
+
+  // A template: its source to read and copy, not to type in; no Save, and the page says why.
+  await vera.goto(`/templates/${template.id}`);
+  const form = vera.getByTestId('template-form');
+  await expect(form.getByLabel('Subject')).toHaveValue('Your receipt');
+  for (const label of ['Name', 'Subject', 'HTML', 'Text']) await expect(form.getByLabel(label, { exact: true })).not.toBeEditable();
+  await form.getByLabel('Subject').press('End');
+  await vera.keyboard.type(' changed');
+  await expect(form.getByLabel('Subject')).toHaveValue('Your receipt');
+  await expect(vera.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  await expect(vera.getByTestId('template-editor').getByTestId('role-note')).toContainText('Your role (Viewer) cannot do this here');
+  await shot(vera, 'roles-viewer-template');
+
+  // A broadcast's composer likewise: its fields and choices take no input, and there is no Save.
+  await vera.goto(`/broadcasts/${broadcast.id}`);
+  const composer = vera.getByTestId('broadcast-form');
+  await expect(composer.getByLabel('Subject')).toHaveValue('We launched');
+  await expect(composer.getByLabel('Subject')).not.toBeEditable();
+  await expect(composer.getByLabel('HTML', { exact: true })).not.toBeEditable();
+  await expect(composer.getByLabel('Audience')).toBeDisabled();
+  await expect(composer.getByRole('radio', { name: 'Use a template' })).toBeDisabled();
+  await expect(vera.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  await expect(vera.getByTestId('broadcast-composer').getByTestId('role-note')).toContainText('Your role (Viewer) cannot do this here');
 
   // The owner makes her a developer: keys and domains are hers to change now; contacts still are not.
   await page.goto('/team');
@@ -115,6 +144,14 @@ test('a viewer sees no write controls on the keys, domains and contacts pages; a
   await expect(vera.getByTestId('contact-row')).toHaveCount(1);
   await expect(vera.getByRole('button', { name: 'Edit reader@example.com' })).toHaveCount(0);
   await shot(vera, 'roles-developer-contacts');
+  // Templates are a developer's to change: the editor takes input again.
+  await vera.goto(`/templates/${template.id}`);
+  await expect(vera.getByTestId('template-form').getByLabel('Subject')).toBeEditable();
+  await expect(vera.getByTestId('template-editor').getByTestId('role-note')).toHaveCount(0);
+  // Broadcasts are not: the composer stays read-only, naming the roles that may.
+  await vera.goto(`/broadcasts/${broadcast.id}`);
+  await expect(vera.getByTestId('broadcast-form').getByLabel('Subject')).not.toBeEditable();
+  await expect(vera.getByTestId('broadcast-composer').getByTestId('role-note')).toContainText('Your role (Developer) cannot do this here');
   await vera.context().close();
 });
 

@@ -142,7 +142,7 @@ describe('the signing key', () => {
     const pair = await generateDkimKeyPair();
     const { db, encryptionKey, clock } = app.runtime.deps;
     await db.update(dkimKeys).set({ retiredAt: clock.now() }).where(eq(dkimKeys.domainId, domainId));
-    await db.insert(dkimKeys).values({ id: newId(), domainId, selector: pair.selector, publicKey: pair.publicKey, privateKeyEncrypted: seal(pair.privateKeyPem, encryptionKey), createdAt: clock.now() });
+    await db.insert(dkimKeys).values({ id: newId(), domainId, organizationId: org.organizationId, selector: pair.selector, publicKey: pair.publicKey, privateKeyEncrypted: seal(pair.privateKeyPem, encryptionKey), createdAt: clock.now() });
     const second = await send();
     await dispatchEmail(app.runtime.deps, second);
     expect(selectorOf(mx.messages[1]!.raw)).toBe(pair.selector);

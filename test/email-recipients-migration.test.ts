@@ -1,87 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readdir, rm } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, queryRows, type Database } from '@/db/client';
-import { projectRoot } from '@/db/project-root';
+import { queryRows, type Database } from '@/db/client';
+import { MIGRATIONS, migrationEngines, migrationsBefore } from './support/migration-engines';
 
 // Migration 0020 moves every email's `recipient_states` array into `email_recipients` rows and drops
 // the array. A database is built up to 0019, given emails in every state, migrated, and read back:
 // on PGlite, and on Postgres too when DATABASE_URL names one (a fresh database beside it).
 
-const MIGRATIONS = path.join(projectRoot, 'db', 'migrations');
 const NEW_MIGRATION = '0020_email_recipients';
-
-interface Journal {
-  entries: Array<{ idx: number; tag: string }>;
-}
-
-/** A copy of the migrations folder that ends just before the new migration. */
-async function migrationsBefore(tag: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'eumail-migrations-'));
-  const journal = JSON.parse(await readFile(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8')) as Journal;
-  const stop = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(stop).toBeGreaterThan(0);
-  const kept = journal.entries.slice(0, stop);
-  await mkdir(path.join(dir, 'meta'));
-  await writeFile(path.join(dir, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: kept }));
-  for (const entry of kept) await copyFile(path.join(MIGRATIONS, `${entry.tag}.sql`), path.join(dir, `${entry.tag}.sql`));
-  return dir;
-}
-
-interface Engine {
-  name: string;
-  open(): Promise<Database & { drop(): Promise<void> }>;
-  migrate(database: Database, folder: string): Promise<void>;
-}
-
-const pglite: Engine = {
-  name: 'PGlite',
-  async open() {
-    const database = await openDatabase({});
-    return { ...database, drop: () => database.close() };
-  },
-  async migrate(database, folder) {
-    const { migrate } = await import('drizzle-orm/pglite/migrator');
-    await migrate(database.db as never, { migrationsFolder: folder });
-  },
-};
-
-const postgres: Engine = {
-  name: 'Postgres',
-  async open() {
-    const baseUrl = process.env.DATABASE_URL!;
-    const name = `eumail_migration_${randomBytes(6).toString('hex')}`;
-    const admin = await openDatabase({ url: baseUrl, poolSize: 1 });
-    await admin.db.execute(sql.raw(`create database ${name}`));
-    await admin.close();
-    const url = new URL(baseUrl);
-    url.pathname = `/${name}`;
-    const database = await openDatabase({ url: url.toString(), poolSize: 2 });
-    return {
-      ...database,
-      drop: async () => {
-        await database.close();
-        const cleanup = await openDatabase({ url: baseUrl, poolSize: 1 });
-        await cleanup.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
-        await cleanup.close();
-      },
-    };
-  },
-  async migrate(database, folder) {
-    const { default: connect } = await import('postgres');
-    const { drizzle } = await import('drizzle-orm/postgres-js');
-    const { migrate } = await import('drizzle-orm/postgres-js/migrator');
-    const client = connect(database.url!, { max: 1, onnotice: () => {} });
-    try {
-      await migrate(drizzle(client), { migrationsFolder: folder });
-    } finally {
-      await client.end({ timeout: 5 });
-    }
-  },
-};
 
 const ORG = '01920000-0000-7000-8000-0000000000aa';
 const QUEUED = '01920000-0000-7000-8000-000000000001';
@@ -157,7 +84,7 @@ interface Row {
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-const engines = [pglite, ...(process.env.DATABASE_URL ? [postgres] : [])];
+const engines = migrationEngines();
 
 describe.each(engines)('migration 0020 (email_recipients) on $name', (engine) => {
   let database: Database & { drop(): Promise<void> };

@@ -1,49 +1,30 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
-import { simpleParser } from 'mailparser';
+import { describe, expect, it } from 'vitest';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { queryRows } from '@/db/client';
-import { auditEvents, dkimKeys, domains, members, organizations, users } from '@/db/schema';
+import { auditEvents, dkimKeys, domains, members, notificationConfirmations, organizations, users } from '@/db/schema';
 import { ACTIVE_ORGANIZATION_COOKIE } from '@/server/auth/active-organization';
-import { createSystemMailer } from '@/server/mail/system-mailer';
 import { applyRetention } from '@/server/services/emails/retention';
 import { DELETION_GRACE_DAYS } from '@/server/services/organizations/deletion';
 import { CONFIRMATION_LINK_TTL_MS } from '@/server/services/organizations/owner-confirmation';
 import { DAY_MS } from '@/server/services/shared/time';
-import { sweepSystemEmails } from '@/server/services/system-mail/queue';
 import type { Role } from '@/server/vocabulary/roles';
-import { startTestApp, type TestApp } from './support/app';
-import { dashboardCall, signUpPerson, type DashboardPerson } from './support/dashboard-session';
+import { signUpPerson, type DashboardPerson } from './support/dashboard-session';
+import { dashboardWithSystemMail, refusal } from './support/dashboard-with-mail';
 import { sendingOrg } from './support/sending-org';
-import { startSmtpSink } from './support/smtp';
 
 // Issue 32, item 5: the organization's settings through the dashboard's own calls over HTTP with
 // real sessions; the service's own mail goes to a loopback SMTP sink, and the clock is the test's.
 
-let app: TestApp;
-let systemMail: Awaited<ReturnType<typeof startSmtpSink>>;
-beforeAll(async () => {
-  systemMail = await startSmtpSink();
-  app = await startTestApp({ systemMailer: createSystemMailer({ relayUrl: systemMail.url, dnsServers: [], mxPort: 25, heloName: 'mx.eumail.example' }) });
-});
-afterAll(async () => {
-  await app.close();
-  await systemMail.close();
-});
-beforeEach(async () => {
-  await app.reset();
-  systemMail.messages.length = 0;
-  app.clock.set('2026-11-21T12:00:00.000Z');
-});
+const world = dashboardWithSystemMail({ now: '2026-11-21T12:00:00.000Z' });
+const { call, mailTo } = world;
 
-const deps = () => app.runtime.deps;
+const deps = () => world.app.runtime.deps;
 const db = () => deps().db;
-const call = (person: { cookie: string }, kind: 'query' | 'mutation', path: string, input: unknown = {}) => dashboardCall(app, person.cookie, kind, path, input);
-const refusal = (response: { status: number; body: any }) => ({ status: response.status, code: response.body.error?.data?.envelope?.code, message: response.body.error?.message });
 
 /** A person who acts for `organizationId` with `role` (they keep the organization their sign-up made). */
 async function memberOf(organizationId: string, role: Role, email: string): Promise<DashboardPerson> {
-  const person = await signUpPerson(app, email);
-  await db().insert(members).values({ id: crypto.randomUUID(), organizationId, userId: person.userId, role, createdAt: app.clock.now() });
+  const person = await signUpPerson(world.app, email);
+  await db().insert(members).values({ id: crypto.randomUUID(), organizationId, userId: person.userId, role, createdAt: world.app.clock.now() });
   return { ...person, cookie: `${person.cookie}; ${ACTIVE_ORGANIZATION_COOKIE}=${organizationId}`, organizationId };
 }
 
@@ -51,17 +32,6 @@ const actionsOf = async (organizationId: string, prefix: string) =>
   (await db().select({ action: auditEvents.action, label: auditEvents.targetLabel, details: auditEvents.details }).from(auditEvents).where(eq(auditEvents.organizationId, organizationId)))
     .filter((row) => row.action.startsWith(prefix))
     .sort((a, b) => a.action.localeCompare(b.action));
-
-/** The messages the sink received for an address with a subject matching, parsed, oldest first. */
-async function mailTo(to: string, subject: RegExp) {
-  await sweepSystemEmails(deps());
-  const found = [];
-  for (const message of systemMail.messages.filter((m) => m.to.includes(to))) {
-    const mail = await simpleParser(message.raw);
-    if (subject.test(mail.subject ?? '')) found.push(mail);
-  }
-  return found;
-}
 
 async function notificationLinks(to: string): Promise<string[]> {
   return (await mailTo(to, /^Confirm the notification address of /)).map((mail) => {
@@ -71,12 +41,12 @@ async function notificationLinks(to: string): Promise<string[]> {
     return link!;
   });
 }
-const served = (link: string) => `${app.url}${new URL(link).pathname}`;
+const served = (link: string) => `${world.app.url}${new URL(link).pathname}`;
 const clickConfirm = (link: string) => fetch(served(link), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'confirm=1' });
 
 describe('renaming', () => {
   it('the owner and an admin rename; the name is trimmed and recorded from → to; the same name again records nothing', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     const admin = await memberOf(owner.organizationId, 'admin', 'admin@example.test');
     expect((await call(owner, 'mutation', 'organization.rename', { name: '  Acme GmbH  ' })).data).toEqual({ name: 'Acme GmbH' });
     expect((await call(admin, 'mutation', 'organization.rename', { name: 'Acme SE' })).data).toEqual({ name: 'Acme SE' });
@@ -92,7 +62,7 @@ describe('renaming', () => {
   });
 
   it('refuses an empty, over-long or multi-line name (400), and every role but owner and admin (403)', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     for (const [name, message] of [
       ['   ', 'name must not be empty'],
       ['x'.repeat(101), 'name must be at most 100 characters'],
@@ -106,8 +76,8 @@ describe('renaming', () => {
   });
 
   it('acts only for an organization the person belongs to: a cookie naming another one renames their own', async () => {
-    const other = await signUpPerson(app, 'other@example.test');
-    const mallory = await signUpPerson(app, 'mallory@example.test');
+    const other = await signUpPerson(world.app, 'other@example.test');
+    const mallory = await signUpPerson(world.app, 'mallory@example.test');
     const forged = { cookie: `${mallory.cookie}; ${ACTIVE_ORGANIZATION_COOKIE}=${other.organizationId}` };
     expect((await call(forged, 'mutation', 'organization.rename', { name: 'Pwned' })).data).toEqual({ name: 'Pwned' });
     const [theirs] = await db().select({ name: organizations.name }).from(organizations).where(eq(organizations.id, other.organizationId));
@@ -118,7 +88,7 @@ describe('renaming', () => {
 
 describe('the notification address', () => {
   it('is the owner’s until a new one is confirmed by its mailed link; then the service’s own mail goes there', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test', { confirmed: true });
+    const owner = await signUpPerson(world.app, 'owner@example.test', { confirmed: true });
     expect((await call(owner, 'query', 'organization.notificationAddress')).data).toEqual({ address: 'owner@example.test', isOwners: true, ownerEmail: 'owner@example.test', pending: null });
     const asked = await call(owner, 'mutation', 'organization.setNotificationAddress', { email: ' Ops@Example.test ' });
     expect(asked.data).toMatchObject({ address: 'owner@example.test', isOwners: true, pending: { email: 'ops@example.test', expired: false } });
@@ -152,13 +122,13 @@ describe('the notification address', () => {
   });
 
   it('a link works once and for a day; a resend replaces it (the earlier one stops working) and is throttled', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     await call(owner, 'mutation', 'organization.setNotificationAddress', { email: 'ops@example.test' });
     const [first] = await notificationLinks('ops@example.test');
     const tooSoon = await call(owner, 'mutation', 'organization.resendNotificationLink');
     expect(refusal(tooSoon)).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
 
-    app.clock.advance(CONFIRMATION_LINK_TTL_MS);
+    world.app.clock.advance(CONFIRMATION_LINK_TTL_MS);
     expect((await call(owner, 'query', 'organization.notificationAddress')).data.pending).toMatchObject({ email: 'ops@example.test', expired: true });
     const expired = await clickConfirm(first!);
     expect(expired.status).toBe(410);
@@ -175,9 +145,9 @@ describe('the notification address', () => {
     expect((await call(owner, 'query', 'organization.notificationAddress')).data.address).toBe('ops@example.test');
 
     // A link replaced by a newer address confirms nothing.
-    app.clock.advance(3_600_000);
+    world.app.clock.advance(3_600_000);
     await call(owner, 'mutation', 'organization.setNotificationAddress', { email: 'first@example.test' });
-    app.clock.advance(120_000);
+    world.app.clock.advance(120_000);
     await call(owner, 'mutation', 'organization.setNotificationAddress', { email: 'second@example.test' });
     const [replaced] = await notificationLinks('first@example.test');
     expect((await clickConfirm(replaced!)).status).toBe(410);
@@ -185,7 +155,7 @@ describe('the notification address', () => {
   });
 
   it('the owner’s address is taken back at once; the address in use already, or nothing to reset, is a 409', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     expect(refusal(await call(owner, 'mutation', 'organization.setNotificationAddress', { email: 'owner@example.test' }))).toEqual({
       status: 409,
       code: 'CONFLICT',
@@ -201,7 +171,7 @@ describe('the notification address', () => {
   });
 
   it('is set by the owner or an admin only (403); an unknown link is a 404', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     for (const role of ['developer', 'marketer', 'billing', 'viewer'] as const) {
       const person = await memberOf(owner.organizationId, role, `${role}@example.test`);
       expect(refusal(await call(person, 'mutation', 'organization.setNotificationAddress', { email: 'evil@example.test' })).status, role).toBe(403);
@@ -212,9 +182,97 @@ describe('the notification address', () => {
   });
 });
 
+/** What a confirmation link could change, for these organizations: where notices go, the links' state, the audit log's length. */
+async function addressStateOf(...organizationIds: string[]) {
+  return {
+    organizations: await db().select({ id: organizations.id, notificationEmail: organizations.notificationEmail }).from(organizations).where(inArray(organizations.id, organizationIds)).orderBy(organizations.id),
+    links: await db()
+      .select({ id: notificationConfirmations.id, usedAt: notificationConfirmations.usedAt, replacedAt: notificationConfirmations.replacedAt })
+      .from(notificationConfirmations)
+      .where(inArray(notificationConfirmations.organizationId, organizationIds))
+      .orderBy(notificationConfirmations.id),
+    auditEntries: (await db().select({ id: auditEvents.id }).from(auditEvents).where(inArray(auditEvents.organizationId, organizationIds))).length,
+  };
+}
+
+describe('the confirmation page, against hostile links', () => {
+  it('garbage, overlong, URL-encoded, replayed or another organization’s token: each a clear error and nothing changes; the page’s limits hold for these links too', async () => {
+    const ours = await signUpPerson(world.app, 'owner@ours.example');
+    const theirs = await signUpPerson(world.app, 'owner@theirs.example');
+    await call(ours, 'mutation', 'organization.setNotificationAddress', { email: 'ops@ours.example' });
+    await call(theirs, 'mutation', 'organization.setNotificationAddress', { email: 'ops@theirs.example' });
+    const [ourLink] = await notificationLinks('ops@ours.example');
+    const [theirLink] = await notificationLinks('ops@theirs.example');
+    const ourToken = new URL(ourLink!).pathname.split('/').pop()!;
+    const before = await addressStateOf(ours.organizationId, theirs.organizationId);
+    const oursBefore = await addressStateOf(ours.organizationId);
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const post = (path: string, headers: Record<string, string> = {}, body = 'confirm=1') => fetch(`${world.app.url}${path}`, { method: 'POST', headers: { ...form, ...headers }, body });
+
+    const hostile = [
+      '/confirm-address/not-a-token',
+      `/confirm-address/${'A'.repeat(43)}`,
+      `/confirm-address/${ourToken}x`,
+      `/confirm-address/${'A'.repeat(129)}`,
+      `/confirm-address/${ourToken.slice(0, -1)}%${ourToken.charCodeAt(ourToken.length - 1).toString(16).toUpperCase()}`,
+      '/confirm-address/%2e%2e%2f%2e%2e%2fapi%2fhealth',
+      '/confirm-address/%252F%2500',
+      '/confirm-address/%ZZ',
+      '/confirm-address/%E2%80%AE%F0%9F%92%A5',
+      '/confirm-address/<script>alert(1)</script>',
+      `/confirm-address/${ourToken}/${ourToken}`,
+    ];
+    for (const path of hostile) {
+      const answer = await post(path);
+      expect(answer.status, path).toBe(404);
+      const page = await answer.text();
+      expect(page, path).toContain('This confirmation link is not valid');
+      expect(page, path).not.toContain('<script>alert');
+    }
+    // Longer than any request target the service reads: refused before routing, named.
+    const overlong = await post(`/confirm-address/${'A'.repeat(9 * 1024)}`);
+    expect(overlong.status).toBe(414);
+    expect(await overlong.json()).toMatchObject({ code: 'URI_TOO_LONG', error: expect.stringContaining('longer than 8192 bytes') });
+    // A body past the page's 8 KiB, on a good link: refused unread.
+    const huge = await post(new URL(ourLink!).pathname, {}, `confirm=1&pad=${'x'.repeat(9 * 1024)}`);
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get('connection')).toBe('close');
+    expect(await addressStateOf(ours.organizationId, theirs.organizationId)).toEqual(before);
+
+    // The page's budget (30 a minute per client address) counts these links as the owner's: then 429, and nothing is asked of the database.
+    const used = hostile.length + 1;
+    for (let i = used; i < 30; i += 1) expect((await fetch(served(ourLink!))).status).toBe(200);
+    const busy = await clickConfirm(ourLink!);
+    expect(busy.status).toBe(429);
+    expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await busy.text()).toContain('Too many requests');
+    expect(await addressStateOf(ours.organizationId, theirs.organizationId)).toEqual(before);
+    world.app.clock.advance(60_000);
+
+    // Another organization's link, opened by our owner signed in, naming our organization in the query and the form:
+    // it confirms its own organization's address and nothing of ours.
+    const theirsPath = new URL(theirLink!).pathname;
+    const opened = await post(`${theirsPath}?organizationId=${ours.organizationId}`, { cookie: `${ours.cookie}; ${ACTIVE_ORGANIZATION_COOKIE}=${ours.organizationId}` }, `confirm=1&organizationId=${ours.organizationId}`);
+    expect(opened.status).toBe(200);
+    expect(await opened.text()).toContain('ops@theirs.example');
+    expect(await addressStateOf(ours.organizationId)).toEqual(oursBefore);
+    expect((await call(theirs, 'query', 'organization.notificationAddress')).data).toMatchObject({ address: 'ops@theirs.example', pending: null });
+    expect((await call(ours, 'query', 'organization.notificationAddress')).data).toMatchObject({ address: 'owner@ours.example', pending: { email: 'ops@ours.example' } });
+
+    // Replayed: used already, a 410 that says so, and nothing more changes for either organization.
+    const settled = await addressStateOf(ours.organizationId, theirs.organizationId);
+    for (const method of ['POST', 'GET']) {
+      const replayed = method === 'POST' ? await clickConfirm(theirLink!) : await fetch(served(theirLink!));
+      expect(replayed.status, method).toBe(410);
+      expect(await replayed.text()).toContain('This link was used already');
+    }
+    expect(await addressStateOf(ours.organizationId, theirs.organizationId)).toEqual(settled);
+  });
+});
+
 describe('leaving', () => {
   it('a member leaves: the membership goes, the next request acts for another organization of theirs, and it is recorded', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     const dev = await memberOf(owner.organizationId, 'developer', 'dev@example.test');
     const own = (await signUpPersonOrganization(dev)).organizationId;
     expect((await call(dev, 'query', 'organization.current')).data.id).toBe(owner.organizationId);
@@ -227,7 +285,7 @@ describe('leaving', () => {
   });
 
   it('the sole owner may not leave: transfer ownership first (403)', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     expect(refusal(await call(owner, 'mutation', 'organization.leave'))).toEqual({
       status: 403,
       code: 'FORBIDDEN',
@@ -245,20 +303,20 @@ async function signUpPersonOrganization(person: DashboardPerson) {
 
 /** An organization able to send live mail with something in every part, and its owner signed in. */
 async function populatedOrganization(name: string, domainName: string, ownerEmail: string) {
-  const org = await sendingOrg(app, { ownerEmail, name }, domainName);
-  const person = await signUpPerson(app, ownerEmail.replace('@', '+person@'));
-  await db().insert(members).values({ id: crypto.randomUUID(), organizationId: org.organizationId, userId: person.userId, role: 'owner', createdAt: app.clock.now() });
+  const org = await sendingOrg(world.app, { ownerEmail, name }, domainName);
+  const person = await signUpPerson(world.app, ownerEmail.replace('@', '+person@'));
+  await db().insert(members).values({ id: crypto.randomUUID(), organizationId: org.organizationId, userId: person.userId, role: 'owner', createdAt: world.app.clock.now() });
   const owner = { ...person, cookie: `${person.cookie}; ${ACTIVE_ORGANIZATION_COOKIE}=${org.organizationId}`, organizationId: org.organizationId };
   const key = org.apiKey;
-  const sent = await app.request('POST', '/api/emails', { key, body: { from: `Acme <hi@${domainName}>`, to: ['ana@example.net'], subject: 'Receipt', text: 'Thanks' } });
+  const sent = await world.app.request('POST', '/api/emails', { key, body: { from: `Acme <hi@${domainName}>`, to: ['ana@example.net'], subject: 'Receipt', text: 'Thanks' } });
   expect(sent.status, sent.text).toBe(200);
-  const audience = await app.request('POST', '/api/audiences', { key, body: { name: 'Customers' } });
+  const audience = await world.app.request('POST', '/api/audiences', { key, body: { name: 'Customers' } });
   expect(audience.status, audience.text).toBe(201);
-  expect((await app.request('POST', `/api/audiences/${audience.body.id}/contacts`, { key, body: { email: 'ada@example.net' } })).status).toBeLessThan(300);
-  expect((await app.request('POST', '/api/templates', { key, body: { name: 'Welcome', subject: 'Hi', html: '<p>Hi</p>' } })).status).toBeLessThan(300);
-  expect((await app.request('POST', '/api/suppressions', { key, body: { email: 'gone@example.net', reason: 'manual' } })).status).toBeLessThan(300);
-  app.dns.set('hooks.example.com', 'A', ['93.184.216.34']);
-  expect((await app.request('POST', '/api/webhooks', { key, body: { url: 'https://hooks.example.com/', events: ['email.sent'] } })).status).toBe(201);
+  expect((await world.app.request('POST', `/api/audiences/${audience.body.id}/contacts`, { key, body: { email: 'ada@example.net' } })).status).toBeLessThan(300);
+  expect((await world.app.request('POST', '/api/templates', { key, body: { name: 'Welcome', subject: 'Hi', html: '<p>Hi</p>' } })).status).toBeLessThan(300);
+  expect((await world.app.request('POST', '/api/suppressions', { key, body: { email: 'gone@example.net', reason: 'manual' } })).status).toBeLessThan(300);
+  world.app.dns.set('hooks.example.com', 'A', ['93.184.216.34']);
+  expect((await world.app.request('POST', '/api/webhooks', { key, body: { url: 'https://hooks.example.com/', events: ['email.sent'] } })).status).toBe(201);
   await call(owner, 'mutation', 'organization.setNotificationAddress', { email: `ops@${domainName}` });
   return { ...org, owner };
 }
@@ -291,7 +349,7 @@ describe('deleting', () => {
     expect((await call(owner, 'query', 'organization.current')).data.deletion).toEqual(requested.data);
 
     // API keys stop at once; the dashboard's own sends are refused, saying why.
-    const byKey = await app.request('GET', '/api/domains', { key: org.apiKey });
+    const byKey = await world.app.request('GET', '/api/domains', { key: org.apiKey });
     expect(byKey.status).toBe(401);
     const dashboardSend = await call(owner, 'mutation', 'emails.send', { from: 'Acme <hi@acme.example.com>', to: ['ana@example.net'], subject: 'Again', text: 'x' });
     expect(refusal(dashboardSend)).toMatchObject({ status: 403, code: 'ACCOUNT_RESTRICTED', message: expect.stringMatching(/being deleted/) });
@@ -319,14 +377,14 @@ describe('deleting', () => {
 
     expect((await call(owner, 'mutation', 'organization.cancelDeletion')).data).toEqual({ cancelled: true });
     expect((await call(owner, 'query', 'organization.current')).data.deletion).toBeNull();
-    expect((await app.request('GET', '/api/domains', { key: org.apiKey })).status).toBe(200);
+    expect((await world.app.request('GET', '/api/domains', { key: org.apiKey })).status).toBe(200);
     expect(refusal(await call(owner, 'query', 'organization.deletionExport'))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(refusal(await call(owner, 'mutation', 'organization.cancelDeletion'))).toEqual({ status: 409, code: 'CONFLICT', message: 'No deletion is pending for this organization' });
     expect((await actionsOf(org.organizationId, 'organization.deletion')).map((row) => row.action)).toEqual(['organization.deletion_cancelled', 'organization.deletion_requested']);
   });
 
   it('only the owner deletes or cancels (403); an admin downloads the export, a developer may not', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     const admin = await memberOf(owner.organizationId, 'admin', 'admin@example.test');
     const dev = await memberOf(owner.organizationId, 'developer', 'dev@example.test');
     expect(refusal(await call(admin, 'mutation', 'organization.requestDeletion', { confirmName: "Ada's organization" }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
@@ -349,11 +407,11 @@ describe('deleting', () => {
     expect(await db().select().from(dkimKeys).where(eq(dkimKeys.domainId, doomedDomain!.id))).not.toHaveLength(0);
 
     await call(doomed.owner, 'mutation', 'organization.requestDeletion', { confirmName: 'Acme' });
-    app.clock.advance(DELETION_GRACE_DAYS * DAY_MS - 60_000);
+    world.app.clock.advance(DELETION_GRACE_DAYS * DAY_MS - 60_000);
     expect((await applyRetention(deps())).organizationsErased).toBe(0);
     expect(await db().select().from(organizations).where(eq(organizations.id, doomed.organizationId))).toHaveLength(1);
 
-    app.clock.advance(60_000);
+    world.app.clock.advance(60_000);
     expect((await applyRetention(deps())).organizationsErased).toBe(1);
     expect(await db().select().from(organizations).where(eq(organizations.id, doomed.organizationId))).toHaveLength(0);
     const after = await rowsNaming(doomed.organizationId);
@@ -366,17 +424,40 @@ describe('deleting', () => {
 
     // The other organization keeps everything, and its key works.
     expect(await rowsNaming(kept.organizationId)).toEqual(keptBefore);
-    expect((await app.request('GET', '/api/domains', { key: kept.apiKey })).status).toBe(200);
+    expect((await world.app.request('GET', '/api/domains', { key: kept.apiKey })).status).toBe(200);
     // Once erased, a second sweep finds nothing.
     expect((await applyRetention(deps())).organizationsErased).toBe(0);
   });
 
+  it('the retired DKIM keys of its deleted domains, which name no domain, go with it; another organization keeps its own', async () => {
+    /** A domain added and deleted again: its key stays retired, its private key wiped, naming no domain. */
+    const retiredKeyOf = async (org: { apiKey: string }, name: string) => {
+      const created = await world.app.request('POST', '/api/domains', { key: org.apiKey, body: { name } });
+      expect(created.status, created.text).toBe(201);
+      const [key] = await db().select({ id: dkimKeys.id }).from(dkimKeys).where(eq(dkimKeys.domainId, created.body.id));
+      expect((await world.app.request('DELETE', `/api/domains/${created.body.id}`, { key: org.apiKey })).status).toBe(200);
+      const [row] = await db().select().from(dkimKeys).where(eq(dkimKeys.id, key!.id));
+      expect(row).toMatchObject({ domainId: null, privateKeyEncrypted: null, retiredAt: expect.any(Date) });
+      return key!.id;
+    };
+    const doomed = await populatedOrganization('Acme', 'acme.example.com', 'boss@acme.example.com');
+    const kept = await populatedOrganization('Other', 'other.example.com', 'boss@other.example.com');
+    const doomedKey = await retiredKeyOf(doomed, 'old.acme.example.com');
+    const keptKey = await retiredKeyOf(kept, 'old.other.example.com');
+
+    await call(doomed.owner, 'mutation', 'organization.requestDeletion', { confirmName: 'Acme' });
+    world.app.clock.advance(DELETION_GRACE_DAYS * DAY_MS);
+    expect((await applyRetention(deps())).organizationsErased).toBe(1);
+    expect(await db().select().from(dkimKeys).where(eq(dkimKeys.id, doomedKey))).toHaveLength(0);
+    expect(await db().select().from(dkimKeys).where(eq(dkimKeys.id, keptKey))).toHaveLength(1);
+  });
+
   it('a deletion cancelled before the sweep is never erased', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     await call(owner, 'mutation', 'organization.requestDeletion', { confirmName: "Ada's organization" });
-    app.clock.advance(DELETION_GRACE_DAYS * DAY_MS - 1000);
+    world.app.clock.advance(DELETION_GRACE_DAYS * DAY_MS - 1000);
     await call(owner, 'mutation', 'organization.cancelDeletion');
-    app.clock.advance(2 * DAY_MS);
+    world.app.clock.advance(2 * DAY_MS);
     expect((await applyRetention(deps())).organizationsErased).toBe(0);
     expect(await db().select().from(organizations).where(eq(organizations.id, owner.organizationId))).toHaveLength(1);
   });

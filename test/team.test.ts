@@ -1,45 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { simpleParser } from 'mailparser';
 import { auditEvents, members, organizations, sessions } from '@/db/schema';
 import { ACTIVE_ORGANIZATION_COOKIE } from '@/server/auth/active-organization';
-import { createSystemMailer } from '@/server/mail/system-mailer';
 import { INVITATION_COOKIE, INVITATION_TTL_MS } from '@/server/services/members';
-import { sweepSystemEmails } from '@/server/services/system-mail/queue';
-import { startTestApp, type TestApp } from './support/app';
-import { dashboardCall, ORIGIN, signUpPerson } from './support/dashboard-session';
-import { startSmtpSink } from './support/smtp';
+import { ORIGIN, signUpPerson } from './support/dashboard-session';
+import { dashboardWithSystemMail, refusal } from './support/dashboard-with-mail';
 
 // Issue 32: members, roles and invitations, through the dashboard's own calls over HTTP with real
 // sessions. Invitations go out through the service's own mail to a loopback SMTP sink.
 
-let app: TestApp;
-let systemMail: Awaited<ReturnType<typeof startSmtpSink>>;
-beforeAll(async () => {
-  systemMail = await startSmtpSink();
-  app = await startTestApp({ systemMailer: createSystemMailer({ relayUrl: systemMail.url, dnsServers: [], mxPort: 25, heloName: 'mx.eumail.example' }) });
-});
-afterAll(async () => {
-  await app.close();
-  await systemMail.close();
-});
-beforeEach(async () => {
-  await app.reset();
-  systemMail.messages.length = 0;
-  app.clock.set('2026-11-21T12:00:00.000Z');
-});
+const world = dashboardWithSystemMail({ now: '2026-11-21T12:00:00.000Z' });
+const { call, mailTo } = world;
 
-const deps = () => app.runtime.deps;
-const call = (person: { cookie: string }, kind: 'query' | 'mutation', path: string, input: unknown = {}) => dashboardCall(app, person.cookie, kind, path, input);
+const deps = () => world.app.runtime.deps;
 
 /** The invitation links mailed to an address, oldest first. */
 async function invitationLinks(to: string): Promise<string[]> {
-  await sweepSystemEmails(deps());
   const links: string[] = [];
-  for (const message of systemMail.messages.filter((m) => m.to.includes(to.toLowerCase()))) {
-    const mail = await simpleParser(message.raw);
-    // A person who signed up themselves also gets the owner's confirmation link.
-    if (!/^Join .+ on EU Mail$/.test(mail.subject ?? '')) continue;
+  // A person who signed up themselves also gets the owner's confirmation link: only the invitations count.
+  for (const mail of await mailTo(to, /^Join .+ on EU Mail$/)) {
     expect(mail.text).toMatch(/expires in 7 days/);
     const link = /(http:\/\/\S+\/invitation\/[A-Za-z0-9_-]{43})/.exec(mail.text ?? '')?.[1];
     expect(link, mail.text).toBeDefined();
@@ -51,11 +30,11 @@ async function invitationLinks(to: string): Promise<string[]> {
 const tokenOf = (link: string) => link.split('/').pop()!;
 
 /** Signs up as the invitation page sends a new person: with the invitation's cookie. */
-const signUpInvited = (email: string, token: string) => signUpPerson(app, email, { name: 'Bob', cookie: `${INVITATION_COOKIE}=${token}` });
+const signUpInvited = (email: string, token: string) => signUpPerson(world.app, email, { name: 'Bob', cookie: `${INVITATION_COOKIE}=${token}` });
 
 /** An owner and a member of their organization with `role`, who joined through an invitation. */
 async function teamWith(role: string, email = `${role}@example.test`) {
-  const owner = await signUpPerson(app, 'owner@example.test');
+  const owner = await signUpPerson(world.app, 'owner@example.test');
   const invited = await call(owner, 'mutation', 'team.invite', { email, role });
   expect(invited.status, JSON.stringify(invited.body)).toBe(200);
   const [link] = await invitationLinks(email);
@@ -68,8 +47,6 @@ const auditActions = async (organizationId: string) =>
   (await deps().db.select({ action: auditEvents.action, details: auditEvents.details }).from(auditEvents).where(eq(auditEvents.organizationId, organizationId)))
     .filter((row) => !row.action.startsWith('user.'))
     .sort((a, b) => a.action.localeCompare(b.action));
-
-const refusal = (response: { status: number; body: any }) => ({ status: response.status, code: response.body.error?.data?.envelope?.code, message: response.body.error?.message });
 
 describe('invitations', () => {
   it('an invitation to an address with no account leads to sign-up and lands in the organization with the role, and nowhere else', async () => {
@@ -92,10 +69,10 @@ describe('invitations', () => {
   });
 
   it('a link works once: reused, it is refused and joins nobody', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     await call(owner, 'mutation', 'team.invite', { email: 'carol@example.test', role: 'developer' });
     const [link] = await invitationLinks('carol@example.test');
-    const carol = await signUpPerson(app, 'carol@example.test');
+    const carol = await signUpPerson(world.app, 'carol@example.test');
     expect((await call(carol, 'mutation', 'team.acceptInvitation', { token: tokenOf(link!) })).data).toEqual({ organizationId: owner.organizationId });
     const again = await call(carol, 'mutation', 'team.acceptInvitation', { token: tokenOf(link!) });
     expect(refusal(again)).toEqual({ status: 409, code: 'CONFLICT', message: 'This invitation was used already' });
@@ -106,7 +83,7 @@ describe('invitations', () => {
   });
 
   it('an expired link is refused; a resend mails a new one, and the old one stops working', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     const invited = await call(owner, 'mutation', 'team.invite', { email: 'erin@example.test', role: 'marketer' });
     const [first] = await invitationLinks('erin@example.test');
     expect((await call(owner, 'query', 'team.describeInvitation', { token: tokenOf(first!) })).data).toEqual({
@@ -116,8 +93,8 @@ describe('invitations', () => {
       role: 'marketer',
       hasAccount: false,
     });
-    app.clock.advance(INVITATION_TTL_MS);
-    const erin = await signUpPerson(app, 'erin@example.test');
+    world.app.clock.advance(INVITATION_TTL_MS);
+    const erin = await signUpPerson(world.app, 'erin@example.test');
     expect(refusal(await call(erin, 'mutation', 'team.acceptInvitation', { token: tokenOf(first!) }))).toEqual({
       status: 409,
       code: 'CONFLICT',
@@ -132,11 +109,11 @@ describe('invitations', () => {
   });
 
   it('mails an invitation at most once a minute and five times an hour (the first mail counts): past that 429 RATE_LIMITED with Retry-After', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     const invited = await call(owner, 'mutation', 'team.invite', { email: 'finn@example.test', role: 'viewer' });
     const resend = () => call(owner, 'mutation', 'team.resendInvitation', { id: invited.data.id });
 
-    const early = await fetch(`${app.url}/api/trpc/team.resendInvitation`, {
+    const early = await fetch(`${world.app.url}/api/trpc/team.resendInvitation`, {
       method: 'POST',
       headers: { cookie: owner.cookie, 'content-type': 'application/json', origin: ORIGIN },
       body: JSON.stringify({ id: invited.data.id }),
@@ -146,10 +123,10 @@ describe('invitations', () => {
     expect((await early.json()).error.data.envelope).toMatchObject({ code: 'RATE_LIMITED', error: 'An invitation to finn@example.test was sent less than a minute ago; ask again in 60 s' });
 
     for (let sent = 2; sent <= 5; sent += 1) {
-      app.clock.advance(61_000);
+      world.app.clock.advance(61_000);
       expect((await resend()).status).toBe(200);
     }
-    app.clock.advance(61_000);
+    world.app.clock.advance(61_000);
     const hourly = await resend();
     expect(refusal(hourly)).toMatchObject({ status: 429, code: 'RATE_LIMITED', message: expect.stringContaining('5 times in the last hour') });
     expect(await invitationLinks('finn@example.test')).toHaveLength(5);
@@ -157,25 +134,25 @@ describe('invitations', () => {
     expect((await auditActions(owner.organizationId)).filter((row) => row.action === 'invitation.sent')).toHaveLength(5);
 
     // An hour after the first mail, there is room again; another address's invitation never shared the count.
-    app.clock.set(new Date(Date.parse('2026-11-21T12:00:00.000Z') + 3_600_000 + 1000));
+    world.app.clock.set(new Date(Date.parse('2026-11-21T12:00:00.000Z') + 3_600_000 + 1000));
     expect((await resend()).status).toBe(200);
     const other = await call(owner, 'mutation', 'team.invite', { email: 'gus@example.test', role: 'viewer' });
-    app.clock.advance(61_000);
+    world.app.clock.advance(61_000);
     expect((await call(owner, 'mutation', 'team.resendInvitation', { id: other.data.id })).status).toBe(200);
   });
 
   it('a revoked invitation is refused; accepting needs the invited address', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     const invited = await call(owner, 'mutation', 'team.invite', { email: 'fay@example.test', role: 'viewer' });
     const [link] = await invitationLinks('fay@example.test');
-    const mallory = await signUpPerson(app, 'mallory@example.test');
+    const mallory = await signUpPerson(world.app, 'mallory@example.test');
     expect(refusal(await call(mallory, 'mutation', 'team.acceptInvitation', { token: tokenOf(link!) }))).toEqual({
       status: 403,
       code: 'FORBIDDEN',
       message: 'This invitation is for fay@example.test; sign in with that address to accept it',
     });
     expect((await call(owner, 'mutation', 'team.revokeInvitation', { id: invited.data.id })).data).toEqual({ revoked: true });
-    const fay = await signUpPerson(app, 'fay@example.test');
+    const fay = await signUpPerson(world.app, 'fay@example.test');
     expect(refusal(await call(fay, 'mutation', 'team.acceptInvitation', { token: tokenOf(link!) }))).toMatchObject({ status: 409, message: 'This invitation was revoked' });
     expect((await auditActions(owner.organizationId)).map((row) => row.action)).toEqual(['invitation.revoked', 'invitation.sent']);
   });
@@ -258,7 +235,7 @@ describe('roles on the server', () => {
 
   it("another organization's members and invitations are NOT_FOUND", async () => {
     const { owner, member } = await teamWith('developer');
-    const stranger = await signUpPerson(app, 'stranger@example.test');
+    const stranger = await signUpPerson(world.app, 'stranger@example.test');
     const strangersInvite = await call(stranger, 'mutation', 'team.invite', { email: 'x@example.test', role: 'viewer' });
     for (const [path, input] of [
       ['team.remove', { userId: member.userId }],
@@ -273,19 +250,19 @@ describe('roles on the server', () => {
   });
 
   it('API keys are not people: the team is refused to them, and their permissions are unchanged', async () => {
-    const { organizationId, apiKey } = await app.createOrg();
-    expect((await app.request('GET', '/api/trpc/team.members', { key: apiKey })).status).toBe(403);
-    expect((await app.request('GET', '/api/api-keys', { key: apiKey })).status).toBe(200);
+    const { organizationId, apiKey } = await world.app.createOrg();
+    expect((await world.app.request('GET', '/api/trpc/team.members', { key: apiKey })).status).toBe(403);
+    expect((await world.app.request('GET', '/api/api-keys', { key: apiKey })).status).toBe(200);
     expect(organizationId).toBeTruthy();
   });
 });
 
 describe('several organizations', () => {
   it('a person in two organizations switches between them with the cookie; a cookie for an organization they are not in is ignored', async () => {
-    const owner = await signUpPerson(app, 'owner@example.test');
+    const owner = await signUpPerson(world.app, 'owner@example.test');
     await call(owner, 'mutation', 'team.invite', { email: 'jo@example.test', role: 'marketer' });
     const [link] = await invitationLinks('jo@example.test');
-    const jo = await signUpPerson(app, 'jo@example.test');
+    const jo = await signUpPerson(world.app, 'jo@example.test');
     await call(jo, 'mutation', 'team.acceptInvitation', { token: tokenOf(link!) });
     const list = await call(jo, 'query', 'organization.memberships');
     expect(list.data).toEqual([
@@ -296,7 +273,7 @@ describe('several organizations', () => {
     expect((await call(switched, 'query', 'organization.current')).data).toMatchObject({ id: owner.organizationId, role: 'marketer' });
     expect(refusal(await call(switched, 'mutation', 'domains.create', { name: 'jo.example.com' })).status).toBe(403);
     expect((await call(switched, 'query', 'organization.memberships')).data.map((m: { active: boolean }) => m.active)).toEqual([false, true]);
-    const stranger = await signUpPerson(app, 'stranger@example.test');
+    const stranger = await signUpPerson(world.app, 'stranger@example.test');
     const foreign = { cookie: `${jo.cookie}; ${ACTIVE_ORGANIZATION_COOKIE}=${stranger.organizationId}` };
     expect((await call(foreign, 'query', 'organization.current')).data.id).toBe(jo.organizationId);
   });

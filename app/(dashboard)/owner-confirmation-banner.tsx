@@ -3,8 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { MailCheckIcon, MailWarningIcon } from 'lucide-react';
 import { Alert } from '../components/alert';
-import { Button } from '../components/button';
-import { describeError } from '../lib/errors';
+import { PendingLinkAlert } from '../components/pending-link-alert';
 import { useTRPC } from '../lib/trpc';
 
 /**
@@ -35,33 +34,16 @@ export function OwnerConfirmationBanner() {
     );
   }
   return (
-    <Alert
-      tone="warning"
+    <PendingLinkAlert
       className="mb-6"
-      icon={<MailWarningIcon className="mt-0.5 size-4 shrink-0" />}
       title="Confirm your address"
-      action={
-        <Button variant="secondary" size="sm" loading={resend.isPending} onClick={() => resend.mutate({})} data-testid="resend-confirmation">
-          Resend the link
-        </Button>
-      }
+      testId="owner-confirmation-banner"
+      resend={{ onResend: () => resend.mutate({}), isPending: resend.isPending, sentTo: resend.data?.sentTo, error: resend.error, testId: 'resend-confirmation' }}
     >
-      <div data-testid="owner-confirmation-banner">
-        <p>
-          We mailed a link to <strong>{email}</strong>. Live email is not sent until you open it; test keys work meanwhile. The link expires after 24 hours.
-        </p>
-        {resend.isSuccess && (
-          <p className="mt-1 font-medium" role="status">
-            A new link is on its way to {resend.data.sentTo}.
-          </p>
-        )}
-        {resend.isError && (
-          <p className="mt-1 font-medium text-red-700" role="alert">
-            {describeError(resend.error).message}
-          </p>
-        )}
-      </div>
-    </Alert>
+      <p>
+        We mailed a link to <strong>{email}</strong>. Live email is not sent until you open it; test keys work meanwhile. The link expires after 24 hours.
+      </p>
+    </PendingLinkAlert>
   );
 }
 

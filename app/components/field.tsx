@@ -1,8 +1,9 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { cx } from './cx';
+import { useFieldsReadOnly } from './read-only-fields';
 
 const controlClasses =
-  'block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600 focus:outline-none disabled:bg-slate-50';
+  'block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600 focus:outline-none disabled:bg-slate-50 read-only:bg-slate-50';
 
 function Label({ htmlFor, label, hint }: { htmlFor: string; label: string; hint?: ReactNode }) {
   return (
@@ -32,6 +33,7 @@ export function TextField({
   className,
   ...props
 }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode; description?: ReactNode; error?: ReactNode }) {
+  const readOnly = useFieldsReadOnly() || props.readOnly;
   const id = useId();
   const descriptionId = `${id}-description`;
   const errorId = `${id}-error`;
@@ -45,6 +47,7 @@ export function TextField({
         aria-describedby={describedBy}
         aria-invalid={error ? true : undefined}
         {...props}
+        readOnly={readOnly}
       />
       {description && (
         <p id={descriptionId} className="mt-1.5 text-xs text-slate-500">
@@ -66,6 +69,7 @@ export function TextareaField({
   className,
   ...props
 }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; hint?: ReactNode; description?: ReactNode; error?: ReactNode; mono?: boolean }) {
+  const readOnly = useFieldsReadOnly() || props.readOnly;
   const id = useId();
   const descriptionId = `${id}-description`;
   const errorId = `${id}-error`;
@@ -79,6 +83,7 @@ export function TextareaField({
         aria-describedby={describedBy}
         aria-invalid={error ? true : undefined}
         {...props}
+        readOnly={readOnly}
       />
       {description && (
         <p id={descriptionId} className="mt-1.5 text-xs text-slate-500">
@@ -98,12 +103,13 @@ export function SelectField({
   children,
   ...props
 }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; hint?: ReactNode; description?: ReactNode }) {
+  const disabled = useFieldsReadOnly() || props.disabled;
   const id = useId();
   const descriptionId = `${id}-description`;
   return (
     <div className={className}>
       <Label htmlFor={id} label={label} hint={hint} />
-      <select id={id} className={cx(controlClasses, 'pr-8')} aria-describedby={description ? descriptionId : undefined} {...props}>
+      <select id={id} className={cx(controlClasses, 'pr-8')} aria-describedby={description ? descriptionId : undefined} {...props} disabled={disabled}>
         {children}
       </select>
       {description && (
@@ -116,6 +122,7 @@ export function SelectField({
 }
 
 export function CheckboxField({ label, description, className, ...props }: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & { label: string; description?: ReactNode }) {
+  const disabled = useFieldsReadOnly() || props.disabled;
   const id = useId();
   const descriptionId = `${id}-description`;
   return (
@@ -126,6 +133,7 @@ export function CheckboxField({ label, description, className, ...props }: Omit<
         className="mt-0.5 size-4 shrink-0 rounded border-slate-300 accent-indigo-600"
         aria-describedby={description ? descriptionId : undefined}
         {...props}
+        disabled={disabled}
       />
       <div className="text-sm">
         <label htmlFor={id} className="font-medium text-slate-700">

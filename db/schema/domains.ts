@@ -46,6 +46,13 @@ export const dkimKeys = pgTable(
   {
     id: uuid('id').primaryKey(),
     domainId: uuid('domain_id').references(() => domains.id, { onDelete: 'set null' }),
+    /**
+     * Whose key it is: a domain's deletion leaves its retired key without a domain (set null), and
+     * the organization's erasure must still find it (migration 0028).
+     */
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
     selector: text('selector').notNull(),
     publicKey: text('public_key').notNull(),
     /** AES-256-GCM under the operator's key; null once retired. */
@@ -53,5 +60,5 @@ export const dkimKeys = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [index('dkim_keys_domain_idx').on(t.domainId)],
+  (t) => [index('dkim_keys_domain_idx').on(t.domainId), index('dkim_keys_organization_idx').on(t.organizationId)],
 );

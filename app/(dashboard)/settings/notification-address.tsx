@@ -1,14 +1,13 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { MailCheckIcon, MailWarningIcon } from 'lucide-react';
+import { MailCheckIcon } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
 import { TextField } from '../../components/field';
+import { PendingLinkAlert } from '../../components/pending-link-alert';
 import { Skeleton } from '../../components/skeleton';
-import { describeError } from '../../lib/errors';
 import { formatDateTime } from '../../lib/format';
 import { useMay } from '../../lib/use-role';
 import { useTRPC } from '../../lib/trpc';
@@ -58,33 +57,21 @@ export function NotificationAddress() {
             {data.isOwners ? <span className="text-slate-500">(the owner’s address)</span> : <span className="text-slate-500">(confirmed)</span>}
           </p>
           {data.pending && (
-            <Alert
+            <PendingLinkAlert
               tone={data.pending.expired ? 'error' : 'warning'}
-              icon={<MailWarningIcon className="mt-0.5 size-4 shrink-0" />}
               title={data.pending.expired ? 'The link has expired' : 'Waiting for confirmation'}
-              action={
-                mayChange && (
-                  <Button variant="secondary" size="sm" loading={resend.isPending} onClick={() => resend.mutate({})} data-testid="resend-notification-link">
-                    Resend the link
-                  </Button>
-                )
+              testId="notification-address-pending"
+              resend={
+                mayChange
+                  ? { onResend: () => resend.mutate({}), isPending: resend.isPending, sentTo: resend.data?.sentTo, error: resend.error, testId: 'resend-notification-link' }
+                  : undefined
               }
             >
-              <p data-testid="notification-address-pending">
+              <p>
                 We mailed a link to <strong>{data.pending.email}</strong> on {formatDateTime(data.pending.sentAt)}. Notices keep going to {data.address} until it is opened
                 {data.pending.expired ? '; ask for a new one.' : `; it works until ${formatDateTime(data.pending.expiresAt)}.`}
               </p>
-              {resend.isSuccess && (
-                <p role="status" className="mt-1 font-medium">
-                  A new link is on its way to {resend.data.sentTo}.
-                </p>
-              )}
-              {resend.isError && (
-                <p role="alert" className="mt-1 font-medium text-red-700">
-                  {describeError(resend.error).message}
-                </p>
-              )}
-            </Alert>
+            </PendingLinkAlert>
           )}
           {mayChange ? (
             <form onSubmit={submit} className="flex max-w-xl flex-col gap-3 sm:flex-row sm:items-end">

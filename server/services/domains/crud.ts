@@ -77,6 +77,7 @@ export async function registerDomain(deps: Deps, principal: Principal, input: Re
       .values({
         id: newId(),
         domainId: row!.id,
+        organizationId: principal.organizationId,
         selector: pair.selector,
         publicKey: pair.publicKey,
         privateKeyEncrypted: seal(pair.privateKeyPem, deps.encryptionKey),

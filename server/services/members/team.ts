@@ -1,10 +1,11 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { members, organizations, sessions, users } from '@/db/schema';
+import { members, organizations, users } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { forbidden, notFound, validationError } from '../../errors';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { requireRole } from '../organizations/owners';
+import { endMembership } from './end-membership';
 import type { Principal } from '../shared/principal';
 import { ASSIGNABLE_ROLES, TEAM_MANAGERS, type AssignableRole, type Role } from '../../vocabulary/roles';
 
@@ -73,19 +74,7 @@ export async function changeRole(deps: Pick<Deps, 'db' | 'clock'>, principal: Pr
  */
 export async function removeMember(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, userId: string): Promise<void> {
   await requireRole(deps, principal, TEAM_MANAGERS, MANAGE_MESSAGE);
-  await deps.db.transaction(async (tx) => {
-    const member = await memberForChange(tx, principal.organizationId, userId);
-    if (member.role === 'owner') throw forbidden('The owner cannot be removed; the owner transfers ownership first');
-    await tx.delete(members).where(eq(members.id, member.id));
-    await tx.delete(sessions).where(eq(sessions.userId, userId));
-    await recordAudit(tx, deps, {
-      organizationId: principal.organizationId,
-      by: byPrincipal(principal),
-      action: 'member.removed',
-      target: { type: 'member', id: userId, label: member.email },
-      details: { role: member.role },
-    });
-  });
+  await deps.db.transaction((tx) => endMembership(tx, deps, principal, userId, 'removed'));
 }
 
 /**

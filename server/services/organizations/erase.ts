@@ -1,16 +1,16 @@
-import { and, eq, inArray, isNotNull, lte } from 'drizzle-orm';
-import { dkimKeys, domains, organizations, rateLimitBuckets, systemEmails } from '@/db/schema';
+import { and, eq, isNotNull, lte } from 'drizzle-orm';
+import { organizations, rateLimitBuckets, systemEmails } from '@/db/schema';
 import type { Deps } from '../../deps';
 
 /**
  * Erases one organization whose grace period has passed, in one transaction. Deleting its row
  * takes every row that names it: by foreign key (cascade) its keys, domains, webhooks and their
- * deliveries, audiences and contacts, suppressions, templates, broadcasts, usage, members,
- * invitations, confirmation links, audit log and export; by statement trigger (migration 0021) its
- * emails with their recipients, history and attachments, and its event log. What is not tied to
- * it by a key goes first: its domains' DKIM keys (kept by a domain's deletion for rotation, here
- * with nothing left to sign), the service's own mail to it, its rate-limit window. People stay:
- * an account is the person's, and may belong to other organizations.
+ * deliveries, DKIM keys (those of its deleted domains too, which name no domain: migration 0028),
+ * audiences and contacts, suppressions, templates, broadcasts, usage, members, invitations,
+ * confirmation links, audit log and export; by statement trigger (migration 0021) its emails with
+ * their recipients, history and attachments, and its event log. What is not tied to it by a key
+ * goes first: the service's own mail to it, its rate-limit window. People stay: an account is the
+ * person's, and may belong to other organizations.
  */
 async function eraseOrganization(deps: Pick<Deps, 'db' | 'clock'>, id: string): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
@@ -21,7 +21,6 @@ async function eraseOrganization(deps: Pick<Deps, 'db' | 'clock'>, id: string): 
       .for('update');
     // Cancelled (or erased by another worker) since it was found.
     if (!due) return false;
-    await tx.delete(dkimKeys).where(inArray(dkimKeys.domainId, tx.select({ id: domains.id }).from(domains).where(eq(domains.organizationId, id))));
     await tx.delete(systemEmails).where(eq(systemEmails.organizationId, id));
     await tx.delete(rateLimitBuckets).where(eq(rateLimitBuckets.key, `org:${id}`));
     await tx.delete(organizations).where(eq(organizations.id, id));

@@ -1,12 +1,21 @@
 import { asc, desc, eq, isNotNull, and } from 'drizzle-orm';
 import { apiKeys, audiences, auditEvents, broadcasts, contacts, domains, emails, members, organizations, suppressions, templates, users, webhooks } from '@/db/schema';
 import type { Db } from '@/db/client';
+import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import { notFound } from '../../errors';
 
 /** The most recent emails listed (their addresses, subject and status; bodies are not). A log past this is the log's own retention's business. */
 export const EXPORT_EMAILS_MAX = 50_000;
 /** Bumped when the document's shape changes. */
 export const EXPORT_FORMAT = 'eu-mail.organization-export.v1';
+
+/** A table whose rows are an organization's, each with when it was made. */
+type OrganizationTable = PgTable & { organizationId: PgColumn; createdAt: PgColumn };
+
+/** The organization's rows of `table` as `fields`, the oldest first: most of the export's lists. */
+function oldestFirst<Fields extends SelectedFields>(tx: Db, table: OrganizationTable, fields: Fields, organizationId: string) {
+  return tx.select(fields).from(table).where(eq(table.organizationId, organizationId)).orderBy(asc(table.createdAt));
+}
 
 /**
  * What the organization holds, as one JSON document, read in the caller's transaction: what
@@ -37,22 +46,10 @@ export async function buildOrganizationExport(tx: Db, organizationId: string, no
       .innerJoin(users, eq(users.id, members.userId))
       .where(eq(members.organizationId, organizationId))
       .orderBy(asc(members.createdAt)),
-    domains: await tx
-      .select({ id: domains.id, name: domains.name, status: domains.status, openTracking: domains.openTracking, clickTracking: domains.clickTracking, createdAt: domains.createdAt, verifiedAt: domains.verifiedAt })
-      .from(domains)
-      .where(of(domains))
-      .orderBy(asc(domains.createdAt)),
-    apiKeys: await tx
-      .select({ id: apiKeys.id, name: apiKeys.name, tokenStart: apiKeys.tokenStart, permission: apiKeys.permission, mode: apiKeys.mode, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt })
-      .from(apiKeys)
-      .where(of(apiKeys))
-      .orderBy(asc(apiKeys.createdAt)),
-    webhooks: await tx
-      .select({ id: webhooks.id, url: webhooks.url, events: webhooks.events, createdAt: webhooks.createdAt })
-      .from(webhooks)
-      .where(of(webhooks))
-      .orderBy(asc(webhooks.createdAt)),
-    audiences: await tx.select({ id: audiences.id, name: audiences.name, createdAt: audiences.createdAt }).from(audiences).where(of(audiences)).orderBy(asc(audiences.createdAt)),
+    domains: await oldestFirst(tx, domains, { id: domains.id, name: domains.name, status: domains.status, openTracking: domains.openTracking, clickTracking: domains.clickTracking, createdAt: domains.createdAt, verifiedAt: domains.verifiedAt }, organizationId),
+    apiKeys: await oldestFirst(tx, apiKeys, { id: apiKeys.id, name: apiKeys.name, tokenStart: apiKeys.tokenStart, permission: apiKeys.permission, mode: apiKeys.mode, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt }, organizationId),
+    webhooks: await oldestFirst(tx, webhooks, { id: webhooks.id, url: webhooks.url, events: webhooks.events, createdAt: webhooks.createdAt }, organizationId),
+    audiences: await oldestFirst(tx, audiences, { id: audiences.id, name: audiences.name, createdAt: audiences.createdAt }, organizationId),
     contacts: await tx
       .select({ audienceId: contacts.audienceId, email: contacts.email, name: contacts.name, subscribed: contacts.subscribed, createdAt: contacts.createdAt })
       .from(contacts)
@@ -64,31 +61,23 @@ export async function buildOrganizationExport(tx: Db, organizationId: string, no
       .from(suppressions)
       .where(and(of(suppressions), isNotNull(suppressions.email)))
       .orderBy(asc(suppressions.createdAt)),
-    templates: await tx
-      .select({ id: templates.id, name: templates.name, subject: templates.subject, html: templates.html, text: templates.text, createdAt: templates.createdAt, updatedAt: templates.updatedAt })
-      .from(templates)
-      .where(of(templates))
-      .orderBy(asc(templates.createdAt)),
-    broadcasts: await tx
-      .select({
-        id: broadcasts.id,
-        name: broadcasts.name,
-        audienceId: broadcasts.audienceId,
-        from: broadcasts.from,
-        subject: broadcasts.subject,
-        html: broadcasts.html,
-        text: broadcasts.text,
-        status: broadcasts.status,
-        recipients: broadcasts.recipients,
-        sent: broadcasts.sent,
-        delivered: broadcasts.delivered,
-        bounced: broadcasts.bounced,
-        createdAt: broadcasts.createdAt,
-        sentAt: broadcasts.sentAt,
-      })
-      .from(broadcasts)
-      .where(of(broadcasts))
-      .orderBy(asc(broadcasts.createdAt)),
+    templates: await oldestFirst(tx, templates, { id: templates.id, name: templates.name, subject: templates.subject, html: templates.html, text: templates.text, createdAt: templates.createdAt, updatedAt: templates.updatedAt }, organizationId),
+    broadcasts: await oldestFirst(tx, broadcasts, {
+      id: broadcasts.id,
+      name: broadcasts.name,
+      audienceId: broadcasts.audienceId,
+      from: broadcasts.from,
+      subject: broadcasts.subject,
+      html: broadcasts.html,
+      text: broadcasts.text,
+      status: broadcasts.status,
+      recipients: broadcasts.recipients,
+      sent: broadcasts.sent,
+      delivered: broadcasts.delivered,
+      bounced: broadcasts.bounced,
+      createdAt: broadcasts.createdAt,
+      sentAt: broadcasts.sentAt,
+    }, organizationId),
     emails: await tx
       .select({ id: emails.id, mode: emails.mode, from: emails.from, to: emails.to, cc: emails.cc, bcc: emails.bcc, subject: emails.subject, status: emails.status, createdAt: emails.createdAt })
       .from(emails)

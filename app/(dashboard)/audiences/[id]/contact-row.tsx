@@ -7,12 +7,15 @@ import { SubscriptionBadge } from './subscription-badge';
 
 export function ContactRow({
   contact,
+  selectable,
   selected,
   onSelect,
   onEdit,
   onDelete,
 }: {
   contact: Contact;
+  /** The role may delete contacts: the row starts with its checkbox (the table has that column). */
+  selectable: boolean;
   selected: boolean;
   onSelect: (selected: boolean) => void;
   onEdit: () => void;
@@ -20,8 +23,8 @@ export function ContactRow({
 }) {
   return (
     <tr data-testid="contact-row" data-contact-id={contact.id} data-email={contact.email} className={cx(selected ? 'bg-indigo-50/50' : 'hover:bg-slate-50/60')}>
-      <td className="w-10 py-3 pr-2 pl-5">
-        <MayCall procedure="audiences.batchDeleteContacts">
+      {selectable && (
+        <td className="w-10 py-3 pr-2 pl-5">
           <input
             type="checkbox"
             aria-label={`Select ${contact.email}`}
@@ -29,8 +32,8 @@ export function ContactRow({
             checked={selected}
             onChange={(event) => onSelect(event.target.checked)}
           />
-        </MayCall>
-      </td>
+        </td>
+      )}
       <td className="max-w-80 px-4 py-3 font-medium break-all text-slate-900" data-testid="contact-email">
         {contact.email}
       </td>

@@ -111,7 +111,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
 
       {query.isPending && (
         <ContactsTable busy selectAll={mayDelete && <SelectAllCheckbox total={0} selected={0} onChange={() => {}} />}>
-          <ContactSkeletonRows />
+          <ContactSkeletonRows selectable={mayDelete} />
         </ContactsTable>
       )}
 
@@ -139,13 +139,14 @@ export function ContactsSection({ audience }: { audience: Audience }) {
               <ContactRow
                 key={contact.id}
                 contact={contact}
+                selectable={mayDelete}
                 selected={selected.has(contact.id)}
                 onSelect={(on) => select(contact.id, on)}
                 onEdit={() => setOpen({ dialog: 'edit', contact })}
                 onDelete={() => setOpen({ dialog: 'delete', contact })}
               />
             ))}
-            {query.isFetchingNextPage && <ContactSkeletonRows count={2} />}
+            {query.isFetchingNextPage && <ContactSkeletonRows count={2} selectable={mayDelete} />}
           </ContactsTable>
           <PagedListFooter
             count={countOf(contacts.length, 'contact')}

@@ -15,6 +15,7 @@ import { ComposerFacts } from './composer-facts';
 import { DeleteBroadcastSection } from './delete-broadcast-section';
 import { ScheduledNotice } from './scheduled-notice';
 import { useMay } from '../../../lib/use-role';
+import { ReadOnlyNote } from '../../create-gate/read-only-note';
 
 /**
  * A saved draft or scheduled broadcast: its fields on the left, saved with Save; on the right
@@ -45,7 +46,7 @@ export function BroadcastComposer({ broadcast }: { broadcast: Broadcast }) {
       testId="broadcast-composer"
       title={broadcast.name}
       description={<ComposerFacts broadcast={broadcast} />}
-      actions={mayUpdate && <SaveActions form={COMPOSER_FORM_ID} unsaved={unsaved} saving={update.isPending} />}
+      actions={mayUpdate ? <SaveActions form={COMPOSER_FORM_ID} unsaved={unsaved} saving={update.isPending} /> : <ReadOnlyNote procedure="broadcasts.update" />}
       notice={broadcast.status === 'scheduled' ? <ScheduledNotice broadcast={broadcast} /> : undefined}
       form={
         <ComposerForm
@@ -54,6 +55,7 @@ export function BroadcastComposer({ broadcast }: { broadcast: Broadcast }) {
           onSubmit={() => update.mutate(updateInput(broadcast, values))}
           error={update.error}
           errorTitle="Could not save the broadcast"
+          readOnly={!mayUpdate}
           subscribed={preview.subscribed}
         />
       }

@@ -2,6 +2,7 @@
 
 import type { FormEvent } from 'react';
 import { ErrorAlert } from '../../../components/error-alert';
+import { ReadOnlyFields } from '../../../components/read-only-fields';
 import { TextareaField, TextField } from '../../../components/field';
 import { fieldErrors } from '../../../lib/field-errors';
 import { AudiencePicker } from './audience-picker';
@@ -24,6 +25,7 @@ export function ComposerForm({
   onSubmit,
   error,
   errorTitle,
+  readOnly = false,
   subscribed,
 }: {
   values: ComposerValues;
@@ -31,6 +33,8 @@ export function ComposerForm({
   onSubmit: () => void;
   error: unknown;
   errorTitle: string;
+  /** The reader may not save it (their role): every field shows its value without taking input. */
+  readOnly?: boolean;
   /** Subscribed contacts of the chosen audience, once the preview has counted them. */
   subscribed: number | null;
 }) {
@@ -41,83 +45,85 @@ export function ComposerForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSubmit();
+    if (!readOnly) onSubmit();
   };
 
   return (
     <form id={COMPOSER_FORM_ID} onSubmit={submit} className="space-y-5" data-testid="broadcast-form" noValidate>
-      <AudiencePicker value={values.audienceId} onChange={set('audienceId')} subscribed={subscribed} error={byField.audience_id} />
-      <FromField value={values.from} onChange={set('from')} error={byField.from} />
+      <ReadOnlyFields.Provider value={readOnly}>
+        <AudiencePicker value={values.audienceId} onChange={set('audienceId')} subscribed={subscribed} error={byField.audience_id} />
+        <FromField value={values.from} onChange={set('from')} error={byField.from} />
+          <TextField
+            label="Reply-To"
+            name="reply_to"
+            hint="Optional"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="editor@example.com"
+            value={values.replyTo}
+            onChange={fromEvent('replyTo')}
+            description="Where replies go, if not to the sender. Separate several with commas."
+            error={byField.reply_to}
+          />
         <TextField
-          label="Reply-To"
-          name="reply_to"
-          hint="Optional"
+          label="Subject"
+          name="subject"
+          hint={template ? 'Optional: the template’s subject otherwise' : undefined}
+          required={!template}
+          maxLength={998}
           autoComplete="off"
-          spellCheck={false}
-          placeholder="editor@example.com"
-          value={values.replyTo}
-          onChange={fromEvent('replyTo')}
-          description="Where replies go, if not to the sender. Separate several with commas."
-          error={byField.reply_to}
+          placeholder={'November news for {{ name | default: "you" }}'}
+          value={values.subject}
+          onChange={fromEvent('subject')}
+          error={byField.subject}
         />
-      <TextField
-        label="Subject"
-        name="subject"
-        hint={template ? 'Optional: the template’s subject otherwise' : undefined}
-        required={!template}
-        maxLength={998}
-        autoComplete="off"
-        placeholder={'November news for {{ name | default: "you" }}'}
-        value={values.subject}
-        onChange={fromEvent('subject')}
-        error={byField.subject}
-      />
-      <ContentSourceToggle value={values.source} onChange={set('source')} />
-      {template ? (
-        <TemplatePicker value={values.templateId} onChange={set('templateId')} error={byField.template_id} />
-      ) : (
-        <>
-          <TextareaField
-            label="HTML"
-            name="html"
-            hint="Values are HTML-escaped"
-            mono
-            rows={16}
-            spellCheck={false}
-            placeholder={'<h1>Hello {{ name | default: "there" }}</h1>\n<p>Here is what happened this month…</p>\n<p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>'}
-            value={values.html}
-            onChange={fromEvent('html')}
-            error={byField.html}
-          />
-          <TextareaField
-            label="Text"
-            name="text"
-            hint="Optional plain-text version"
-            mono
-            rows={6}
-            spellCheck={false}
-            placeholder={'Hello {{ name | default: "there" }},\n\nHere is what happened this month…\n\nUnsubscribe: {{ unsubscribe_url }}'}
-            value={values.text}
-            onChange={fromEvent('text')}
-            description="Mail clients that do not show HTML show the text; it also helps deliverability."
-            error={byField.text}
-          />
-        </>
-      )}
-      <PersonalisationHelp />
-      <TextField
-        label="Name"
-        name="name"
-        hint="Optional"
-        maxLength={200}
-        autoComplete="off"
-        placeholder={values.subject || 'November newsletter'}
-        value={values.name}
-        onChange={fromEvent('name')}
-        description="For you and your team, in the list of broadcasts; recipients never see it. The subject when left empty."
-        error={byField.name}
-      />
-      {other ? <ErrorAlert error={other} fallbackTitle={errorTitle} /> : null}
+        <ContentSourceToggle value={values.source} onChange={set('source')} />
+        {template ? (
+          <TemplatePicker value={values.templateId} onChange={set('templateId')} error={byField.template_id} />
+        ) : (
+          <>
+            <TextareaField
+              label="HTML"
+              name="html"
+              hint="Values are HTML-escaped"
+              mono
+              rows={16}
+              spellCheck={false}
+              placeholder={'<h1>Hello {{ name | default: "there" }}</h1>\n<p>Here is what happened this month…</p>\n<p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>'}
+              value={values.html}
+              onChange={fromEvent('html')}
+              error={byField.html}
+            />
+            <TextareaField
+              label="Text"
+              name="text"
+              hint="Optional plain-text version"
+              mono
+              rows={6}
+              spellCheck={false}
+              placeholder={'Hello {{ name | default: "there" }},\n\nHere is what happened this month…\n\nUnsubscribe: {{ unsubscribe_url }}'}
+              value={values.text}
+              onChange={fromEvent('text')}
+              description="Mail clients that do not show HTML show the text; it also helps deliverability."
+              error={byField.text}
+            />
+          </>
+        )}
+        <PersonalisationHelp />
+        <TextField
+          label="Name"
+          name="name"
+          hint="Optional"
+          maxLength={200}
+          autoComplete="off"
+          placeholder={values.subject || 'November newsletter'}
+          value={values.name}
+          onChange={fromEvent('name')}
+          description="For you and your team, in the list of broadcasts; recipients never see it. The subject when left empty."
+          error={byField.name}
+        />
+        {other ? <ErrorAlert error={other} fallbackTitle={errorTitle} /> : null}
+      </ReadOnlyFields.Provider>
     </form>
   );
 }

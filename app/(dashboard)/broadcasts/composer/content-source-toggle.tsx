@@ -1,4 +1,5 @@
 import { cx } from '../../../components/cx';
+import { useFieldsReadOnly } from '../../../components/read-only-fields';
 import type { ContentSource } from './composer-values';
 
 const OPTIONS: Array<{ value: ContentSource; label: string }> = [
@@ -8,15 +9,17 @@ const OPTIONS: Array<{ value: ContentSource; label: string }> = [
 
 /** Two choices as a segmented control (radio buttons underneath, so the keyboard and screen readers know them). */
 export function ContentSourceToggle({ value, onChange }: { value: ContentSource; onChange: (value: ContentSource) => void }) {
+  const readOnly = useFieldsReadOnly();
   return (
-    <fieldset>
+    <fieldset disabled={readOnly}>
       <legend className="mb-1.5 text-sm font-medium text-slate-700">Content</legend>
       <div className="inline-flex rounded-lg bg-slate-100 p-1" data-testid="content-source">
         {OPTIONS.map((option) => (
           <label
             key={option.value}
             className={cx(
-              'cursor-pointer rounded-md px-3 py-1.5 text-sm font-medium transition-colors has-focus-visible:outline-2 has-focus-visible:outline-indigo-600',
+              readOnly ? 'cursor-default' : 'cursor-pointer',
+              'rounded-md px-3 py-1.5 text-sm font-medium transition-colors has-focus-visible:outline-2 has-focus-visible:outline-indigo-600',
               value === option.value ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900',
             )}
           >

@@ -20,6 +20,7 @@ import { SendTestDialog } from './send-test-dialog';
 import { TemplateFacts } from './template-facts';
 import { MayCall } from '../../../components/may-call';
 import { useMay } from '../../../lib/use-role';
+import { ReadOnlyNote } from '../../create-gate/read-only-note';
 
 /**
  * A saved template: its source on the left, saved with Save; on the right what it holds now,
@@ -59,12 +60,13 @@ export function TemplateEditor({ template }: { template: Template }) {
         testId="template-editor"
         title={template.name}
         description={<TemplateFacts template={template} />}
-        actions={mayUpdate && <SaveActions form={TEMPLATE_FORM_ID} unsaved={unsaved} saving={update.isPending} />}
+        actions={mayUpdate ? <SaveActions form={TEMPLATE_FORM_ID} unsaved={unsaved} saving={update.isPending} /> : <ReadOnlyNote procedure="templates.update" />}
         form={
           <TemplateForm
             values={values}
             onChange={edit}
             onSubmit={save}
+            readOnly={!mayUpdate}
             // A failed save first; else what the live preview found wrong in a field, as it is typed.
             error={update.error ?? preview.contentError}
             errorTitle="Could not save the template"
