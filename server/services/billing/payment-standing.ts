@@ -43,7 +43,7 @@ async function billingRecipients(tx: Db, organizationId: string, ownerEmail: str
   return [...seen.values()];
 }
 
-async function mailBilling(tx: Db, deps: StandingDeps, organization: { id: string; ownerEmail: string }, kind: string, email: RenderedEmail): Promise<string[]> {
+async function mailBilling(tx: Db, deps: Pick<Deps, 'clock' | 'metrics'>, organization: { id: string; ownerEmail: string }, kind: string, email: RenderedEmail): Promise<string[]> {
   const ids: string[] = [];
   for (const to of await billingRecipients(tx, organization.id, organization.ownerEmail)) ids.push(await enqueueSystemEmail(tx, deps, { organizationId: organization.id, kind, to, email }));
   return ids;
@@ -56,29 +56,34 @@ const wake = (deps: Pick<Deps, 'jobs'>, ids: string[]) => {
 };
 
 /**
- * The provider reports a renewal it could not collect. The first report of an unpaid stretch
- * starts the grace period and mails the owner and billing members; the provider's later retries
- * of the same renewal change nothing and mail no one again. Answers whether this report started one.
+ * The provider reports a renewal it could not collect, in the caller's transaction (the webhook
+ * stores the event in the same one). The first report of an unpaid stretch starts the grace
+ * period and queues mail to the owner and billing members; the provider's later retries of the
+ * same renewal change nothing and mail no one again. Answers the queued mail's ids (none when
+ * this report started nothing), for the caller to wake after commit.
  */
-export async function recordRenewalFailed(deps: StandingDeps, organizationId: string, report: { invoice: string | null }): Promise<boolean> {
-  const ids = await deps.db.transaction(async (tx) => {
-    const [organization] = await tx.select().from(organizations).where(eq(organizations.id, organizationId)).for('update');
-    if (!organization) throw notFound('Organization');
-    if (organization.paymentFailedAt) return null;
-    const now = deps.clock.now();
-    const graceUntil = new Date(now.getTime() + deps.config.billingGraceDays * DAY_MS);
-    await tx.update(organizations).set({ paymentFailedAt: now, paymentGraceUntil: graceUntil }).where(eq(organizations.id, organizationId));
-    await recordAudit(tx, deps, {
-      organizationId,
-      by: BILLING,
-      action: 'billing.payment_failed',
-      target: { type: 'organization', id: organizationId, label: organization.name },
-      details: { invoice: report.invoice, graceUntil: graceUntil.toISOString(), graceDays: deps.config.billingGraceDays },
-    });
-    return mailBilling(tx, deps, organization, 'payment_failed', paymentFailedEmail({ organizationName: organization.name, graceUntil, billingUrl: billingUrl(deps) }));
+export async function noteRenewalFailed(tx: Db, deps: Omit<StandingDeps, 'db' | 'jobs'>, organizationId: string, report: { invoice: string | null }): Promise<string[]> {
+  const [organization] = await tx.select().from(organizations).where(eq(organizations.id, organizationId)).for('update');
+  if (!organization) throw notFound('Organization');
+  if (organization.paymentFailedAt) return [];
+  const now = deps.clock.now();
+  const graceUntil = new Date(now.getTime() + deps.config.billingGraceDays * DAY_MS);
+  await tx.update(organizations).set({ paymentFailedAt: now, paymentGraceUntil: graceUntil }).where(eq(organizations.id, organizationId));
+  await recordAudit(tx, deps, {
+    organizationId,
+    by: BILLING,
+    action: 'billing.payment_failed',
+    target: { type: 'organization', id: organizationId, label: organization.name },
+    details: { invoice: report.invoice, graceUntil: graceUntil.toISOString(), graceDays: deps.config.billingGraceDays },
   });
-  if (ids) wake(deps, ids);
-  return ids !== null;
+  return mailBilling(tx, deps, organization, 'payment_failed', paymentFailedEmail({ organizationName: organization.name, graceUntil, billingUrl: billingUrl(deps) }));
+}
+
+/** {@link noteRenewalFailed} in a transaction of its own, its mail woken; answers whether this report started a grace period. */
+export async function recordRenewalFailed(deps: StandingDeps, organizationId: string, report: { invoice: string | null }): Promise<boolean> {
+  const ids = await deps.db.transaction((tx) => noteRenewalFailed(tx, deps, organizationId, report));
+  wake(deps, ids);
+  return ids.length > 0;
 }
 
 /**
@@ -117,27 +122,30 @@ export async function restrictUnpaidAccounts(deps: StandingDeps): Promise<number
 }
 
 /**
- * The provider reports the renewal paid: what is owed is cleared and a restriction non-payment
- * caused is lifted at once. A status the operator set is theirs to change. Answers whether
- * anything was owed.
+ * The provider reports an invoice paid, in the caller's transaction: what is owed is cleared and a
+ * restriction non-payment caused is lifted at once. A status the operator set is theirs to
+ * change. Answers whether anything was owed (a paid invoice with nothing owed, every ordinary
+ * renewal, changes and records nothing).
  */
-export async function recordRenewalPaid(deps: Pick<Deps, 'db' | 'clock'>, organizationId: string, report: { invoice: string | null }): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
-    const [organization] = await tx.select().from(organizations).where(eq(organizations.id, organizationId)).for('update');
-    if (!organization) throw notFound('Organization');
-    if (!organization.paymentFailedAt) return false;
-    const lifted = organization.status === 'restricted' && organization.statusCause === 'non_payment';
-    await tx
-      .update(organizations)
-      .set({ paymentFailedAt: null, paymentGraceUntil: null, ...(lifted ? { status: 'active' as const, statusCause: null } : {}) })
-      .where(eq(organizations.id, organizationId));
-    await recordAudit(tx, deps, {
-      organizationId,
-      by: BILLING,
-      action: 'billing.payment_recovered',
-      target: { type: 'organization', id: organizationId, label: organization.name },
-      details: { invoice: report.invoice, failedAt: organization.paymentFailedAt.toISOString(), restrictionLifted: lifted },
-    });
-    return true;
+export async function noteRenewalPaid(tx: Db, deps: Pick<Deps, 'clock'>, organizationId: string, report: { invoice: string | null }): Promise<boolean> {
+  const [organization] = await tx.select().from(organizations).where(eq(organizations.id, organizationId)).for('update');
+  if (!organization) throw notFound('Organization');
+  if (!organization.paymentFailedAt) return false;
+  const lifted = organization.status === 'restricted' && organization.statusCause === 'non_payment';
+  await tx
+    .update(organizations)
+    .set({ paymentFailedAt: null, paymentGraceUntil: null, ...(lifted ? { status: 'active' as const, statusCause: null } : {}) })
+    .where(eq(organizations.id, organizationId));
+  await recordAudit(tx, deps, {
+    organizationId,
+    by: BILLING,
+    action: 'billing.payment_recovered',
+    target: { type: 'organization', id: organizationId, label: organization.name },
+    details: { invoice: report.invoice, failedAt: organization.paymentFailedAt.toISOString(), restrictionLifted: lifted },
   });
+  return true;
 }
+
+/** {@link noteRenewalPaid} in a transaction of its own. */
+export const recordRenewalPaid = (deps: Pick<Deps, 'db' | 'clock'>, organizationId: string, report: { invoice: string | null }): Promise<boolean> =>
+  deps.db.transaction((tx) => noteRenewalPaid(tx, deps, organizationId, report));
