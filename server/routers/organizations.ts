@@ -35,18 +35,20 @@ export const organizationRouter = router({
     .input(z.object({}).optional())
     .mutation(({ ctx }) => resendConfirmationLink(ctx.deps, ctx.principal)),
   /**
-   * The billing page's plan change: down at the end of the month; up is a request for the operator
-   * (no limit rises before it is paid for: docs/billing.md).
+   * The billing page's plan change: down at the end of the month; up is a Stripe Checkout URL to
+   * send the person to, a subscription update Stripe collects, or (without Stripe) a request for
+   * the operator. No limit rises before it is paid for (docs/billing.md).
    */
   changePlan: orgProcedure
     .meta({ liveWrite: true })
     .input(z.object({ plan: z.enum(planIds) }))
     .mutation(async ({ ctx, input }) => {
-      const { change, request } = await changePlanAsOwner(ctx.deps, ctx.principal, input.plan);
+      const { change, request, payment } = await changePlanAsOwner(ctx.deps, ctx.principal, input.plan);
       return {
         organization: await describeOrganization(ctx.deps, ctx.principal.organizationId),
         change: change && { ...change, effectiveAt: change.effectiveAt.toISOString() },
         request: request && planRequestView(request),
+        payment,
       };
     }),
 
