@@ -4,6 +4,7 @@ import { resendConfirmationLink } from '../services/organizations/owner-confirma
 import { changePlanAsOwner } from '../services/plans/changes';
 import { PLANS, planOf, type PlanId } from '../services/plans/plans';
 import { openPlanRequest, withdrawPlanRequest, type PlanRequest } from '../services/plans/requests';
+import { paymentStateOf } from '../services/billing/payment-state';
 import { router } from '../trpc/init';
 import { orgProcedure, personProcedure } from '../trpc/procedures';
 import { membershipsOfUser } from '../services/members';
@@ -86,6 +87,8 @@ export const organizationRouter = router({
       const open = await openPlanRequest(ctx.deps.db, ctx.principal.organizationId);
       return open && planRequestView(open);
     }),
+  /** With Stripe: a payment still clearing (SEPA) and the subscription's state, for the billing page. */
+  paymentState: orgProcedure.input(z.object({}).optional()).query(({ ctx }) => paymentStateOf(ctx.deps, ctx.principal.organizationId)),
   /** The billing page's "Withdraw": the customer takes the request back. */
   withdrawPlanRequest: orgProcedure
     .meta({ liveWrite: true })

@@ -66,6 +66,7 @@ export const DASHBOARD_ACCESS = {
   // The export holds contacts and the audit log: what the owner and admins read anyway.
   'organization.deletionExport': MANAGERS,
   'organization.planRequest': EVERYONE,
+  'organization.paymentState': EVERYONE,
   'organization.withdrawPlanRequest': BILLING,
 
   'webhooks.create': BUILDERS,

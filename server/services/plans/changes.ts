@@ -95,7 +95,14 @@ async function lockOrganization(tx: Tx, organizationId: string): Promise<Organiz
 }
 
 /** Writes a decided change and its audit record, under the lock the caller holds. */
-async function applyDecision(tx: Tx, deps: Pick<Deps, 'clock'>, organization: OrganizationRow, decision: ReturnType<typeof decidePlanChange>, by: AuditSource): Promise<PlanChangeOutcome> {
+async function applyDecision(
+  tx: Tx,
+  deps: Pick<Deps, 'clock'>,
+  organization: OrganizationRow,
+  decision: ReturnType<typeof decidePlanChange>,
+  by: AuditSource,
+  extraDetails: Record<string, unknown> = {},
+): Promise<PlanChangeOutcome> {
   const { values, change } = decision;
   const [updated] = await tx.update(organizations).set(values).where(eq(organizations.id, organization.id)).returning();
   if (change.kind !== 'unchanged') {
@@ -110,6 +117,7 @@ async function applyDecision(tx: Tx, deps: Pick<Deps, 'clock'>, organization: Or
         to: change.to,
         effectiveAt: change.effectiveAt.toISOString(),
         ...(change.proratedChargeEurCents === undefined ? {} : { proratedChargeEurCents: change.proratedChargeEurCents }),
+        ...extraDetails,
       },
     });
   }
@@ -126,14 +134,14 @@ export async function changePlan(
   organizationId: string,
   planId: string,
   /** `by`: who asks (the audit log's actor); the operator unless said otherwise. */
-  options: { immediately?: boolean; by?: AuditSource; db?: Deps['db'] } = {},
+  options: { immediately?: boolean; by?: AuditSource; db?: Deps['db']; auditDetails?: Record<string, unknown> } = {},
 ): Promise<PlanChangeOutcome> {
   const target = planOf(planId);
   // `db`: the caller's transaction (a webhook applies its event and the plan together).
   return (options.db ?? deps.db).transaction(async (tx) => {
     const organization = await lockOrganization(tx, organizationId);
     const now = deps.clock.now();
-    const outcome = await applyDecision(tx, deps, organization, decidePlanChange(organization, target, now, options), options.by ?? OPERATOR);
+    const outcome = await applyDecision(tx, deps, organization, decidePlanChange(organization, target, now, options), options.by ?? OPERATOR, options.auditDetails);
     await resolveOpenRequest(tx, organizationId, now, (open) => (open.plan === target.id ? 'approved' : 'overridden'));
     return outcome;
   });
