@@ -12,6 +12,7 @@ import { CapsSection } from './caps-section';
 import { ChangePlanDialog } from './change-plan-dialog';
 import { MonthCard } from './month-card';
 import { OverageSection } from './overage-section';
+import { PaymentPendingBanner } from './payment-pending-banner';
 import { PendingChangeBanner } from './pending-change-banner';
 import { PlanRequestBanner } from './plan-request-banner';
 import { PlanChangeNotice } from './plan-change-notice';
@@ -52,6 +53,7 @@ export function BillingView() {
       {usage.data && (
         <div className="space-y-6" data-testid="billing" data-plan={usage.data.plan.id}>
           <PlanRequestBanner usage={usage.data} readOnlyReason={readOnlyReason} />
+          <PaymentPendingBanner usage={usage.data} />
           <PendingChangeBanner
             usage={usage.data}
             action={
@@ -78,8 +80,8 @@ export function BillingView() {
             </h2>
             <p className="mt-1 mb-4 text-sm text-slate-500">
               You are on <span className="font-medium text-slate-700" data-testid="current-plan">{usage.data.plan.label}</span>. Prices are per month, in euros. An
-              upgrade is a request the operator approves (the plan changes then, charged for the rest of the month); a downgrade takes
-              effect at the start of the next month (UTC).
+              upgrade takes effect once it is paid (where the service takes no payments online, once the operator approves it); a
+              downgrade takes effect at the start of the next month (UTC).
               {readOnlyReason && ` ${readOnlyReason}`}
             </p>
             {lastChange && <PlanChangeNotice result={lastChange} />}
