@@ -327,3 +327,33 @@ describe('paid-to-paid with Stripe', () => {
     expect(await row(owner.organizationId)).toMatchObject({ plan: '100k', pendingPlan: 'free' });
   });
 });
+
+describe('invoices and the customer portal', () => {
+  it('lists the invoices from Stripe for the owner and billing members, and links to the portal; others are refused', async () => {
+    const fresh = await signUpPerson(app, 'none@checkout.test');
+    expect((await call(fresh, 'query', 'billing.invoices')).data).toEqual([]);
+    expect((await call(fresh, 'mutation', 'billing.portal')).body.error.data.code).toBe('NOT_FOUND');
+
+    const { owner, subscription } = await paidOwner('invoices@checkout.test', '50k');
+    const billing = await signUpPerson(app, 'payer@checkout.test');
+    await makeMemberOf(app, billing, owner.organizationId, 'billing');
+    const developer = await signUpPerson(app, 'dev@checkout.test');
+    await makeMemberOf(app, developer, owner.organizationId, 'developer');
+    await standIn.payInvoice(subscription.id);
+
+    const customerId = (await account(owner.organizationId))!.customerId;
+    for (const person of [owner, billing]) {
+      const listed = await call(person, 'query', 'billing.invoices');
+      expect(listed.status).toBe(200);
+      expect(listed.data).toHaveLength(2);
+      expect(listed.data[0]).toMatchObject({ number: 'EUM-0002', status: 'paid', currency: 'eur', pdfUrl: `${standIn.url}/invoices/${subscription.id}.pdf`, periodEnd: expect.any(String) });
+      expect(standIn.calls.at(-1)).toMatchObject({ method: 'GET', path: '/v1/invoices', params: { customer: customerId, limit: '36' } });
+
+      const portal = await call(person, 'mutation', 'billing.portal');
+      expect(portal.data).toEqual({ url: `${standIn.url}/portal/${customerId}` });
+      expect(standIn.calls.at(-1)).toMatchObject({ path: '/v1/billing_portal/sessions', params: { customer: customerId, return_url: 'http://127.0.0.1:3000/billing' } });
+    }
+    expect((await call(developer, 'query', 'billing.invoices')).status).toBe(403);
+    expect((await call(developer, 'mutation', 'billing.portal')).status).toBe(403);
+  });
+});

@@ -113,6 +113,9 @@ export const DASHBOARD_ACCESS = {
   'usage.setOverage': BILLING,
   'usage.quotePlanChange': EVERYONE,
 
+  'billing.invoices': BILLING,
+  'billing.portal': BILLING,
+
   'broadcasts.create': AUDIENCE,
   'broadcasts.list': EVERYONE,
   'broadcasts.get': EVERYONE,

@@ -11,6 +11,7 @@ import { BillingSkeleton } from './billing-skeleton';
 import { CapsSection } from './caps-section';
 import { ChangePlanDialog } from './change-plan-dialog';
 import { MonthCard } from './month-card';
+import { InvoicesSection } from './invoices-section';
 import { OverageSection } from './overage-section';
 import { PaymentPendingBanner } from './payment-pending-banner';
 import { PendingChangeBanner } from './pending-change-banner';
@@ -29,6 +30,7 @@ export function BillingView() {
   // Billing is live state: in test mode the server refuses changes, so the page says why first.
   // Plan changes and overage share one rule (the owner and the billing role).
   const roleRefusal = useRoleRefusal('organization.changePlan');
+  const invoicesRefusal = useRoleRefusal('billing.invoices');
   const testMode = useDashboardMode() === 'test';
   const readOnlyReason = roleRefusal ?? (testMode ? 'The dashboard is in test mode: switch to Live to change billing.' : null);
   const [choosing, setChoosing] = useState<{ target: Plan; choice: PlanChoice } | null>(null);
@@ -74,6 +76,7 @@ export function BillingView() {
             <OverageSection usage={usage.data} readOnlyReason={readOnlyReason} />
             <CapsSection usage={usage.data} />
           </div>
+          {invoicesRefusal === null && <InvoicesSection />}
           <section aria-labelledby="plans-heading" data-testid="plans">
             <h2 id="plans-heading" className="text-base font-semibold text-slate-900">
               Plans
