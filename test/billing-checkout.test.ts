@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { auditEvents, organizations, planChangeRequests, stripeAccounts, stripeEvents } from '@/db/schema';
+import { auditEvents, organizations, planChangeRequests, stripeAccounts, stripeEvents, systemEmails } from '@/db/schema';
+import { parseAdminArgs, runAdminCommand } from '@/server/admin/commands';
+import { restrictUnpaidOrganizations } from '@/server/services/billing/non-payment';
 import { STRIPE_WEBHOOK_BODY_LIMIT_BYTES } from '@/server/http/stripe-webhook';
 import { startTestApp, type TestApp } from './support/app';
 import { dashboardCall, makeMemberOf, signUpPerson, type DashboardPerson } from './support/dashboard-session';
@@ -355,5 +357,76 @@ describe('invoices and the customer portal', () => {
     }
     expect((await call(developer, 'query', 'billing.invoices')).status).toBe(403);
     expect((await call(developer, 'mutation', 'billing.portal')).status).toBe(403);
+  });
+});
+
+describe('a failed renewal', () => {
+  const admin = (...argv: string[]) => {
+    const { command, args } = parseAdminArgs(argv);
+    return runAdminCommand(deps(), command, args) as Promise<any>;
+  };
+  const failRenewal = (subscription: { id: string; customer: string }, created?: number) =>
+    standIn.sendEvent(
+      'invoice.payment_failed',
+      { id: `in_failed_${subscription.id}`, object: 'invoice', customer: subscription.customer, billing_reason: 'subscription_cycle', status: 'open', parent: { subscription_details: { subscription: subscription.id } } },
+      created ? { created } : {},
+    );
+  const failedMail = async () => (await deps().db.select({ kind: systemEmails.kind, to: systemEmails.toAddress, subject: systemEmails.subject }).from(systemEmails)).filter((m) => m.kind === 'payment_failed');
+
+  it('mails the owner and billing members once, sending continues for the grace period, then restricted; paying lifts it', async () => {
+    const { owner, subscription } = await paidOwner('late@checkout.test', '50k');
+    const billing = await signUpPerson(app, 'accounts@checkout.test');
+    await makeMemberOf(app, billing, owner.organizationId, 'billing');
+    const developer = await signUpPerson(app, 'coder@checkout.test');
+    await makeMemberOf(app, developer, owner.organizationId, 'developer');
+    app.clock.set('2026-12-01T01:00:00.000Z');
+
+    expect(JSON.parse((await failRenewal(subscription)).body!).outcome).toBe('payment failed: grace until 2026-12-08T01:00:00.000Z');
+    await failRenewal(subscription); // Stripe's retry fails too: no second mail, the grace does not restart.
+    const mail = await failedMail();
+    expect(mail.map((m) => m.to).sort()).toEqual(['accounts@checkout.test', 'late@checkout.test']);
+    expect(mail[0]!.subject).toMatch(/Payment failed for .*sending stops on 2026-12-08/);
+    expect(await account(owner.organizationId)).toMatchObject({ paymentFailedAt: new Date('2026-12-01T01:00:00.000Z'), graceUntil: new Date('2026-12-08T01:00:00.000Z') });
+
+    // Within the grace period: still active.
+    app.clock.set('2026-12-08T00:59:00.000Z');
+    expect(await restrictUnpaidOrganizations(deps())).toBe(0);
+    expect((await row(owner.organizationId)).status).toBe('active');
+    app.clock.set('2026-12-08T01:00:00.000Z');
+    expect(await restrictUnpaidOrganizations(deps())).toBe(1);
+    expect(await row(owner.organizationId)).toMatchObject({ status: 'restricted', plan: '50k' });
+    expect(await restrictUnpaidOrganizations(deps())).toBe(0);
+
+    // Paid: active again.
+    const paid = await standIn.payInvoice(subscription.id);
+    expect(JSON.parse(paid.body!).outcome).toMatch(/restriction for non-payment lifted/);
+    expect(await row(owner.organizationId)).toMatchObject({ status: 'active', plan: '50k' });
+    expect(await account(owner.organizationId)).toMatchObject({ paymentFailedAt: null, graceUntil: null, restrictedForNonPayment: false });
+    const statuses = (await deps().db.select({ action: auditEvents.action, details: auditEvents.details }).from(auditEvents).where(eq(auditEvents.organizationId, owner.organizationId)))
+      .filter((r) => r.action === 'organization.status_changed')
+      .map((r) => r.details);
+    expect(statuses).toEqual(expect.arrayContaining([expect.objectContaining({ to: 'restricted', reason: 'unpaid' }), expect.objectContaining({ to: 'active', reason: 'paid' })]));
+  });
+
+  it('paying never lifts a restriction an operator set; a failed first checkout or upgrade starts no grace', async () => {
+    const { owner, subscription } = await paidOwner('abuse@checkout.test', '10k');
+    await admin('org:status', '--org', owner.organizationId, '--status', 'restricted');
+    app.clock.set('2026-12-01T01:00:00.000Z');
+    await failRenewal(subscription);
+    app.clock.set('2026-12-20T00:00:00.000Z');
+    expect(await restrictUnpaidOrganizations(deps())).toBe(0);
+    await standIn.payInvoice(subscription.id);
+    expect((await row(owner.organizationId)).status).toBe('restricted');
+
+    const other = await paidOwner('upgrade-fails@checkout.test', '10k');
+    const failedUpgrade = await standIn.sendEvent('invoice.payment_failed', {
+      id: 'in_upgrade',
+      object: 'invoice',
+      customer: other.subscription.customer,
+      billing_reason: 'subscription_update',
+      parent: { subscription_details: { subscription: other.subscription.id } },
+    });
+    expect(JSON.parse(failedUpgrade.body!).outcome).toBe('ignored: not a renewal');
+    expect(await account(other.owner.organizationId)).toMatchObject({ paymentFailedAt: null, graceUntil: null });
   });
 });

@@ -55,8 +55,10 @@ describe('the declarations of due work', () => {
     for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'retention'] as const) expect(sweep(kind).again).toBeUndefined();
     expect(sweep('system-mail').summary(3)).toEqual({ handled: 3 });
     expect(sweep('domain-check').summary(2)).toEqual({ checked: 2 });
-    expect(sweep('plan-changes').summary(1)).toEqual({ applied: 1 });
-    for (const kind of ['system-mail', 'domain-check', 'plan-changes'] as const) expect(sweep(kind).summary(0)).toBeNull();
+    expect(sweep('plan-changes').summary({ applied: 1, restricted: 0 })).toEqual({ applied: 1, restricted: 0 });
+    expect(sweep('plan-changes').summary({ applied: 0, restricted: 2 })).toEqual({ applied: 0, restricted: 2 });
+    expect(sweep('plan-changes').summary({ applied: 0, restricted: 0 })).toBeNull();
+    for (const kind of ['system-mail', 'domain-check'] as const) expect(sweep(kind).summary(0)).toBeNull();
     const retention = { emailsDeleted: 0, eventsDeleted: 0, attachmentsExpired: 1, auditEventsDeleted: 0, organizationsErased: 0 };
     expect(sweep('retention').summary(retention)).toEqual(retention);
     expect(sweep('retention').summary({ ...retention, attachmentsExpired: 0 })).toBeNull();
@@ -187,7 +189,7 @@ describe('the per-row runs keep the step ids of runs in flight', () => {
       ['domain-check', 'sweep', 3, { checked: 3 }],
       ['email-dispatch', 'sweep', report, report],
       ['broadcast-fanout', 'sweep', report, report],
-      ['plan-changes', 'apply-due-plan-changes', 1, { applied: 1 }],
+      ['plan-changes', 'apply-due-plan-changes', { applied: 1, restricted: 0 }, { applied: 1, restricted: 0 }],
       ['retention', 'apply-retention', retention, retention],
     ];
     for (const [kind, step, swept, answer] of cases) {

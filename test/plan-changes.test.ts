@@ -157,7 +157,7 @@ describe('the sweep of due plan changes', () => {
     await admin('org:plan', '--org', later.organizationId, '--plan', '25k');
     const [fn] = functionsFor('plan-changes', () => deps());
     const { result } = await new InngestTestEngine({ function: fn! }).execute({ events: [{ name: 'inngest/scheduled.timer', data: {} }] });
-    expect(result).toEqual({ applied: 1 });
+    expect(result).toEqual({ applied: 1, restricted: 0 });
     expect((await row(due.organizationId)).plan).toBe('25k');
     expect(await row(later.organizationId)).toMatchObject({ plan: '50k', pendingPlan: '25k', pendingPlanAt: new Date('2027-01-01T00:00:00.000Z') });
   });

@@ -8,6 +8,9 @@ CREATE TABLE "stripe_accounts" (
 	"state_at" timestamp with time zone,
 	"payment_pending_plan" text,
 	"payment_pending_since" timestamp with time zone,
+	"payment_failed_at" timestamp with time zone,
+	"grace_until" timestamp with time zone,
+	"restricted_for_non_payment" boolean DEFAULT false NOT NULL,
 	"created_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "stripe_accounts_customer_id_unique" UNIQUE("customer_id")
 );

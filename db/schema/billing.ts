@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { organizations } from './organizations';
 
@@ -56,6 +56,11 @@ export const stripeAccounts = pgTable('stripe_accounts', {
   /** A checkout completed with a payment that takes days (SEPA debit): the plan paid for once it clears. */
   paymentPendingPlan: text('payment_pending_plan'),
   paymentPendingSince: timestamp('payment_pending_since', { withTimezone: true, mode: 'date' }),
+  /** A renewal Stripe could not collect: when it first failed, and when sending stops (BILLING_GRACE_DAYS later) unless it is paid. */
+  paymentFailedAt: timestamp('payment_failed_at', { withTimezone: true, mode: 'date' }),
+  graceUntil: timestamp('grace_until', { withTimezone: true, mode: 'date' }),
+  /** The organization is `restricted` because of non-payment (not by an operator): a payment lifts it. */
+  restrictedForNonPayment: boolean('restricted_for_non_payment').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
 

@@ -18,7 +18,7 @@ export const STRIPE_WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
  * changes. A verified event is applied once (stored by id) and answered 200; a failure to apply
  * it answers 503 so that Stripe delivers it again. 404 when Stripe is not configured.
  */
-export async function handleStripeWebhook(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, limiter: EntryLimiter): Promise<void> {
+export async function handleStripeWebhook(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'jobs' | 'metrics'>, limiter: EntryLimiter): Promise<void> {
   const config = deps.config.stripe;
   if (!config) return sendError(res, 'NOT_FOUND', 'Not found');
   if (req.method !== 'POST') return sendError(res, 'METHOD_NOT_ALLOWED', 'Stripe webhooks are POSTed', { Allow: 'POST' });

@@ -3,6 +3,7 @@ import { checkDomain, sweepDomainChecks } from '../services/domains/verification
 import { dispatchEmail, nextAttemptAtOf, sweepEmailDispatch } from '../services/emails/pipeline/dispatch';
 import { applyRetention } from '../services/emails/retention';
 import { applyDuePlanChanges } from '../services/plans/changes';
+import { restrictUnpaidOrganizations } from '../services/billing/non-payment';
 import type { SweepReport } from '../services/shared/dispatch-sweep';
 import { deliverSystemEmail, sweepSystemEmails } from '../services/system-mail/queue';
 import { dueDeliveries } from '../services/webhooks/claim';
@@ -131,13 +132,17 @@ const broadcastFanout = dueWork({
   },
 });
 
-/** Caps read the plan in force without waiting for this; it writes down downgrades whose billing period has ended. */
+/**
+ * Caps read the plan in force without waiting for this; it writes down downgrades whose billing
+ * period has ended, and restricts organizations whose grace after a failed renewal ran out unpaid
+ * (docs/billing.md): both are the account's standing changing at a due time.
+ */
 const planChanges = dueWork({
   kind: 'plan-changes',
-  sweep: applyDuePlanChanges,
+  sweep: async (deps) => ({ applied: await applyDuePlanChanges(deps), restricted: await restrictUnpaidOrganizations(deps) }),
   intervalMs: 5_000,
-  summary: counted('applied'),
-  cron: { functionId: 'plan-changes', schedule: EVERY_MINUTE, step: 'apply-due-plan-changes', answer: (applied) => ({ applied }) },
+  summary: (result) => (result.applied + result.restricted > 0 ? result : null),
+  cron: { functionId: 'plan-changes', schedule: EVERY_MINUTE, step: 'apply-due-plan-changes' },
 });
 
 /** Hourly: emails past their plan's log retention, attachment contents past 30 days and audit rows past 400 days are deleted, and deleted organizations past their grace period erased. */

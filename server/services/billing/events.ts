@@ -5,6 +5,7 @@ import { stripeAccountByCustomer } from './accounts';
 import { applyCheckoutEvent } from './apply-checkout';
 import { applyInvoicePaid, subscriptionIdOfInvoice } from './apply-invoice';
 import { applySubscriptionEvent } from './apply-subscription';
+import { applyPaymentFailed } from './non-payment';
 import { idOf, stripeOf } from './stripe';
 import type { Stripe } from './stripe-client';
 
@@ -27,7 +28,7 @@ const customerOf = (event: Stripe.Event): string | null => idOf((event.data.obje
  * the row and changes nothing, and a failure stores nothing and is retried. Events of customers
  * this service did not make are stored and ignored.
  */
-export async function applyStripeEvent(deps: Pick<Deps, 'db' | 'clock' | 'config'>, event: Stripe.Event): Promise<AppliedStripeEvent> {
+export async function applyStripeEvent(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'jobs' | 'metrics'>, event: Stripe.Event): Promise<AppliedStripeEvent> {
   const stripe = stripeOf(deps);
   if (!stripe) throw new Error('Stripe is not configured');
   // What Stripe holds now for the subscription an invoice paid for, asked before any row is locked.
@@ -36,7 +37,8 @@ export async function applyStripeEvent(deps: Pick<Deps, 'db' | 'clock' | 'config
     const subscriptionId = subscriptionIdOfInvoice(event.data.object as Stripe.Invoice);
     if (subscriptionId) paidSubscription = await stripe.subscriptions.retrieve(subscriptionId);
   }
-  return deps.db.transaction(async (tx) => {
+  const emailIds: string[] = [];
+  const applied = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     const [stored] = await tx
       .insert(stripeEvents)
@@ -54,8 +56,16 @@ export async function applyStripeEvent(deps: Pick<Deps, 'db' | 'clock' | 'config
     else if (CHECKOUT_EVENTS.has(event.type)) outcome = await applyCheckoutEvent(tx, deps, event, account);
     else if (event.type === 'invoice.paid') outcome = await applyInvoicePaid(tx, deps, event, account, paidSubscription);
     else if (SUBSCRIPTION_EVENTS.has(event.type)) outcome = await applySubscriptionEvent(tx, deps, event, account);
+    else if (event.type === 'invoice.payment_failed') {
+      const failed = await applyPaymentFailed(tx, deps, event, account);
+      emailIds.push(...failed.emailIds);
+      outcome = failed.outcome;
+    }
     else outcome = `ignored: ${event.type} is not applied`;
     await tx.update(stripeEvents).set({ outcome, organizationId: account?.organizationId ?? null }).where(eq(stripeEvents.id, event.id));
     return { duplicate: false, outcome };
   });
+  // The mail goes once its rows are committed.
+  for (const id of emailIds) deps.jobs.wake('system-mail', id);
+  return applied;
 }
