@@ -418,6 +418,15 @@ describe('a failed renewal', () => {
     await standIn.payInvoice(subscription.id);
     expect((await row(owner.organizationId)).status).toBe('restricted');
 
+    // Restricted for non-payment, then set to restricted again by the operator: now the operator's, and paying keeps it.
+    const { owner: late, subscription: lateSubscription } = await paidOwner('late-and-abuse@checkout.test', '10k');
+    await failRenewal(lateSubscription);
+    app.clock.set('2027-01-01T00:00:00.000Z');
+    expect(await restrictUnpaidOrganizations(deps())).toBe(1);
+    await admin('org:status', '--org', late.organizationId, '--status', 'restricted');
+    await standIn.payInvoice(lateSubscription.id);
+    expect((await row(late.organizationId)).status).toBe('restricted');
+
     const other = await paidOwner('upgrade-fails@checkout.test', '10k');
     const failedUpgrade = await standIn.sendEvent('invoice.payment_failed', {
       id: 'in_upgrade',

@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { members, organizations, usageCounters } from '@/db/schema';
+import { members, organizations, stripeAccounts, usageCounters } from '@/db/schema';
 import { utcDay, utcMonth } from '../plans/calendar';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
@@ -159,11 +159,14 @@ async function changeSetting<K extends Setting>(deps: Pick<Deps, 'db' | 'clock'>
 }
 
 // Who changed it is always said: OPERATOR for the CLI, the principal's source for a dashboard or API change.
-export function setStatus(deps: Pick<Deps, 'db' | 'clock'>, id: string, status: string, by: AuditSource) {
+export async function setStatus(deps: Pick<Deps, 'db' | 'clock'>, id: string, status: string, by: AuditSource) {
   if (!isOrganizationStatus(status)) {
     throw validationError(`status must be one of ${ORGANIZATION_STATUSES.join(', ')}`);
   }
-  return changeSetting(deps, id, 'status', status, by);
+  const organization = await changeSetting(deps, id, 'status', status, by);
+  // The status is now the operator's decision: a later payment no longer lifts it (docs/billing.md).
+  await deps.db.update(stripeAccounts).set({ restrictedForNonPayment: false }).where(eq(stripeAccounts.organizationId, id));
+  return organization;
 }
 
 export const setReviewed = (deps: Pick<Deps, 'db' | 'clock'>, id: string, reviewed: boolean, by: AuditSource) => changeSetting(deps, id, 'reviewed', reviewed, by);
