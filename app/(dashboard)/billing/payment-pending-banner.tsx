@@ -15,8 +15,11 @@ import type { Usage } from './types';
 export function PaymentPendingBanner({ usage }: { usage: Usage }) {
   const trpc = useTRPC();
   const returned = typeof window !== 'undefined' && /[?&]checkout=cs_/.test(window.location.search);
-  // Just back from Checkout: ask again every few seconds until the plan or the pending payment shows.
-  const state = useQuery(trpc.organization.paymentState.queryOptions({}, { refetchInterval: returned ? 3_000 : false }));
+  // Just back from Checkout and still on Free: ask again every few seconds until the new plan or
+  // the pending payment shows (the usage query is the page's own, so the page updates with it).
+  const waiting = returned && usage.plan.id === 'free';
+  const state = useQuery(trpc.organization.paymentState.queryOptions({}, { refetchInterval: (query) => (waiting && !query.state.data?.paymentPending ? 3_000 : false) }));
+  useQuery(trpc.usage.current.queryOptions({}, { refetchInterval: waiting && !state.data?.paymentPending ? 3_000 : false }));
   const pending = state.data?.paymentPending;
   if (pending) {
     return (
@@ -28,7 +31,7 @@ export function PaymentPendingBanner({ usage }: { usage: Usage }) {
       </Alert>
     );
   }
-  if (returned && usage.plan.id === 'free' && state.data?.provider === 'stripe') {
+  if (waiting && state.data?.provider === 'stripe') {
     return (
       <Alert tone="info" icon={<HourglassIcon className="mt-0.5 size-4 shrink-0" />} title="Confirming your payment">
         <span data-testid="payment-confirming">Stripe is confirming the payment; the new plan shows here as soon as it does, usually within seconds.</span>
