@@ -136,6 +136,11 @@ describe('an upgrade from Free with Stripe', () => {
     const state = await call(owner, 'query', 'organization.paymentState');
     expect(state.data).toMatchObject({ provider: 'stripe', paymentPending: { plan: '25k', since: '2026-11-16T00:00:00.000Z' } });
     expect(await planChanges(owner.organizationId)).toEqual([]);
+    // No second checkout beside the one being paid for.
+    const again = await call(owner, 'mutation', 'organization.changePlan', { plan: '50k' });
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toMatch(/payment for .* is still being processed/);
+    expect(standIn.calls.filter((c) => c.path === '/v1/checkout/sessions')).toHaveLength(1);
 
     // The debit clears days later: Stripe pays the invoice.
     app.clock.set('2026-11-19T00:00:00.000Z');

@@ -2,7 +2,7 @@ import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import { requireRole } from '../organizations/owners';
 import { organizations } from '@/db/schema';
 import type { Deps } from '../../deps';
-import { forbidden, notFound } from '../../errors';
+import { conflict, forbidden, notFound } from '../../errors';
 import type { Principal } from '../shared/principal';
 import { byPrincipal, OPERATOR, recordAudit, type AuditSource } from '../audit/record';
 import { billingPeriodOf } from './billing-period';
@@ -178,7 +178,10 @@ export async function changePlanAsOwner(deps: Pick<Deps, 'db' | 'clock' | 'confi
     const [organization] = await deps.db.select().from(organizations).where(eq(organizations.id, principal.organizationId));
     if (!organization) throw notFound('Organization');
     if (decidePlanChange(organization, target, deps.clock.now()).change.kind === 'upgrade') {
-      const subscription = liveSubscriptionOf(await stripeAccountOf(deps.db, organization.id));
+      const account = await stripeAccountOf(deps.db, organization.id);
+      // A second checkout now would start a second subscription beside the one being paid for.
+      if (account?.paymentPendingPlan) throw conflict(`A payment for ${planOf(account.paymentPendingPlan).label} is still being processed; change the plan once it has cleared`);
+      const subscription = liveSubscriptionOf(account);
       if (subscription) {
         await upgradeSubscription(deps, stripe, subscription, target.id);
         return { organization, change: null, request: null, payment: { kind: 'subscription_update' } };
