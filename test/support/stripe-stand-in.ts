@@ -33,7 +33,7 @@ function formFields(text: string): Obj {
  * keys honoured (the same key answers the first answer again, as Stripe does for 24 hours).
  * Events are signed with the SDK's own test-header helper and posted to `webhookUrl`.
  */
-export async function startStripeStandIn(options: { secretKey: string; webhookSecret: string; webhookUrl?: string }) {
+export async function startStripeStandIn(options: { secretKey: string; webhookSecret: string; webhookUrl?: string; port?: number }) {
   const calls: StripeCall[] = [];
   const customers = new Map<string, Obj>();
   const sessions = new Map<string, Obj>();
@@ -213,7 +213,7 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
       send(answer.status, answer.body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
   return {

@@ -44,11 +44,11 @@ export function InvoicesSection() {
         <table className="mt-4 w-full text-left text-sm">
           <thead className="text-xs text-slate-500">
             <tr>
-              <th className="py-2 font-medium">Number</th>
-              <th className="py-2 font-medium">Period</th>
-              <th className="py-2 text-right font-medium">Amount</th>
-              <th className="py-2 font-medium">Status</th>
-              <th className="py-2 font-medium">
+              <th className="py-2 pr-4 font-medium">Number</th>
+              <th className="py-2 pr-4 font-medium">Period</th>
+              <th className="py-2 pr-6 text-right font-medium">Amount</th>
+              <th className="py-2 pr-4 font-medium">Status</th>
+              <th className="py-2 pr-4 font-medium">
                 <span className="sr-only">PDF</span>
               </th>
             </tr>
@@ -56,12 +56,12 @@ export function InvoicesSection() {
           <tbody className="divide-y divide-slate-100">
             {invoices.data.map((invoice) => (
               <tr key={invoice.id} data-testid="invoice-row">
-                <td className="py-2 font-medium text-slate-900">{invoice.number ?? '—'}</td>
-                <td className="py-2 text-slate-600">
+                <td className="py-2 pr-4 font-medium text-slate-900">{invoice.number ?? '—'}</td>
+                <td className="py-2 pr-4 text-slate-600">
                   {invoice.periodStart ? formatDate(invoice.periodStart) : '—'} – {invoice.periodEnd ? formatDate(invoice.periodEnd) : '—'}
                 </td>
-                <td className="py-2 text-right text-slate-900">{money(invoice.status === 'paid' ? invoice.amountPaidCents : invoice.amountDueCents, invoice.currency)}</td>
-                <td className="py-2 text-slate-600">{invoice.status ?? '—'}</td>
+                <td className="py-2 pr-6 text-right text-slate-900 tabular-nums">{money(invoice.status === 'paid' ? invoice.amountPaidCents : invoice.amountDueCents, invoice.currency)}</td>
+                <td className="py-2 pr-4 text-slate-600">{invoice.status ?? '—'}</td>
                 <td className="py-2 text-right">
                   {invoice.pdfUrl && (
                     <a className="text-sky-700 hover:underline" href={invoice.pdfUrl} target="_blank" rel="noreferrer">
