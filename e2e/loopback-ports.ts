@@ -10,3 +10,6 @@ export const E2E_WEB_PORT = 3100 + offset;
 export const E2E_DNS_PORT = 5354 + offset;
 /** Where the e2e server delivers MX mail (SMTP_MX_PORT, 127.0.0.0/8 allowed): a spec's SMTP sink. */
 export const E2E_MX_PORT = 2526 + offset;
+/** e2e/billing-stripe.spec.ts: its own web server with Stripe configured, and the Stripe stand-in it talks to. */
+export const E2E_STRIPE_WEB_PORT = 3140 + offset;
+export const E2E_STRIPE_API_PORT = 3160 + offset;

@@ -228,6 +228,15 @@ describe('no path raises a limit for free', () => {
       }
     }
     expect(await limitsOf(organizationId)).toEqual(before);
+    // The plain routes outside the OpenAPI document that could move a plan: Stripe's webhook
+    // (without Stripe configured it is not there; with it, test/billing-checkout.test.ts refuses
+    // unsigned events), posted a paid checkout naming this organization.
+    const forged = JSON.stringify({ id: 'evt_forged', type: 'checkout.session.completed', created: 1, data: { object: { mode: 'subscription', payment_status: 'paid', metadata: { organizationId, plan: '2m' } } } });
+    for (const headers of [{}, { 'stripe-signature': 't=1,v1=00' }] as Array<Record<string, string>>) {
+      const response = await app.request('POST', '/stripe/webhook', { rawBody: forged, headers: { 'content-type': 'application/json', ...headers } });
+      expect(response.status).toBe(404);
+    }
+    expect(await limitsOf(organizationId)).toEqual(before);
     // And the dashboard's plan procedures refuse an API key outright.
     for (const [path, input] of [
       ['organization.changePlan', { plan: '2m' }],

@@ -34,3 +34,43 @@ export const planChangeRequests = pgTable(
     index('plan_change_requests_open_idx').on(t.requestedAt).where(sql`${t.resolvedAt} is null`),
   ],
 );
+
+/**
+ * With Stripe (docs/billing.md): the organization's Stripe customer, made once on its first
+ * checkout, and the newest state of its subscription as the webhooks reported it. `stateAt` is the
+ * `created` time of the event that wrote the subscription columns: an older event never overwrites
+ * a newer one (Stripe does not promise order).
+ */
+export const stripeAccounts = pgTable('stripe_accounts', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  customerId: text('customer_id').notNull().unique(),
+  subscriptionId: text('subscription_id'),
+  /** Stripe's subscription status: active, past_due, incomplete, canceled, ... */
+  subscriptionStatus: text('subscription_status'),
+  /** The plan of the subscription's price, as Stripe last reported it (null: a price no plan has). */
+  subscriptionPlan: text('subscription_plan'),
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true, mode: 'date' }),
+  stateAt: timestamp('state_at', { withTimezone: true, mode: 'date' }),
+  /** A checkout completed with a payment that takes days (SEPA debit): the plan paid for once it clears. */
+  paymentPendingPlan: text('payment_pending_plan'),
+  paymentPendingSince: timestamp('payment_pending_since', { withTimezone: true, mode: 'date' }),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/** Every verified Stripe event, by its id: a redelivered event finds its row and is not applied again. */
+export const stripeEvents = pgTable(
+  'stripe_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    /** The event's own `created` (Stripe's clock), and when this service received it. */
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull(),
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
+    /** What applying it did, for the operator: 'plan_raised', 'ignored: ...', ... */
+    outcome: text('outcome').notNull(),
+  },
+  (t) => [index('stripe_events_organization_idx').on(t.organizationId)],
+);

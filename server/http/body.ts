@@ -32,6 +32,16 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   }
 }
 
+/** A body's bytes as sent, up to `limit` (a declared or actual size past it: PAYLOAD_TOO_LARGE, closing). */
+export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes`, CLOSE);
+  }
+  return readRaw(req, limit);
+}
+
 /**
  * The body's bytes, up to `limit` (past it: 413, the rest drained unread). Listeners rather than
  * an async iterator: a small body is one chunk, and the iterator's promise per chunk costs more

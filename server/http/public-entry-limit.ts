@@ -49,13 +49,23 @@ export type EntryLimiter = ReturnType<typeof createEntryLimiter>;
  */
 export const CONFIRM_ADDRESS_LIMIT: EntryLimit = { requests: 30, windowMs: 60_000 };
 
+/**
+ * `POST /stripe/webhook`: Stripe sends from a handful of addresses, in bursts when many
+ * subscriptions renew on the first of the month, and retries what is refused (for days), so the
+ * budget is generous; it bounds what an unsigned flood costs before the signature is checked.
+ */
+export const STRIPE_WEBHOOK_LIMIT: EntryLimit = { requests: 600, windowMs: 60_000 };
+
 /** The limiters of the public entry points one server keeps. */
 export function createPublicEntryLimits(clock: Pick<Clock, 'now'>) {
   const confirmAddress = createEntryLimiter(CONFIRM_ADDRESS_LIMIT, clock);
+  const stripeWebhook = createEntryLimiter(STRIPE_WEBHOOK_LIMIT, clock);
   return {
     confirmAddress,
+    stripeWebhook,
     reset(): void {
       confirmAddress.reset();
+      stripeWebhook.reset();
     },
   };
 }

@@ -3,6 +3,7 @@ import { accountRouter } from './account';
 import { apiKeysRouter } from './api-keys';
 import { audiencesRouter } from './audiences';
 import { auditLogRouter } from './audit-log';
+import { billingRouter } from './billing';
 import { broadcastsRouter } from './broadcasts';
 import { domainsRouter } from './domains';
 import { emailsRouter } from './emails/router';
@@ -31,6 +32,7 @@ export const appRouter = router({
   suppressions: suppressionsRouter,
   templates: templatesRouter,
   usage: usageRouter,
+  billing: billingRouter,
   broadcasts: broadcastsRouter,
   auditLog: auditLogRouter,
   overview: overviewRouter,

@@ -4,6 +4,7 @@ import { resendConfirmationLink } from '../services/organizations/owner-confirma
 import { changePlanAsOwner } from '../services/plans/changes';
 import { PLANS, planOf, type PlanId } from '../services/plans/plans';
 import { openPlanRequest, withdrawPlanRequest, type PlanRequest } from '../services/plans/requests';
+import { paymentStateOf } from '../services/billing/payment-state';
 import { router } from '../trpc/init';
 import { orgProcedure, personProcedure } from '../trpc/procedures';
 import { membershipsOfUser } from '../services/members';
@@ -35,18 +36,20 @@ export const organizationRouter = router({
     .input(z.object({}).optional())
     .mutation(({ ctx }) => resendConfirmationLink(ctx.deps, ctx.principal)),
   /**
-   * The billing page's plan change: down at the end of the month; up is a request for the operator
-   * (no limit rises before it is paid for: docs/billing.md).
+   * The billing page's plan change: down at the end of the month; up is a Stripe Checkout URL to
+   * send the person to, a subscription update Stripe collects, or (without Stripe) a request for
+   * the operator. No limit rises before it is paid for (docs/billing.md).
    */
   changePlan: orgProcedure
     .meta({ liveWrite: true })
     .input(z.object({ plan: z.enum(planIds) }))
     .mutation(async ({ ctx, input }) => {
-      const { change, request } = await changePlanAsOwner(ctx.deps, ctx.principal, input.plan);
+      const { change, request, payment } = await changePlanAsOwner(ctx.deps, ctx.principal, input.plan);
       return {
         organization: await describeOrganization(ctx.deps, ctx.principal.organizationId),
         change: change && { ...change, effectiveAt: change.effectiveAt.toISOString() },
         request: request && planRequestView(request),
+        payment,
       };
     }),
 
@@ -84,6 +87,8 @@ export const organizationRouter = router({
       const open = await openPlanRequest(ctx.deps.db, ctx.principal.organizationId);
       return open && planRequestView(open);
     }),
+  /** With Stripe: a payment still clearing (SEPA) and the subscription's state, for the billing page. */
+  paymentState: orgProcedure.input(z.object({}).optional()).query(({ ctx }) => paymentStateOf(ctx.deps, ctx.principal.organizationId)),
   /** The billing page's "Withdraw": the customer takes the request back. */
   withdrawPlanRequest: orgProcedure
     .meta({ liveWrite: true })

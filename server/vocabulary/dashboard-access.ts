@@ -66,6 +66,7 @@ export const DASHBOARD_ACCESS = {
   // The export holds contacts and the audit log: what the owner and admins read anyway.
   'organization.deletionExport': MANAGERS,
   'organization.planRequest': EVERYONE,
+  'organization.paymentState': EVERYONE,
   'organization.withdrawPlanRequest': BILLING,
 
   'webhooks.create': BUILDERS,
@@ -111,6 +112,9 @@ export const DASHBOARD_ACCESS = {
   'usage.current': EVERYONE,
   'usage.setOverage': BILLING,
   'usage.quotePlanChange': EVERYONE,
+
+  'billing.invoices': BILLING,
+  'billing.portal': BILLING,
 
   'broadcasts.create': AUDIENCE,
   'broadcasts.list': EVERYONE,

@@ -33,7 +33,7 @@ function formFields(text: string): Obj {
  * keys honoured (the same key answers the first answer again, as Stripe does for 24 hours).
  * Events are signed with the SDK's own test-header helper and posted to `webhookUrl`.
  */
-export async function startStripeStandIn(options: { secretKey: string; webhookSecret: string; webhookUrl?: string }) {
+export async function startStripeStandIn(options: { secretKey: string; webhookSecret: string; webhookUrl?: string; port?: number }) {
   const calls: StripeCall[] = [];
   const customers = new Map<string, Obj>();
   const sessions = new Map<string, Obj>();
@@ -116,38 +116,52 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
       status: outcome === 'paid' ? 'active' : 'incomplete',
       metadata: session.params.subscription_data?.metadata ?? {},
       cancel_at_period_end: false,
-      items: { object: 'list', data: [{ id: id('si'), price: { id: price } }] },
+      items: { object: 'list', data: [{ id: id('si'), price: { id: price }, current_period_start: now(), current_period_end: Number(session.params.subscription_data?.billing_cycle_anchor ?? now() + 30 * 86400) }] },
       current_period_start: now(),
       current_period_end: Number(session.params.subscription_data?.billing_cycle_anchor ?? now() + 30 * 86400),
     };
     subscriptions.set(subscription.id, subscription);
     Object.assign(session, { status: 'complete', payment_status: outcome === 'paid' ? 'paid' : 'unpaid', subscription: subscription.id });
-    if (outcome === 'paid') {
-      invoices.unshift({
-        id: id('in'),
-        object: 'invoice',
-        customer: session.customer,
-        subscription: subscription.id,
-        number: `EUM-${String(invoices.length + 1).padStart(4, '0')}`,
-        status: 'paid',
-        amount_due: 0,
-        amount_paid: 0,
-        currency: 'eur',
-        period_start: subscription.current_period_start,
-        period_end: subscription.current_period_end,
-        created: now(),
-        invoice_pdf: `${base}/invoices/${subscription.id}.pdf`,
-        hosted_invoice_url: `${base}/invoices/${subscription.id}`,
-      });
-    }
+    const invoice = outcome === 'paid' ? addInvoice(subscription, 'paid') : null;
     const { params: _params, ...object } = session;
     await sendEvent('checkout.session.completed', object);
-    return { session, subscription };
+    return { session, subscription, invoice };
+  }
+
+  /** An invoice of a subscription, newest first, as `GET /v1/invoices` lists them (the subscription under `parent`, as in current API versions). */
+  function addInvoice(subscription: Obj, status: 'paid' | 'open') {
+    const invoice = {
+      id: id('in'),
+      object: 'invoice',
+      customer: subscription.customer,
+      parent: { type: 'subscription_details', subscription_details: { subscription: subscription.id, metadata: subscription.metadata } },
+      number: `EUM-${String(invoices.length + 1).padStart(4, '0')}`,
+      status,
+      amount_due: 0,
+      amount_paid: 0,
+      currency: 'eur',
+      period_start: subscription.current_period_start,
+      period_end: subscription.current_period_end,
+      created: now(),
+      invoice_pdf: `${base}/invoices/${subscription.id}.pdf`,
+      hosted_invoice_url: `${base}/invoices/${subscription.id}`,
+    };
+    invoices.unshift(invoice);
+    return invoice;
+  }
+
+  /** A subscription's invoice paid (a prorated upgrade, a renewal, a debit that cleared): the invoice and the signed `invoice.paid`. */
+  async function payInvoice(subscriptionId: string) {
+    const subscription = subscriptions.get(subscriptionId);
+    if (!subscription) throw new Error(`no subscription ${subscriptionId}`);
+    subscription.status = 'active';
+    const invoice = addInvoice(subscription, 'paid');
+    return { invoice, ...(await sendEvent('invoice.paid', invoice)) };
   }
 
   /** Signs an event with the SDK's test-header helper and posts it to the service's webhook route. */
-  async function sendEvent(type: string, object: Obj, options: { signature?: string | null } = {}) {
-    const event = { id: id('evt'), object: 'event', type, created: now(), livemode: false, data: { object } };
+  async function sendEvent(type: string, object: Obj, options: { signature?: string | null; created?: number; id?: string } = {}) {
+    const event = { id: options.id ?? id('evt'), object: 'event', type, created: options.created ?? now(), livemode: false, data: { object: structuredClone(object) } };
     const payload = JSON.stringify(event);
     const header = options.signature === undefined ? Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }) : options.signature;
     if (!webhookUrl) return { event, status: 0 };
@@ -199,7 +213,7 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
       send(answer.status, answer.body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
   return {
@@ -213,6 +227,7 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
     invoices,
     meterEvents,
     pay,
+    payInvoice,
     sendEvent,
     setWebhookUrl(url: string) {
       webhookUrl = url;

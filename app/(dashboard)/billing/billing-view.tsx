@@ -11,7 +11,9 @@ import { BillingSkeleton } from './billing-skeleton';
 import { CapsSection } from './caps-section';
 import { ChangePlanDialog } from './change-plan-dialog';
 import { MonthCard } from './month-card';
+import { InvoicesSection } from './invoices-section';
 import { OverageSection } from './overage-section';
+import { PaymentPendingBanner } from './payment-pending-banner';
 import { PendingChangeBanner } from './pending-change-banner';
 import { PlanRequestBanner } from './plan-request-banner';
 import { PlanChangeNotice } from './plan-change-notice';
@@ -28,6 +30,7 @@ export function BillingView() {
   // Billing is live state: in test mode the server refuses changes, so the page says why first.
   // Plan changes and overage share one rule (the owner and the billing role).
   const roleRefusal = useRoleRefusal('organization.changePlan');
+  const invoicesRefusal = useRoleRefusal('billing.invoices');
   const testMode = useDashboardMode() === 'test';
   const readOnlyReason = roleRefusal ?? (testMode ? 'The dashboard is in test mode: switch to Live to change billing.' : null);
   const [choosing, setChoosing] = useState<{ target: Plan; choice: PlanChoice } | null>(null);
@@ -52,6 +55,7 @@ export function BillingView() {
       {usage.data && (
         <div className="space-y-6" data-testid="billing" data-plan={usage.data.plan.id}>
           <PlanRequestBanner usage={usage.data} readOnlyReason={readOnlyReason} />
+          <PaymentPendingBanner usage={usage.data} />
           <PendingChangeBanner
             usage={usage.data}
             action={
@@ -72,14 +76,15 @@ export function BillingView() {
             <OverageSection usage={usage.data} readOnlyReason={readOnlyReason} />
             <CapsSection usage={usage.data} />
           </div>
+          {invoicesRefusal === null && <InvoicesSection />}
           <section aria-labelledby="plans-heading" data-testid="plans">
             <h2 id="plans-heading" className="text-base font-semibold text-slate-900">
               Plans
             </h2>
             <p className="mt-1 mb-4 text-sm text-slate-500">
               You are on <span className="font-medium text-slate-700" data-testid="current-plan">{usage.data.plan.label}</span>. Prices are per month, in euros. An
-              upgrade is a request the operator approves (the plan changes then, charged for the rest of the month); a downgrade takes
-              effect at the start of the next month (UTC).
+              upgrade takes effect once it is paid (where the service takes no payments online, once the operator approves it); a
+              downgrade takes effect at the start of the next month (UTC).
               {readOnlyReason && ` ${readOnlyReason}`}
             </p>
             {lastChange && <PlanChangeNotice result={lastChange} />}

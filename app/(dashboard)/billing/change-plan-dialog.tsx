@@ -44,8 +44,8 @@ const TITLES: Record<PlanChoice, (target: Plan) => string> = {
   keep: (target) => `Keep ${target.label}?`,
 };
 
-const CONFIRM_LABELS: Record<PlanChoice, (target: Plan) => string> = {
-  upgrade: () => 'Request upgrade',
+const CONFIRM_LABELS: Record<PlanChoice, (target: Plan, settlement?: string | null) => string> = {
+  upgrade: (_target, settlement) => (settlement === 'checkout' ? 'Continue to payment' : settlement === 'subscription_update' ? 'Upgrade and pay' : 'Request upgrade'),
   downgrade: () => 'Schedule downgrade',
   keep: (target) => `Keep ${target.label}`,
 };
@@ -75,6 +75,11 @@ export function ChangePlanDialog({
   const change = useMutation(
     trpc.organization.changePlan.mutationOptions({
       onSuccess: async (result) => {
+        // Stripe Checkout: the plan changes when Stripe says it was paid, after the person returns.
+        if (result.payment?.kind === 'checkout') {
+          window.location.assign(result.payment.url);
+          return;
+        }
         await invalidate();
         onChanged(result);
       },
@@ -100,16 +105,25 @@ export function ChangePlanDialog({
           <Fact label="New plan">
             {target.label}: {formatCount(target.monthlyEmails)} emails a month, {priceOf(target)}
           </Fact>
-          <Fact label="Takes effect">When your provider approves it</Fact>
+          <Fact label="Takes effect">{quote.data.settlement === 'request' ? 'When your provider approves it' : 'As soon as the payment succeeds'}</Fact>
           <Fact label="Price for the rest of this month" testId="prorated-charge">
             {formatEur(quote.data.proratedChargeEurCents ?? 0)}
           </Fact>
         </dl>
-        <p className="mt-2 text-xs text-slate-500" data-testid="upgrade-is-request">
-          This service takes no payments online: your upgrade is sent as a request, and the plan changes once the operator approves it
-          and arranges payment with you. Until then {current.label} and its limits stay in force; you can withdraw the request.
-          {pending && ` Approval drops the downgrade to ${pending.label} scheduled for ${formatDateTime(pending.effectiveAt)}.`}
-        </p>
+        {quote.data.settlement === 'request' ? (
+          <p className="mt-2 text-xs text-slate-500" data-testid="upgrade-is-request">
+            This service takes no payments online: your upgrade is sent as a request, and the plan changes once the operator approves it
+            and arranges payment with you. Until then {current.label} and its limits stay in force; you can withdraw the request.
+            {pending && ` Approval drops the downgrade to ${pending.label} scheduled for ${formatDateTime(pending.effectiveAt)}.`}
+          </p>
+        ) : (
+          <p className="mt-2 text-xs text-slate-500" data-testid="upgrade-is-payment">
+            {quote.data.settlement === 'checkout'
+              ? 'You continue to a secure payment page (Stripe), where you enter your billing address, VAT number if you have one, and payment method. The subscription renews on the first of each month; VAT is added as it applies.'
+              : 'The difference for the rest of this month is invoiced and charged to your saved payment method now.'}{' '}
+            {current.label} and its limits stay in force until the payment succeeds; a bank debit can take a few days.
+          </p>
+        )}
       </div>
     );
   } else if (quote.data.kind === 'downgrade') {
@@ -159,7 +173,7 @@ export function ChangePlanDialog({
       testId="change-plan-dialog"
       description={`You are on ${current.label}.`}
       onClose={onClose}
-      confirmLabel={CONFIRM_LABELS[choice](target)}
+      confirmLabel={CONFIRM_LABELS[choice](target, quote.data?.settlement)}
       confirmVariant="primary"
       confirmDisabled={!quote.data || quote.data.kind === 'unchanged'}
       onConfirm={() => change.mutate({ plan: target.id })}

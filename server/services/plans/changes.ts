@@ -2,13 +2,17 @@ import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import { requireRole } from '../organizations/owners';
 import { organizations } from '@/db/schema';
 import type { Deps } from '../../deps';
-import { forbidden, notFound } from '../../errors';
+import { conflict, forbidden, notFound } from '../../errors';
 import type { Principal } from '../shared/principal';
 import { byPrincipal, OPERATOR, recordAudit, type AuditSource } from '../audit/record';
 import { billingPeriodOf } from './billing-period';
 import { effectivePlan, pendingPlanAhead, type PlanColumns } from './effective';
 import { planOf, type Plan, type PlanId } from './plans';
 import { recordPlanRequest, resolveOpenRequest, type PlanRequest } from './requests';
+import { liveSubscriptionOf, stripeAccountOf } from '../billing/accounts';
+import { startCheckout } from '../billing/checkout';
+import { stripeOf } from '../billing/stripe';
+import { setRenewal, upgradeSubscription } from '../billing/subscription-change';
 
 type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -91,7 +95,14 @@ async function lockOrganization(tx: Tx, organizationId: string): Promise<Organiz
 }
 
 /** Writes a decided change and its audit record, under the lock the caller holds. */
-async function applyDecision(tx: Tx, deps: Pick<Deps, 'clock'>, organization: OrganizationRow, decision: ReturnType<typeof decidePlanChange>, by: AuditSource): Promise<PlanChangeOutcome> {
+async function applyDecision(
+  tx: Tx,
+  deps: Pick<Deps, 'clock'>,
+  organization: OrganizationRow,
+  decision: ReturnType<typeof decidePlanChange>,
+  by: AuditSource,
+  extraDetails: Record<string, unknown> = {},
+): Promise<PlanChangeOutcome> {
   const { values, change } = decision;
   const [updated] = await tx.update(organizations).set(values).where(eq(organizations.id, organization.id)).returning();
   if (change.kind !== 'unchanged') {
@@ -106,6 +117,7 @@ async function applyDecision(tx: Tx, deps: Pick<Deps, 'clock'>, organization: Or
         to: change.to,
         effectiveAt: change.effectiveAt.toISOString(),
         ...(change.proratedChargeEurCents === undefined ? {} : { proratedChargeEurCents: change.proratedChargeEurCents }),
+        ...extraDetails,
       },
     });
   }
@@ -122,45 +134,82 @@ export async function changePlan(
   organizationId: string,
   planId: string,
   /** `by`: who asks (the audit log's actor); the operator unless said otherwise. */
-  options: { immediately?: boolean; by?: AuditSource } = {},
+  options: { immediately?: boolean; by?: AuditSource; db?: Deps['db']; auditDetails?: Record<string, unknown> } = {},
 ): Promise<PlanChangeOutcome> {
   const target = planOf(planId);
-  return deps.db.transaction(async (tx) => {
+  // `db`: the caller's transaction (a webhook applies its event and the plan together).
+  return (options.db ?? deps.db).transaction(async (tx) => {
     const organization = await lockOrganization(tx, organizationId);
     const now = deps.clock.now();
-    const outcome = await applyDecision(tx, deps, organization, decidePlanChange(organization, target, now, options), options.by ?? OPERATOR);
+    const outcome = await applyDecision(tx, deps, organization, decidePlanChange(organization, target, now, options), options.by ?? OPERATOR, options.auditDetails);
     await resolveOpenRequest(tx, organizationId, now, (open) => (open.plan === target.id ? 'approved' : 'overridden'));
     return outcome;
   });
 }
 
-/** What a person's plan change did: changed the plan (down, or cancelling a pending change), or asked for an upgrade. */
-export type CustomerPlanChange = (PlanChangeOutcome & { request: null }) | { organization: OrganizationRow; change: null; request: PlanRequest };
+/**
+ * An upgrade paid through Stripe, started and not yet paid: the Checkout page to send the person
+ * to, or the subscription update whose invoice Stripe is collecting.
+ */
+export type PendingPayment = { kind: 'checkout'; url: string } | { kind: 'subscription_update' };
+
+/** What a person's plan change did: changed the plan (down, or cancelling a pending change), asked for an upgrade, or started paying for one. */
+export type CustomerPlanChange =
+  | (PlanChangeOutcome & { request: null; payment: null })
+  | { organization: OrganizationRow; change: null; request: PlanRequest; payment: null }
+  | { organization: OrganizationRow; change: null; request: null; payment: PendingPayment };
 
 /**
  * The dashboard's plan change, by the owner or a billing member signed in. A downgrade (or keeping
  * the current plan) is theirs to make, never `immediately`: it waits for the end of the period
- * paid for. An upgrade raises limits, so it is never applied here: without a payment provider it
- * is recorded as a request the operator grants with `org:plan` (docs/billing.md).
+ * paid for. An upgrade raises limits, so it is never applied here: with Stripe it is a Checkout
+ * session (from Free) or a subscription update (paid to paid), and the plan rises on the signed
+ * webhook that says it was paid; without a payment provider it is recorded as a request the
+ * operator grants with `org:plan` (docs/billing.md).
  */
-export async function changePlanAsOwner(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, planId: string): Promise<CustomerPlanChange> {
+export async function changePlanAsOwner(deps: Pick<Deps, 'db' | 'clock' | 'config'>, principal: Principal, planId: string): Promise<CustomerPlanChange> {
   if (principal.userId === null) throw forbidden('Only the organization owner, signed in to the dashboard, can change the plan');
   await requireRole(deps, principal, ['owner', 'billing'], 'Only the organization owner or a billing member can change the plan');
   const target = planOf(planId);
   const by = byPrincipal(principal);
-  return deps.db.transaction(async (tx): Promise<CustomerPlanChange> => {
+  const stripe = stripeOf(deps);
+  if (stripe) {
+    // Stripe is asked outside any transaction: no row lock is held across a network call.
+    const [organization] = await deps.db.select().from(organizations).where(eq(organizations.id, principal.organizationId));
+    if (!organization) throw notFound('Organization');
+    if (decidePlanChange(organization, target, deps.clock.now()).change.kind === 'upgrade') {
+      const account = await stripeAccountOf(deps.db, organization.id);
+      // A second checkout now would start a second subscription beside the one being paid for.
+      if (account?.paymentPendingPlan) throw conflict(`A payment for ${planOf(account.paymentPendingPlan).label} is still being processed; change the plan once it has cleared`);
+      const subscription = liveSubscriptionOf(account);
+      if (subscription) {
+        await upgradeSubscription(deps, stripe, subscription, target.id);
+        return { organization, change: null, request: null, payment: { kind: 'subscription_update' } };
+      }
+      const { url } = await startCheckout(deps, stripe, organization, target);
+      return { organization, change: null, request: null, payment: { kind: 'checkout', url } };
+    }
+  }
+  const outcome = await deps.db.transaction(async (tx): Promise<CustomerPlanChange> => {
     const organization = await lockOrganization(tx, principal.organizationId);
     const now = deps.clock.now();
     const decision = decidePlanChange(organization, target, now);
     if (decision.change.kind === 'upgrade') {
       const request = await recordPlanRequest(tx, deps, { organization, principal, from: effectivePlan(organization, now), to: target, by });
-      return { organization, change: null, request };
+      return { organization, change: null, request, payment: null };
     }
-    const outcome = await applyDecision(tx, deps, organization, decision, by);
+    const applied = await applyDecision(tx, deps, organization, decision, by);
     // Choosing a lower plan replaces a wish for a higher one.
     if (decision.change.kind === 'downgrade') await resolveOpenRequest(tx, organization.id, now, () => 'superseded');
-    return { ...outcome, request: null };
+    return { ...applied, request: null, payment: null };
   });
+  // The subscription renews as what was chosen: the lower plan's price (or cancelled, for Free),
+  // or back to the current one when a pending downgrade is dropped.
+  if (stripe && outcome.change && (outcome.change.kind === 'downgrade' || outcome.change.kind === 'cancelled')) {
+    const subscription = liveSubscriptionOf(await stripeAccountOf(deps.db, principal.organizationId));
+    if (subscription) await setRenewal(deps, stripe, subscription, outcome.change.to);
+  }
+  return outcome;
 }
 
 /**

@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { E2E_DNS_PORT, E2E_STRIPE_API_PORT, E2E_STRIPE_WEB_PORT } from './loopback-ports';
+import { shot, signUp, uniqueEmail } from './helpers';
+import { startStripeStandIn, type StripeStandIn } from '../test/support/stripe-stand-in';
+
+/**
+ * Issue 33 with Stripe configured: an upgrade from Free goes through the stand-in's checkout page
+ * and the plan changes when its signed webhook arrives; the invoice is listed on the billing page.
+ * The run's shared web server has no payment provider (e2e/billing.spec.ts walks the request
+ * flow), so this spec starts its own, from the same build, with the STRIPE_* variables pointing
+ * at the loopback stand-in.
+ */
+const WEB_URL = `http://localhost:${E2E_STRIPE_WEB_PORT}`;
+const SECRET_KEY = 'sk_test_e2e';
+const WEBHOOK_SECRET = 'whsec_e2e';
+const PRICES = { '10k': 'price_10k', '25k': 'price_25k', '50k': 'price_50k', '100k': 'price_100k', '250k': 'price_250k', '500k': 'price_500k', '1m': 'price_1m', '2m': 'price_2m' };
+const DATA_DIR = '.data-e2e-stripe';
+
+let standIn: StripeStandIn;
+let server: ChildProcess;
+
+test.use({ baseURL: WEB_URL });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  standIn = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, webhookUrl: `${WEB_URL}/stripe/webhook`, port: E2E_STRIPE_API_PORT });
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  server = spawn(process.execPath, ['--enable-source-maps', 'scripts/start.mjs'], {
+    env: {
+      ...process.env,
+      DATA_DIR,
+      PORT: String(E2E_STRIPE_WEB_PORT),
+      APP_URL: WEB_URL,
+      DNS_SERVERS: `127.0.0.1:${E2E_DNS_PORT}`,
+      BOUNCE_SMTP_PORT: '0',
+      SMTP_GATEWAY_PORT: '0',
+      SMTP_GATEWAY_TLS_PORT: '0',
+      MAIL_HOST: 'mx.eumail.example',
+      LOG_LEVEL: 'warn',
+      NEXT_TELEMETRY_DISABLED: '1',
+      STRIPE_SECRET_KEY: SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: standIn.apiBase,
+      STRIPE_PRICES: JSON.stringify(PRICES),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 170_000;
+  for (;;) {
+    const up = await fetch(`${WEB_URL}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline || server.exitCode !== null) throw new Error('the Stripe-configured web server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  await standIn?.close();
+  rmSync(DATA_DIR, { recursive: true, force: true });
+});
+
+test('an upgrade from Free is paid on the checkout page, the plan changes on the webhook, and the invoice is listed', async ({ page }) => {
+  await signUp(page, uniqueEmail('stripe'), { landOn: '/billing' });
+  const billing = page.getByTestId('billing');
+  await expect(billing).toHaveAttribute('data-plan', 'free');
+  // Before the first checkout there is no invoice yet, and no portal (no Stripe customer).
+  await expect(page.getByTestId('invoices')).toContainText('No invoices yet');
+  await expect(page.getByTestId('customer-portal')).toHaveCount(0);
+
+  await page.getByTestId('plans').getByRole('button', { name: /^Upgrade to / }).first().click();
+  const dialog = page.getByTestId('change-plan-dialog');
+  await expect(dialog.getByTestId('upgrade-is-payment')).toContainText('secure payment page');
+  await shot(page, 'billing-stripe-upgrade-dialog', { fullPage: false });
+  await dialog.getByRole('button', { name: 'Continue to payment' }).click();
+
+  // The stand-in's checkout page, as Stripe's hosted one: the parameters the service sent are Stripe's business.
+  await expect(page).toHaveURL(new RegExp(`^${standIn.url}/checkout/cs_test_`));
+  await expect(page.getByRole('heading', { name: 'Stand-in checkout' })).toBeVisible();
+  const session = [...standIn.sessions.values()].at(-1)!;
+  expect(session.params).toMatchObject({ mode: 'subscription', automatic_tax: { enabled: 'true' }, tax_id_collection: { enabled: 'true' }, billing_address_collection: 'required' });
+  await shot(page, 'billing-stripe-checkout-page');
+  await page.getByRole('button', { name: 'Pay' }).click();
+
+  await expect(page).toHaveURL(new RegExp(`^${WEB_URL}/billing\\?checkout=cs_test_`));
+  await expect(billing).toHaveAttribute('data-plan', '10k');
+  await expect(page.getByTestId('invoice-row')).toHaveCount(1);
+  await expect(page.getByTestId('invoice-row')).toContainText('EUM-0001');
+  await expect(page.getByTestId('customer-portal')).toBeVisible();
+  await shot(page, 'billing-stripe-after-payment');
+});
