@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { auditEvents, members, organizations } from '@/db/schema';
 import { runAdminCommand } from '@/server/admin/commands';
 import { ACTIVE_ORGANIZATION_COOKIE } from '@/server/auth/active-organization';
-import { createSystemMailer } from '@/server/mail/system-mailer';
 import { recordRenewalFailed, recordRenewalPaid, restrictUnpaidAccounts } from '@/server/services/billing/payment-standing';
 import { DAY_MS } from '@/server/services/shared/time';
 import { sweepSystemEmails } from '@/server/services/system-mail/queue';
 import type { Role } from '@/server/vocabulary/roles';
-import { startTestApp, type TestApp } from './support/app';
+import { startTestApp } from './support/app';
 import { dashboardCall, signUpPerson, type DashboardPerson } from './support/dashboard-session';
 import { sendingOrg } from './support/sending-org';
-import { startSmtpSink } from './support/smtp';
+import { dashboardWithSystemMail } from './support/dashboard-with-mail';
 
 // Issue 33, item 6: a renewal the payment provider could not collect. The owner and billing
 // members are mailed (a loopback SMTP sink), sending goes on for BILLING_GRACE_DAYS (7 by
@@ -20,42 +19,28 @@ import { startSmtpSink } from './support/smtp';
 // the restriction non-payment caused. The provider's reports reach these functions from its
 // webhook; here they are called as that route calls them.
 
-let app: TestApp;
-let systemMail: Awaited<ReturnType<typeof startSmtpSink>>;
-beforeAll(async () => {
-  systemMail = await startSmtpSink();
-  app = await startTestApp({ systemMailer: createSystemMailer({ relayUrl: systemMail.url, dnsServers: [], mxPort: 25, heloName: 'mx.eumail.example' }) });
-});
-afterAll(async () => {
-  await app.close();
-  await systemMail.close();
-});
-beforeEach(async () => {
-  await app.reset();
-  systemMail.messages.length = 0;
-  app.clock.set('2026-11-03T09:00:00.000Z');
-});
+const world = dashboardWithSystemMail({ now: '2026-11-03T09:00:00.000Z' });
 
-const deps = () => app.runtime.deps;
+const deps = () => world.app.runtime.deps;
 const db = () => deps().db;
 const INVOICE = { invoice: 'in_1QxR3n2eZvKYlo2C0a8b9c7d' };
 
 async function memberOf(organizationId: string, role: Role, email: string): Promise<DashboardPerson> {
-  const person = await signUpPerson(app, email);
-  await db().insert(members).values({ id: crypto.randomUUID(), organizationId, userId: person.userId, role, createdAt: app.clock.now() });
+  const person = await signUpPerson(world.app, email);
+  await db().insert(members).values({ id: crypto.randomUUID(), organizationId, userId: person.userId, role, createdAt: world.app.clock.now() });
   return { ...person, cookie: `${person.cookie}; ${ACTIVE_ORGANIZATION_COOKIE}=${organizationId}`, organizationId };
 }
 
 /** A paid account that sends live mail, with a billing member and a developer. */
 async function payingAccount() {
-  const org = await sendingOrg(app, { plan: '10k', ownerEmail: 'owner@acme.example.com' });
+  const org = await sendingOrg(world.app, { plan: '10k', ownerEmail: 'owner@acme.example.com' });
   const billing = await memberOf(org.organizationId, 'billing', 'accounts@acme.example.com');
   const developer = await memberOf(org.organizationId, 'developer', 'dev@acme.example.com');
   return { ...org, billing, developer };
 }
 
 const send = (apiKey: string) =>
-  app.request('POST', '/api/emails', { key: apiKey, body: { from: 'Acme <shop@acme.example.com>', to: 'reader@example.net', subject: 'Your order', text: 'It is on its way.' } });
+  world.app.request('POST', '/api/emails', { key: apiKey, body: { from: 'Acme <shop@acme.example.com>', to: 'reader@example.net', subject: 'Your order', text: 'It is on its way.' } });
 
 const standing = async (organizationId: string) => {
   const [row] = await db()
@@ -69,7 +54,7 @@ const standing = async (organizationId: string) => {
 async function recipientsOf(subject: RegExp): Promise<string[]> {
   await sweepSystemEmails(deps());
   const to: string[] = [];
-  for (const message of systemMail.messages) if (subject.test((await simpleParser(message.raw)).subject ?? '')) to.push(...message.to);
+  for (const message of world.systemMail.messages) if (subject.test((await simpleParser(message.raw)).subject ?? '')) to.push(...message.to);
   return to.sort();
 }
 
@@ -83,7 +68,7 @@ describe('a failed renewal', () => {
     const account = await payingAccount();
     expect(await recordRenewalFailed(deps(), account.organizationId, INVOICE)).toBe(true);
     // The provider retries the charge and reports each failure: the first one started the grace period.
-    app.clock.advance(2 * DAY_MS);
+    world.app.clock.advance(2 * DAY_MS);
     expect(await recordRenewalFailed(deps(), account.organizationId, INVOICE)).toBe(false);
 
     expect(await recipientsOf(/^Payment for .* failed/)).toEqual(['accounts@acme.example.com', 'owner@acme.example.com']);
@@ -93,18 +78,18 @@ describe('a failed renewal', () => {
     expect((await send(account.apiKey)).status).toBe(200);
     expect(await billingActions(account.organizationId)).toEqual([{ action: 'billing.payment_failed', actor: 'billing' }]);
 
-    const view = await dashboardCall(app, account.billing.cookie, 'query', 'organization.current');
+    const view = await dashboardCall(world.app, account.billing.cookie, 'query', 'organization.current');
     expect(view.data.payment).toEqual({ failedAt: '2026-11-03T09:00:00.000Z', graceUntil: '2026-11-10T09:00:00.000Z', restricted: false });
   });
 
   it('restricts sending when the grace period ends unpaid, not a minute before, and says why', async () => {
     const account = await payingAccount();
     await recordRenewalFailed(deps(), account.organizationId, INVOICE);
-    app.clock.advance(7 * DAY_MS - 60_000);
+    world.app.clock.advance(7 * DAY_MS - 60_000);
     expect(await restrictUnpaidAccounts(deps())).toBe(0);
     expect((await send(account.apiKey)).status).toBe(200);
 
-    app.clock.advance(60_000);
+    world.app.clock.advance(60_000);
     expect(await restrictUnpaidAccounts(deps())).toBe(1);
     expect(await restrictUnpaidAccounts(deps())).toBe(0);
     expect(await standing(account.organizationId)).toMatchObject({ status: 'restricted', cause: 'non_payment' });
@@ -112,20 +97,20 @@ describe('a failed renewal', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: expect.stringMatching(/renewal is unpaid.*payment is confirmed/), code: 'ACCOUNT_RESTRICTED' });
     expect(await recipientsOf(/^Sending is restricted for /)).toEqual(['accounts@acme.example.com', 'owner@acme.example.com']);
-    expect((await dashboardCall(app, account.developer.cookie, 'query', 'organization.current')).data.payment).toMatchObject({ restricted: true });
+    expect((await dashboardCall(world.app, account.developer.cookie, 'query', 'organization.current')).data.payment).toMatchObject({ restricted: true });
   });
 
   it('paying lifts the restriction non-payment caused at once', async () => {
     const account = await payingAccount();
     await recordRenewalFailed(deps(), account.organizationId, INVOICE);
-    app.clock.advance(8 * DAY_MS);
+    world.app.clock.advance(8 * DAY_MS);
     await restrictUnpaidAccounts(deps());
     expect((await send(account.apiKey)).status).toBe(403);
 
     expect(await recordRenewalPaid(deps(), account.organizationId, INVOICE)).toBe(true);
     expect(await standing(account.organizationId)).toEqual({ status: 'active', cause: null, failedAt: null, graceUntil: null });
     expect((await send(account.apiKey)).status).toBe(200);
-    expect((await dashboardCall(app, account.billing.cookie, 'query', 'organization.current')).data.payment).toBeNull();
+    expect((await dashboardCall(world.app, account.billing.cookie, 'query', 'organization.current')).data.payment).toBeNull();
     // A paid invoice with nothing owed (every ordinary renewal) changes nothing and records nothing.
     expect(await recordRenewalPaid(deps(), account.organizationId, INVOICE)).toBe(false);
     expect(await billingActions(account.organizationId)).toEqual([
@@ -150,7 +135,7 @@ describe("the operator's status stands over billing's", () => {
   it('restricting again an account restricted for non-payment makes it the operator’s', async () => {
     const account = await payingAccount();
     await recordRenewalFailed(deps(), account.organizationId, INVOICE);
-    app.clock.advance(7 * DAY_MS);
+    world.app.clock.advance(7 * DAY_MS);
     await restrictUnpaidAccounts(deps());
     await runAdminCommand(deps(), 'org:status', { org: account.organizationId, status: 'restricted' });
     await recordRenewalPaid(deps(), account.organizationId, INVOICE);
@@ -160,22 +145,22 @@ describe("the operator's status stands over billing's", () => {
   it('an account the operator lets send again is not restricted again for the same unpaid renewal', async () => {
     const account = await payingAccount();
     await recordRenewalFailed(deps(), account.organizationId, INVOICE);
-    app.clock.advance(7 * DAY_MS);
+    world.app.clock.advance(7 * DAY_MS);
     await restrictUnpaidAccounts(deps());
     await runAdminCommand(deps(), 'org:status', { org: account.organizationId, status: 'active' });
-    app.clock.advance(DAY_MS);
+    world.app.clock.advance(DAY_MS);
     expect(await restrictUnpaidAccounts(deps())).toBe(0);
     expect(await standing(account.organizationId)).toMatchObject({ status: 'active', cause: null, graceUntil: null });
     expect((await send(account.apiKey)).status).toBe(200);
     // Still owed, and the page says so.
-    expect((await dashboardCall(app, account.billing.cookie, 'query', 'organization.current')).data.payment).toEqual({ failedAt: '2026-11-03T09:00:00.000Z', graceUntil: null, restricted: false });
+    expect((await dashboardCall(world.app, account.billing.cookie, 'query', 'organization.current')).data.payment).toEqual({ failedAt: '2026-11-03T09:00:00.000Z', graceUntil: null, restricted: false });
   });
 
   it('a suspended account whose grace period ends keeps the operator’s status', async () => {
     const account = await payingAccount();
     await recordRenewalFailed(deps(), account.organizationId, INVOICE);
     await runAdminCommand(deps(), 'org:status', { org: account.organizationId, status: 'suspended' });
-    app.clock.advance(8 * DAY_MS);
+    world.app.clock.advance(8 * DAY_MS);
     expect(await restrictUnpaidAccounts(deps())).toBe(0);
     expect(await standing(account.organizationId)).toMatchObject({ status: 'suspended', cause: 'operator' });
   });
