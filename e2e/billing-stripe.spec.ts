@@ -97,4 +97,26 @@ test('an upgrade from Free is paid on the checkout page, the plan changes on the
   await expect(page.getByTestId('invoice-row')).toContainText('EUM-0001');
   await expect(page.getByTestId('customer-portal')).toBeVisible();
   await shot(page, 'billing-stripe-after-payment');
+
+  // A renewal fails: every page says until when mail goes on and links to the billing page; paying clears it.
+  const subscription = [...standIn.subscriptions.values()].at(-1)! as { id: string; customer: string };
+  const failed = await standIn.sendEvent('invoice.payment_failed', {
+    id: 'in_renewal_failed',
+    object: 'invoice',
+    customer: subscription.customer,
+    billing_reason: 'subscription_cycle',
+    status: 'open',
+    parent: { subscription_details: { subscription: subscription.id } },
+  });
+  expect(failed.status).toBe(200);
+  await page.goto('/emails');
+  const banner = page.getByTestId('payment-banner');
+  await expect(banner).toHaveAttribute('data-restricted', 'false');
+  await expect(banner).toContainText('Mail keeps going until');
+  await expect(page.getByRole('link', { name: 'Update payment' })).toHaveAttribute('href', '/billing');
+  await shot(page, 'billing-stripe-renewal-failed-banner', { fullPage: false });
+  expect((await standIn.payInvoice(subscription.id)).status).toBe(200);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(banner).toHaveCount(0);
 });
