@@ -335,6 +335,37 @@ describe('paid-to-paid with Stripe', () => {
   });
 });
 
+describe('deleting an organization with Stripe', () => {
+  it('ends the subscription with the period paid, and a cancelled deletion renews again as the plan chosen', async () => {
+    const { owner, subscription } = await paidOwner('leaving@checkout.test', '50k');
+    const name = (await row(owner.organizationId)).name;
+    const renewal = () => standIn.calls.filter((c) => c.method === 'POST' && c.path === `/v1/subscriptions/${subscription.id}`).at(-1)?.params;
+    const requested = await call(owner, 'mutation', 'organization.requestDeletion', { confirmName: name });
+    expect(requested.status, JSON.stringify(requested.body)).toBe(200);
+    expect(renewal()).toEqual({ cancel_at_period_end: 'true' });
+    expect(standIn.subscriptions.get(subscription.id)!.cancel_at_period_end).toBe(true);
+
+    expect((await call(owner, 'mutation', 'organization.cancelDeletion', {})).status).toBe(200);
+    expect(renewal()).toEqual({ items: { 0: { id: subscription.items.data[0]!.id, price: 'price_50k' } }, proration_behavior: 'none', cancel_at_period_end: 'false' });
+    expect(standIn.subscriptions.get(subscription.id)!.cancel_at_period_end).toBe(false);
+
+    // With a downgrade chosen before, the renewal goes back to that plan's price, not the current one.
+    await call(owner, 'mutation', 'organization.changePlan', { plan: '25k' });
+    await call(owner, 'mutation', 'organization.requestDeletion', { confirmName: name });
+    await call(owner, 'mutation', 'organization.cancelDeletion', {});
+    expect(renewal()).toMatchObject({ items: { 0: { price: 'price_25k' } }, cancel_at_period_end: 'false' });
+  });
+
+  it('an organization without a subscription asks Stripe nothing', async () => {
+    const owner = await signUpPerson(app, 'never-paid@checkout.test');
+    standIn.calls.length = 0;
+    const name = (await row(owner.organizationId)).name;
+    expect((await call(owner, 'mutation', 'organization.requestDeletion', { confirmName: name })).status).toBe(200);
+    expect((await call(owner, 'mutation', 'organization.cancelDeletion', {})).status).toBe(200);
+    expect(standIn.calls).toEqual([]);
+  });
+});
+
 describe('invoices and the customer portal', () => {
   it('lists the invoices from Stripe for the owner and billing members, and links to the portal; others are refused', async () => {
     const fresh = await signUpPerson(app, 'none@checkout.test');

@@ -14,6 +14,7 @@ import { DELETION_GRACE_DAYS } from '../../vocabulary/organization-deletion';
 import { buildOrganizationExport } from './export';
 import { noticeAddressOf } from './notice-address';
 import { requireOwner, requireRole } from './owners';
+import { restoreRenewalAfterCancelledDeletion, stopRenewalForDeletion } from '../billing/deletion-renewal';
 
 export { DELETION_GRACE_DAYS };
 
@@ -63,11 +64,12 @@ export async function requestDeletion(deps: Deps, principal: Principal, typedNam
     return { view: { requestedAt: now.toISOString(), eraseAfter: eraseAfter.toISOString() }, emailId };
   });
   deps.jobs.wake('system-mail', emailId);
+  await stopRenewalForDeletion(deps, principal.organizationId);
   return view;
 }
 
 /** The owner takes the deletion back during the grace period: keys and sending work again, the export is dropped. 409 when none is pending. */
-export async function cancelDeletion(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal): Promise<void> {
+export async function cancelDeletion(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, principal: Principal): Promise<void> {
   await requireOwner(deps, principal, OWNER_MESSAGE);
   await deps.db.transaction(async (tx) => {
     const organization = await lockedOrganization(tx, principal.organizationId);
@@ -82,6 +84,7 @@ export async function cancelDeletion(deps: Pick<Deps, 'db' | 'clock'>, principal
       details: { requestedAt: organization.deletionRequestedAt.toISOString(), eraseAfter: organization.eraseAfter?.toISOString() ?? null },
     });
   });
+  await restoreRenewalAfterCancelledDeletion(deps, principal.organizationId);
 }
 
 /** The export made when deletion was asked for (JSON); 404 when no deletion is pending. For the owner and admins, who read all of it in the dashboard anyway. */
