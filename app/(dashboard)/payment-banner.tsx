@@ -4,18 +4,17 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { Alert } from '../components/alert';
 import { formatDate } from '../lib/format';
+import { useMay } from '../lib/use-role';
 import { useTRPC } from '../lib/trpc';
-
-/** Who may act on a failed payment: the owner and billing members; everyone else is told who can. */
-const PAYS = new Set(['owner', 'billing']);
 
 /** On every dashboard page while a renewal is unpaid: until when mail goes on, or that it has stopped, and where to pay. */
 export function PaymentBanner() {
   const trpc = useTRPC();
   const organization = useQuery(trpc.organization.current.queryOptions({}));
+  // Who may open the payment portal may act on it; everyone else is told who can.
+  const pays = useMay('billing.portal');
   const payment = organization.data?.payment;
   if (!payment) return null;
-  const pays = PAYS.has(organization.data!.role ?? '');
   const who = pays ? '' : ' Ask the owner or a billing member to update it.';
   return (
     <Alert
