@@ -44,6 +44,7 @@ test.beforeAll(async () => {
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_BASE: standIn.apiBase,
       STRIPE_PRICES: JSON.stringify(PRICES),
+      STRIPE_OVERAGE_PRICE: 'price_overage',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

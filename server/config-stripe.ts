@@ -14,6 +14,12 @@ export interface StripeConfig {
   apiBase: { host: string; port: number; protocol: 'http' | 'https' } | null;
   /** Every paid plan's recurring monthly price id. */
   prices: Record<Exclude<PlanId, 'free'>, string>;
+  /**
+   * Metered overage (docs/billing.md): the meter's event name, and the metered price on it that
+   * every subscription carries, a thousandth of a euro cent a unit; each 1,000 past the quota is
+   * one meter event whose value is that thousand's metered cost in those units.
+   */
+  overage: { meterEventName: string; price: string };
 }
 
 export interface StripeEnv {
@@ -21,6 +27,8 @@ export interface StripeEnv {
   STRIPE_WEBHOOK_SECRET?: string;
   STRIPE_API_BASE?: string;
   STRIPE_PRICES?: string;
+  STRIPE_OVERAGE_PRICE?: string;
+  STRIPE_OVERAGE_METER?: string;
 }
 
 export class StripeConfigError extends Error {}
@@ -69,12 +77,27 @@ function pricesOf(value: string | undefined): StripeConfig['prices'] {
   return parsed as StripeConfig['prices'];
 }
 
+/** The meter event name overage is reported under unless STRIPE_OVERAGE_METER says otherwise. */
+export const DEFAULT_OVERAGE_METER = 'eumail_overage_millicents';
+
+function overageOf(env: StripeEnv, prices: StripeConfig['prices']): StripeConfig['overage'] {
+  const price = env.STRIPE_OVERAGE_PRICE;
+  if (!price) throw new StripeConfigError('STRIPE_OVERAGE_PRICE is required with STRIPE_SECRET_KEY (the metered price id on the overage meter, EUR 0.00001 a unit)');
+  if (!/^price_\w+$/.test(price)) throw new StripeConfigError(`STRIPE_OVERAGE_PRICE must be a Stripe price id (price_...), got "${price}"`);
+  if (Object.values(prices).includes(price)) throw new StripeConfigError('STRIPE_OVERAGE_PRICE must differ from every plan price in STRIPE_PRICES');
+  const meterEventName = env.STRIPE_OVERAGE_METER || DEFAULT_OVERAGE_METER;
+  // Stripe's event names: up to 100 characters; letters, digits, '_' and '-' keep it unambiguous in logs.
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(meterEventName)) throw new StripeConfigError(`STRIPE_OVERAGE_METER must be a meter event name of letters, digits, '_' or '-' (got "${meterEventName}")`);
+  return { meterEventName, price };
+}
+
 export function stripeConfig(env: StripeEnv): StripeConfig | null {
   if (!env.STRIPE_SECRET_KEY) {
-    if (env.STRIPE_WEBHOOK_SECRET || env.STRIPE_PRICES) throw new StripeConfigError('STRIPE_WEBHOOK_SECRET and STRIPE_PRICES need STRIPE_SECRET_KEY');
+    if (env.STRIPE_WEBHOOK_SECRET || env.STRIPE_PRICES || env.STRIPE_OVERAGE_PRICE) throw new StripeConfigError('STRIPE_WEBHOOK_SECRET, STRIPE_PRICES and STRIPE_OVERAGE_PRICE need STRIPE_SECRET_KEY');
     return null;
   }
   if (!/^(sk|rk)_(test|live)_\w+$/.test(env.STRIPE_SECRET_KEY)) throw new StripeConfigError('STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_live_..., sk_test_..., rk_...)');
   if (!env.STRIPE_WEBHOOK_SECRET?.startsWith('whsec_')) throw new StripeConfigError('STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY (whsec_...)');
-  return { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiBase: apiBaseOf(env.STRIPE_API_BASE), prices: pricesOf(env.STRIPE_PRICES) };
+  const prices = pricesOf(env.STRIPE_PRICES);
+  return { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiBase: apiBaseOf(env.STRIPE_API_BASE), prices, overage: overageOf(env, prices) };
 }

@@ -169,6 +169,8 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_BASE: z.string().optional(),
   STRIPE_PRICES: z.string().optional(),
+  STRIPE_OVERAGE_PRICE: z.string().optional(),
+  STRIPE_OVERAGE_METER: z.string().optional(),
   // Sending continues this long after a failed renewal before the account is restricted (docs/billing.md).
   BILLING_GRACE_DAYS: z.coerce.number({ message: 'must be a number of days' }).int('must be a whole number of days').min(0, 'must be 0 or more').max(60, 'must be at most 60').default(7),
   INNGEST_EVENT_KEY: z.string().optional(),

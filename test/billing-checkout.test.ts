@@ -21,7 +21,7 @@ let standIn: StripeStandIn;
 let app: TestApp;
 beforeAll(async () => {
   standIn = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-  app = await startTestApp({ env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standIn.apiBase, STRIPE_PRICES: JSON.stringify(PRICES) } });
+  app = await startTestApp({ env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standIn.apiBase, STRIPE_PRICES: JSON.stringify(PRICES), STRIPE_OVERAGE_PRICE: 'price_overage' } });
   standIn.setWebhookUrl(`${app.url}/stripe/webhook`);
 });
 afterAll(async () => {
@@ -73,7 +73,7 @@ describe('an upgrade from Free with Stripe', () => {
       mode: 'subscription',
       customer: (await account(owner.organizationId))!.customerId,
       client_reference_id: owner.organizationId,
-      line_items: { 0: { price: 'price_100k', quantity: '1' } },
+      line_items: { 0: { price: 'price_100k', quantity: '1' }, 1: { price: 'price_overage' } },
       subscription_data: {
         billing_cycle_anchor: String(Date.parse('2026-12-01T00:00:00.000Z') / 1000),
         proration_behavior: 'create_prorations',

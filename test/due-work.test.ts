@@ -38,6 +38,7 @@ describe('the declarations of due work', () => {
       'broadcast-fanout': 2_000,
       'plan-changes': 5_000,
       'payment-grace': 60_000,
+      'overage-meter': 60_000,
       retention: 3_600_000,
     });
   });
@@ -53,12 +54,13 @@ describe('the declarations of due work', () => {
     expect(sweep('broadcast-fanout').again!({ handled: 1, outcomes: { more: 1 } })).toBe(true);
     expect(sweep('broadcast-fanout').again!({ handled: 1, outcomes: { sent: 1 } })).toBe(false);
     expect(sweep('broadcast-fanout').summary({ handled: 1, outcomes: { sent: 1 } })).toEqual({ handled: 1, outcomes: { sent: 1 } });
-    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'retention'] as const) expect(sweep(kind).again).toBeUndefined();
+    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'overage-meter', 'retention'] as const) expect(sweep(kind).again).toBeUndefined();
     expect(sweep('system-mail').summary(3)).toEqual({ handled: 3 });
     expect(sweep('domain-check').summary(2)).toEqual({ checked: 2 });
     expect(sweep('plan-changes').summary(1)).toEqual({ applied: 1 });
     expect(sweep('payment-grace').summary(1)).toEqual({ restricted: 1 });
-    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace'] as const) expect(sweep(kind).summary(0)).toBeNull();
+    expect(sweep('overage-meter').summary(2)).toEqual({ reported: 2 });
+    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'overage-meter'] as const) expect(sweep(kind).summary(0)).toBeNull();
     const retention = { emailsDeleted: 0, eventsDeleted: 0, attachmentsExpired: 1, auditEventsDeleted: 0, organizationsErased: 0 };
     expect(sweep('retention').summary(retention)).toEqual(retention);
     expect(sweep('retention').summary({ ...retention, attachmentsExpired: 0 })).toBeNull();
@@ -85,6 +87,7 @@ describe('the declarations of due work', () => {
       'broadcast-fanout-sweep': { id: 'broadcast-fanout-sweep', triggers: [{ cron: '* * * * *' }] },
       'plan-changes': { id: 'plan-changes', triggers: [{ cron: '* * * * *' }] },
       'payment-grace': { id: 'payment-grace', triggers: [{ cron: '* * * * *' }] },
+      'overage-meter': { id: 'overage-meter', triggers: [{ cron: '* * * * *' }] },
       retention: { id: 'retention', triggers: [{ cron: '17 * * * *' }] },
     });
   });
@@ -192,6 +195,7 @@ describe('the per-row runs keep the step ids of runs in flight', () => {
       ['broadcast-fanout', 'sweep', report, report],
       ['plan-changes', 'apply-due-plan-changes', 1, { applied: 1 }],
       ['payment-grace', 'restrict-unpaid-accounts', 1, { restricted: 1 }],
+      ['overage-meter', 'report-overage', 2, { reported: 2 }],
       ['retention', 'apply-retention', retention, retention],
     ];
     for (const [kind, step, swept, answer] of cases) {

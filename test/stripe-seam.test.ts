@@ -21,7 +21,7 @@ afterAll(() => standIn.close());
 
 const env = (extra: Record<string, string>) => ({ NODE_ENV: 'test', ...extra });
 const stripeEnv = (extra: Record<string, string> = {}) =>
-  env({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standIn.apiBase, STRIPE_PRICES: JSON.stringify(PRICES), ...extra });
+  env({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standIn.apiBase, STRIPE_PRICES: JSON.stringify(PRICES), STRIPE_OVERAGE_PRICE: 'price_overage', ...extra });
 
 describe('the Stripe configuration', () => {
   it('is off without STRIPE_SECRET_KEY, with a grace period of 7 days by default', () => {
@@ -31,9 +31,16 @@ describe('the Stripe configuration', () => {
     expect(loadConfig(env({ BILLING_GRACE_DAYS: '3' })).billingGraceDays).toBe(3);
   });
 
-  it('reads the key, the webhook secret, the API base as host, port and protocol, and the prices inline or from a file', () => {
+  it('reads the key, the webhook secret, the API base as host, port and protocol, the prices inline or from a file, and the overage meter', () => {
     const port = Number(new URL(standIn.apiBase).port);
-    expect(loadConfig(stripeEnv()).stripe).toEqual({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiBase: { host: '127.0.0.1', port, protocol: 'http' }, prices: PRICES });
+    expect(loadConfig(stripeEnv()).stripe).toEqual({
+      secretKey: SECRET_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+      apiBase: { host: '127.0.0.1', port, protocol: 'http' },
+      prices: PRICES,
+      overage: { meterEventName: 'eumail_overage_millicents', price: 'price_overage' },
+    });
+    expect(loadConfig(stripeEnv({ STRIPE_OVERAGE_METER: 'emails-past-quota' })).stripe!.overage).toEqual({ meterEventName: 'emails-past-quota', price: 'price_overage' });
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'prices-')), 'prices.json');
     writeFileSync(file, JSON.stringify(PRICES));
     expect(loadConfig(stripeEnv({ STRIPE_PRICES: file, STRIPE_API_BASE: '' })).stripe).toMatchObject({ prices: PRICES, apiBase: null });
@@ -59,6 +66,11 @@ describe('the Stripe configuration', () => {
     expect(refusal(stripeEnv({ STRIPE_API_BASE: 'ftp://127.0.0.1' }))).toMatch(/STRIPE_API_BASE must be an http or https URL/);
     expect(refusal(stripeEnv({ STRIPE_API_BASE: 'http://127.0.0.1:1/v1' }))).toMatch(/without a path/);
     expect(refusal(env({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }))).toMatch(/need STRIPE_SECRET_KEY/);
+    expect(refusal(env({ STRIPE_OVERAGE_PRICE: 'price_overage' }))).toMatch(/need STRIPE_SECRET_KEY/);
+    expect(refusal(stripeEnv({ STRIPE_OVERAGE_PRICE: '' }))).toMatch(/STRIPE_OVERAGE_PRICE is required/);
+    expect(refusal(stripeEnv({ STRIPE_OVERAGE_PRICE: 'overage' }))).toMatch(/STRIPE_OVERAGE_PRICE must be a Stripe price id/);
+    expect(refusal(stripeEnv({ STRIPE_OVERAGE_PRICE: 'price_10k' }))).toMatch(/must differ from every plan price/);
+    expect(refusal(stripeEnv({ STRIPE_OVERAGE_METER: 'overage cents' }))).toMatch(/STRIPE_OVERAGE_METER must be a meter event name/);
     expect(refusal(env({ BILLING_GRACE_DAYS: '-1' }))).toMatch(/BILLING_GRACE_DAYS/);
   });
 });

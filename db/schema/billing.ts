@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { organizations } from './organizations';
 
@@ -73,4 +73,29 @@ export const stripeEvents = pgTable(
     outcome: text('outcome').notNull(),
   },
   (t) => [index('stripe_events_organization_idx').on(t.organizationId)],
+);
+
+/**
+ * Metered overage as reported to Stripe (docs/billing.md): one row per 1,000 past the quota of an
+ * organization's month (each full thousand as it fills, the partial one once the month is over),
+ * written once Stripe took the meter event whose identifier is
+ * `overage:<organization>:<YYYY-MM>:<thousand>`. The identifier makes a retry harmless at Stripe;
+ * this row makes it harmless here (the next sweep starts after the highest thousand recorded).
+ */
+export const overageMeterReports = pgTable(
+  'overage_meter_reports',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The first day of the UTC month the thousand belongs to. */
+    month: date('month', { mode: 'string' }).notNull(),
+    /** 1 for the first thousand past the quota, 2 for the second, ... */
+    thousand: integer('thousand').notNull(),
+    /** The meter event's value: that thousand's cost in thousandths of a euro cent, as metered at each send. */
+    valueMillicents: integer('value_millicents').notNull(),
+    identifier: text('identifier').notNull(),
+    reportedAt: timestamp('reported_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.month, t.thousand] })],
 );

@@ -2,6 +2,7 @@ import { broadcastDueAt, runBroadcast, sweepBroadcasts } from '../services/broad
 import { checkDomain, sweepDomainChecks } from '../services/domains/verification';
 import { dispatchEmail, nextAttemptAtOf, sweepEmailDispatch } from '../services/emails/pipeline/dispatch';
 import { applyRetention } from '../services/emails/retention';
+import { reportOverage } from '../services/billing/overage-meter';
 import { restrictUnpaidAccounts } from '../services/billing/payment-standing';
 import { applyDuePlanChanges } from '../services/plans/changes';
 import type { SweepReport } from '../services/shared/dispatch-sweep';
@@ -150,6 +151,19 @@ const paymentGrace = dueWork({
   cron: { functionId: 'payment-grace', schedule: EVERY_MINUTE, step: 'restrict-unpaid-accounts', answer: (restricted) => ({ restricted }) },
 });
 
+/**
+ * Started thousands past the quota go to Stripe as meter events (docs/billing.md). Every minute:
+ * the last thousands of a month must reach Stripe within the hour it waits before closing that
+ * month's invoice. Without Stripe it answers 0 at once.
+ */
+const overageMeter = dueWork({
+  kind: 'overage-meter',
+  sweep: reportOverage,
+  intervalMs: 60_000,
+  summary: counted('reported'),
+  cron: { functionId: 'overage-meter', schedule: EVERY_MINUTE, step: 'report-overage', answer: (reported) => ({ reported }) },
+});
+
 /** Hourly: emails past their plan's log retention, attachment contents past 30 days and audit rows past 400 days are deleted, and deleted organizations past their grace period erased. */
 const retention = dueWork({
   kind: 'retention',
@@ -168,6 +182,7 @@ export const DUE_WORK: { readonly [K in JobKind]: DueWork<K> } = {
   'broadcast-fanout': broadcastFanout,
   'plan-changes': planChanges,
   'payment-grace': paymentGrace,
+  'overage-meter': overageMeter,
   retention,
 };
 

@@ -41,6 +41,7 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
   const invoices: Obj[] = [];
   const meterEvents: Obj[] = [];
   const answered = new Map<string, { status: number; body: Obj }>();
+  const outages = new Map<string, number>();
   let webhookUrl = options.webhookUrl;
   const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
   const now = () => Math.floor(Date.now() / 1000);
@@ -77,8 +78,14 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
       const subscription = subscriptions.get(match[1]!);
       if (!subscription) return notFound('subscription');
       if (method === 'POST') {
-        const item = params.items?.[0];
-        if (item?.price) subscription.items.data[0].price = { id: item.price };
+        // Items as Stripe takes them: one with an id changes (or goes, `deleted`), one without is added.
+        for (const item of Object.values<Obj>(params.items ?? {})) {
+          const held = item.id ? subscription.items.data.find((one: Obj) => one.id === item.id) : null;
+          if (item.id && !held) return notFound('subscription item');
+          if (held && item.deleted === 'true') subscription.items.data = subscription.items.data.filter((one: Obj) => one !== held);
+          else if (held && item.price) held.price = { id: item.price };
+          else if (!held) subscription.items.data.push(itemOf(item.price, subscription.current_period_start, subscription.current_period_end));
+        }
         if (params.cancel_at_period_end !== undefined) subscription.cancel_at_period_end = params.cancel_at_period_end === 'true';
         if (params.metadata) subscription.metadata = { ...subscription.metadata, ...params.metadata };
         subscription.last_update = params;
@@ -104,11 +111,13 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
     return notFound(`route ${method} ${path}`);
   }
 
+  const itemOf = (price: string, periodStart: number, periodEnd: number) => ({ id: id('si'), price: { id: price }, current_period_start: periodStart, current_period_end: periodEnd });
+
   /** Completes a checkout session as a payment would: a subscription, a paid invoice, and the signed events. */
   async function pay(sessionId: string, outcome: 'paid' | 'pending' = 'paid') {
     const session = sessions.get(sessionId);
     if (!session) throw new Error(`no checkout session ${sessionId}`);
-    const price = session.params.line_items?.[0]?.price;
+    const periodEnd = Number(session.params.subscription_data?.billing_cycle_anchor ?? now() + 30 * 86400);
     const subscription = {
       id: id('sub'),
       object: 'subscription',
@@ -116,9 +125,9 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
       status: outcome === 'paid' ? 'active' : 'incomplete',
       metadata: session.params.subscription_data?.metadata ?? {},
       cancel_at_period_end: false,
-      items: { object: 'list', data: [{ id: id('si'), price: { id: price }, current_period_start: now(), current_period_end: Number(session.params.subscription_data?.billing_cycle_anchor ?? now() + 30 * 86400) }] },
+      items: { object: 'list', data: Object.values<Obj>(session.params.line_items ?? {}).map((line) => itemOf(line.price, now(), periodEnd)) },
       current_period_start: now(),
-      current_period_end: Number(session.params.subscription_data?.billing_cycle_anchor ?? now() + 30 * 86400),
+      current_period_end: periodEnd,
     };
     subscriptions.set(subscription.id, subscription);
     Object.assign(session, { status: 'complete', payment_status: outcome === 'paid' ? 'paid' : 'unpaid', subscription: subscription.id });
@@ -206,6 +215,12 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
       const params = req.method === 'GET' ? formFields(url.search.slice(1)) : formFields(body);
       const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
       calls.push({ method: req.method ?? 'GET', path: url.pathname, params, idempotencyKey });
+      // An outage stood in for: the next requests to a path answer 503, which the SDK retries and then gives up on.
+      const outage = outages.get(url.pathname) ?? 0;
+      if (outage > 0) {
+        outages.set(url.pathname, outage - 1);
+        return send(503, { error: { type: 'api_error', message: 'Stand-in outage' } });
+      }
       const known = idempotencyKey && req.method === 'POST' ? answered.get(idempotencyKey) : undefined;
       if (known) return send(known.status, known.body);
       const answer = handle(req.method ?? 'GET', url.pathname, params);
@@ -229,6 +244,10 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
     pay,
     payInvoice,
     sendEvent,
+    /** The next `requests` calls to `path` answer 503 (the SDK retries each call twice: 3 makes one call fail). */
+    failNext(path: string, requests: number) {
+      outages.set(path, requests);
+    },
     setWebhookUrl(url: string) {
       webhookUrl = url;
     },
@@ -236,7 +255,7 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
       calls.length = 0;
       invoices.length = 0;
       meterEvents.length = 0;
-      for (const map of [customers, sessions, subscriptions, answered]) map.clear();
+      for (const map of [customers, sessions, subscriptions, answered, outages]) map.clear();
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

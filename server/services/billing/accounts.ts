@@ -7,7 +7,7 @@ import type { Stripe } from './stripe-client';
 export type StripeAccount = typeof stripeAccounts.$inferSelect;
 
 /** Subscription statuses that bill the customer: a change of plan updates this subscription rather than starting another. */
-const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due']);
+export const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due']);
 
 export async function stripeAccountOf(db: Db, organizationId: string): Promise<StripeAccount | null> {
   const [account] = await db.select().from(stripeAccounts).where(eq(stripeAccounts.organizationId, organizationId));

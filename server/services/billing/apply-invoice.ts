@@ -6,7 +6,7 @@ import { planOf } from '../plans/plans';
 import type { StripeAccount } from './accounts';
 import { noteRenewalFailed, noteRenewalPaid } from './payment-standing';
 import { raiseToPaidPlan } from './paid-plan';
-import { idOf, planOfPrice } from './stripe';
+import { idOf, planOfSubscription } from './stripe';
 import type { Stripe } from './stripe-client';
 import { recordSubscriptionState } from './subscription-state';
 
@@ -26,7 +26,7 @@ export async function applyInvoicePaid(tx: Db, deps: Pick<Deps, 'clock' | 'confi
   const config = deps.config.stripe!;
   const lifted = await noteRenewalPaid(tx, deps, account.organizationId, { invoice: (event.data.object as Stripe.Invoice).id ?? null });
   await recordSubscriptionState(tx, config, account, subscription, new Date(Math.max(event.created * 1000, account.stateAt?.getTime() ?? 0)));
-  const plan = planOfPrice(config, subscription.items.data[0]?.price?.id);
+  const plan = planOfSubscription(config, subscription);
   if (!plan) return lifted ? 'what was owed is paid' : 'ignored: the subscription has no configured price';
   // A pending payment for this plan or a lower one is settled by this one.
   if (account.paymentPendingPlan && planOf(account.paymentPendingPlan).monthlyEmails <= planOf(plan).monthlyEmails) {

@@ -15,17 +15,18 @@ export const checkoutReturnUrls = (appUrl: string) => ({
  * The Checkout session parameters for a subscription to `plan` (docs/billing.md): anchored to the
  * first of next month UTC so Stripe's periods are the quota's months (the first part-month
  * prorated), Stripe Tax on, the billing address and a VAT number asked for (Stripe needs the
- * customer's name and address saved to attach a tax id), and the organization and plan in the
- * metadata of the session and of the subscription it makes.
+ * customer's name and address saved to attach a tax id), the metered overage price beside the
+ * plan's (docs/billing.md), and the organization and plan in the metadata of the session and of the subscription it makes.
  */
-export function checkoutParams(options: { customerId: string; organizationId: string; plan: Plan; price: string; appUrl: string; now: Date }): Stripe.Checkout.SessionCreateParams {
+export function checkoutParams(options: { customerId: string; organizationId: string; plan: Plan; price: string; overagePrice: string; appUrl: string; now: Date }): Stripe.Checkout.SessionCreateParams {
   const metadata = { organizationId: options.organizationId, plan: options.plan.id };
   const urls = checkoutReturnUrls(options.appUrl);
   return {
     mode: 'subscription',
     customer: options.customerId,
     client_reference_id: options.organizationId,
-    line_items: [{ price: options.price, quantity: 1 }],
+    // The metered overage price rides on every subscription (no quantity: Stripe bills its meter).
+    line_items: [{ price: options.price, quantity: 1 }, { price: options.overagePrice }],
     subscription_data: {
       billing_cycle_anchor: Math.floor(billingPeriodOf(options.now).end.getTime() / 1000),
       proration_behavior: 'create_prorations',
@@ -55,7 +56,7 @@ export async function startCheckout(
   const config = deps.config.stripe!;
   const account = await ensureStripeCustomer(deps, stripe, organization);
   const session = await stripe.checkout.sessions.create(
-    checkoutParams({ customerId: account.customerId, organizationId: organization.id, plan, price: priceOfPlan(config, plan.id), appUrl: deps.config.appUrl, now: deps.clock.now() }),
+    checkoutParams({ customerId: account.customerId, organizationId: organization.id, plan, price: priceOfPlan(config, plan.id), overagePrice: config.overage.price, appUrl: deps.config.appUrl, now: deps.clock.now() }),
   );
   if (!session.url) throw new Error(`Stripe answered checkout session ${session.id} without a URL`);
   return { url: session.url, sessionId: session.id };

@@ -22,6 +22,21 @@ export function planOfPrice(config: StripeConfig, priceId: string | null | undef
   return found && found[0] in PLANS ? (found[0] as PlanId) : null;
 }
 
+/** Prices of a subscription's items, as an event or a retrieve gives them (a price as an id or the object). */
+type SubscriptionItems = { items?: { data?: Array<{ price?: string | { id: string } | null }> } | null };
+
+/**
+ * The plan a subscription bills: its one item whose price is a plan's monthly price (the other
+ * item is the metered overage price, which every plan shares); null when no item has one.
+ */
+export function planOfSubscription(config: StripeConfig, subscription: SubscriptionItems): PlanId | null {
+  for (const item of subscription.items?.data ?? []) {
+    const plan = planOfPrice(config, idOf(item.price));
+    if (plan) return plan;
+  }
+  return null;
+}
+
 /** The price of a paid plan; throws for Free, which has none (no checkout is made for it). */
 export function priceOfPlan(config: StripeConfig, plan: PlanId): string {
   if (plan === 'free') throw new Error('Free has no Stripe price');

@@ -3,11 +3,19 @@ import type { PlanId } from '../plans/plans';
 import { priceOfPlan } from './stripe';
 import type { Stripe } from './stripe-client';
 
-async function firstItemOf(stripe: Stripe, subscriptionId: string): Promise<string> {
+/**
+ * The subscription's items as a plan change sends them: the plan's item moved to `price`, and the
+ * metered overage item added when the subscription has none (one made before overage was
+ * configured), so every paid subscription bills its overage. The overage item itself never changes
+ * with the plan: its unit is a thousandth of a euro cent, whatever the plan's rate.
+ */
+async function itemsFor(deps: Pick<Deps, 'config'>, stripe: Stripe, subscriptionId: string, price: string): Promise<Stripe.SubscriptionUpdateParams.Item[]> {
+  const overagePrice = deps.config.stripe!.overage.price;
   const subscription = await stripe.subscriptions.retrieve(subscriptionId);
-  const item = subscription.items.data[0];
-  if (!item) throw new Error(`Stripe subscription ${subscriptionId} has no item`);
-  return item.id;
+  const planItem = subscription.items.data.find((item) => item.price.id !== overagePrice);
+  if (!planItem) throw new Error(`Stripe subscription ${subscriptionId} has no plan item`);
+  const hasOverage = subscription.items.data.some((item) => item.price.id === overagePrice);
+  return [{ id: planItem.id, price }, ...(hasOverage ? [] : [{ price: overagePrice }])];
 }
 
 /**
@@ -17,9 +25,8 @@ async function firstItemOf(stripe: Stripe, subscriptionId: string): Promise<stri
  * paid, never here.
  */
 export async function upgradeSubscription(deps: Pick<Deps, 'config'>, stripe: Stripe, subscriptionId: string, plan: PlanId): Promise<void> {
-  const item = await firstItemOf(stripe, subscriptionId);
   await stripe.subscriptions.update(subscriptionId, {
-    items: [{ id: item, price: priceOfPlan(deps.config.stripe!, plan) }],
+    items: await itemsFor(deps, stripe, subscriptionId, priceOfPlan(deps.config.stripe!, plan)),
     proration_behavior: 'always_invoice',
     payment_behavior: 'pending_if_incomplete',
   });
@@ -37,6 +44,5 @@ export async function setRenewal(deps: Pick<Deps, 'config'>, stripe: Stripe, sub
     await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
     return;
   }
-  const item = await firstItemOf(stripe, subscriptionId);
-  await stripe.subscriptions.update(subscriptionId, { items: [{ id: item, price: priceOfPlan(deps.config.stripe!, plan) }], proration_behavior: 'none', cancel_at_period_end: false });
+  await stripe.subscriptions.update(subscriptionId, { items: await itemsFor(deps, stripe, subscriptionId, priceOfPlan(deps.config.stripe!, plan)), proration_behavior: 'none', cancel_at_period_end: false });
 }

@@ -3,7 +3,7 @@ import { stripeAccounts } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { StripeConfig } from '../../config-stripe';
 import type { StripeAccount } from './accounts';
-import { planOfPrice } from './stripe';
+import { planOfSubscription } from './stripe';
 import type { Stripe } from './stripe-client';
 
 /** The end of the period paid for: on the subscription's item in current API versions, on the subscription in older ones. */
@@ -24,7 +24,7 @@ export async function recordSubscriptionState(tx: Db, config: StripeConfig, acco
     .set({
       subscriptionId: subscription.id,
       subscriptionStatus: subscription.status,
-      subscriptionPlan: planOfPrice(config, subscription.items?.data?.[0]?.price?.id),
+      subscriptionPlan: planOfSubscription(config, subscription),
       currentPeriodEnd: periodEndOf(subscription),
       stateAt: at,
     })
