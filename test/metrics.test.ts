@@ -4,6 +4,10 @@ import { createOpsServer } from '@/server/http/ops-server';
 import { OPERATOR } from '@/server/services/audit/record';
 import { setRateLimit } from '@/server/services/organizations/organizations';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
+import { applyDuePlanChanges } from '@/server/services/plans/changes';
+import { restrictUnpaidAccounts } from '@/server/services/billing/payment-standing';
+import { organizations } from '@/db/schema';
+import { eq } from 'drizzle-orm';
 import { startTestApp, type TestApp } from './support/app';
 import { sample } from './support/metrics';
 import { sendingOrg } from './support/sending-org';
@@ -61,13 +65,32 @@ describe('/metrics', () => {
     const due = await scrape();
     expect(sample(due, 'eumail_due_work', { kind: 'emails' })).toBe(1);
     expect(sample(due, 'eumail_due_work_oldest_age_seconds', { kind: 'emails' })).toBeGreaterThanOrEqual(30);
-    for (const kind of ['webhooks', 'domain_checks', 'broadcasts', 'system_emails']) expect(sample(due, 'eumail_due_work', { kind })).toBeTypeOf('number');
+    for (const kind of ['webhooks', 'domain_checks', 'broadcasts', 'system_emails', 'plan_changes', 'payment_grace']) expect(sample(due, 'eumail_due_work', { kind })).toBeTypeOf('number');
     expect((await sweepEmailDispatch(app.runtime.deps)).handled).toBe(1);
     const after = await scrape();
     expect(sample(after, 'eumail_due_work', { kind: 'emails' })).toBe(0);
     expect(sample(after, 'eumail_due_work_oldest_age_seconds', { kind: 'emails' })).toBe(0);
     expect(sample(after, 'eumail_emails_delivered_total')).toBe(before + 1);
     expect(sample(after, 'eumail_delivery_attempts_total', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it("counts the billing sweeps' due rows too: a downgrade whose month ended, a grace period that ran out unpaid", async () => {
+    const org = await sendingOrg(app);
+    const now = app.clock.now();
+    await app.runtime.deps.db
+      .update(organizations)
+      .set({ pendingPlan: 'free', pendingPlanAt: new Date(now.getTime() - 60_000), paymentFailedAt: new Date(now.getTime() - 8 * 86_400_000), paymentGraceUntil: new Date(now.getTime() - 120_000) })
+      .where(eq(organizations.id, org.organizationId));
+    const due = await scrape();
+    expect(sample(due, 'eumail_due_work', { kind: 'plan_changes' })).toBe(1);
+    expect(sample(due, 'eumail_due_work_oldest_age_seconds', { kind: 'plan_changes' })).toBeGreaterThanOrEqual(60);
+    expect(sample(due, 'eumail_due_work', { kind: 'payment_grace' })).toBe(1);
+    expect(sample(due, 'eumail_due_work_oldest_age_seconds', { kind: 'payment_grace' })).toBeGreaterThanOrEqual(120);
+    expect(await applyDuePlanChanges(app.runtime.deps)).toBe(1);
+    expect(await restrictUnpaidAccounts(app.runtime.deps)).toBe(1);
+    const after = await scrape();
+    expect(sample(after, 'eumail_due_work', { kind: 'plan_changes' })).toBe(0);
+    expect(sample(after, 'eumail_due_work', { kind: 'payment_grace' })).toBe(0);
   });
 
   it('counts rate-limit refusals', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, lte } from 'drizzle-orm';
+import { and, eq, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import { members, organizations, users } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
@@ -91,12 +91,15 @@ export async function recordRenewalFailed(deps: StandingDeps, organizationId: st
  * and its owner and billing members told. An account the operator already holds (restricted,
  * suspended or paused) keeps the operator's status and cause. Answers how many were restricted.
  */
+/** An active account whose grace period after a failed renewal ran out unpaid: what the sweep restricts, and what /metrics counts as due. */
+export const paymentGraceIsDue = (now: SQL): SQL => and(isNotNull(organizations.paymentGraceUntil), lte(organizations.paymentGraceUntil, now), eq(organizations.status, 'active'))!;
+
 export async function restrictUnpaidAccounts(deps: StandingDeps): Promise<number> {
   const now = deps.clock.now();
   const due = await deps.db
     .select({ id: organizations.id })
     .from(organizations)
-    .where(and(isNotNull(organizations.paymentGraceUntil), lte(organizations.paymentGraceUntil, now), eq(organizations.status, 'active')));
+    .where(paymentGraceIsDue(sql`${now.toISOString()}::timestamptz`));
   let restricted = 0;
   for (const { id } of due) {
     const ids = await deps.db.transaction(async (tx) => {

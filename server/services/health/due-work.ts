@@ -1,10 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { perDatabase, prepareSql, tableName } from '@/db/raw-sql';
-import { broadcasts, domains, emails, systemEmails, webhookDeliveries } from '@/db/schema';
+import { broadcasts, domains, emails, organizations, systemEmails, webhookDeliveries } from '@/db/schema';
 import type { Deps } from '../../deps';
+import { paymentGraceIsDue } from '../billing/payment-standing';
 import { broadcastIsDue } from '../broadcasts/fan-out';
 import { domainCheckIsDue } from '../domains/verification';
 import { emailIsDue } from '../emails/pipeline/claim';
+import { planChangeIsDue } from '../plans/changes';
 import { systemEmailIsDue } from '../system-mail/queue';
 import { deliveryIsDue } from '../webhooks/claim';
 
@@ -24,6 +26,8 @@ const KINDS: Array<{ kind: string; from: SQL; dueAt: SQL; isDue: (now: SQL) => S
   { kind: 'domain_checks', from: tableName(domains), dueAt: sql`${domains.nextCheckAt}`, isDue: domainCheckIsDue },
   { kind: 'broadcasts', from: tableName(broadcasts), dueAt: sql`${broadcasts.nextAttemptAt}`, isDue: broadcastIsDue },
   { kind: 'system_emails', from: tableName(systemEmails), dueAt: sql`${systemEmails.nextAttemptAt}`, isDue: systemEmailIsDue },
+  { kind: 'plan_changes', from: tableName(organizations), dueAt: sql`${organizations.pendingPlanAt}`, isDue: planChangeIsDue },
+  { kind: 'payment_grace', from: tableName(organizations), dueAt: sql`${organizations.paymentGraceUntil}`, isDue: paymentGraceIsDue },
 ];
 
 const now = sql`${sql.placeholder('now')}::timestamptz`;

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import { requireRole } from '../organizations/owners';
 import { organizations } from '@/db/schema';
 import type { Deps } from '../../deps';
@@ -219,11 +219,14 @@ export async function changePlanAsOwner(deps: Pick<Deps, 'db' | 'clock' | 'confi
  * the row lock, and the statement re-checks the row after it, so a change cancelled meanwhile is
  * not applied.
  */
+/** A downgrade whose billing period has ended: what the sweep writes down, and what /metrics counts as due. */
+export const planChangeIsDue = (now: SQL): SQL => and(isNotNull(organizations.pendingPlan), lte(organizations.pendingPlanAt, now))!;
+
 export async function applyDuePlanChanges(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
   const applied = await deps.db
     .update(organizations)
     .set({ plan: sql`${organizations.pendingPlan}`, pendingPlan: null, pendingPlanAt: null })
-    .where(and(isNotNull(organizations.pendingPlan), lte(organizations.pendingPlanAt, deps.clock.now())))
+    .where(planChangeIsDue(sql`${deps.clock.now().toISOString()}::timestamptz`))
     .returning({ id: organizations.id });
   return applied.length;
 }
