@@ -5,6 +5,7 @@ import { audiencesRouter } from './audiences';
 import { auditLogRouter } from './audit-log';
 import { billingRouter } from './billing';
 import { broadcastsRouter } from './broadcasts';
+import { contactPropertiesRouter } from './contact-properties';
 import { domainsRouter } from './domains';
 import { emailsRouter } from './emails/router';
 import { eventsRouter } from './events';
@@ -14,6 +15,7 @@ import { overviewRouter } from './overview';
 import { privacyRouter } from './privacy';
 import { suppressionsRouter } from './suppressions/router';
 import { teamRouter } from './team';
+import { topicsRouter } from './topics';
 import { templatesRouter } from './templates';
 import { twoFactorRouter } from './two-factor';
 import { usageRouter } from './usage';
@@ -28,6 +30,8 @@ export const appRouter = router({
   organization: organizationRouter,
   webhooks: webhooksRouter,
   audiences: audiencesRouter,
+  contactProperties: contactPropertiesRouter,
+  topics: topicsRouter,
   events: eventsRouter,
   suppressions: suppressionsRouter,
   templates: templatesRouter,

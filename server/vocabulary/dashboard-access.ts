@@ -91,6 +91,18 @@ export const DASHBOARD_ACCESS = {
   'audiences.updateContact': AUDIENCE,
   'audiences.deleteContact': AUDIENCE,
   'audiences.batchContacts': AUDIENCE,
+
+  'contactProperties.create': AUDIENCE,
+  'contactProperties.list': EVERYONE,
+  'contactProperties.get': EVERYONE,
+  'contactProperties.update': AUDIENCE,
+  'contactProperties.delete': AUDIENCE,
+
+  'topics.create': AUDIENCE,
+  'topics.list': EVERYONE,
+  'topics.get': EVERYONE,
+  'topics.update': AUDIENCE,
+  'topics.delete': AUDIENCE,
   'audiences.batchDeleteContacts': AUDIENCE,
 
   'events.list': EVERYONE,

@@ -65,7 +65,9 @@ async function otherOrganization(): Promise<void> {
     key: org.apiKey,
     body: { audience_id: audience.body.id, from: 'News <news@other-company.com>', subject: 'News', html: '<p>Hi {{ name }}</p>' },
   });
-  expect([audience.status, contact.status, broadcast.status]).toEqual([201, 201, 201]);
+  const contactProperty = await app.request('POST', '/api/contact-properties', { key: org.apiKey, body: { key: 'company', type: 'string' } });
+  const topic = await app.request('POST', '/api/topics', { key: org.apiKey, body: { name: 'Product news', default_subscription: 'opt_in' } });
+  expect([audience.status, contact.status, broadcast.status, contactProperty.status, topic.status]).toEqual([201, 201, 201, 201, 201]);
   other.ids = {
     domain: domain.body.id,
     apiKey: spareKey.body.id,
@@ -75,6 +77,8 @@ async function otherOrganization(): Promise<void> {
     delivery: deliveries.body.deliveries[0].id,
     audience: audience.body.id,
     contact: contact.body.id,
+    contactProperty: contactProperty.body.id,
+    topic: topic.body.id,
     suppression: suppression.body.id,
     // DELETE /suppressions/{id} takes an address too.
     suppressedAddress: suppression.body.email,
@@ -250,6 +254,8 @@ describe('the cross-organization sweep', () => {
     '/audiences/{id}/contacts/batch-delete': { id: 'audience' },
     '/audiences/{id}/contacts/{contactId}': { id: 'audience', contactId: 'contact' },
     '/suppressions/{id}': { id: 'suppression' },
+    '/contact-properties/{id}': { id: 'contactProperty' },
+    '/topics/{id}': { id: 'topic' },
     '/templates/{id}': { id: 'template' },
     '/templates/{id}/preview': { id: 'template' },
     '/broadcasts/{id}': { id: 'broadcast' },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@/server/services/api-keys/keys';
 import { eq } from 'drizzle-orm';
-import { audiences, contacts, domains, events, organizations, suppressions, webhookDeliveries, webhooks } from '@/db/schema';
+import { audiences, contactProperties, contacts, domains, events, organizations, suppressions, topics, webhookDeliveries, webhooks } from '@/db/schema';
 import { newId } from '@/server/ids';
 import { newSigningSecret, sealSecret } from '@/server/services/webhooks/secrets';
 import { registerDomain } from '@/server/services/domains/crud';
@@ -118,6 +118,25 @@ async function makeDelivery(ctx: PrepareContext): Promise<{ id: string; delivery
 const withWebhook = (body?: () => unknown) => ({
   prepare: async (ctx: PrepareContext) => ({ params: { id: await makeWebhook(ctx) }, body: body?.() }),
   foreign: async (ctx: PrepareContext) => ({ id: await makeWebhook(ctx) }),
+});
+
+async function makeContactProperty(ctx: PrepareContext): Promise<string> {
+  const id = newId();
+  const now = ctx.app.clock.now();
+  await ctx.app.runtime.deps.db.insert(contactProperties).values({ id, organizationId: ctx.organizationId, key: `plan_${randomBytes(3).toString('hex')}`, type: 'string', createdAt: now, updatedAt: now });
+  return id;
+}
+
+async function makeTopic(ctx: PrepareContext): Promise<string> {
+  const id = newId();
+  const now = ctx.app.clock.now();
+  await ctx.app.runtime.deps.db.insert(topics).values({ id, organizationId: ctx.organizationId, name: `Product news ${randomBytes(3).toString('hex')}`, defaultSubscription: 'opt_in', createdAt: now, updatedAt: now });
+  return id;
+}
+
+const withMade = (make: (ctx: PrepareContext) => Promise<string>, body?: () => unknown) => ({
+  prepare: async (ctx: PrepareContext) => ({ params: { id: await make(ctx) }, body: body?.() }),
+  foreign: async (ctx: PrepareContext) => ({ id: await make(ctx) }),
 });
 
 async function makeAudience(ctx: PrepareContext): Promise<string> {
@@ -301,6 +320,16 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/audiences/{id}/contacts/{contactId}', sendingAccess: false, liveWrite: false, ...withContact() },
   { method: 'PATCH', path: '/audiences/{id}/contacts/{contactId}', sendingAccess: false, liveWrite: true, ...withContact(() => ({ subscribed: false })) },
   { method: 'DELETE', path: '/audiences/{id}/contacts/{contactId}', sendingAccess: false, liveWrite: true, ...withContact() },
+  { method: 'POST', path: '/contact-properties', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { key: `tier_${randomBytes(3).toString('hex')}`, type: 'string' } }) },
+  { method: 'GET', path: '/contact-properties', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/contact-properties/{id}', sendingAccess: false, liveWrite: false, ...withMade(makeContactProperty) },
+  { method: 'PATCH', path: '/contact-properties/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeContactProperty, () => ({ fallback_value: 'free' })) },
+  { method: 'DELETE', path: '/contact-properties/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeContactProperty) },
+  { method: 'POST', path: '/topics', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { name: `Offers ${randomBytes(3).toString('hex')}`, default_subscription: 'opt_out' } }) },
+  { method: 'GET', path: '/topics', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/topics/{id}', sendingAccess: false, liveWrite: false, ...withMade(makeTopic) },
+  { method: 'PATCH', path: '/topics/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeTopic, () => ({ description: 'Now and then' })) },
+  { method: 'DELETE', path: '/topics/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeTopic) },
   { method: 'GET', path: '/suppressions', sendingAccess: false, liveWrite: false },
   { method: 'GET', path: '/suppressions/export', sendingAccess: false, liveWrite: false },
   { method: 'POST', path: '/suppressions', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { email: `n${randomBytes(4).toString('hex')}@example.com` } }) },

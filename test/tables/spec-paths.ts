@@ -34,4 +34,6 @@ export const EXTRA_OPERATIONS: string[] = [
   'GET /organization/processing-activities',
   'GET /recipients/{email}/data',
   'DELETE /recipients/{email}/data',
+  'POST /contact-properties', 'GET /contact-properties', 'GET /contact-properties/{id}', 'PATCH /contact-properties/{id}', 'DELETE /contact-properties/{id}',
+  'POST /topics', 'GET /topics', 'GET /topics/{id}', 'PATCH /topics/{id}', 'DELETE /topics/{id}',
 ];

@@ -1,0 +1,118 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { topics, type TopicDefaultSubscription } from '@/db/schema';
+import type { Db } from '@/db/client';
+import type { Deps } from '../../deps';
+import { conflict, notFound } from '../../errors';
+import { newId } from '../../ids';
+import type { Principal } from '../shared/principal';
+import { byPrincipal, recordAudit } from '../audit/record';
+
+/** Topics an organization may have: a preference page with more is no longer read. */
+export const TOPIC_LIMIT = 50;
+
+export type TopicRow = typeof topics.$inferSelect;
+
+export interface TopicView {
+  id: string;
+  name: string;
+  description: string | null;
+  defaultSubscription: TopicDefaultSubscription;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const view = (row: TopicRow): TopicView => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  defaultSubscription: row.defaultSubscription,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+const sameName = (name: string) => conflict(`A topic named "${name}" exists already (names are compared without regard to case)`);
+
+/** The organization's topic, or 404 (another organization's is not found either). */
+export async function ownTopic(db: Db, principal: Pick<Principal, 'organizationId'>, id: string, lock = false): Promise<TopicRow> {
+  const query = db
+    .select()
+    .from(topics)
+    .where(and(eq(topics.id, id), eq(topics.organizationId, principal.organizationId)));
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw notFound('Topic');
+  return row;
+}
+
+export async function createTopic(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  principal: Principal,
+  input: { name: string; description?: string | null; defaultSubscription: TopicDefaultSubscription },
+): Promise<TopicView> {
+  return deps.db.transaction(async (tx) => {
+    const [{ n }] = (await tx.select({ n: count() }).from(topics).where(eq(topics.organizationId, principal.organizationId))) as [{ n: number }];
+    if (n >= TOPIC_LIMIT) throw conflict(`The organization has ${TOPIC_LIMIT} topics, the most it may have: delete one first`);
+    const now = deps.clock.now();
+    const [row] = await tx
+      .insert(topics)
+      .values({ id: newId(), organizationId: principal.organizationId, name: input.name, description: input.description || null, defaultSubscription: input.defaultSubscription, createdAt: now, updatedAt: now })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw sameName(input.name);
+    await recordAudit(tx, deps, {
+      organizationId: principal.organizationId,
+      by: byPrincipal(principal),
+      action: 'topic.created',
+      target: { type: 'topic', id: row.id, label: row.name },
+      details: { defaultSubscription: row.defaultSubscription },
+    });
+    return view(row);
+  });
+}
+
+/** Oldest first: the order the preference page lists them in. */
+export async function listTopics(deps: Pick<Deps, 'db'>, principal: Principal): Promise<TopicView[]> {
+  const rows = await deps.db.select().from(topics).where(eq(topics.organizationId, principal.organizationId)).orderBy(asc(topics.createdAt), asc(topics.id));
+  return rows.map(view);
+}
+
+export async function getTopic(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<TopicView> {
+  return view(await ownTopic(deps.db, principal, id));
+}
+
+/** The name and the description change; the default subscription is what every contact who never chose agreed to, so it stays. */
+export async function updateTopic(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string, input: { name?: string; description?: string | null }): Promise<TopicView> {
+  return deps.db.transaction(async (tx) => {
+    const before = await ownTopic(tx, principal, id, true);
+    const name = input.name ?? before.name;
+    const description = input.description === undefined ? before.description : input.description || null;
+    if (name === before.name && description === before.description) return view(before);
+    if (name.toLowerCase() !== before.name.toLowerCase()) {
+      const [taken] = await tx
+        .select({ id: topics.id })
+        .from(topics)
+        .where(and(eq(topics.organizationId, principal.organizationId), sql`lower(${topics.name}) = lower(${name})`));
+      if (taken) throw sameName(name);
+    }
+    let row: TopicRow | undefined;
+    try {
+      [row] = await tx.update(topics).set({ name, description, updatedAt: deps.clock.now() }).where(eq(topics.id, id)).returning();
+    } catch (error) {
+      // Another spelling of a name taken meanwhile (the unique index compares lowercase).
+      if ((error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') throw sameName(name);
+      throw error;
+    }
+    const details: Record<string, unknown> = {};
+    if (name !== before.name) details.name = { from: before.name, to: name };
+    if (description !== before.description) details.description = { from: before.description, to: description };
+    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'topic.updated', target: { type: 'topic', id, label: name }, details });
+    return view(row!);
+  });
+}
+
+export async function deleteTopic(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const row = await ownTopic(tx, principal, id, true);
+    await tx.delete(topics).where(eq(topics.id, row.id));
+    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'topic.deleted', target: { type: 'topic', id: row.id, label: row.name } });
+  });
+}
