@@ -8,11 +8,11 @@ import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery } from './shared';
 
-const audience = z
+export const audience = z
   .object({ id: z.uuid(), name: z.string(), contactCount: z.number().int().describe('Contacts in the audience now'), createdAt: isoDate })
   .meta({ id: 'Audience' });
 
-const contact = z
+export const contact = z
   .object({
     id: z.uuid(),
     email: z.string().describe('Lowercase; an IDN domain in ASCII (punycode)'),
@@ -23,7 +23,7 @@ const contact = z
   })
   .meta({ id: 'Contact' });
 
-const name = z.string().trim().max(200, 'must be at most 200 characters');
+export const name = z.string().trim().max(200, 'must be at most 200 characters');
 const contactFields = {
   email: z.string().max(320, 'must be at most 320 characters').describe('The address; stored lowercase'),
   name: name.optional(),
@@ -41,6 +41,14 @@ const batchAnswer = z
   .meta({ id: 'ContactBatchResult' });
 
 const audienceId = { id: idParam };
+
+/** A page of an audience's contacts: shared with `GET /segments/{id}/contacts`. */
+export const contactListQuery = {
+  ...pageQuery({ max: 1000, default: 50 }),
+  search: z.string().max(320).optional().describe('Part of the address, any case'),
+  subscribed: z.stringbool({ truthy: ['true'], falsy: ['false'], error: 'must be true or false' }).meta({ enum: ['true', 'false'], maxLength: 5 }).optional(),
+};
+export const contactPage = z.object({ data: z.array(contact), nextCursor: z.uuid().nullable() });
 const contactPath = { id: idParam, contactId: idParam };
 const tags = ['Audiences'];
 const contactTags = ['Contacts'];
@@ -90,14 +98,9 @@ export const audiencesRouter = router({
   listContacts: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/audiences/{id}/contacts', operationId: 'listContacts', tags: contactTags, summary: "An audience's contacts, newest first" } })
     .input(
-      z.strictObject({
-        ...audienceId,
-        ...pageQuery({ max: 1000, default: 50 }),
-        search: z.string().max(320).optional().describe('Part of the address, any case'),
-        subscribed: z.stringbool({ truthy: ['true'], falsy: ['false'], error: 'must be true or false' }).meta({ enum: ['true', 'false'], maxLength: 5 }).optional(),
-      }),
+      z.strictObject({ ...audienceId, ...contactListQuery }),
     )
-    .output(z.object({ data: z.array(contact), nextCursor: z.uuid().nullable() }))
+    .output(contactPage)
     .query(({ ctx, input }) => listContacts(ctx.deps, ctx.principal, input.id, { limit: input.limit, cursor: input.cursor, search: input.search, subscribed: input.subscribed })),
 
   getContact: orgProcedure

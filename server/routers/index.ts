@@ -13,6 +13,7 @@ import { healthRouter } from './health';
 import { organizationRouter } from './organizations';
 import { overviewRouter } from './overview';
 import { privacyRouter } from './privacy';
+import { segmentsRouter } from './segments';
 import { suppressionsRouter } from './suppressions/router';
 import { teamRouter } from './team';
 import { topicsRouter } from './topics';
@@ -32,6 +33,7 @@ export const appRouter = router({
   audiences: audiencesRouter,
   contactProperties: contactPropertiesRouter,
   topics: topicsRouter,
+  segments: segmentsRouter,
   events: eventsRouter,
   suppressions: suppressionsRouter,
   templates: templatesRouter,

@@ -98,6 +98,12 @@ export const DASHBOARD_ACCESS = {
   'contactProperties.update': AUDIENCE,
   'contactProperties.delete': AUDIENCE,
 
+  'segments.create': AUDIENCE,
+  'segments.list': EVERYONE,
+  'segments.get': EVERYONE,
+  'segments.delete': AUDIENCE,
+  'segments.listContacts': EVERYONE,
+
   'topics.create': AUDIENCE,
   'topics.list': EVERYONE,
   'topics.get': EVERYONE,

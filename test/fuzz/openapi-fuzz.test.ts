@@ -256,6 +256,8 @@ describe('the cross-organization sweep', () => {
     '/suppressions/{id}': { id: 'suppression' },
     '/contact-properties/{id}': { id: 'contactProperty' },
     '/topics/{id}': { id: 'topic' },
+    '/segments/{id}': { id: 'audience' },
+    '/segments/{id}/contacts': { id: 'audience' },
     '/templates/{id}': { id: 'template' },
     '/templates/{id}/preview': { id: 'template' },
     '/broadcasts/{id}': { id: 'broadcast' },

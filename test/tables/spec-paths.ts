@@ -35,5 +35,6 @@ export const EXTRA_OPERATIONS: string[] = [
   'GET /recipients/{email}/data',
   'DELETE /recipients/{email}/data',
   'POST /contact-properties', 'GET /contact-properties', 'GET /contact-properties/{id}', 'PATCH /contact-properties/{id}', 'DELETE /contact-properties/{id}',
+  'POST /segments', 'GET /segments', 'GET /segments/{id}', 'DELETE /segments/{id}', 'GET /segments/{id}/contacts',
   'POST /topics', 'GET /topics', 'GET /topics/{id}', 'PATCH /topics/{id}', 'DELETE /topics/{id}',
 ];

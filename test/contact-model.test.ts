@@ -7,7 +7,7 @@ import { TOPIC_LIMIT } from '@/server/services/topics/crud';
 import { newId } from '@/server/ids';
 import { startTestApp, type TestApp } from './support/app';
 
-// Issue 35, items 4 and 6 (the definitions): contact properties and topics as resources of their
+// Issue 35, items 4, 5 and 6 (in part): contact properties, topics and segments as resources of their
 // own, in Resend's request shape and the spec's conventions. Values on contacts and topic
 // subscriptions come with the one-contact-per-address model.
 
@@ -164,5 +164,27 @@ describe('topics', () => {
       .values(Array.from({ length: TOPIC_LIMIT }, (_, i) => ({ id: newId(), organizationId: org.organizationId, name: `Topic ${i}`, defaultSubscription: 'opt_in' as const, createdAt: now, updatedAt: now })));
     const over = await call(org.apiKey, 'POST', '/topics', { name: 'One more', default_subscription: 'opt_in' });
     expect([over.status, over.body.code]).toEqual([409, 'CONFLICT']);
+  });
+});
+
+describe('segments', () => {
+  it('are the audiences under Resend’s name: made in one, read and changed in the other', async () => {
+    const org = await app.createOrg();
+    const segment = await call(org.apiKey, 'POST', '/segments', { name: 'Customers' });
+    expect(segment.status, segment.text).toBe(201);
+    expect(segment.body).toEqual({ id: expect.any(String), name: 'Customers', contactCount: 0, createdAt: expect.any(String) });
+    expect((await call(org.apiKey, 'GET', `/audiences/${segment.body.id}`)).body).toEqual(segment.body);
+
+    const added = await call(org.apiKey, 'POST', `/audiences/${segment.body.id}/contacts`, { email: 'Ada@Example.net', name: 'Ada' });
+    expect(added.status).toBe(201);
+    const page = await call(org.apiKey, 'GET', `/segments/${segment.body.id}/contacts?limit=10`);
+    expect(page.body).toEqual({ data: [expect.objectContaining({ id: added.body.id, email: 'ada@example.net', name: 'Ada', subscribed: true })], nextCursor: null });
+    expect((await call(org.apiKey, 'GET', `/segments/${segment.body.id}`)).body.contactCount).toBe(1);
+    expect((await call(org.apiKey, 'GET', '/segments')).body.data).toEqual([expect.objectContaining({ id: segment.body.id, contactCount: 1 })]);
+    expect((await call(org.apiKey, 'GET', `/segments/${segment.body.id}/contacts?subscribed=maybe`)).status).toBe(400);
+
+    expect((await call(org.apiKey, 'DELETE', `/segments/${segment.body.id}`)).body).toEqual({ message: 'Segment deleted' });
+    expect((await call(org.apiKey, 'GET', `/audiences/${segment.body.id}`)).status).toBe(404);
+    expect((await call(org.apiKey, 'GET', `/segments/${segment.body.id}/contacts`)).status).toBe(404);
   });
 });
