@@ -8,12 +8,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a JSON body up to `limit` bytes; an empty body is {} whatever its declared type. */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    throw new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes`, CLOSE);
-  }
-  const raw = await readRaw(req, limit);
+  const raw = await readRawBody(req, limit);
   let text: string;
   try {
     text = UTF8.decode(raw);
