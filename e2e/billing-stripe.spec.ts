@@ -15,7 +15,6 @@ import { startStripeStandIn, type StripeStandIn } from '../test/support/stripe-s
 const WEB_URL = `http://localhost:${E2E_STRIPE_WEB_PORT}`;
 const SECRET_KEY = 'sk_test_e2e';
 const WEBHOOK_SECRET = 'whsec_e2e';
-const PRICES = { '10k': 'price_10k', '25k': 'price_25k', '50k': 'price_50k', '100k': 'price_100k', '250k': 'price_250k', '500k': 'price_500k', '1m': 'price_1m', '2m': 'price_2m' };
 const DATA_DIR = '.data-e2e-stripe';
 
 let standIn: StripeStandIn;
@@ -40,11 +39,7 @@ test.beforeAll(async () => {
       MAIL_HOST: 'mx.eumail.example',
       LOG_LEVEL: 'warn',
       NEXT_TELEMETRY_DISABLED: '1',
-      STRIPE_SECRET_KEY: SECRET_KEY,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: standIn.apiBase,
-      STRIPE_PRICES: JSON.stringify(PRICES),
-      STRIPE_OVERAGE_PRICE: 'price_overage',
+      ...standIn.env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -20,16 +20,13 @@ import { startStripeStandIn, type StripeStandIn } from './support/stripe-stand-i
 
 const SECRET_KEY = 'sk_test_standin';
 const WEBHOOK_SECRET = 'whsec_standin';
-const PRICES = { '10k': 'price_10k', '25k': 'price_25k', '50k': 'price_50k', '100k': 'price_100k', '250k': 'price_250k', '500k': 'price_500k', '1m': 'price_1m', '2m': 'price_2m' };
 const METER_EVENTS = '/v1/billing/meter_events';
 
 let standIn: StripeStandIn;
 let app: TestApp;
 beforeAll(async () => {
   standIn = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-  app = await startTestApp({
-    env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standIn.apiBase, STRIPE_PRICES: JSON.stringify(PRICES), STRIPE_OVERAGE_PRICE: 'price_overage' },
-  });
+  app = await startTestApp({ env: standIn.env });
   standIn.setWebhookUrl(`${app.url}/stripe/webhook`);
 });
 afterAll(async () => {

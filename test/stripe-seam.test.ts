@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '@/server/config';
 import { createStripeClient, verifiedStripeEvent } from '@/server/services/billing/stripe-client';
-import { startStripeStandIn, type StripeStandIn } from './support/stripe-stand-in';
+import { STAND_IN_PRICES, startStripeStandIn, type StripeStandIn } from './support/stripe-stand-in';
 
 // Issue 33, item 8 and the seam every Stripe test goes through: the configuration, and the
 // official SDK against a loopback stand-in through its host, port and protocol options.
 
 const SECRET_KEY = 'sk_test_standin';
 const WEBHOOK_SECRET = 'whsec_standin';
-const PRICES = { '10k': 'price_10k', '25k': 'price_25k', '50k': 'price_50k', '100k': 'price_100k', '250k': 'price_250k', '500k': 'price_500k', '1m': 'price_1m', '2m': 'price_2m' };
+const PRICES = STAND_IN_PRICES;
 
 let standIn: StripeStandIn;
 beforeAll(async () => {

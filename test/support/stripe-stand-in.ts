@@ -13,6 +13,10 @@ export interface StripeCall {
 
 type Obj = Record<string, any>;
 
+/** The price ids the stand-in's service is configured with: a monthly price per paid plan, and the metered overage price. */
+export const STAND_IN_PRICES = { '10k': 'price_10k', '25k': 'price_25k', '50k': 'price_50k', '100k': 'price_100k', '250k': 'price_250k', '500k': 'price_500k', '1m': 'price_1m', '2m': 'price_2m' };
+export const STAND_IN_OVERAGE_PRICE = 'price_overage';
+
 /** Stripe's form encoding (`line_items[0][price]=…`) as nested objects; list indices become keys "0", "1"… */
 function formFields(text: string): Obj {
   const out: Obj = {};
@@ -235,6 +239,14 @@ export async function startStripeStandIn(options: { secretKey: string; webhookSe
     url: base,
     /** What STRIPE_API_BASE is set to. */
     apiBase: base,
+    /** The STRIPE_* variables of a service that talks to this stand-in. */
+    env: {
+      STRIPE_SECRET_KEY: options.secretKey,
+      STRIPE_WEBHOOK_SECRET: options.webhookSecret,
+      STRIPE_API_BASE: base,
+      STRIPE_PRICES: JSON.stringify(STAND_IN_PRICES),
+      STRIPE_OVERAGE_PRICE: STAND_IN_OVERAGE_PRICE,
+    },
     calls,
     customers,
     sessions,
