@@ -9,6 +9,7 @@ import { OPERATOR } from '@/server/services/audit/record';
 import { setRateLimit } from '@/server/services/organizations/organizations';
 import type { Principal } from '@/server/services/shared/principal';
 import { searchCondition } from '@/server/services/suppressions/crud';
+import { suppressionHash } from '@/server/services/suppressions/address-hash';
 import { CSV_OPTIONS, exportSuppressions } from '@/server/services/suppressions/export';
 import { suppressAddress, suppressedAmong } from '@/server/services/suppressions/suppressions';
 import { startTestApp, type TestApp } from './support/app';
@@ -364,6 +365,33 @@ describe('GET /suppressions/export', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(csv.destroyed).toBe(true);
     expect(reads).toBeLessThan(5);
+  });
+});
+
+describe('GET /suppressions/{id}', () => {
+  it('answers an entry by id or by URL-encoded address (any spelling), and 404s when neither matches', async () => {
+    const { apiKey } = await org();
+    const entry = (await add(apiKey, 'Two+tag@Bücher.de')).body;
+    const byId = await app.request('GET', `/api/suppressions/${entry.id}`, { key: apiKey });
+    expect(byId.status).toBe(200);
+    expect(byId.body).toEqual(entry);
+    expect((await app.request('GET', `/api/suppressions/${encodeURIComponent('TWO+tag@bücher.de')}`, { key: apiKey })).body).toEqual(entry);
+    expect((await app.request('GET', '/api/suppressions/nobody%40example.com', { key: apiKey })).body).toEqual({ error: 'Suppression not found', code: 'NOT_FOUND' });
+    expect((await app.request('GET', `/api/suppressions/${newId()}`, { key: apiKey })).status).toBe(404);
+    expect((await app.request('GET', '/api/suppressions/nope', { key: apiKey })).body).toEqual({ error: expect.stringMatching(/^id: /), code: 'VALIDATION_ERROR' });
+    // The literal route stays the export.
+    expect((await app.request('GET', '/api/suppressions/export', { key: apiKey })).text).toMatch(/^email,reason,created_at\r\n/);
+  });
+
+  it("finds an erased address's entry by the address, never by its id", async () => {
+    const { apiKey, organizationId } = await org();
+    const entry = (await add(apiKey, 'erased@example.com')).body;
+    await deps()
+      .db.update(suppressions)
+      .set({ email: null, emailHash: suppressionHash(deps().encryptionKey, organizationId, 'erased@example.com') })
+      .where(eq(suppressions.id, entry.id));
+    expect((await app.request('GET', '/api/suppressions/erased%40example.com', { key: apiKey })).body).toEqual({ ...entry, email: 'erased@example.com' });
+    expect((await app.request('GET', `/api/suppressions/${entry.id}`, { key: apiKey })).status).toBe(404);
   });
 });
 

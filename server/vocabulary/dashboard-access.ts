@@ -116,6 +116,7 @@ export const DASHBOARD_ACCESS = {
   'suppressions.list': EVERYONE,
   'suppressions.create': AUDIENCE,
   'suppressions.batch': AUDIENCE,
+  'suppressions.get': EVERYONE,
   'suppressions.delete': AUDIENCE,
 
   'templates.create': CONTENT,

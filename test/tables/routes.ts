@@ -339,6 +339,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/suppressions/export', sendingAccess: false, liveWrite: false },
   { method: 'POST', path: '/suppressions', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { email: `n${randomBytes(4).toString('hex')}@example.com` } }) },
   { method: 'POST', path: '/suppressions/batch', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { emails: ['a@example.com', 'b@example.com'] } }) },
+  { method: 'GET', path: '/suppressions/{id}', sendingAccess: false, liveWrite: false, ...withMade(makeSuppression) },
   {
     method: 'DELETE',
     path: '/suppressions/{id}',

@@ -36,5 +36,6 @@ export const EXTRA_OPERATIONS: string[] = [
   'DELETE /recipients/{email}/data',
   'POST /contact-properties', 'GET /contact-properties', 'GET /contact-properties/{id}', 'PATCH /contact-properties/{id}', 'DELETE /contact-properties/{id}',
   'POST /segments', 'GET /segments', 'GET /segments/{id}', 'DELETE /segments/{id}', 'GET /segments/{id}/contacts',
+  'GET /suppressions/{id}',
   'POST /topics', 'GET /topics', 'GET /topics/{id}', 'PATCH /topics/{id}', 'DELETE /topics/{id}',
 ];

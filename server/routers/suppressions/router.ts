@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decodePathParam } from '../../trpc/path-params';
 import { isUuid } from '../../ids';
-import { addSuppression, addSuppressions, listSuppressions, removeSuppression, suppressionAddress, type SuppressionTarget } from '../../services/suppressions/crud';
+import { addSuppression, addSuppressions, getSuppression, listSuppressions, removeSuppression, suppressionAddress, type SuppressionTarget } from '../../services/suppressions/crud';
 import { SUPPRESSION_LIMITS } from '../../services/suppressions/limits';
 import { CALLER_REASONS, SUPPRESSION_REASONS } from '../../vocabulary/suppression-reasons';
 import { AddressError } from '../../services/shared/addresses';
@@ -37,7 +37,7 @@ const callerReason = z
   .describe('manual (default) or unsubscribe; bounce and complaint are recorded by the service itself');
 
 /**
- * The `{id}` of `DELETE /suppressions/{id}`: an entry id, or an address in the same segment
+ * The `{id}` of `GET` and `DELETE /suppressions/{id}`: an entry id, or an address in the same segment
  * (URL-encoded: `/suppressions/ada%40example.com`). Anything else is a 400 naming `id`.
  */
 const entryParam = z
@@ -128,6 +128,12 @@ export const suppressionsRouter = router({
         .meta({ id: 'SuppressionImport' }),
     )
     .mutation(({ ctx, input }) => addSuppressions(ctx.deps, ctx.principal, input)),
+
+  get: orgProcedure
+    .meta({ openapi: { method: 'GET', path: '/suppressions/{id}', operationId: 'getSuppression', tags, summary: 'One entry, by entry id or by URL-encoded address (404 when the address is not suppressed)' } })
+    .input(z.strictObject({ id: entryParam }))
+    .output(suppression)
+    .query(({ ctx, input }) => getSuppression(ctx.deps, ctx.principal, input.id)),
 
   delete: orgProcedure
     .meta({

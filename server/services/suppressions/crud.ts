@@ -162,22 +162,43 @@ export async function addSuppressions(deps: Pick<Deps, 'db' | 'clock'>, principa
 /** Which entry `DELETE /suppressions/{id}` means: its id, or its address (normalised here). */
 export type SuppressionTarget = { id: string } | { email: string };
 
+/** The condition naming an entry by id, or by address (an erased address's entry by its hash); 400 for an address that cannot be one. */
+function entryCondition(deps: Pick<Deps, 'encryptionKey'>, principal: Principal, target: SuppressionTarget): SQL | undefined {
+  try {
+    if ('id' in target) return eq(suppressions.id, target.id);
+    const address = suppressionAddress(target.email);
+    return or(eq(suppressions.email, address), eq(suppressions.emailHash, suppressionHash(deps.encryptionKey, principal.organizationId, address)));
+  } catch (error) {
+    if (error instanceof AddressError) throw validationError(`id: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * One entry, by id or by address (Resend's `GET /suppressions/{idOrEmail}`); 404 when the
+ * organization has none. An erased address's entry is found by the address given, and shows it:
+ * the caller named it, and it is still suppressed.
+ */
+export async function getSuppression(deps: Pick<Deps, 'db' | 'encryptionKey'>, principal: Principal, target: SuppressionTarget): Promise<SuppressionView> {
+  const which = entryCondition(deps, principal, target);
+  const [row] = await deps.db
+    .select()
+    .from(suppressions)
+    .where(and(eq(suppressions.organizationId, principal.organizationId), which))
+    .limit(1);
+  if (!row) throw notFound('Suppression');
+  if (isListed(row)) return suppressionView(row);
+  // Found by its hash: the entry names no address, so by an id it is not shown (as in the list).
+  if ('id' in target) throw notFound('Suppression');
+  return suppressionView({ ...row, email: suppressionAddress(target.email) });
+}
+
 /**
  * Takes an entry off the list; 404 when the organization has no such entry. By address, an erased
  * address's hashed entry goes too: the address given is hashed to find it.
  */
 export async function removeSuppression(deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey'>, principal: Principal, target: SuppressionTarget): Promise<void> {
-  let which: SQL | undefined;
-  try {
-    if ('id' in target) which = eq(suppressions.id, target.id);
-    else {
-      const address = suppressionAddress(target.email);
-      which = or(eq(suppressions.email, address), eq(suppressions.emailHash, suppressionHash(deps.encryptionKey, principal.organizationId, address)));
-    }
-  } catch (error) {
-    if (error instanceof AddressError) throw validationError(`id: ${error.message}`);
-    throw error;
-  }
+  const which = entryCondition(deps, principal, target);
   await deps.db.transaction(async (tx) => {
     const deleted = await tx
       .delete(suppressions)
