@@ -248,7 +248,7 @@ describe('without WEBHOOK_ALLOW_PRIVATE_CIDRS', () => {
 
     it('names the field when the body itself is wrong', async () => {
       const cases: Array<[unknown, 'url' | 'events', RegExp]> = [
-        [{ events: ['*'] }, 'url', /expected string/],
+        [{ events: ['*'] }, 'url', /is required \(or endpoint, its other name\)/],
         [{ url: 42, events: ['*'] }, 'url', /expected string/],
         [{ url: `https://hooks.example.com/${'a'.repeat(4_100)}`, events: ['*'] }, 'url', /at most 4096 characters/],
         [{ url: `https://hooks.example.com/${'a'.repeat(2_100)}`, events: ['*'] }, 'url', /at most 2048 characters/],

@@ -82,6 +82,27 @@ describe('webhook endpoints', () => {
     expect((await app.request('GET', `/api/webhooks/${created.id}`, { key: org.apiKey })).body.code).toBe('NOT_FOUND');
   });
 
+  it("takes Resend's names: `endpoint` for url, and the signing secret rotated at /signing-secret/rotate", async () => {
+    const org = await app.createOrg();
+    const created = await app.request('POST', '/api/webhooks', { key: org.apiKey, body: { endpoint: hookUrl(), events: ['email.sent'] } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ url: hookUrl(), events: ['email.sent'] });
+    const moved = await app.request('PATCH', `/api/webhooks/${created.body.id}`, { key: org.apiKey, body: { endpoint: `${hookUrl()}?v=2` } });
+    expect(moved.body.url).toBe(`${hookUrl()}?v=2`);
+    const both = await app.request('POST', '/api/webhooks', { key: org.apiKey, body: { url: hookUrl(), endpoint: hookUrl(), events: ['email.sent'] } });
+    expect(both.body).toEqual({ error: 'endpoint: give url or endpoint (its other name), not both', code: 'VALIDATION_ERROR' });
+    const patchedBoth = await app.request('PATCH', `/api/webhooks/${created.body.id}`, { key: org.apiKey, body: { url: hookUrl(), endpoint: hookUrl() } });
+    expect(patchedBoth.body).toEqual({ error: 'endpoint: give url or endpoint (its other name), not both', code: 'VALIDATION_ERROR' });
+    const neither = await app.request('POST', '/api/webhooks', { key: org.apiKey, body: { events: ['email.sent'] } });
+    expect(neither.body).toEqual({ error: 'url: is required (or endpoint, its other name)', code: 'VALIDATION_ERROR' });
+
+    const rotated = await app.request('POST', `/api/webhooks/${created.body.id}/signing-secret/rotate`, { key: org.apiKey });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toEqual({ mode: 'live', secret: expect.stringMatching(/^whsec_/) });
+    expect(rotated.body.secret).not.toBe(created.body.secret);
+    expect((await app.request('GET', `/api/webhooks/${created.body.id}/secret`, { key: org.apiKey })).body.secret).toBe(rotated.body.secret);
+  });
+
   it('refuses an empty event list, unknown event types and unknown fields, naming them', async () => {
     const org = await app.createOrg();
     const empty = await app.request('POST', '/api/webhooks', { key: org.apiKey, body: { url: hookUrl(), events: [] } });

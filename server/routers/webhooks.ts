@@ -7,6 +7,7 @@ import { ATTEMPT_TRIGGERS, DELIVERY_STATUSES } from '../vocabulary/webhook-statu
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, messageResponse, pageQuery } from './shared';
+import { validationError } from '../errors';
 
 const deliveryStatus = z.enum(DELIVERY_STATUSES);
 
@@ -83,10 +84,20 @@ const rotatedSecret = z
 const tags = ['Webhooks'];
 const byId = z.strictObject({ id: idParam });
 
+const rotateInput = z.strictObject({ id: idParam, mode: mode.optional().describe("Which secret to replace; default: the key's mode") });
+
+/** Resend's name for `url` (docs/resend.md): either may be given, not both. */
+const endpoint = url.describe("Resend's name for `url`: give one of the two");
+const BOTH_URLS = 'give url or endpoint (its other name), not both';
+const oneUrl = (input: { url?: string; endpoint?: string }, ctx: z.RefinementCtx) => {
+  if (input.url !== undefined && input.endpoint !== undefined) ctx.addIssue({ code: 'custom', path: ['endpoint'], message: BOTH_URLS });
+  else if (input.url === undefined && input.endpoint === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required (or endpoint, its other name)' });
+};
+
 export const webhooksRouter = router({
   create: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/webhooks', operationId: 'createWebhook', tags, summary: 'Register an endpoint for events' }, successStatus: 201, liveWrite: true })
-    .input(z.strictObject({ url, events }))
+    .input(z.strictObject({ url: url.optional(), endpoint: endpoint.optional(), events }).superRefine(oneUrl))
     .output(
       webhook
         .extend({
@@ -95,7 +106,7 @@ export const webhooksRouter = router({
         })
         .meta({ id: 'CreatedWebhook' }),
     )
-    .mutation(({ ctx, input }) => createWebhook(ctx.deps, ctx.principal, input)),
+    .mutation(({ ctx, input }) => createWebhook(ctx.deps, ctx.principal, { url: (input.url ?? input.endpoint)!, events: input.events })),
 
   list: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/webhooks', operationId: 'listWebhooks', tags, summary: "List endpoints with each one's health over the last 24 hours" } })
@@ -111,9 +122,16 @@ export const webhooksRouter = router({
 
   update: orgProcedure
     .meta({ openapi: { method: 'PATCH', path: '/webhooks/{id}', operationId: 'updateWebhook', tags, summary: 'Change the URL (checked again) and/or the events' }, liveWrite: true })
-    .input(z.strictObject({ id: idParam, url: url.optional(), events: events.optional() }))
+    .input(z.strictObject({ id: idParam, url: url.optional(), endpoint: endpoint.optional(), events: events.optional() }))
     .output(webhook)
-    .mutation(({ ctx, input }) => updateWebhook(ctx.deps, ctx.principal, input.id, { url: input.url, events: input.events })),
+    .mutation(async ({ ctx, input }) => {
+      if (input.url !== undefined && input.endpoint !== undefined) {
+        // Another organization's endpoint is 404 whatever the body says.
+        await getWebhook(ctx.deps, ctx.principal, input.id);
+        throw validationError(`endpoint: ${BOTH_URLS}`);
+      }
+      return updateWebhook(ctx.deps, ctx.principal, input.id, { url: input.url ?? input.endpoint, events: input.events });
+    }),
 
   delete: orgProcedure
     .meta({ openapi: { method: 'DELETE', path: '/webhooks/{id}', operationId: 'deleteWebhook', tags, summary: 'Delete an endpoint; its pending deliveries are dropped' }, liveWrite: true })
@@ -141,7 +159,21 @@ export const webhooksRouter = router({
         description: 'A test key rotates the test-mode secret (test-mode state) and gets 403 FORBIDDEN asking for `live`.',
       },
     })
-    .input(z.strictObject({ id: idParam, mode: mode.optional().describe("Which secret to replace; default: the key's mode") }))
+    .input(rotateInput)
+    .output(rotatedSecret)
+    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.deps, ctx.principal, input.id, input.mode)),
+
+  rotateSigningSecret: orgProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/webhooks/{id}/signing-secret/rotate',
+        operationId: 'rotateWebhookSigningSecret',
+        tags,
+        summary: 'POST /webhooks/{id}/rotate-secret under the path Resend uses',
+      },
+    })
+    .input(rotateInput)
     .output(rotatedSecret)
     .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.deps, ctx.principal, input.id, input.mode)),
 

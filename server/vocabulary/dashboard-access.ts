@@ -76,6 +76,7 @@ export const DASHBOARD_ACCESS = {
   'webhooks.delete': BUILDERS,
   'webhooks.secret': BUILDERS,
   'webhooks.rotateSecret': BUILDERS,
+  'webhooks.rotateSigningSecret': BUILDERS,
   'webhooks.test': BUILDERS,
   'webhooks.deliveries': EVERYONE,
   'webhooks.delivery': EVERYONE,

@@ -244,6 +244,7 @@ describe('the cross-organization sweep', () => {
     '/webhooks/{id}': { id: 'webhook' },
     '/webhooks/{id}/secret': { id: 'webhook' },
     '/webhooks/{id}/rotate-secret': { id: 'webhook' },
+    '/webhooks/{id}/signing-secret/rotate': { id: 'webhook' },
     '/webhooks/{id}/test': { id: 'webhook' },
     '/webhooks/{id}/deliveries': { id: 'webhook' },
     '/webhooks/{id}/deliveries/{deliveryId}': { id: 'webhook', deliveryId: 'delivery' },

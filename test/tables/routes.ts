@@ -297,6 +297,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/webhooks/{id}/secret', sendingAccess: false, liveWrite: false, ...withWebhook() },
   // A test key rotates the test-mode secret: test-mode state (docs/webhooks.md).
   { method: 'POST', path: '/webhooks/{id}/rotate-secret', sendingAccess: false, liveWrite: false, ...withWebhook() },
+  { method: 'POST', path: '/webhooks/{id}/signing-secret/rotate', sendingAccess: false, liveWrite: false, ...withWebhook() },
   { method: 'POST', path: '/webhooks/{id}/test', sendingAccess: false, liveWrite: true, ...withWebhook() },
   { method: 'GET', path: '/webhooks/{id}/deliveries', sendingAccess: false, liveWrite: false, ...withWebhook() },
   { method: 'GET', path: '/webhooks/{id}/deliveries/{deliveryId}', sendingAccess: false, liveWrite: false, ...withDelivery },

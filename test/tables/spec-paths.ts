@@ -37,5 +37,6 @@ export const EXTRA_OPERATIONS: string[] = [
   'POST /contact-properties', 'GET /contact-properties', 'GET /contact-properties/{id}', 'PATCH /contact-properties/{id}', 'DELETE /contact-properties/{id}',
   'POST /segments', 'GET /segments', 'GET /segments/{id}', 'DELETE /segments/{id}', 'GET /segments/{id}/contacts',
   'GET /suppressions/{id}',
+  'POST /webhooks/{id}/signing-secret/rotate',
   'POST /topics', 'GET /topics', 'GET /topics/{id}', 'PATCH /topics/{id}', 'DELETE /topics/{id}',
 ];
