@@ -16,3 +16,4 @@ export * from './broadcasts';
 export * from './audit';
 export * from './email-recipients';
 export * from './billing';
+export * from './delivery-shaping';

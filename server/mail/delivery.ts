@@ -6,6 +6,7 @@ import { deliverToDomain } from './mx';
 import { closeMxSessions } from './mx-sessions';
 import type { DeliveryOutcome } from './outcomes';
 import { closeRelayPools as closeRelay, deliverViaRelay } from './relay';
+import type { ShapingGate } from './shaping';
 import { DEFAULT_TIMEOUTS, type DeliveryTimeouts } from './smtp-session';
 
 export type { DeliveryOutcome } from './outcomes';
@@ -29,6 +30,8 @@ export interface DeliveryOptions {
   /** Non-public MX addresses that may still be used (tests, private networks); others are refused. */
   allowPrivateCidrs?: string[];
   timeouts?: Partial<DeliveryTimeouts>;
+  /** Traffic shaping per provider and sending domain (direct MX only: a smarthost shapes its own). */
+  shaping?: ShapingGate;
 }
 
 // Renders without sending: CRLF, the form it goes on the wire in.
@@ -77,7 +80,16 @@ export async function deliver(message: OutgoingMessage, options: DeliveryOptions
     if (!domain) invalid.push({ recipient: recipient.address, outcome: 'bounced', response: `${recipient.address} is not a deliverable address` });
     else byDomain.set(domain, [...(byDomain.get(domain) ?? []), recipient]);
   }
-  const mx = { dnsServers: options.dnsServers, port: options.mxPort, heloName: options.heloName, timeouts, allowPrivateCidrs: options.allowPrivateCidrs ?? [] };
+  // The sending domain is the Message-ID's (`<emailId@domain>`), the domain the mail is signed for.
+  const sendingDomain = message.messageId.slice(message.messageId.lastIndexOf('@') + 1).replace(/>$/, '').toLowerCase();
+  const mx = {
+    dnsServers: options.dnsServers,
+    port: options.mxPort,
+    heloName: options.heloName,
+    timeouts,
+    allowPrivateCidrs: options.allowPrivateCidrs ?? [],
+    ...(options.shaping ? { shaping: { gate: options.shaping, sendingDomain } } : {}),
+  };
   const perDomain = await Promise.all([...byDomain].map(([domain, recipients]) => deliverToDomain(domain, recipients, raw, mx)));
   const found = new Map([...invalid, ...perDomain.flat()].map((outcome) => [outcome.recipient, outcome]));
   return message.recipients.map((recipient) => ({ ...found.get(recipient.address)!, via: 'mx' as const }));

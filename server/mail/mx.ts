@@ -2,6 +2,7 @@ import { classifyAddress, isPublicAddress } from '../net/ip-policy';
 import type { EnvelopeRecipient } from './message';
 import { cachedLookup } from './mx-dns';
 import { leaseSession } from './mx-sessions';
+import type { Hold, Provider, ShapingGate } from './shaping';
 import { codeOf, isLocalEnvelopeError, isTransactionAnswer, oneLine, outcomeOfError, outcomeOfInfo, type DeliveryOutcome, type SmtpError } from './outcomes';
 import type { DeliveryTimeouts, SessionTarget } from './smtp-session';
 
@@ -12,6 +13,15 @@ interface MxOptions {
   heloName: string;
   timeouts: DeliveryTimeouts;
   allowPrivateCidrs: string[];
+  /** Traffic shaping per provider, and the sending domain it shapes for; unset: not shaped. */
+  shaping?: { gate: ShapingGate; sendingDomain: string };
+}
+
+/** The provider a delivery goes to and who it is shaped for. */
+interface Lane {
+  gate: ShapingGate;
+  provider: Provider;
+  sendingDomain: string;
 }
 
 /** Why a host or route could not take the mail; `permanent` failures alone make a bounce. */
@@ -78,26 +88,52 @@ function failureOf(error: SmtpError, target: SessionTarget): Failure {
 interface SessionResult {
   done: DeliveryOutcome[];
   pending: EnvelopeRecipient[];
+  /** Not tried: the provider is paused or throttled for this sending domain. */
+  held?: { recipients: EnvelopeRecipient[]; hold: Hold };
   failure?: Failure;
   /** A reused connection broke before the server answered anything on it this time. */
   stale?: boolean;
 }
 
+/** The server's own words of an outcome, without the `host [ip] (TLS): ` label it is stored with. */
+const replyText = (response: string, label: string) => (response.startsWith(`${label}: `) ? response.slice(label.length + 2) : response);
+
+/**
+ * Tells the shaper an answer. A reputation block is no fault of the recipient's: its 5xx is a
+ * deferral (retried until the window ends, never bounced nor suppressed).
+ */
+function shaped(lane: Lane | null, outcome: DeliveryOutcome, label: string, localAddress: string | undefined): DeliveryOutcome {
+  if (!lane) return outcome;
+  const verdict = lane.gate.observe(lane.provider.id, lane.sendingDomain, { smtpCode: outcome.smtpCode, text: replyText(outcome.response, label), localAddress });
+  return verdict === 'block' && outcome.outcome === 'bounced' ? { ...outcome, outcome: 'deferred' } : outcome;
+}
+
 /**
  * One pooled connection, one transaction per recipient (each has its own VERP MAIL FROM), RSET
- * after a refusal so the connection goes back to the pool clean.
+ * after a refusal so the connection goes back to the pool clean. With traffic shaping, each
+ * transaction first asks the shaper for a place; those it holds are not tried.
  */
-async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[], raw: Buffer): Promise<SessionResult> {
-  const lease = await leaseSession(target);
-  const { session } = lease;
+async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[], raw: Buffer, lane: Lane | null): Promise<SessionResult> {
+  const holdAt = (i: number): SessionResult | null => {
+    const hold = lane?.gate.admit(lane.provider.id, lane.sendingDomain);
+    return hold ? { done, pending: [], held: { recipients: recipients.slice(i), hold } } : null;
+  };
   const done: DeliveryOutcome[] = [];
+  const first = holdAt(0);
+  if (first) return first;
+  const lease = await leaseSession(target, lane ? { provider: lane.provider.id, limits: lane.provider.limits } : undefined);
+  const { session } = lease;
   let reusable = false;
-  const stop = (error: unknown, from: number): SessionResult => ({
-    done,
-    pending: recipients.slice(from),
-    failure: failureOf(error as SmtpError, target),
-    stale: !lease.fresh && done.length === 0 && (error as SmtpError).responseCode === undefined,
-  });
+  const stop = (error: unknown, from: number): SessionResult => {
+    const failure = failureOf(error as SmtpError, target);
+    const stale = !lease.fresh && done.length === 0 && (error as SmtpError).responseCode === undefined;
+    // A connection that could not be made or was refused at the greeting speaks for the provider.
+    if (lane && !stale && done.length === 0) {
+      const verdict = lane.gate.observe(lane.provider.id, lane.sendingDomain, { smtpCode: failure.smtpCode, text: replyText(failure.response, `${target.host} [${target.ip}]`), errorCode: failure.errorCode, localAddress: session.localAddress });
+      if (verdict === 'block') failure.permanent = false;
+    }
+    return { done, pending: recipients.slice(from), failure, stale };
+  };
   try {
     if (lease.fresh) {
       try {
@@ -108,13 +144,21 @@ async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[
     }
     const where = { host: target.host, label: `${target.host} [${target.ip}]${session.secure ? ' (TLS)' : ''}` };
     for (const [i, recipient] of recipients.entries()) {
+      if (i > 0) {
+        const held = holdAt(i);
+        if (held) {
+          reusable = true;
+          return held;
+        }
+      }
       try {
-        done.push(outcomeOfInfo(recipient.address, await session.send({ from: recipient.mailFrom, to: [recipient.address] }, raw), where));
+        const outcome = outcomeOfInfo(recipient.address, await session.send({ from: recipient.mailFrom, to: [recipient.address] }, raw), where);
+        done.push(shaped(lane, outcome, where.label, session.localAddress));
       } catch (error) {
         const smtpError = error as SmtpError;
         // Anything but the server's answer to this transaction means the connection is gone.
         if (!isTransactionAnswer(smtpError) && !isLocalEnvelopeError(smtpError)) return stop(error, i);
-        done.push(outcomeOfError(recipient.address, smtpError, where));
+        done.push(shaped(lane, outcomeOfError(recipient.address, smtpError, where), where.label, session.localAddress));
         try {
           await session.reset();
         } catch (resetError) {
@@ -142,6 +186,13 @@ export async function deliverToDomain(domain: string, recipients: EnvelopeRecipi
     tried.push(route.failure.response);
   }
   const { hosts, implicit } = 'hosts' in route ? route : { hosts: [], implicit: false };
+  const lane: Lane | null = options.shaping && hosts.length > 0 ? { ...options.shaping, provider: options.shaping.gate.providerOf(domain, implicit ? [] : hosts) } : null;
+  const held: DeliveryOutcome[] = [];
+  const holdAll = (result: SessionResult) => {
+    for (const recipient of result.held?.recipients ?? []) {
+      held.push({ recipient: recipient.address, outcome: 'deferred', response: result.held!.hold.reason, held: { retryAt: result.held!.hold.retryAt } });
+    }
+  };
   for (const host of hosts) {
     const resolved = await addressesOf(options, host, domain, implicit);
     if ('failure' in resolved) {
@@ -151,14 +202,15 @@ export async function deliverToDomain(domain: string, recipients: EnvelopeRecipi
     }
     for (const ip of resolved.ips) {
       const target: SessionTarget = { host, ip, port: options.port, heloName: options.heloName, timeouts: options.timeouts };
-      let result = await sendThrough(target, pending, raw);
+      let result = await sendThrough(target, pending, raw, lane);
       // A pooled connection the server had dropped: the retry the deferral would make, without the wait.
-      if (result.stale) result = await sendThrough(target, pending, raw);
+      if (result.stale) result = await sendThrough(target, pending, raw, lane);
       // A broken STARTTLS handshake: opportunistic TLS means trying again in plaintext, as MTAs do.
       if (result.failure?.errorCode === 'ETLS' && result.done.length === 0) {
         tried.push(result.failure.response);
-        result = await sendThrough({ ...target, plaintext: true }, pending, raw);
+        result = await sendThrough({ ...target, plaintext: true }, pending, raw, lane);
       }
+      holdAll(result);
       // What came to nothing before these answers stays in their history.
       const earlierTries = [...tried];
       outcomes.push(...result.done.map((outcome) => (earlierTries.length > 0 ? { ...outcome, earlierTries } : outcome)));
@@ -167,7 +219,7 @@ export async function deliverToDomain(domain: string, recipients: EnvelopeRecipi
         failures.push(result.failure);
         tried.push(result.failure.response);
       }
-      if (pending.length === 0) return outcomes;
+      if (pending.length === 0) return [...outcomes, ...held];
     }
   }
   // Nobody took these: a bounce only when every attempt failed for good, otherwise try again later.
@@ -184,5 +236,5 @@ export async function deliverToDomain(domain: string, recipients: EnvelopeRecipi
       ...(last.host ? { host: last.host } : {}),
     });
   }
-  return outcomes;
+  return [...outcomes, ...held];
 }

@@ -90,6 +90,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     runtime,
     clock,
     async reset() {
+      // Forgotten first, and its writes finished: nothing of the last test is written after the truncate.
+      runtime.deps.shaping.reset();
+      await runtime.deps.shaping.settled();
       await resetDatabase(database);
       clock.set(start);
       entryLimits.reset();

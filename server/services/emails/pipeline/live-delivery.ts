@@ -9,11 +9,13 @@ import { MINUTE_MS } from '../../shared/time';
 import { classifyResponse } from '../../bounces/classify';
 import { NotSentError, type ClaimedEmail, type DispatchResult } from './types';
 
-/** Deferred recipients are retried for this long, then failed. */
-const RETRY_WINDOW_MS = 72 * 60 * MINUTE_MS;
+/** Deferred recipients are retried for this long, then failed (docs/delivery.md, "Retries"). */
+export const RETRY_WINDOW_MS = 72 * 60 * MINUTE_MS;
+// Roughly doubling, capped at 4 hours: about 20 attempts within the window.
 const RETRY_DELAYS_MS = [MINUTE_MS, 5 * MINUTE_MS, 15 * MINUTE_MS, 30 * MINUTE_MS, 60 * MINUTE_MS, 2 * 60 * MINUTE_MS, 4 * 60 * MINUTE_MS];
 
-const retryDelayMs = (attempt: number) => RETRY_DELAYS_MS[Math.min(attempt - 1, RETRY_DELAYS_MS.length - 1)]!;
+/** A recipient's back-off after its `attempt`-th try (its own attempts: a hold by traffic shaping is not one). */
+const retryDelayMs = (attempt: number) => RETRY_DELAYS_MS[Math.min(Math.max(attempt, 1) - 1, RETRY_DELAYS_MS.length - 1)]!;
 
 /** Builds, signs and hands the message to the receiving servers; records each recipient's outcome. */
 export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<DispatchResult> {
@@ -36,10 +38,27 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
   const firstAttempt = !row.sentAt;
   let reachedServer = false;
   const expired = now.getTime() - (row.scheduledAt ?? row.createdAt).getTime() >= RETRY_WINDOW_MS;
+  /** When each recipient left to try is due again. */
+  const dueTimes: number[] = [];
   for (const outcome of outcomes) {
     const target = open.find(({ state }) => state.address.toLowerCase() === outcome.recipient.toLowerCase());
     if (!target) continue;
     const state = target.state;
+    if (outcome.held) {
+      // Not tried (its provider is paused or throttled for this sending domain): no attempt, no
+      // event, its last reply kept; past the window it fails like any deferral.
+      if (expired) {
+        state.status = 'failed';
+        state.response ??= outcome.response;
+        const bounce = classifyResponse({ text: state.response, kind: 'failed' });
+        events.push({ type: 'email.failed', recipient: state.address, data: { response: state.response, reason: 'not accepted within 72 hours', bounce } });
+      } else {
+        state.status = 'deferred';
+        state.response ??= outcome.response;
+        dueTimes.push(outcome.held.retryAt.getTime());
+      }
+      continue;
+    }
     state.attempts += 1;
     state.response = outcome.response;
     const data = {
@@ -64,13 +83,13 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
       events.push({ type: 'email.failed', recipient: state.address, data: { ...data, reason: 'not accepted within 72 hours', bounce } });
     } else {
       state.status = 'deferred';
+      dueTimes.push(now.getTime() + retryDelayMs(state.attempts));
       const bounce = classifyResponse({ smtpCode: outcome.smtpCode, text: outcome.response, kind: 'delayed' });
       events.push({ type: 'email.delivery_delayed', recipient: state.address, data: { ...data, attempt: state.attempts, bounce } });
     }
   }
   if (firstAttempt && reachedServer) events.unshift({ type: 'email.sent', data: { messageId: message.messageId } });
-  const deferred = states.some((state) => state.status === 'deferred');
-  const next = deferred ? new Date(now.getTime() + retryDelayMs(row.attempts + 1)) : null;
+  const next = dueTimes.length > 0 ? new Date(Math.min(...dueTimes)) : null;
   return finishDispatch(deps, row, states, events, next, {
     messageId: message.messageId,
     messageDate,
@@ -101,6 +120,7 @@ async function send(deps: Deps, row: ClaimedEmail, recipients: number[], now: Da
       heloName: deps.config.mailHost,
       allowPrivateCidrs: deps.config.smtpMxAllowPrivateCidrs,
       timeouts: deps.config.smtpTimeouts,
+      shaping: deps.shaping,
     },
   );
   return { message, messageDate, outcomes };
