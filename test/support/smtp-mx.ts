@@ -22,6 +22,8 @@ export interface MxServerOptions {
   implicitTls?: boolean;
   /** A fixed port (a server started apart, with SMTP_MX_PORT, delivers to it); any free port by default. */
   port?: number;
+  /** Another loopback address (127.0.0.2, …): several MX servers on the one SMTP_MX_PORT, each a provider of its own. */
+  host?: string;
   /** Accept AUTH with these credentials, even without TLS (a smarthost reached with a user and password). */
   auth?: { user: string; pass: string };
 }
@@ -71,7 +73,7 @@ export async function startMxServer(options: MxServerOptions = {}) {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   return {
     port: (server.server.address() as AddressInfo).port,
     messages,

@@ -23,6 +23,8 @@ const RECOVERY_FACTOR = 1.5;
 const BURST_SECONDS = 5;
 /** An automatic pause lasts this long; then the provider is probed at the slowest rate. */
 export const AUTO_PAUSE_MS = 60 * 60_000;
+/** A provider that blocks us again after its pause ended is paused again, but the operator is alerted at most this often per provider and scope. */
+const REALERT_MS = 24 * 60 * 60_000;
 /** Recipients held by a pause are looked at again this often (an operator may resume it meanwhile). */
 const PAUSED_RETRY_MS = 15 * 60_000;
 /** Reply counts (deferral rate) are kept over two windows of this length. */
@@ -78,6 +80,7 @@ export class DeliveryShaper implements ShapingGate {
   private readonly pending = new Set<string>();
   private readonly domains = new Map<string, string>();
   private readonly domainsToWrite = new Map<string, string>();
+  private readonly alerted = new Map<string, number>();
   private chain: Promise<void> = Promise.resolve();
   private lastSync = performance.now();
   /** Bumped by reset: a read begun before it must not bring back what it forgot. */
@@ -218,6 +221,10 @@ export class DeliveryShaper implements ShapingGate {
     const until = new Date(now + AUTO_PAUSE_MS);
     const pause: StoredPause = { provider: lane.provider, sendingDomain, at: new Date(now), until, by: 'reply', reason: reply.text };
     this.setPause(pause);
+    const key = keyOf(lane.provider, sendingDomain);
+    const last = this.alerted.get(key);
+    if (last !== undefined && now - last < REALERT_MS && now >= last) return;
+    this.alerted.set(key, now);
     this.options.alert({ provider: lane.provider, sendingDomain: sendingDomain === EVERY_DOMAIN ? null : sendingDomain, reply: reply.text, until });
   }
 
@@ -295,6 +302,7 @@ export class DeliveryShaper implements ShapingGate {
     this.pending.clear();
     this.domains.clear();
     this.domainsToWrite.clear();
+    this.alerted.clear();
   }
 
   /** What a lane looks like now: its rate, and its replies and deferrals over the last window or two. */
