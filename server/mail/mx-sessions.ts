@@ -91,6 +91,10 @@ function release(pool: HostPool, key: string, pooled: Pooled, reusable: boolean)
     }, IDLE_MS);
     pooled.idleTimer.unref();
     pool.idle.push(pooled);
+    // Nobody here wants it: a lease waiting at another address of the provider may close it for a place of its own.
+    if (pool.waiting.length === 0 && pool.provider !== null) {
+      for (const sibling of providerPools.get(pool.provider) ?? []) if (sibling !== pool && sibling.waiting.length > 0) return sibling.waiting.shift()!();
+    }
   }
   pool.waiting.shift()?.();
 }

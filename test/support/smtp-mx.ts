@@ -37,6 +37,8 @@ const refusal = (answer: { code: number; message: string }) => Object.assign(new
 export async function startMxServer(options: MxServerOptions = {}) {
   const messages: MxMessage[] = [];
   let connections = 0;
+  let open = 0;
+  let peak = 0;
   const server = new SMTPServer({
     // Its default reverse lookup of each client would query the system resolver: tests stay on loopback.
     disableReverseLookup: true,
@@ -56,7 +58,12 @@ export async function startMxServer(options: MxServerOptions = {}) {
       : {}),
     onConnect(_session, callback) {
       connections++;
+      open++;
+      peak = Math.max(peak, open);
       callback();
+    },
+    onClose() {
+      open--;
     },
     onRcptTo(address, _session, callback) {
       void Promise.resolve(options.rcpt?.(address.address) ?? null).then((answer) => callback(answer ? refusal(answer) : undefined));
@@ -78,6 +85,9 @@ export async function startMxServer(options: MxServerOptions = {}) {
     port: (server.server.address() as AddressInfo).port,
     messages,
     connections: () => connections,
+    /** The most connections open at once since the server started (or since `resetPeak`). */
+    peakConnections: () => peak,
+    resetPeak: () => void (peak = open),
     /** Ends every client connection, as a server's idle timeout would; resolves once they are gone. */
     dropClients: async () => {
       const open = [...(server as unknown as { connections: Set<{ close(): void }> }).connections];
