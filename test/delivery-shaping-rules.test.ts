@@ -114,6 +114,9 @@ describe('the shaper', () => {
     const hold = shaper.admit('mx.example.net', 'acme.example');
     expect(hold?.retryAt.getTime()).toBeGreaterThan(clock.now().getTime());
     expect(hold?.reason).toMatch(/at most 200 messages a minute/);
+    // The next one held gets the next slot (200 a minute: 300 ms apart), so a backlog comes back spread out.
+    const next = shaper.admit('mx.example.net', 'acme.example');
+    expect(next!.retryAt.getTime() - hold!.retryAt.getTime()).toBe(300);
     // Other sending domains are not slowed.
     expect(sendMany(shaper, 50, 'mx.example.net', 'other.example')).toBe(50);
     // Good replies bring it back step by step, then to no limit.

@@ -44,6 +44,8 @@ export interface Lane {
   restoreTo: number | null;
   tokens: number;
   refilledAt: number;
+  /** The last time handed to a held recipient: the next one held gets the slot after it. */
+  lastSlotAt: number;
   lastSlowAt: number | null;
   lastRaiseAt: number;
   minute: { start: number; sent: number; previous: number };
@@ -119,6 +121,7 @@ export class DeliveryShaper implements ShapingGate {
         restoreTo: null,
         tokens: Number.POSITIVE_INFINITY,
         refilledAt: now,
+        lastSlotAt: 0,
         lastSlowAt: null,
         lastRaiseAt: now,
         minute: { start: now, sent: 0, previous: 0 },
@@ -158,8 +161,11 @@ export class DeliveryShaper implements ShapingGate {
     if (rate !== null) {
       this.refill(lane, rate, now);
       if (lane.tokens < 1) {
-        const waitMs = Math.ceil(((1 - lane.tokens) * 60_000) / rate);
-        return { reason: `not tried: ${provider} is sent at most ${round(rate)} messages a minute from ${sendingDomain} for now`, retryAt: new Date(now + waitMs) };
+        // Each held recipient gets a slot of its own, one interval after the last one handed out:
+        // a backlog comes back spread at the lane's pace, not all at once to be held again.
+        const interval = 60_000 / rate;
+        lane.lastSlotAt = Math.ceil(Math.max(now + (1 - lane.tokens) * interval, lane.lastSlotAt + interval));
+        return { reason: `not tried: ${provider} is sent at most ${round(rate)} messages a minute from ${sendingDomain} for now`, retryAt: new Date(lane.lastSlotAt) };
       }
       lane.tokens -= 1;
     }
