@@ -3,7 +3,7 @@ import { and, eq, inArray, isNotNull, ne } from 'drizzle-orm';
 import { emailEvents, emails, suppressions, systemEmails } from '@/db/schema';
 import { runAdminCommand } from '@/server/admin/commands';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
-import type { ProviderStatus } from '@/server/services/delivery-shaping';
+import { databaseShapingStore, type ProviderStatus } from '@/server/services/delivery-shaping';
 import { startTestApp, type TestApp } from './support/app';
 import { captureLog } from './support/log-capture';
 import { scrapeMetrics } from './support/metrics';
@@ -215,6 +215,28 @@ describe('operator pause', () => {
     await runAdminCommand(app.runtime.deps, 'delivery:resume', { provider: 'mx.example.net' });
     await runUntilDone([id], 10);
     expect(first.messages).toHaveLength(1);
+  });
+});
+
+describe('what outlives a process', () => {
+  it('keeps an adapted rate across a restart, and sees a pause another process made at its next sync', async () => {
+    const { shaping, db } = app.runtime.deps;
+    for (let i = 0; i < 40; i += 1) shaping.admit('google', 'acme.example.com');
+    shaping.observe('google', 'acme.example.com', { smtpCode: 421, text: '4.7.28 unusual rate of unsolicited mail' });
+    await shaping.sync();
+    shaping.reset();
+    await shaping.load();
+    expect(shaping.rateOf(shaping.lane('google', 'acme.example.com'))).toBe(20);
+
+    // Another process (here: a second store over the same database) pauses Microsoft for everyone.
+    await databaseShapingStore(db).savePause({ provider: 'microsoft', sendingDomain: '', at: app.clock.now(), until: null, by: 'operator', reason: 'elsewhere' });
+    expect(shaping.admit('microsoft', 'acme.example.com')).toBeNull();
+    await shaping.sync();
+    expect(shaping.admit('microsoft', 'acme.example.com')?.reason).toMatch(/paused \(by the operator\): elsewhere/);
+  });
+
+  it('refuses a pause without a provider', async () => {
+    await expect(runAdminCommand(app.runtime.deps, 'delivery:pause', {})).rejects.toMatchObject({ appCode: 'VALIDATION_ERROR', message: '--provider is required' });
   });
 });
 
