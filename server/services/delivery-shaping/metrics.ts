@@ -16,9 +16,16 @@ export function shapingMetrics(deps: Deps): MetricsSources['deliveryProviders'] 
   return async () => {
     const providers = await deliveryStatus(deps, depths);
     return {
-      queues: providers.map((entry) => ({ provider: entry.provider, queued: entry.queued })),
+      providers: providers.map((entry) => {
+        const replies = entry.lanes.reduce((sum, lane) => sum + lane.replies, 0);
+        const deferrals = entry.lanes.reduce((sum, lane) => sum + lane.deferrals, 0);
+        return { provider: entry.provider, queued: entry.queued, deferralRate: replies > 0 ? deferrals / replies : 0 };
+      }),
+      // A sending domain is a label only while its traffic is shaped (a rate or a pause): the series stay few.
       lanes: providers.flatMap((entry) =>
-        entry.lanes.map((lane) => ({ provider: entry.provider, sendingDomain: lane.sendingDomain, ratePerMinute: lane.ratePerMinute, deferralRate: lane.deferralRate, paused: lane.paused !== null })),
+        entry.lanes
+          .filter((lane) => lane.ratePerMinute !== null || lane.paused !== null)
+          .map((lane) => ({ provider: entry.provider, sendingDomain: lane.sendingDomain, ratePerMinute: lane.ratePerMinute, paused: lane.paused !== null })),
       ),
     };
   };
