@@ -9,7 +9,7 @@ export interface MetricsSources {
   /** Traffic shaping per provider (docs/delivery.md): queue depth, and per sending domain the rate, deferral rate and pause. */
   deliveryProviders(): Promise<{
     providers: Array<{ provider: string; queued: number; deferralRate: number }>;
-    /** Only lanes under a rate or paused: a sending domain appears only while its traffic is shaped. */
+    /** Only lanes slowed by replies or paused: a sending domain appears only while its traffic is in trouble. */
     lanes: Array<{ provider: string; sendingDomain: string; ratePerMinute: number | null; paused: boolean }>;
   }>;
 }
@@ -67,9 +67,9 @@ export function createMetrics(process: { roles: string[]; poolSize: number | nul
 
   const pauses = new Counter({ name: 'eumail_delivery_provider_pauses_total', help: 'Providers paused because they refused us for reputation, by provider and scope (domain: one sending domain; service: everyone)', labelNames: ['provider', 'scope'], registers: [registry] });
   const providerQueue = new Gauge({ name: 'eumail_delivery_provider_queue', help: 'Recipients still to deliver (pending or deferred), by mailbox provider', labelNames: ['provider'], registers: [registry] });
-  const providerRate = new Gauge({ name: 'eumail_delivery_provider_rate_per_minute', help: 'Messages per minute allowed now, by provider and sending domain, for the lanes under a rate or paused', labelNames: ['provider', 'sending_domain'], registers: [registry] });
+  const providerRate = new Gauge({ name: 'eumail_delivery_provider_rate_per_minute', help: 'Messages per minute allowed now, by provider and sending domain, for the lanes slowed by replies or paused', labelNames: ['provider', 'sending_domain'], registers: [registry] });
   const providerDeferrals = new Gauge({ name: 'eumail_delivery_provider_deferral_ratio', help: 'Deferrals (slow-down and block replies) among the replies of the last 5 to 10 minutes, by provider', labelNames: ['provider'], registers: [registry] });
-  const providerPaused = new Gauge({ name: 'eumail_delivery_provider_paused', help: 'Whether deliveries to the provider are paused (1), by provider and sending domain (* = everyone), for the lanes under a rate or paused', labelNames: ['provider', 'sending_domain'], registers: [registry] });
+  const providerPaused = new Gauge({ name: 'eumail_delivery_provider_paused', help: 'Whether deliveries to the provider are paused (1), by provider and sending domain (* = everyone), for the lanes slowed by replies or paused', labelNames: ['provider', 'sending_domain'], registers: [registry] });
   const due = new Gauge({ name: 'eumail_due_work', help: 'Rows of background work that are due now, by kind', labelNames: ['kind'], registers: [registry] });
   const dueAge = new Gauge({ name: 'eumail_due_work_oldest_age_seconds', help: 'How long the oldest due row of each kind has been waiting past its due time', labelNames: ['kind'], registers: [registry] });
   const connections = new Gauge({ name: 'eumail_db_connections', help: "This process's database connections by state, as pg_stat_activity sees them (the scrape's own included)", labelNames: ['state'], registers: [registry] });

@@ -21,10 +21,10 @@ export function shapingMetrics(deps: Deps): MetricsSources['deliveryProviders'] 
         const deferrals = entry.lanes.reduce((sum, lane) => sum + lane.deferrals, 0);
         return { provider: entry.provider, queued: entry.queued, deferralRate: replies > 0 ? deferrals / replies : 0 };
       }),
-      // A sending domain is a label only while its traffic is shaped (a rate or a pause): the series stay few.
+      // A sending domain is a label only while its traffic is slowed by replies or paused: the series stay few.
       lanes: providers.flatMap((entry) =>
         entry.lanes
-          .filter((lane) => lane.ratePerMinute !== null || lane.paused !== null)
+          .filter((lane) => lane.adapted || lane.paused !== null)
           .map((lane) => ({ provider: entry.provider, sendingDomain: lane.sendingDomain, ratePerMinute: lane.ratePerMinute, paused: lane.paused !== null })),
       ),
     };

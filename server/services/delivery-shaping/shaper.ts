@@ -180,7 +180,8 @@ export class DeliveryShaper implements ShapingGate {
     this.roll(lane, now);
     lane.window.replies += 1;
     if (verdict !== 'ok') lane.window.deferrals += 1;
-    lane.dirty = true;
+    // Only a lane in trouble is written: a healthy one costs the database nothing.
+    if (verdict !== 'ok' || lane.rate !== null) lane.dirty = true;
     if (verdict === 'slow') this.slowDown(lane, now);
     else if (verdict === 'block') this.blocked(lane, reply, now);
     else if (reply.smtpCode !== undefined && reply.smtpCode < 300) this.recover(lane, now);

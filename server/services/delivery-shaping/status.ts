@@ -67,23 +67,26 @@ export async function deliveryStatus(
     return entry;
   };
   for (const id of queues.keys()) providerOf(id);
-  for (const row of rows) {
-    const active = row.pausedAt !== null && (row.pausedUntil === null || row.pausedUntil.getTime() > now);
-    const lane = deps.shaping.allLanes().find((l) => l.provider === row.provider && l.sendingDomain === row.sendingDomain);
-    const live = lane ? deps.shaping.snapshot(lane) : null;
-    const replies = live?.replies ?? row.replies;
-    const deferrals = live?.deferrals ?? row.deferrals;
-    const adaptedRate = live ? live.ratePerMinute : row.ratePerMinute;
-    const entry = providerOf(row.provider);
-    if (!active && adaptedRate === null && replies === 0) continue;
+  // What every process flushed, then this process's own lanes as they are now (healthy ones are never written).
+  const lanes = new Map<string, { provider: string; sendingDomain: string; rate: number | null; replies: number; deferrals: number; row?: (typeof rows)[number] }>();
+  for (const row of rows) lanes.set(`${row.provider} ${row.sendingDomain}`, { provider: row.provider, sendingDomain: row.sendingDomain, rate: row.ratePerMinute, replies: row.replies, deferrals: row.deferrals, row });
+  for (const lane of deps.shaping.allLanes()) {
+    const live = deps.shaping.snapshot(lane);
+    const key = `${lane.provider} ${lane.sendingDomain}`;
+    lanes.set(key, { ...lanes.get(key), provider: lane.provider, sendingDomain: lane.sendingDomain, rate: live.ratePerMinute, replies: live.replies, deferrals: live.deferrals });
+  }
+  for (const { provider, sendingDomain, rate, replies, deferrals, row } of lanes.values()) {
+    const active = row?.pausedAt != null && (row.pausedUntil === null || row.pausedUntil.getTime() > now);
+    if (!active && rate === null && replies === 0) continue;
+    const entry = providerOf(provider);
     entry.lanes.push({
-      sendingDomain: row.sendingDomain === EVERY_DOMAIN ? '*' : row.sendingDomain,
-      ratePerMinute: adaptedRate ?? entry.limits.messagesPerMinute,
-      adapted: adaptedRate !== null,
+      sendingDomain: sendingDomain === EVERY_DOMAIN ? '*' : sendingDomain,
+      ratePerMinute: rate ?? entry.limits.messagesPerMinute,
+      adapted: rate !== null,
       replies,
       deferrals,
       deferralRate: replies > 0 ? Math.round((deferrals / replies) * 1000) / 1000 : 0,
-      paused: active ? { since: row.pausedAt!.toISOString(), until: row.pausedUntil?.toISOString() ?? null, by: row.pausedBy === 'operator' ? 'operator' : 'reply', reason: row.pauseReason ?? '' } : null,
+      paused: active ? { since: row!.pausedAt!.toISOString(), until: row!.pausedUntil?.toISOString() ?? null, by: row!.pausedBy === 'operator' ? 'operator' : 'reply', reason: row!.pauseReason ?? '' } : null,
     });
   }
   return [...providers.values()].sort((a, b) => b.queued - a.queued || a.provider.localeCompare(b.provider));
