@@ -239,6 +239,22 @@ describe('what outlives a process', () => {
   });
 });
 
+describe('a provider whose first MX host is down', () => {
+  it('is not slowed down while its other host takes the mail', async () => {
+    // Nothing listens on 127.0.0.3: every connection to the first host is refused.
+    app.dns.mx('backup.example', 'mx1.backup.example', 10);
+    app.dns.mx('backup.example', 'mx2.backup.example', 20);
+    app.dns.a('mx1.backup.example', '127.0.0.3');
+    app.dns.a('mx2.backup.example', '127.0.0.1');
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i += 1) ids.push(await send(`b${i}@backup.example`));
+    await sweepEmailDispatch(app.runtime.deps);
+    const rows = await app.runtime.deps.db.select({ status: emails.status }).from(emails).where(inArray(emails.id, ids));
+    expect(rows.every((row) => row.status === 'delivered')).toBe(true);
+    expect(await laneOf('mx1.backup.example', 'acme.example.com')).toMatchObject({ adapted: false, deferrals: 0 });
+  });
+});
+
 describe('connections and messages per connection', () => {
   it('opens no more connections than the provider allows, each for its number of messages', async () => {
     app.dns.mx('capped.example', 'mx.capped.example');

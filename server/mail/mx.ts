@@ -127,8 +127,10 @@ async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[
   const stop = (error: unknown, from: number): SessionResult => {
     const failure = failureOf(error as SmtpError, target);
     const stale = !lease.fresh && done.length === 0 && (error as SmtpError).responseCode === undefined;
-    // A connection that could not be made or was refused at the greeting speaks for the provider.
-    if (lane && !stale && done.length === 0) {
+    // A refusal at the greeting (421, a 554 block) is the provider's own word. A connection that
+    // could not be made at all is told once the whole domain failed (deliverToDomain): a dead
+    // backup host must not slow down a provider whose other hosts take the mail.
+    if (lane && !stale && done.length === 0 && failure.smtpCode !== undefined) {
       const verdict = lane.gate.observe(lane.provider.id, lane.sendingDomain, { smtpCode: failure.smtpCode, text: replyText(failure.response, `${target.host} [${target.ip}]`), errorCode: failure.errorCode, localAddress: session.localAddress });
       if (verdict === 'block') failure.permanent = false;
     }
@@ -224,6 +226,10 @@ export async function deliverToDomain(domain: string, recipients: EnvelopeRecipi
   }
   // Nobody took these: a bounce only when every attempt failed for good, otherwise try again later.
   const last = failures.at(-1) ?? { permanent: false, response: `no MX host of ${domain} could be tried` };
+  // No host of the provider could be reached: that slows it down (a refused connection is its way of asking for less).
+  if (lane && pending.length > 0 && last.smtpCode === undefined && last.errorCode) {
+    lane.gate.observe(lane.provider.id, lane.sendingDomain, { text: last.response, errorCode: last.errorCode });
+  }
   const permanent = failures.length > 0 && failures.every((failure) => failure.permanent);
   const earlierTries = tried.slice(0, -1);
   for (const recipient of pending) {
