@@ -64,6 +64,7 @@ describe('what a reply says about our traffic', () => {
     [{ smtpCode: 554, text: '5.7.1 acme.example has poor reputation' }, 'block'],
     [{ smtpCode: 550, text: '5.1.1 No such user' }, 'ok'],
     [{ smtpCode: 452, text: '4.2.2 Mailbox full' }, 'ok'],
+    [{ smtpCode: 450, text: '4.7.1 <ann@example.net>: Recipient address rejected: Greylisted, see http://postgrey.schweikert.ch/' }, 'ok'],
     [{ smtpCode: 250, text: '2.0.0 OK queued' }, 'ok'],
   ] as const)('%j is %s', (reply, verdict) => {
     expect(verdictOf(reply)).toBe(verdict);

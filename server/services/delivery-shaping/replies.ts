@@ -10,12 +10,15 @@ import type { ProviderReply, ReplyVerdict } from '../../mail/shaping';
  * - slow: the provider asks for less: 421 (at any stage, the greeting included), any 4.7.x
  *   (Gmail's 4.7.28 rate limit, Microsoft's 4.7.500/4.7.650, greylisting's 4.7.1), a rate or
  *   volume phrase, or no connection at all (refused, timed out, reset before answering).
- * - ok: anything else, 2xx and a single recipient's refusal (unknown user, mailbox full) alike.
+ * - ok: anything else, 2xx and a single recipient's refusal (unknown user, mailbox full) alike;
+ *   and greylisting said in words ("greylisted"): a first-contact delay per sender and recipient,
+ *   which sending slower does not shorten.
  */
 const REPUTATION_BLOCK =
   /spamhaus|spamcop|barracuda|sorbs|uceprotect|\bRBL\b|DNSBL|block ?list(ed)?|black ?list(ed)?|blocked using|listed (at|on|in|by) |\bS3150\b|\bS3140\b|banned sending IP|poor reputation|bad reputation|low reputation|IP reputation|domain reputation|sender reputation|reputation (of|is)|\[TSS0[59]\]|\[BL2[0-9]\]|permanently deferred|(has|have) been blocked|(is|are) (currently )?blocked/i;
 const ASKS_FOR_LESS = /unusual rate|rate[- ]limit|too many (messages|connections|emails|mails)|temporarily deferred|\[TSS0[1-4]\]|\[TS0[1-2]\]|throttl|sending volume|unexpected volume|slow down|try again later/i;
 const ENHANCED_4_7 = /\b4\.7\.\d{1,3}\b/;
+const GREYLISTED = /gr[ea]y-? ?list|postgrey/i;
 /** Failures to reach the server at all: it is down, full, or refuses our connections. */
 const UNREACHED = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'ECONNREFUSED', 'ECONNRESET']);
 
@@ -23,6 +26,7 @@ export function verdictOf(reply: ProviderReply): ReplyVerdict {
   const { smtpCode, text } = reply;
   if (smtpCode !== undefined && smtpCode >= 400 && REPUTATION_BLOCK.test(text)) return 'block';
   if (smtpCode === undefined) return reply.errorCode && UNREACHED.has(reply.errorCode) ? 'slow' : 'ok';
+  if (GREYLISTED.test(text)) return 'ok';
   if (smtpCode === 421) return 'slow';
   if (smtpCode >= 400 && smtpCode < 500 && (ENHANCED_4_7.test(text) || ASKS_FOR_LESS.test(text))) return 'slow';
   return 'ok';
