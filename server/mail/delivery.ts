@@ -66,10 +66,9 @@ const domainOf = (address: string) => domainToASCII(address.slice(address.lastIn
  */
 export async function deliver(message: OutgoingMessage, options: DeliveryOptions): Promise<DeliveryOutcome[]> {
   if (message.recipients.length === 0) return [];
-  const raw = await compileMessage(message);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   if (options.relayUrl) {
-    const outcomes = await deliverViaRelay(options.relayUrl, message.recipients, raw, options.heloName, timeouts);
+    const outcomes = await deliverViaRelay(options.relayUrl, message.recipients, await compileMessage(message), options.heloName, timeouts);
     return outcomes.map((outcome) => ({ ...outcome, via: 'relay' as const }));
   }
 
@@ -90,7 +89,13 @@ export async function deliver(message: OutgoingMessage, options: DeliveryOptions
     allowPrivateCidrs: options.allowPrivateCidrs ?? [],
     ...(options.shaping ? { shaping: { gate: options.shaping, sendingDomain } } : {}),
   };
+  // Rendered and signed once, when the first domain needs it; with every recipient held by traffic
+  // shaping, not at all.
+  let compiled: Promise<Buffer> | null = null;
+  const raw = () => (compiled ??= compileMessage(message));
   const perDomain = await Promise.all([...byDomain].map(([domain, recipients]) => deliverToDomain(domain, recipients, raw, mx)));
+  // Nothing was sent (no route, say), but a message that cannot be built or signed still throws, as it always has.
+  if (!compiled && [...invalid, ...perDomain.flat()].some((outcome) => !outcome.held)) await raw();
   const found = new Map([...invalid, ...perDomain.flat()].map((outcome) => [outcome.recipient, outcome]));
   return message.recipients.map((recipient) => ({ ...found.get(recipient.address)!, via: 'mx' as const }));
 }

@@ -113,7 +113,7 @@ function shaped(lane: Lane | null, outcome: DeliveryOutcome, label: string, loca
  * after a refusal so the connection goes back to the pool clean. With traffic shaping, each
  * transaction first asks the shaper for a place; those it holds are not tried.
  */
-async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[], raw: Buffer, lane: Lane | null): Promise<SessionResult> {
+async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[], message: () => Promise<Buffer>, lane: Lane | null): Promise<SessionResult> {
   const holdAt = (i: number): SessionResult | null => {
     const hold = lane?.gate.admit(lane.provider.id, lane.sendingDomain);
     return hold ? { done, pending: [], held: { recipients: recipients.slice(i), hold } } : null;
@@ -121,6 +121,8 @@ async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[
   const done: DeliveryOutcome[] = [];
   const first = holdAt(0);
   if (first) return first;
+  // Built and signed on first need: a message whose recipients are all held is never signed.
+  const raw = await message();
   const lease = await leaseSession(target, lane ? { provider: lane.provider.id, limits: lane.provider.limits } : undefined);
   const { session } = lease;
   let reusable = false;
@@ -175,8 +177,11 @@ async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[
   }
 }
 
-/** Delivers to every recipient of one domain through its MX hosts, in priority order. */
-export async function deliverToDomain(domain: string, recipients: EnvelopeRecipient[], raw: Buffer, options: MxOptions): Promise<DeliveryOutcome[]> {
+/**
+ * Delivers to every recipient of one domain through its MX hosts, in priority order. `raw` is the
+ * signed message, built on first need (once for all domains of a message).
+ */
+export async function deliverToDomain(domain: string, recipients: EnvelopeRecipient[], raw: () => Promise<Buffer>, options: MxOptions): Promise<DeliveryOutcome[]> {
   const route = await routeOf(options.dnsServers, domain);
   const failures: Failure[] = [];
   /** Every try that came to nothing, in order, for the history. */
