@@ -22,7 +22,7 @@ const RECOVERY_FACTOR = 1.5;
 /** Tokens a lane may save up: five seconds' worth of its rate (at least one message). */
 const BURST_SECONDS = 5;
 /** An automatic pause lasts this long; then the provider is probed at the slowest rate. */
-export const AUTO_PAUSE_MS = 60 * 60_000;
+const AUTO_PAUSE_MS = 60 * 60_000;
 /** A provider that blocks us again after its pause ended is paused again, but the operator is alerted at most this often per provider and scope. */
 const REALERT_MS = 24 * 60 * 60_000;
 /** Recipients held by a pause are looked at again this often (an operator may resume it meanwhile). */
@@ -30,7 +30,7 @@ const PAUSED_RETRY_MS = 15 * 60_000;
 /** Reply counts (deferral rate) are kept over two windows of this length. */
 const WINDOW_MS = 5 * 60_000;
 /** How often (real time) a process reads the shared pauses and writes its rates. */
-export const SYNC_MS = 5_000;
+const SYNC_MS = 5_000;
 
 /** Every sending domain: a provider-wide pause (the service itself is blocked, or an operator paused it all). */
 export const EVERY_DOMAIN = '';
@@ -102,11 +102,6 @@ export class DeliveryShaper implements ShapingGate {
       this.domainsToWrite.set(domain, id);
     }
     return { id, limits: limitsFor(id, this.options.overrides) };
-  }
-
-  /** The provider a recipient domain was last seen to belong to in this process. */
-  knownProviderOf(domain: string): string | undefined {
-    return this.domains.get(domain);
   }
 
   lane(provider: string, sendingDomain: string): Lane {
