@@ -17,6 +17,7 @@ describe('providers from MX hosts', () => {
     ['icloud.com', ['mx01.mail.icloud.com'], 'apple'],
     ['web.de', ['mx-ha03.web.de'], 'gmx-webde'],
     ['gmx.de', ['mx00.emig.gmx.net'], 'gmx-webde'],
+    ['shop.example.de', ['mx00.ionos.de', 'mx01.ionos.de'], 'gmx-webde'],
     ['orange.fr', ['smtp-in.orange.fr'], 'orange'],
     ['example.net', ['MX1.Example.NET.', 'mx2.example.net'], 'mx1.example.net'],
     ['bare.example', [], 'bare.example'],

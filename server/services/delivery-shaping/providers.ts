@@ -29,7 +29,7 @@ export const KNOWN_PROVIDERS: readonly KnownProvider[] = [
   { id: 'microsoft', label: 'Microsoft (Outlook.com, Microsoft 365)', mx: ['outlook.com', 'hotmail.com', 'protection.outlook.com'], limits: { connections: 10, messagesPerConnection: 100, messagesPerMinute: null } },
   { id: 'yahoo', label: 'Yahoo and AOL', mx: ['yahoodns.net', 'yahoo.com', 'aol.com'], limits: { connections: 5, messagesPerConnection: 50, messagesPerMinute: null } },
   { id: 'apple', label: 'Apple (iCloud)', mx: ['mail.icloud.com', 'mail.me.com', 'icloud.com'], limits: { connections: 10, messagesPerConnection: 100, messagesPerMinute: null } },
-  { id: 'gmx-webde', label: 'GMX, Web.de, 1&1 IONOS (United Internet)', mx: ['gmx.net', 'gmx.de', 'web.de', 'kundenserver.de', 'ionos.com', 'ui-mx.net'], limits: { connections: 5, messagesPerConnection: 50, messagesPerMinute: 600 } },
+  { id: 'gmx-webde', label: 'GMX, Web.de, 1&1 IONOS (United Internet)', mx: ['gmx.net', 'gmx.de', 'web.de', 'kundenserver.de', 'ionos.de', 'ionos.com', 'ui-mx.net'], limits: { connections: 5, messagesPerConnection: 50, messagesPerMinute: 600 } },
   { id: 'orange', label: 'Orange / Wanadoo', mx: ['orange.fr', 'wanadoo.fr'], limits: { connections: 3, messagesPerConnection: 20, messagesPerMinute: 300 } },
   { id: 't-online', label: 'Deutsche Telekom (T-Online)', mx: ['t-online.de'], limits: { connections: 3, messagesPerConnection: 20, messagesPerMinute: 300 } },
   { id: 'free', label: 'Free', mx: ['free.fr'], limits: { connections: 3, messagesPerConnection: 50, messagesPerMinute: 600 } },
