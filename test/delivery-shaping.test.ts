@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, inArray, isNotNull, ne } from 'drizzle-orm';
 import { emailEvents, emails, suppressions, systemEmails } from '@/db/schema';
 import { runAdminCommand } from '@/server/admin/commands';
+import { closeRelayPools } from '@/server/mail/delivery';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { databaseShapingStore, type ProviderStatus } from '@/server/services/delivery-shaping';
 import { startTestApp, type TestApp } from './support/app';
@@ -35,7 +36,7 @@ beforeAll(async () => {
       SMTP_MX_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8',
       MAIL_HOST: 'mx.eumail.example',
       OPERATOR_EMAIL: OPERATOR,
-      DELIVERY_PROVIDER_LIMITS: JSON.stringify({ 'mx.capped.example': { connections: 2, messagesPerConnection: 3 } }),
+      DELIVERY_PROVIDER_LIMITS: JSON.stringify({ 'mx.capped.example': { connections: 2, messagesPerConnection: 3 }, 'mx.rated.example': { messagesPerMinute: 6 } }),
     },
     log: captured.log,
   });
@@ -255,12 +256,52 @@ describe('a provider whose first MX host is down', () => {
   });
 });
 
+describe('each recipient keeps its own back-off', () => {
+  it('a recipient held a few seconds by a rate does not bring its deferred sibling back early', async () => {
+    app.dns.mx('rated.example', 'mx.rated.example');
+    app.dns.a('mx.rated.example', '127.0.0.2');
+    const tries: string[] = [];
+    let refuseAda = true;
+    onRcpt = (address) => {
+      tries.push(address);
+      return refuseAda ? { code: 451, message: '4.3.0 Mailbox temporarily unavailable' } : null;
+    };
+    // The first takes the rated provider's one place of the moment (6 a minute, a burst of one).
+    await send('first@rated.example');
+    const id = (
+      await app.request('POST', '/api/emails', { key: org.apiKey, body: { from: 'Acme <hello@acme.example.com>', to: ['second@rated.example', 'ada@example.net'], subject: 'Receipt', text: 'Thanks' } })
+    ).body.id as string;
+    await sweepEmailDispatch(app.runtime.deps);
+    expect(tries).toEqual(['ada@example.net']);
+    const [afterFirst] = await app.runtime.deps.db.select().from(emails).where(eq(emails.id, id));
+    // Due again when the held one has a place (10 s), not in ada's minute.
+    expect(afterFirst!.nextAttemptAt!.getTime() - app.clock.now().getTime()).toBe(10_000);
+
+    app.clock.advance(10_000);
+    await sweepEmailDispatch(app.runtime.deps);
+    expect(second.messages.map((m) => m.to[0]).sort()).toEqual(['first@rated.example', 'second@rated.example']);
+    // ada's back-off (a minute) is not over: not tried again.
+    expect(tries).toEqual(['ada@example.net']);
+    const [afterSecond] = await app.runtime.deps.db.select().from(emails).where(eq(emails.id, id));
+    expect(afterSecond!.nextAttemptAt!.getTime() - app.clock.now().getTime()).toBe(50_000);
+
+    refuseAda = false;
+    app.clock.advance(50_000);
+    await sweepEmailDispatch(app.runtime.deps);
+    expect(tries).toEqual(['ada@example.net', 'ada@example.net']);
+    expect((await app.runtime.deps.db.select().from(emails).where(eq(emails.id, id)))[0]!.status).toBe('delivered');
+  });
+});
+
 describe('connections and messages per connection', () => {
   it('opens no more connections than the provider allows, each for its number of messages', async () => {
     app.dns.mx('capped.example', 'mx.capped.example');
     app.dns.a('mx.capped.example', '127.0.0.2');
     // Slow enough that the dispatcher's eight emails in flight all want a connection at once.
     onSecondRcpt = () => new Promise((resolve) => setTimeout(() => resolve(null), 30));
+    // Sessions other tests left open to this server (other providers on 127.0.0.2) must not count.
+    closeRelayPools();
+    await second.dropClients();
     second.resetPeak();
     const before = second.connections();
     const ids: string[] = [];

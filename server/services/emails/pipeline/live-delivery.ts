@@ -21,7 +21,11 @@ const retryDelayMs = (attempt: number) => RETRY_DELAYS_MS[Math.min(Math.max(atte
 export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<DispatchResult> {
   const now = deps.clock.now();
   const states: RecipientState[] = row.recipients.map((state) => ({ ...state }));
-  const open = states.filter((state) => state.status === 'pending' || state.status === 'deferred').map((state) => ({ state, index: state.index }));
+  // Pending ones, and deferred ones whose own back-off is over; the others wait for their time.
+  const isDue = (state: RecipientState) => state.status === 'pending' || (state.status === 'deferred' && (!state.nextAttemptAt || Date.parse(state.nextAttemptAt) <= now.getTime()));
+  const open = states.filter(isDue).map((state) => ({ state, index: state.index }));
+  /** When each recipient left to try is due again: those not due now keep their time. */
+  const dueTimes: number[] = states.filter((state) => state.status === 'deferred' && !isDue(state)).map((state) => Date.parse(state.nextAttemptAt!));
   let sent: Awaited<ReturnType<typeof send>>;
   try {
     sent = await send(deps, row, open.map(({ index }) => index), now);
@@ -30,16 +34,16 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
   }
   if (!sent) {
     const reason = 'the sending domain was deleted';
-    for (const { state } of open) Object.assign(state, { status: 'failed', response: reason });
-    return finishDispatch(deps, row, states, open.map(({ state }) => ({ type: 'email.failed', recipient: state.address, data: { reason } })), null);
+    // Every recipient left to try, due now or not: nothing of this email can be sent any more.
+    const left = states.filter((state) => state.status === 'pending' || state.status === 'deferred');
+    for (const state of left) Object.assign(state, { status: 'failed', response: reason });
+    return finishDispatch(deps, row, states, left.map((state) => ({ type: 'email.failed', recipient: state.address, data: { reason } })), null);
   }
   const { message, messageDate, outcomes } = sent;
   const events: EmailEventInput[] = [];
   const firstAttempt = !row.sentAt;
   let reachedServer = false;
   const expired = now.getTime() - (row.scheduledAt ?? row.createdAt).getTime() >= RETRY_WINDOW_MS;
-  /** When each recipient left to try is due again. */
-  const dueTimes: number[] = [];
   for (const outcome of outcomes) {
     const target = open.find(({ state }) => state.address.toLowerCase() === outcome.recipient.toLowerCase());
     if (!target) continue;
@@ -55,6 +59,7 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
       } else {
         state.status = 'deferred';
         state.response ??= outcome.response;
+        state.nextAttemptAt = outcome.held.retryAt.toISOString();
         dueTimes.push(outcome.held.retryAt.getTime());
       }
       continue;
@@ -83,7 +88,9 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
       events.push({ type: 'email.failed', recipient: state.address, data: { ...data, reason: 'not accepted within 72 hours', bounce } });
     } else {
       state.status = 'deferred';
-      dueTimes.push(now.getTime() + retryDelayMs(state.attempts));
+      const due = now.getTime() + retryDelayMs(state.attempts);
+      state.nextAttemptAt = new Date(due).toISOString();
+      dueTimes.push(due);
       const bounce = classifyResponse({ smtpCode: outcome.smtpCode, text: outcome.response, kind: 'delayed' });
       events.push({ type: 'email.delivery_delayed', recipient: state.address, data: { ...data, attempt: state.attempts, bounce } });
     }
