@@ -6,6 +6,7 @@ import { parseCidr } from './net/ip-policy';
 import { LOG_LEVELS, type LogLevel } from './log';
 import { DEFAULT_TIMEOUTS, type DeliveryTimeouts } from './mail/smtp-session';
 import { stripeConfig, StripeConfigError, type StripeConfig } from './config-stripe';
+import { LimitsError, parseLimitOverrides, type LimitOverrides } from './services/delivery-shaping/limits';
 
 const port = (fallback: number) =>
   z.coerce
@@ -107,6 +108,9 @@ const envSchema = z.object({
   DNS_SERVERS: hostPortList,
   SMTP_RELAY_URL: urlOf(['smtp:', 'smtps:']),
   SMTP_MX_PORT: port(25),
+  // Checked apart (deliveryLimitsOf): the JSON's own errors name the provider and field.
+  DELIVERY_PROVIDER_LIMITS: z.string().optional(),
+  OPERATOR_EMAIL: z.string().regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an email address').optional(),
   BOUNCE_SMTP_PORT: port(2525),
   SMTP_GATEWAY_PORT: port(2587),
   SMTP_GATEWAY_TLS_PORT: port(2465),
@@ -190,6 +194,10 @@ export type Config = {
   dnsServers: string[];
   smtpRelayUrl: string | undefined;
   smtpMxPort: number;
+  /** The operator's changes to the per-provider limits (DELIVERY_PROVIDER_LIMITS; docs/delivery.md). */
+  deliveryProviderLimits: LimitOverrides;
+  /** Where operator alerts are mailed (a provider paused for reputation); unset: log and /metrics only. */
+  operatorEmail: string | undefined;
   bounceSmtpPort: number;
   /** The SMTP relay gateway: STARTTLS port and implicit-TLS port (0 = off), and its certificate (PEM or a file path; unset = self-signed in DATA_DIR). */
   smtpGateway: { port: number; tlsPort: number; cert: string | undefined; key: string | undefined; memoryBytes: number; orgMemoryBytes: number };
@@ -289,6 +297,15 @@ export function defaultSandboxDomain(appHost: string): string {
   return net.isIP(host) === 0 ? `sandbox.${host}` : 'sandbox.localhost';
 }
 
+function deliveryLimitsOf(value: string | undefined): LimitOverrides {
+  try {
+    return parseLimitOverrides(value);
+  } catch (error) {
+    if (error instanceof LimitsError) throw new ConfigError(`Invalid configuration: DELIVERY_PROVIDER_LIMITS ${error.message}`);
+    throw error;
+  }
+}
+
 function stripeOf(e: z.infer<typeof envSchema>): StripeConfig | null {
   try {
     return stripeConfig(e);
@@ -322,6 +339,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dnsServers: e.DNS_SERVERS,
     smtpRelayUrl: e.SMTP_RELAY_URL,
     smtpMxPort: e.SMTP_MX_PORT,
+    deliveryProviderLimits: deliveryLimitsOf(e.DELIVERY_PROVIDER_LIMITS),
+    operatorEmail: e.OPERATOR_EMAIL,
     bounceSmtpPort: e.BOUNCE_SMTP_PORT,
     smtpGateway: {
       port: e.SMTP_GATEWAY_PORT,

@@ -8,6 +8,7 @@ import type { SystemMailer } from './mail/system-mailer';
 import type { SandboxDomain } from './services/domains/sandbox';
 import type { ClaimedEmail, DispatchResult } from './services/emails/pipeline/types';
 import type { Dispatcher } from './services/shared/dispatcher';
+import type { DeliveryShaper } from './services/delivery-shaping/shaper';
 import type { SystemSender } from './services/system-mail/sender';
 import type { TemplateRenderer } from './services/templates/render-pool';
 import type { WorkerClaims } from './services/shared/claims/worker';
@@ -45,6 +46,8 @@ export interface Deps {
   claims: WorkerClaims;
   /** The process's dispatchers of emails and webhook deliveries (slots, per-destination limits). */
   dispatchers: Dispatchers;
+  /** Traffic shaping per mailbox provider and sending domain: asked before every MX transaction, told every reply (docs/delivery.md). */
+  shaping: DeliveryShaper;
   /** What this process counts for /metrics (accepted, delivered, refused). */
   metrics: Metrics;
   /** Where templates are rendered: worker threads, off the event loop (docs/templates.md). */

@@ -21,6 +21,8 @@ import { createTemplateRenderer } from './services/templates/render-pool';
 import { WorkerClaims } from './services/shared/claims/worker';
 import { readDueWork } from './services/health/due-work';
 import { createMetrics } from './metrics/metrics';
+import { shapingMetrics } from './services/delivery-shaping/metrics';
+import { databaseShapingStore, DeliveryShaper, raisePauseAlert } from './services/delivery-shaping';
 
 
 export interface Runtime {
@@ -94,10 +96,25 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     claims,
     // Built once here, with this runtime's deps: a second runtime in one process (tests) has its own.
     dispatchers: { emails: createEmailDispatcher(() => deps), webhooks: createWebhookDispatcher(() => deps) },
+    shaping: new DeliveryShaper({
+      clock: options.clock ?? sharedClock ?? systemClock,
+      mailHost: config.mailHost,
+      overrides: config.deliveryProviderLimits,
+      store: databaseShapingStore(database.db),
+      alert: (alert) => raisePauseAlert(deps, alert),
+      fault: (error) => log.error({ err: error }, 'traffic shaping: the database could not be read or written'),
+    }),
     metrics: createMetrics({ roles: config.roles, poolSize: database.poolSize ?? null }),
     templateRenderer: createTemplateRenderer(),
   };
-  deps.metrics.readFrom({ dueWork: () => readDueWork(deps), connections: async () => (database.connectionStates ? database.connectionStates() : null) });
+  deps.metrics.readFrom({
+    dueWork: () => readDueWork(deps),
+    connections: async () => (database.connectionStates ? database.connectionStates() : null),
+    deliveryProviders: shapingMetrics(deps),
+  });
+  // Pauses and adapted rates outlive a restart; a delivering process syncs them every few seconds.
+  await deps.shaping.load();
+  if (config.roles.includes('worker')) deps.shaping.start();
   const auth = createAuth(deps, config.authSecret ?? dataDirSecret(config.dataDir, 'auth-secret'));
   if (runner && (options.runner ?? config.roles.includes('worker'))) runner.start();
   return { config, database, deps, auth, runner, sharedClock };
@@ -105,6 +122,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
 export async function stopRuntime(runtime: Runtime): Promise<void> {
   await runtime.runner?.stop();
+  await runtime.deps.shaping.stop();
   await runtime.deps.claims.stop();
   await runtime.sharedClock?.stop();
   await runtime.deps.templateRenderer.close();

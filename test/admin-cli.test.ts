@@ -104,6 +104,23 @@ describe('npm run admin (a separate process)', () => {
     });
   }, 120_000);
 
+  it('pauses a provider for everyone, shows it in delivery:status, and resumes it', async () => {
+    const paused = await admin('delivery:pause', '--provider', 'Orange', '--reason', 'delisting under way');
+    expect(paused.code, paused.output).toBe(0);
+    expect(paused.json.status).toMatchObject({
+      provider: 'orange',
+      label: 'Orange / Wanadoo',
+      limits: { connections: 3, messagesPerConnection: 20, messagesPerMinute: 300 },
+      lanes: [{ sendingDomain: '*', paused: { by: 'operator', reason: 'delisting under way', until: null } }],
+    });
+    const status = await admin('delivery:status');
+    expect(status.json.providers).toEqual([expect.objectContaining({ provider: 'orange', queued: 0 })]);
+    const resumed = await admin('delivery:resume', '--provider', 'orange');
+    expect(resumed.code, resumed.output).toBe(0);
+    // Nothing queued, no rate, no pause: nothing left to show.
+    expect(resumed.json).toEqual({ provider: 'orange', status: null });
+  }, 120_000);
+
   it('answers bad input with a JSON error on stderr and exit 2', async () => {
     const result = await admin('org:create', '--name', 'X', '--owner-email', 'x@y.test', '--plan', 'gold');
     expect(result.code).toBe(2);

@@ -17,6 +17,7 @@ import { organizationDeletionEmail } from '@/emails/organization-deletion';
 import { paymentFailedEmail, restrictedForNonPaymentEmail } from '@/emails/payment-failed';
 import { overageEnteredEmail } from '@/emails/overage-entered';
 import { webhookFailingEmail } from '@/emails/webhook-failing';
+import { deliveryPausedEmail } from '@/emails/delivery-paused';
 import type { RenderedEmail } from '@/emails/layout';
 import { passwordResetEmail } from '@/emails/password-reset';
 import { RESET_LINK_TTL_MS, resetLinkOf } from '@/server/services/accounts/password-reset';
@@ -239,6 +240,20 @@ const KINDS: Kind[] = [
         failingSince: new Date(app.clock.now().getTime() - DAY_MS),
         lastError: 'HTTP 502 from the endpoint',
         dashboardUrl: `${appUrl}/webhooks/wh_0123456789`,
+      }),
+    ),
+  },
+  {
+    name: 'system mail: deliveries to a provider paused (to OPERATOR_EMAIL)',
+    to: 'operator@example.net',
+    signedBy: SERVICE_DOMAIN,
+    // services/delivery-shaping/alerts.ts
+    queue: notice('delivery_paused', () =>
+      deliveryPausedEmail({
+        provider: 'google',
+        sendingDomain: 'acme.example.com',
+        reply: '550 5.7.1 Our system has detected that this message is likely suspicious due to the very low reputation of the sending domain.',
+        until: new Date(app.clock.now().getTime() + 60 * 60_000),
       }),
     ),
   },

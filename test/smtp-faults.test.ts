@@ -227,24 +227,45 @@ describe('one slow MX among others', () => {
       expect(Math.max(...inFlight)).toBe(PER_DESTINATION);
       expect(report.outcomes).toEqual({ delivered: fast.length, sending: slow.length });
       for (const id of fast) expect(historyOf(await expectDeliveredOnce(mx, id))).toEqual(['email.queued', 'email.sent', expect.stringMatching(/^email\.delivered /)]);
-      // Each slow email tried once, on a connection of its own: half cut off by the timeout, half turned away.
-      expect(slowMx.connections()).toBe(slow.length);
-      expect(slowMx.messages).toHaveLength(0);
+      // Each slow email tried at most once, on a connection of its own: the tarpitted ones cut off by
+      // the timeout, the others turned away. Its first failure slowed the provider down (traffic
+      // shaping, docs/delivery.md), so an email may not have been tried at all: held, with no event.
       const reasons: string[] = [];
+      const held: string[] = [];
       for (const id of slow) {
         const { status, events } = await detail(id);
         expect(status).toBe('sending');
+        if (events.length === 1) {
+          expect(historyOf(events)).toEqual(['email.queued']);
+          held.push(id);
+          continue;
+        }
         expect(historyOf(events)).toEqual(['email.queued', expect.stringMatching(/^email\.delivery_delayed /)]);
         expect(events[1]!.data).toMatchObject({ attempt: 1, host: 'mx.slow.example', response: expect.stringMatching(/^mx\.slow\.example \[127\.0\.0\.2\]: /) });
         reasons.push(/ETIMEDOUT|421/.exec(events[1]!.data.response)?.[0] ?? events[1]!.data.response);
       }
-      expect(reasons.sort()).toEqual([...Array(SESSIONS_PER_MX).fill('421'), ...Array(SESSIONS_PER_MX).fill('ETIMEDOUT')]);
+      expect(slowMx.connections()).toBe(slow.length - held.length);
+      expect(held.length).toBeLessThan(SESSIONS_PER_MX);
+      expect(reasons.sort()).toEqual([...Array(SESSIONS_PER_MX - held.length).fill('421'), ...Array(SESSIONS_PER_MX).fill('ETIMEDOUT')]);
 
       slowMx.setDefault('accept');
-      expect((await retryAfterBackOff()).outcomes).toEqual({ delivered: slow.length });
+      // Nothing before the back-off is over but the held ones (due when the slowed provider has room),
+      // then every one, at the slowed provider's pace.
+      for (let round = 0; round < 40 && (await deliveredAmong(slow)) < slow.length; round += 1) {
+        const due = await app.runtime.deps.db.select({ at: emails.nextAttemptAt }).from(emails).where(inArray(emails.id, slow));
+        const next = Math.min(...due.filter((row) => row.at).map((row) => row.at!.getTime()));
+        if (Number.isFinite(next) && next > app.clock.now().getTime()) app.clock.set(new Date(next));
+        await sweep();
+      }
       expect(slowMx.messages).toHaveLength(slow.length);
       for (const id of slow) {
-        expect(historyOf(await expectDeliveredOnce(slowMx, id))).toEqual(['email.queued', expect.stringMatching(/^email\.delivery_delayed /), 'email.sent', expect.stringMatching(/^email\.delivered /)]);
+        const history = historyOf(await expectDeliveredOnce(slowMx, id));
+        expect(history).toEqual([
+          'email.queued',
+          ...(held.includes(id) ? [] : [expect.stringMatching(/^email\.delivery_delayed /)]),
+          'email.sent',
+          expect.stringMatching(/^email\.delivered /),
+        ]);
       }
       // Nothing more went to the fast domain.
       expect(mx.messages).toHaveLength(fast.length);

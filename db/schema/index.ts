@@ -17,3 +17,4 @@ export * from './audit';
 export * from './email-recipients';
 export * from './billing';
 export * from './contact-model';
+export * from './delivery-shaping';

@@ -18,6 +18,7 @@ import { changePlan, type PlanChange } from '../services/plans/changes';
 import { listOpenPlanRequests } from '../services/plans/requests';
 import { reviewOrganization } from '../services/broadcasts/holds';
 import { OPERATOR } from '../services/audit/record';
+import { deliveryStatus, pauseProvider, resumeProvider } from '../services/delivery-shaping';
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (prints JSON)
   org:create     --name N --owner-email E --plan P [--created-at ISO] [--mode live|test]
@@ -35,6 +36,11 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]   (print
   org:usage      --org ID        (the month's and today's counters against their limits, as GET /usage)
   sandbox:records                (the DNS records to publish for SANDBOX_DOMAIN)
   system-mail:records            (the DNS records to publish for SYSTEM_MAIL_FROM's domain: DKIM, return path, SPF, DMARC)
+  delivery:status                (per mailbox provider: recipients queued, rate, deferral rate, pauses)
+  delivery:pause  --provider P [--domain D] [--reason R]
+                 (hold deliveries to P, for sending domain D or for everyone, until delivery:resume)
+  delivery:resume --provider P [--domain D]
+                 (end D's pause, or every pause of P)
 ${CLOCK_USAGE}`;
 
 export type AdminArgs = Record<string, string | true>;
@@ -62,6 +68,8 @@ const text = (args: AdminArgs, name: string): string => {
   if (typeof value !== 'string' || value.trim() === '') throw validationError(`--${name} is required`);
   return value;
 };
+
+const optionalText = (args: AdminArgs, name: string): string | undefined => (args[name] === undefined ? undefined : text(args, name));
 
 const orgId = (args: AdminArgs): string => {
   const id = text(args, 'org');
@@ -138,6 +146,12 @@ export async function runAdminCommand(deps: Deps, command: string, args: AdminAr
       return { domain: deps.sandbox.name, records: sandboxRecords(deps.sandbox, deps.config.mailHost) };
     case 'system-mail:records':
       return systemMailRecords(deps.systemSender, deps.config.mailHost);
+    case 'delivery:status':
+      return { providers: await deliveryStatus(deps) };
+    case 'delivery:pause':
+      return pauseProvider(deps, { provider: text(args, 'provider'), sendingDomain: optionalText(args, 'domain'), reason: optionalText(args, 'reason') });
+    case 'delivery:resume':
+      return resumeProvider(deps, { provider: text(args, 'provider'), sendingDomain: optionalText(args, 'domain') });
     default:
       throw new AppError('VALIDATION_ERROR', `unknown command "${command}"`);
   }

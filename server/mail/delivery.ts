@@ -6,6 +6,7 @@ import { deliverToDomain } from './mx';
 import { closeMxSessions } from './mx-sessions';
 import type { DeliveryOutcome } from './outcomes';
 import { closeRelayPools as closeRelay, deliverViaRelay } from './relay';
+import type { ShapingGate } from './shaping';
 import { DEFAULT_TIMEOUTS, type DeliveryTimeouts } from './smtp-session';
 
 export type { DeliveryOutcome } from './outcomes';
@@ -29,6 +30,8 @@ export interface DeliveryOptions {
   /** Non-public MX addresses that may still be used (tests, private networks); others are refused. */
   allowPrivateCidrs?: string[];
   timeouts?: Partial<DeliveryTimeouts>;
+  /** Traffic shaping per provider and sending domain (direct MX only: a smarthost shapes its own). */
+  shaping?: ShapingGate;
 }
 
 // Renders without sending: CRLF, the form it goes on the wire in.
@@ -63,10 +66,9 @@ const domainOf = (address: string) => domainToASCII(address.slice(address.lastIn
  */
 export async function deliver(message: OutgoingMessage, options: DeliveryOptions): Promise<DeliveryOutcome[]> {
   if (message.recipients.length === 0) return [];
-  const raw = await compileMessage(message);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   if (options.relayUrl) {
-    const outcomes = await deliverViaRelay(options.relayUrl, message.recipients, raw, options.heloName, timeouts);
+    const outcomes = await deliverViaRelay(options.relayUrl, message.recipients, await compileMessage(message), options.heloName, timeouts);
     return outcomes.map((outcome) => ({ ...outcome, via: 'relay' as const }));
   }
 
@@ -77,8 +79,23 @@ export async function deliver(message: OutgoingMessage, options: DeliveryOptions
     if (!domain) invalid.push({ recipient: recipient.address, outcome: 'bounced', response: `${recipient.address} is not a deliverable address` });
     else byDomain.set(domain, [...(byDomain.get(domain) ?? []), recipient]);
   }
-  const mx = { dnsServers: options.dnsServers, port: options.mxPort, heloName: options.heloName, timeouts, allowPrivateCidrs: options.allowPrivateCidrs ?? [] };
+  // The sending domain is the Message-ID's (`<emailId@domain>`), the domain the mail is signed for.
+  const sendingDomain = message.messageId.slice(message.messageId.lastIndexOf('@') + 1).replace(/>$/, '').toLowerCase();
+  const mx = {
+    dnsServers: options.dnsServers,
+    port: options.mxPort,
+    heloName: options.heloName,
+    timeouts,
+    allowPrivateCidrs: options.allowPrivateCidrs ?? [],
+    ...(options.shaping ? { shaping: { gate: options.shaping, sendingDomain } } : {}),
+  };
+  // Rendered and signed once, when the first domain needs it; with every recipient held by traffic
+  // shaping, not at all.
+  let compiled: Promise<Buffer> | null = null;
+  const raw = () => (compiled ??= compileMessage(message));
   const perDomain = await Promise.all([...byDomain].map(([domain, recipients]) => deliverToDomain(domain, recipients, raw, mx)));
+  // Nothing was sent (no route, say), but a message that cannot be built or signed still throws, as it always has.
+  if (!compiled && [...invalid, ...perDomain.flat()].some((outcome) => !outcome.held)) await raw();
   const found = new Map([...invalid, ...perDomain.flat()].map((outcome) => [outcome.recipient, outcome]));
   return message.recipients.map((recipient) => ({ ...found.get(recipient.address)!, via: 'mx' as const }));
 }

@@ -2,6 +2,7 @@ import { classifyAddress, isPublicAddress } from '../net/ip-policy';
 import type { EnvelopeRecipient } from './message';
 import { cachedLookup } from './mx-dns';
 import { leaseSession } from './mx-sessions';
+import type { Hold, Provider, ShapingGate } from './shaping';
 import { codeOf, isLocalEnvelopeError, isTransactionAnswer, oneLine, outcomeOfError, outcomeOfInfo, type DeliveryOutcome, type SmtpError } from './outcomes';
 import type { DeliveryTimeouts, SessionTarget } from './smtp-session';
 
@@ -12,6 +13,15 @@ interface MxOptions {
   heloName: string;
   timeouts: DeliveryTimeouts;
   allowPrivateCidrs: string[];
+  /** Traffic shaping per provider, and the sending domain it shapes for; unset: not shaped. */
+  shaping?: { gate: ShapingGate; sendingDomain: string };
+}
+
+/** The provider a delivery goes to and who it is shaped for. */
+interface Lane {
+  gate: ShapingGate;
+  provider: Provider;
+  sendingDomain: string;
 }
 
 /** Why a host or route could not take the mail; `permanent` failures alone make a bounce. */
@@ -78,26 +88,56 @@ function failureOf(error: SmtpError, target: SessionTarget): Failure {
 interface SessionResult {
   done: DeliveryOutcome[];
   pending: EnvelopeRecipient[];
+  /** Not tried: the provider is paused or throttled for this sending domain. */
+  held?: { recipients: EnvelopeRecipient[]; hold: Hold };
   failure?: Failure;
   /** A reused connection broke before the server answered anything on it this time. */
   stale?: boolean;
 }
 
+/** The server's own words of an outcome, without the `host [ip] (TLS): ` label it is stored with. */
+const replyText = (response: string, label: string) => (response.startsWith(`${label}: `) ? response.slice(label.length + 2) : response);
+
+/**
+ * Tells the shaper an answer. A reputation block is no fault of the recipient's: its 5xx is a
+ * deferral (retried until the window ends, never bounced nor suppressed).
+ */
+function shaped(lane: Lane | null, outcome: DeliveryOutcome, label: string, localAddress: string | undefined): DeliveryOutcome {
+  if (!lane) return outcome;
+  const verdict = lane.gate.observe(lane.provider.id, lane.sendingDomain, { smtpCode: outcome.smtpCode, text: replyText(outcome.response, label), localAddress });
+  return verdict === 'block' && outcome.outcome === 'bounced' ? { ...outcome, outcome: 'deferred' } : outcome;
+}
+
 /**
  * One pooled connection, one transaction per recipient (each has its own VERP MAIL FROM), RSET
- * after a refusal so the connection goes back to the pool clean.
+ * after a refusal so the connection goes back to the pool clean. With traffic shaping, each
+ * transaction first asks the shaper for a place; those it holds are not tried.
  */
-async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[], raw: Buffer): Promise<SessionResult> {
-  const lease = await leaseSession(target);
-  const { session } = lease;
+async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[], message: () => Promise<Buffer>, lane: Lane | null): Promise<SessionResult> {
+  const holdAt = (i: number): SessionResult | null => {
+    const hold = lane?.gate.admit(lane.provider.id, lane.sendingDomain);
+    return hold ? { done, pending: [], held: { recipients: recipients.slice(i), hold } } : null;
+  };
   const done: DeliveryOutcome[] = [];
+  const first = holdAt(0);
+  if (first) return first;
+  // Built and signed on first need: a message whose recipients are all held is never signed.
+  const raw = await message();
+  const lease = await leaseSession(target, lane ? { provider: lane.provider.id, limits: lane.provider.limits } : undefined);
+  const { session } = lease;
   let reusable = false;
-  const stop = (error: unknown, from: number): SessionResult => ({
-    done,
-    pending: recipients.slice(from),
-    failure: failureOf(error as SmtpError, target),
-    stale: !lease.fresh && done.length === 0 && (error as SmtpError).responseCode === undefined,
-  });
+  const stop = (error: unknown, from: number): SessionResult => {
+    const failure = failureOf(error as SmtpError, target);
+    const stale = !lease.fresh && done.length === 0 && (error as SmtpError).responseCode === undefined;
+    // A refusal at the greeting (421, a 554 block) is the provider's own word. A connection that
+    // could not be made at all is told once the whole domain failed (deliverToDomain): a dead
+    // backup host must not slow down a provider whose other hosts take the mail.
+    if (lane && !stale && done.length === 0 && failure.smtpCode !== undefined) {
+      const verdict = lane.gate.observe(lane.provider.id, lane.sendingDomain, { smtpCode: failure.smtpCode, text: replyText(failure.response, `${target.host} [${target.ip}]`), errorCode: failure.errorCode, localAddress: session.localAddress });
+      if (verdict === 'block') failure.permanent = false;
+    }
+    return { done, pending: recipients.slice(from), failure, stale };
+  };
   try {
     if (lease.fresh) {
       try {
@@ -108,13 +148,21 @@ async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[
     }
     const where = { host: target.host, label: `${target.host} [${target.ip}]${session.secure ? ' (TLS)' : ''}` };
     for (const [i, recipient] of recipients.entries()) {
+      if (i > 0) {
+        const held = holdAt(i);
+        if (held) {
+          reusable = true;
+          return held;
+        }
+      }
       try {
-        done.push(outcomeOfInfo(recipient.address, await session.send({ from: recipient.mailFrom, to: [recipient.address] }, raw), where));
+        const outcome = outcomeOfInfo(recipient.address, await session.send({ from: recipient.mailFrom, to: [recipient.address] }, raw), where);
+        done.push(shaped(lane, outcome, where.label, session.localAddress));
       } catch (error) {
         const smtpError = error as SmtpError;
         // Anything but the server's answer to this transaction means the connection is gone.
         if (!isTransactionAnswer(smtpError) && !isLocalEnvelopeError(smtpError)) return stop(error, i);
-        done.push(outcomeOfError(recipient.address, smtpError, where));
+        done.push(shaped(lane, outcomeOfError(recipient.address, smtpError, where), where.label, session.localAddress));
         try {
           await session.reset();
         } catch (resetError) {
@@ -129,8 +177,11 @@ async function sendThrough(target: SessionTarget, recipients: EnvelopeRecipient[
   }
 }
 
-/** Delivers to every recipient of one domain through its MX hosts, in priority order. */
-export async function deliverToDomain(domain: string, recipients: EnvelopeRecipient[], raw: Buffer, options: MxOptions): Promise<DeliveryOutcome[]> {
+/**
+ * Delivers to every recipient of one domain through its MX hosts, in priority order. `raw` is the
+ * signed message, built on first need (once for all domains of a message).
+ */
+export async function deliverToDomain(domain: string, recipients: EnvelopeRecipient[], raw: () => Promise<Buffer>, options: MxOptions): Promise<DeliveryOutcome[]> {
   const route = await routeOf(options.dnsServers, domain);
   const failures: Failure[] = [];
   /** Every try that came to nothing, in order, for the history. */
@@ -142,6 +193,13 @@ export async function deliverToDomain(domain: string, recipients: EnvelopeRecipi
     tried.push(route.failure.response);
   }
   const { hosts, implicit } = 'hosts' in route ? route : { hosts: [], implicit: false };
+  const lane: Lane | null = options.shaping && hosts.length > 0 ? { ...options.shaping, provider: options.shaping.gate.providerOf(domain, implicit ? [] : hosts) } : null;
+  const held: DeliveryOutcome[] = [];
+  const holdAll = (result: SessionResult) => {
+    for (const recipient of result.held?.recipients ?? []) {
+      held.push({ recipient: recipient.address, outcome: 'deferred', response: result.held!.hold.reason, held: { retryAt: result.held!.hold.retryAt } });
+    }
+  };
   for (const host of hosts) {
     const resolved = await addressesOf(options, host, domain, implicit);
     if ('failure' in resolved) {
@@ -151,14 +209,15 @@ export async function deliverToDomain(domain: string, recipients: EnvelopeRecipi
     }
     for (const ip of resolved.ips) {
       const target: SessionTarget = { host, ip, port: options.port, heloName: options.heloName, timeouts: options.timeouts };
-      let result = await sendThrough(target, pending, raw);
+      let result = await sendThrough(target, pending, raw, lane);
       // A pooled connection the server had dropped: the retry the deferral would make, without the wait.
-      if (result.stale) result = await sendThrough(target, pending, raw);
+      if (result.stale) result = await sendThrough(target, pending, raw, lane);
       // A broken STARTTLS handshake: opportunistic TLS means trying again in plaintext, as MTAs do.
       if (result.failure?.errorCode === 'ETLS' && result.done.length === 0) {
         tried.push(result.failure.response);
-        result = await sendThrough({ ...target, plaintext: true }, pending, raw);
+        result = await sendThrough({ ...target, plaintext: true }, pending, raw, lane);
       }
+      holdAll(result);
       // What came to nothing before these answers stays in their history.
       const earlierTries = [...tried];
       outcomes.push(...result.done.map((outcome) => (earlierTries.length > 0 ? { ...outcome, earlierTries } : outcome)));
@@ -167,11 +226,15 @@ export async function deliverToDomain(domain: string, recipients: EnvelopeRecipi
         failures.push(result.failure);
         tried.push(result.failure.response);
       }
-      if (pending.length === 0) return outcomes;
+      if (pending.length === 0) return [...outcomes, ...held];
     }
   }
   // Nobody took these: a bounce only when every attempt failed for good, otherwise try again later.
   const last = failures.at(-1) ?? { permanent: false, response: `no MX host of ${domain} could be tried` };
+  // No host of the provider could be reached: that slows it down (a refused connection is its way of asking for less).
+  if (lane && pending.length > 0 && last.smtpCode === undefined && last.errorCode) {
+    lane.gate.observe(lane.provider.id, lane.sendingDomain, { text: last.response, errorCode: last.errorCode });
+  }
   const permanent = failures.length > 0 && failures.every((failure) => failure.permanent);
   const earlierTries = tried.slice(0, -1);
   for (const recipient of pending) {
@@ -184,5 +247,5 @@ export async function deliverToDomain(domain: string, recipients: EnvelopeRecipi
       ...(last.host ? { host: last.host } : {}),
     });
   }
-  return outcomes;
+  return [...outcomes, ...held];
 }

@@ -13,6 +13,11 @@ export interface DeliveryOutcome {
   host?: string;
   /** Tries of this delivery that came to nothing before this answer (another MX host, a failed TLS handshake), each as its response line. */
   earlierTries?: string[];
+  /**
+   * Not tried: its provider is paused or throttled for this sending domain (traffic shaping). The
+   * outcome is `deferred`; the recipient is due again at `retryAt`, without an attempt counted.
+   */
+  held?: { retryAt: Date };
   /** Set by `deliver`: through SMTP_RELAY_URL, a 2xx only means the smarthost took the message. */
   via?: 'mx' | 'relay';
 }

@@ -95,6 +95,11 @@ export class SmtpSession {
     return (this.connection as unknown as { upgrading?: boolean }).upgrading === true;
   }
 
+  /** Our address on this connection: a block that names it names the service (traffic shaping). */
+  get localAddress(): string | undefined {
+    return (this.connection as unknown as { _socket?: Socket })._socket?.localAddress;
+  }
+
   /** Whether STARTTLS was negotiated. */
   get secure(): boolean {
     return this.connection.secure;

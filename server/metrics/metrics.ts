@@ -6,6 +6,12 @@ export interface MetricsSources {
   dueWork(): Promise<Array<{ kind: string; due: number; oldestAgeSeconds: number }>>;
   /** This process's database connections by state, as the server sees them; null on embedded PGlite. */
   connections(): Promise<Array<{ state: string; count: number }> | null>;
+  /** Traffic shaping per provider (docs/delivery.md): queue depth, and per sending domain the rate, deferral rate and pause. */
+  deliveryProviders(): Promise<{
+    providers: Array<{ provider: string; queued: number; deferralRate: number }>;
+    /** Only lanes slowed by replies or paused: a sending domain appears only while its traffic is in trouble. */
+    lanes: Array<{ provider: string; sendingDomain: string; ratePerMinute: number | null; paused: boolean }>;
+  }>;
 }
 
 export interface RequestLabels {
@@ -28,6 +34,8 @@ export interface Metrics {
   /** One delivery attempt ended, leaving the email in this status. */
   deliveryOutcome(status: string): void;
   rateLimited(channel: 'api' | 'smtp'): void;
+  /** A reputation block paused a provider, for one sending domain or the whole service. */
+  deliveryPaused(provider: string, scope: 'domain' | 'service'): void;
   /** Where the scrape reads the backlog and the connections from; until then they are absent. */
   readFrom(sources: MetricsSources): void;
 }
@@ -57,6 +65,11 @@ export function createMetrics(process: { roles: string[]; poolSize: number | nul
   const delivered = new Counter({ name: 'eumail_emails_delivered_total', help: 'Emails delivered: an attempt ended with no recipient left to try and at least one accepted', registers: [registry] });
   const limited = new Counter({ name: 'eumail_rate_limited_total', help: 'Requests refused with RATE_LIMITED, by channel', labelNames: ['channel'], registers: [registry] });
 
+  const pauses = new Counter({ name: 'eumail_delivery_provider_pauses_total', help: 'Providers paused because they refused us for reputation, by provider and scope (domain: one sending domain; service: everyone)', labelNames: ['provider', 'scope'], registers: [registry] });
+  const providerQueue = new Gauge({ name: 'eumail_delivery_provider_queue', help: 'Recipients still to deliver (pending or deferred), by mailbox provider', labelNames: ['provider'], registers: [registry] });
+  const providerRate = new Gauge({ name: 'eumail_delivery_provider_rate_per_minute', help: 'Messages per minute allowed now, by provider and sending domain, for the lanes slowed by replies or paused', labelNames: ['provider', 'sending_domain'], registers: [registry] });
+  const providerDeferrals = new Gauge({ name: 'eumail_delivery_provider_deferral_ratio', help: 'Deferrals (slow-down and block replies) among the replies of the last 5 to 10 minutes, by provider', labelNames: ['provider'], registers: [registry] });
+  const providerPaused = new Gauge({ name: 'eumail_delivery_provider_paused', help: 'Whether deliveries to the provider are paused (1), by provider and sending domain (* = everyone), for the lanes slowed by replies or paused', labelNames: ['provider', 'sending_domain'], registers: [registry] });
   const due = new Gauge({ name: 'eumail_due_work', help: 'Rows of background work that are due now, by kind', labelNames: ['kind'], registers: [registry] });
   const dueAge = new Gauge({ name: 'eumail_due_work_oldest_age_seconds', help: 'How long the oldest due row of each kind has been waiting past its due time', labelNames: ['kind'], registers: [registry] });
   const connections = new Gauge({ name: 'eumail_db_connections', help: "This process's database connections by state, as pg_stat_activity sees them (the scrape's own included)", labelNames: ['state'], registers: [registry] });
@@ -65,7 +78,17 @@ export function createMetrics(process: { roles: string[]; poolSize: number | nul
   // Read at scrape time, never on the request path: a query per kind is cheap every 15 s.
   const readDatabase = async () => {
     if (!sources) return;
-    const [work, held] = await Promise.all([sources.dueWork(), sources.connections()]);
+    const [work, held, shaping] = await Promise.all([sources.dueWork(), sources.connections(), sources.deliveryProviders()]);
+    for (const gauge of [providerQueue, providerRate, providerDeferrals, providerPaused]) gauge.reset();
+    for (const row of shaping.providers) {
+      providerQueue.set({ provider: row.provider }, row.queued);
+      providerDeferrals.set({ provider: row.provider }, row.deferralRate);
+    }
+    for (const lane of shaping.lanes) {
+      const labels = { provider: lane.provider, sending_domain: lane.sendingDomain };
+      providerRate.set(labels, lane.ratePerMinute ?? Number.POSITIVE_INFINITY);
+      providerPaused.set(labels, lane.paused ? 1 : 0);
+    }
     due.reset();
     dueAge.reset();
     for (const row of work) {
@@ -97,6 +120,7 @@ export function createMetrics(process: { roles: string[]; poolSize: number | nul
       if (status === 'delivered') delivered.inc();
     },
     rateLimited: (channel) => limited.inc({ channel }),
+    deliveryPaused: (provider, scope) => pauses.inc({ provider, scope }),
     readFrom: (next) => {
       sources = next;
     },

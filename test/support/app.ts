@@ -90,7 +90,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     runtime,
     clock,
     async reset() {
+      // Traffic shaping's memory: forgotten and its writes finished before the truncate (nothing of
+      // the last test is written after it), and forgotten again after it (a periodic sync that read
+      // the old rows meanwhile is discarded).
+      runtime.deps.shaping.reset();
+      await runtime.deps.shaping.settled();
       await resetDatabase(database);
+      runtime.deps.shaping.reset();
       clock.set(start);
       entryLimits.reset();
       dns.clear();

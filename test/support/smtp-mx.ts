@@ -22,6 +22,8 @@ export interface MxServerOptions {
   implicitTls?: boolean;
   /** A fixed port (a server started apart, with SMTP_MX_PORT, delivers to it); any free port by default. */
   port?: number;
+  /** Another loopback address (127.0.0.2, …): several MX servers on the one SMTP_MX_PORT, each a provider of its own. */
+  host?: string;
   /** Accept AUTH with these credentials, even without TLS (a smarthost reached with a user and password). */
   auth?: { user: string; pass: string };
 }
@@ -35,6 +37,8 @@ const refusal = (answer: { code: number; message: string }) => Object.assign(new
 export async function startMxServer(options: MxServerOptions = {}) {
   const messages: MxMessage[] = [];
   let connections = 0;
+  let open = 0;
+  let peak = 0;
   const server = new SMTPServer({
     // Its default reverse lookup of each client would query the system resolver: tests stay on loopback.
     disableReverseLookup: true,
@@ -54,7 +58,12 @@ export async function startMxServer(options: MxServerOptions = {}) {
       : {}),
     onConnect(_session, callback) {
       connections++;
+      open++;
+      peak = Math.max(peak, open);
       callback();
+    },
+    onClose() {
+      open--;
     },
     onRcptTo(address, _session, callback) {
       void Promise.resolve(options.rcpt?.(address.address) ?? null).then((answer) => callback(answer ? refusal(answer) : undefined));
@@ -71,11 +80,14 @@ export async function startMxServer(options: MxServerOptions = {}) {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   return {
     port: (server.server.address() as AddressInfo).port,
     messages,
     connections: () => connections,
+    /** The most connections open at once since the server started (or since `resetPeak`). */
+    peakConnections: () => peak,
+    resetPeak: () => void (peak = open),
     /** Ends every client connection, as a server's idle timeout would; resolves once they are gone. */
     dropClients: async () => {
       const open = [...(server as unknown as { connections: Set<{ close(): void }> }).connections];

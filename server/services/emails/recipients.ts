@@ -18,6 +18,12 @@ export interface RecipientState {
   response: string | null;
   /** Who receives it for us (its domain, for now): the destination the dispatcher gates on. */
   provider: string;
+  /**
+   * When a deferred recipient is due again (ISO, as the claim reads it); a step sets it for the
+   * recipients it defers. Each recipient keeps its own back-off: one held a few seconds by traffic
+   * shaping does not bring its deferred siblings back early.
+   */
+  nextAttemptAt?: string | null;
 }
 
 /** A recipient of an email being accepted, in envelope order. */

@@ -34,7 +34,15 @@ const notBusy = (busy: unknown) => sql`(cardinality(${busy}::text[]) = 0 or case
 // Qualified by hand: drizzle writes the columns of an UPDATE's RETURNING unqualified, which inside
 // these sub-selects would name the sub-select's own table.
 const outer = (key: 'id' | 'domainId') => column(emails, key, getTableName(emails));
-const RECIPIENT_FIELDS = { index: 'recipientIndex', address: 'address', status: 'status', attempts: 'attempts', response: 'response', provider: 'provider' } as const satisfies Record<
+const RECIPIENT_FIELDS = {
+  index: 'recipientIndex',
+  address: 'address',
+  status: 'status',
+  attempts: 'attempts',
+  response: 'response',
+  provider: 'provider',
+  nextAttemptAt: 'nextAttemptAt',
+} as const satisfies Record<
   keyof RecipientState,
   keyof typeof emailRecipients.$inferSelect
 >;

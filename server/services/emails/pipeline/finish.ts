@@ -7,15 +7,30 @@ import type { ClaimedEmail, DispatchResult } from './types';
 
 export type { EmailEventInput };
 
+const dueOf = (at: string | null | undefined) => (at ? Date.parse(at) : null);
+
 /** The recipients a step changed, as it leaves them: only their rows are written. */
 function changesOf(row: ClaimedEmail, found: RecipientState[], nextAttemptAt: Date | null): RecipientChange[] {
   const before = new Map(row.recipients.map((recipient) => [recipient.index, recipient]));
   return found
     .filter((recipient) => {
       const was = before.get(recipient.index);
-      return !was || was.status !== recipient.status || was.attempts !== recipient.attempts || was.response !== recipient.response;
+      return (
+        !was ||
+        was.status !== recipient.status ||
+        was.attempts !== recipient.attempts ||
+        was.response !== recipient.response ||
+        (recipient.status === 'deferred' && recipient.nextAttemptAt !== undefined && dueOf(was.nextAttemptAt) !== dueOf(recipient.nextAttemptAt))
+      );
     })
-    .map(({ index, status, attempts, response }) => ({ index, status, attempts, response, nextAttemptAt: status === 'deferred' ? nextAttemptAt : null }));
+    .map(({ index, status, attempts, response, nextAttemptAt: own }) => ({
+      index,
+      status,
+      attempts,
+      response,
+      // Its own due time when the step set one, otherwise the email's.
+      nextAttemptAt: status === 'deferred' ? (own ? new Date(own) : nextAttemptAt) : null,
+    }));
 }
 
 /** Recipients this step bounced that were not bounced before: live emails put them on the suppression list. */

@@ -9,17 +9,23 @@ import { MINUTE_MS } from '../../shared/time';
 import { classifyResponse } from '../../bounces/classify';
 import { NotSentError, type ClaimedEmail, type DispatchResult } from './types';
 
-/** Deferred recipients are retried for this long, then failed. */
-const RETRY_WINDOW_MS = 72 * 60 * MINUTE_MS;
+/** Deferred recipients are retried for this long, then failed (docs/delivery.md, "Retries"). */
+export const RETRY_WINDOW_MS = 72 * 60 * MINUTE_MS;
+// Roughly doubling, capped at 4 hours: about 20 attempts within the window.
 const RETRY_DELAYS_MS = [MINUTE_MS, 5 * MINUTE_MS, 15 * MINUTE_MS, 30 * MINUTE_MS, 60 * MINUTE_MS, 2 * 60 * MINUTE_MS, 4 * 60 * MINUTE_MS];
 
-const retryDelayMs = (attempt: number) => RETRY_DELAYS_MS[Math.min(attempt - 1, RETRY_DELAYS_MS.length - 1)]!;
+/** A recipient's back-off after its `attempt`-th try (its own attempts: a hold by traffic shaping is not one). */
+const retryDelayMs = (attempt: number) => RETRY_DELAYS_MS[Math.min(Math.max(attempt, 1) - 1, RETRY_DELAYS_MS.length - 1)]!;
 
 /** Builds, signs and hands the message to the receiving servers; records each recipient's outcome. */
 export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<DispatchResult> {
   const now = deps.clock.now();
   const states: RecipientState[] = row.recipients.map((state) => ({ ...state }));
-  const open = states.filter((state) => state.status === 'pending' || state.status === 'deferred').map((state) => ({ state, index: state.index }));
+  // Pending ones, and deferred ones whose own back-off is over; the others wait for their time.
+  const isDue = (state: RecipientState) => state.status === 'pending' || (state.status === 'deferred' && (!state.nextAttemptAt || Date.parse(state.nextAttemptAt) <= now.getTime()));
+  const open = states.filter(isDue).map((state) => ({ state, index: state.index }));
+  /** When each recipient left to try is due again: those not due now keep their time. */
+  const dueTimes: number[] = states.filter((state) => state.status === 'deferred' && !isDue(state)).map((state) => Date.parse(state.nextAttemptAt!));
   let sent: Awaited<ReturnType<typeof send>>;
   try {
     sent = await send(deps, row, open.map(({ index }) => index), now);
@@ -28,8 +34,10 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
   }
   if (!sent) {
     const reason = 'the sending domain was deleted';
-    for (const { state } of open) Object.assign(state, { status: 'failed', response: reason });
-    return finishDispatch(deps, row, states, open.map(({ state }) => ({ type: 'email.failed', recipient: state.address, data: { reason } })), null);
+    // Every recipient left to try, due now or not: nothing of this email can be sent any more.
+    const left = states.filter((state) => state.status === 'pending' || state.status === 'deferred');
+    for (const state of left) Object.assign(state, { status: 'failed', response: reason });
+    return finishDispatch(deps, row, states, left.map((state) => ({ type: 'email.failed', recipient: state.address, data: { reason } })), null);
   }
   const { message, messageDate, outcomes } = sent;
   const events: EmailEventInput[] = [];
@@ -40,6 +48,22 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
     const target = open.find(({ state }) => state.address.toLowerCase() === outcome.recipient.toLowerCase());
     if (!target) continue;
     const state = target.state;
+    if (outcome.held) {
+      // Not tried (its provider is paused or throttled for this sending domain): no attempt, no
+      // event, its last reply kept; past the window it fails like any deferral.
+      if (expired) {
+        state.status = 'failed';
+        state.response ??= outcome.response;
+        const bounce = classifyResponse({ text: state.response, kind: 'failed' });
+        events.push({ type: 'email.failed', recipient: state.address, data: { response: state.response, reason: 'not accepted within 72 hours', bounce } });
+      } else {
+        state.status = 'deferred';
+        state.response ??= outcome.response;
+        state.nextAttemptAt = outcome.held.retryAt.toISOString();
+        dueTimes.push(outcome.held.retryAt.getTime());
+      }
+      continue;
+    }
     state.attempts += 1;
     state.response = outcome.response;
     const data = {
@@ -64,13 +88,15 @@ export async function deliverLive(deps: Deps, row: ClaimedEmail): Promise<Dispat
       events.push({ type: 'email.failed', recipient: state.address, data: { ...data, reason: 'not accepted within 72 hours', bounce } });
     } else {
       state.status = 'deferred';
+      const due = now.getTime() + retryDelayMs(state.attempts);
+      state.nextAttemptAt = new Date(due).toISOString();
+      dueTimes.push(due);
       const bounce = classifyResponse({ smtpCode: outcome.smtpCode, text: outcome.response, kind: 'delayed' });
       events.push({ type: 'email.delivery_delayed', recipient: state.address, data: { ...data, attempt: state.attempts, bounce } });
     }
   }
   if (firstAttempt && reachedServer) events.unshift({ type: 'email.sent', data: { messageId: message.messageId } });
-  const deferred = states.some((state) => state.status === 'deferred');
-  const next = deferred ? new Date(now.getTime() + retryDelayMs(row.attempts + 1)) : null;
+  const next = dueTimes.length > 0 ? new Date(Math.min(...dueTimes)) : null;
   return finishDispatch(deps, row, states, events, next, {
     messageId: message.messageId,
     messageDate,
@@ -101,6 +127,7 @@ async function send(deps: Deps, row: ClaimedEmail, recipients: number[], now: Da
       heloName: deps.config.mailHost,
       allowPrivateCidrs: deps.config.smtpMxAllowPrivateCidrs,
       timeouts: deps.config.smtpTimeouts,
+      shaping: deps.shaping,
     },
   );
   return { message, messageDate, outcomes };
