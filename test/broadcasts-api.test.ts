@@ -78,6 +78,29 @@ describe('drafts', () => {
   });
 });
 
+describe('duplicates', () => {
+  it('are new drafts with the audience, sender and content, whatever the status of the one copied', async () => {
+    const original = (await create({ name: 'November', reply_to: ['help@acme.example.com'] })).body;
+    expect((await call('POST', `/${original.id}/send`, { scheduled_at: inAnHour() })).body.status).toBe('scheduled');
+    const copy = await call('POST', `/${original.id}/duplicate`);
+    expect(copy.status, copy.text).toBe(201);
+    expect(copy.body).toMatchObject({ name: 'November (copy)', status: 'draft', audienceId, from: original.from, replyTo: ['help@acme.example.com'], subject: 'November news', html: HTML, scheduledAt: null, counts: { recipients: 0 } });
+    expect(copy.body.id).not.toBe(original.id);
+    expect((await call('GET', `/${original.id}`)).body.status).toBe('scheduled');
+
+    const template = await app.request('POST', '/api/templates', { key: org.apiKey, body: { name: 'Monthly', subject: 'Hi {{ name }}', html: '<p>x</p>' } });
+    const byTemplate = (await create({ subject: undefined, html: undefined, template_id: template.body.id, name: 'x'.repeat(200) })).body;
+    const longCopy = await call('POST', `/${byTemplate.id}/duplicate`);
+    expect(longCopy.body).toMatchObject({ templateId: template.body.id, html: null, subject: null });
+    expect(longCopy.body.name).toBe(`${'x'.repeat(193)} (copy)`);
+
+    const other = await app.createOrg({ name: 'Other' });
+    expect((await call('POST', `/${original.id}/duplicate`, undefined, other.apiKey)).status).toBe(404);
+    const testKey = await keyFor(app, org.organizationId, 'full_access', 'test');
+    expect((await call('POST', `/${original.id}/duplicate`, undefined, testKey)).status).toBe(403);
+  });
+});
+
 describe('scheduling, sending and their refusals', () => {
   it('schedules with PATCH scheduled_at, moves it, takes it back to draft with null, and sends it later on send', async () => {
     const { body } = await create();

@@ -141,6 +141,21 @@ describe('template CRUD', () => {
   });
 });
 
+describe('duplicates', () => {
+  it('are new templates with the subject and bodies, named "… (copy)"; the original stays as it was', async () => {
+    const original = await create();
+    app.clock.advance(1_000);
+    const copy = await app.request('POST', `/api/templates/${original.id}/duplicate`, { key: org.apiKey });
+    expect(copy.status, copy.text).toBe(201);
+    expect(copy.body).toEqual({ ...original, id: expect.any(String), name: 'Welcome (copy)', createdAt: app.clock.now().toISOString(), updatedAt: app.clock.now().toISOString() });
+    expect(copy.body.id).not.toBe(original.id);
+    expect((await app.request('GET', `/api/templates/${original.id}`, { key: org.apiKey })).body).toEqual(original);
+    expect((await app.request('POST', `/api/templates/${copy.body.id}/duplicate`, { key: org.apiKey })).body.name).toBe('Welcome (copy) (copy)');
+    const other = await app.createOrg({ name: 'Other' });
+    expect((await app.request('POST', `/api/templates/${original.id}/duplicate`, { key: other.apiKey })).status).toBe(404);
+  });
+});
+
 describe('preview', () => {
   it('escapes variables in the HTML and leaves them plain in the subject and text; defaults apply; missing variables render empty and are listed', async () => {
     const created = await create();

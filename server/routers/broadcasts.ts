@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { previewBroadcast } from '../services/broadcasts/preview';
 import { cancelBroadcast, sendBroadcast } from '../services/broadcasts/send';
 import { createBroadcast, deleteBroadcast, getBroadcast, listBroadcasts, updateBroadcast } from '../services/broadcasts/crud';
+import { BROADCAST_NAME_CHARS, duplicateBroadcast } from '../services/broadcasts/duplicate';
 import { preflightBroadcast } from '../services/broadcasts/preflight/preflight';
 import { CHECK_STATUSES, PREFLIGHT_CHECK_IDS } from '../services/broadcasts/preflight/checks';
 import { BROADCAST_STATUSES, HOLD_REASONS } from '../vocabulary/broadcast-statuses';
@@ -85,7 +86,7 @@ const check = z
   .meta({ id: 'PreflightCheck' });
 const preflight = z.object({ ready: z.boolean().describe('No check fails (warnings do not stop a send)'), checks: z.array(check) }).meta({ id: 'BroadcastPreflight' });
 
-const name = z.string().trim().min(1, 'must not be empty').max(200).regex(NO_BREAKS, 'must not contain CR, LF or NUL');
+const name = z.string().trim().min(1, 'must not be empty').max(BROADCAST_NAME_CHARS).regex(NO_BREAKS, 'must not contain CR, LF or NUL');
 const subject = z
   .string()
   .min(1, 'must not be empty')
@@ -146,6 +147,16 @@ export const broadcastsRouter = router({
     .input(z.strictObject({ ...pageQuery({ max: 100, default: 20 }) }))
     .output(z.object({ data: z.array(summary), nextCursor: z.uuid().nullable() }))
     .query(({ ctx, input }) => listBroadcasts(ctx.deps, ctx.principal, input)),
+
+  duplicate: orgProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/broadcasts/{id}/duplicate', operationId: 'duplicateBroadcast', tags, summary: 'A new draft with the audience, sender and content of this broadcast, named "… (copy)"' },
+      successStatus: 201,
+      liveWrite: true,
+    })
+    .input(z.strictObject(byId))
+    .output(broadcast)
+    .mutation(({ ctx, input }) => duplicateBroadcast(ctx.deps, ctx.principal, input.id)),
 
   get: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/broadcasts/{id}', operationId: 'getBroadcast', tags, summary: 'Get a broadcast with its counts' } })

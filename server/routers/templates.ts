@@ -2,6 +2,7 @@ import { MAX_REQUEST_TARGET_BYTES } from '../trpc/request-limits';
 import { BODY_LIMITS } from '../trpc/request-limits';
 import { z } from 'zod';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '../services/templates/crud';
+import { duplicateTemplate } from '../services/templates/duplicate';
 import { TEMPLATE_LIMITS } from '../services/templates/limits';
 import { previewContent, previewTemplate } from '../services/templates/preview';
 import { sendTemplateTest } from '../services/templates/test-send';
@@ -81,6 +82,16 @@ export const templatesRouter = router({
     .input(z.strictObject({ ...pageQuery({ max: 100, default: 50 }) }))
     .output(z.object({ data: z.array(templateSummary), nextCursor: z.uuid().nullable() }))
     .query(({ ctx, input }) => listTemplates(ctx.deps, ctx.principal, input)),
+
+  duplicate: orgProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/templates/{id}/duplicate', operationId: 'duplicateTemplate', tags, summary: 'A new template with the subject and bodies of this one, named "… (copy)"' },
+      successStatus: 201,
+      liveWrite: true,
+    })
+    .input(byId)
+    .output(template)
+    .mutation(({ ctx, input }) => duplicateTemplate(ctx.deps, ctx.principal, input.id)),
 
   get: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/templates/{id}', operationId: 'getTemplate', tags, summary: 'Get a template' } })

@@ -121,6 +121,7 @@ export const DASHBOARD_ACCESS = {
   'suppressions.delete': AUDIENCE,
 
   'templates.create': CONTENT,
+  'templates.duplicate': CONTENT,
   'templates.list': EVERYONE,
   'templates.get': EVERYONE,
   'templates.preview': EVERYONE,
@@ -137,6 +138,7 @@ export const DASHBOARD_ACCESS = {
   'billing.portal': BILLING,
 
   'broadcasts.create': AUDIENCE,
+  'broadcasts.duplicate': AUDIENCE,
   'broadcasts.list': EVERYONE,
   'broadcasts.get': EVERYONE,
   'broadcasts.preview': EVERYONE,

@@ -355,6 +355,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/templates/{id}/preview', sendingAccess: false, liveWrite: false, ...withTemplate() },
   { method: 'PATCH', path: '/templates/{id}', sendingAccess: false, liveWrite: true, ...withTemplate(() => ({ subject: 'Hello {{ name }}' })) },
   { method: 'DELETE', path: '/templates/{id}', sendingAccess: false, liveWrite: true, ...withTemplate() },
+  { method: 'POST', path: '/templates/{id}/duplicate', sendingAccess: false, liveWrite: true, ...withTemplate() },
   {
     method: 'POST',
     path: '/broadcasts',
@@ -364,6 +365,7 @@ export const ROUTES: RouteCase[] = [
   },
   { method: 'GET', path: '/broadcasts', sendingAccess: false, liveWrite: false },
   { method: 'GET', path: '/broadcasts/{id}', sendingAccess: false, liveWrite: false, ...withBroadcast() },
+  { method: 'POST', path: '/broadcasts/{id}/duplicate', sendingAccess: false, liveWrite: true, ...withBroadcast() },
   { method: 'PATCH', path: '/broadcasts/{id}', sendingAccess: false, liveWrite: true, ...withBroadcast('draft', () => ({ name: 'Renamed' })) },
   { method: 'DELETE', path: '/broadcasts/{id}', sendingAccess: false, liveWrite: true, ...withBroadcast() },
   { method: 'POST', path: '/broadcasts/{id}/send', sendingAccess: false, liveWrite: true, ...withBroadcast() },
