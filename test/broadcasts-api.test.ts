@@ -78,6 +78,21 @@ describe('drafts', () => {
   });
 });
 
+describe("Resend's segment_id", () => {
+  it('is audience_id under its other name, on create and on update; one of the two', async () => {
+    const made = await create({ audience_id: undefined, segment_id: audienceId });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.audienceId).toBe(audienceId);
+    const segment = (await app.request('POST', '/api/segments', { key: org.apiKey, body: { name: 'Customers' } })).body.id;
+    expect((await call('PATCH', `/${made.body.id}`, { segment_id: segment })).body.audienceId).toBe(segment);
+    expect((await create({ segment_id: audienceId })).body).toEqual({ error: 'segment_id: give audience_id or segment_id (its other name), not both', code: 'VALIDATION_ERROR' });
+    expect((await create({ audience_id: undefined })).body).toEqual({ error: 'audience_id: is required (or segment_id, its other name)', code: 'VALIDATION_ERROR' });
+    expect((await call('PATCH', `/${made.body.id}`, { audience_id: audienceId, segment_id: segment })).body.code).toBe('VALIDATION_ERROR');
+    const other = await app.createOrg({ name: 'Other' });
+    expect((await call('PATCH', `/${made.body.id}`, { audience_id: audienceId, segment_id: segment }, other.apiKey)).status).toBe(404);
+  });
+});
+
 describe('duplicates', () => {
   it('are new drafts with the audience, sender and content, whatever the status of the one copied', async () => {
     const original = (await create({ name: 'November', reply_to: ['help@acme.example.com'] })).body;

@@ -15,6 +15,7 @@ import { mailbox } from './emails/wire';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, messageResponse, pageQuery } from './shared';
+import { validationError } from '../errors';
 
 const NO_BREAKS = /^[^\r\n\0]*$/;
 
@@ -97,9 +98,18 @@ const body = z.string().max(TEMPLATE_LIMITS.bodyBytes);
 const replyTo = z.union([mailbox('reply_to'), z.array(mailbox('reply_to')).max(EMAIL_LIMITS.recipients)]).transform((value) => (Array.isArray(value) ? value : [value]));
 const when = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2026-11-21T10:00:00Z' });
 
+const audienceId = z.uuid({ message: 'must be the id of one of your audiences' });
+/** Resend's name for `audience_id` (a segment is an audience under another name, docs/contacts.md): one of the two. */
+const segmentId = z.uuid({ message: 'must be the id of one of your segments (audiences)' }).describe("Resend's name for `audience_id`: give one of the two");
+const BOTH_AUDIENCES = 'give audience_id or segment_id (its other name), not both';
+const oneAudience = (input: { audience_id?: string; segment_id?: string }, ctx: z.RefinementCtx) => {
+  if (input.audience_id !== undefined && input.segment_id !== undefined) ctx.addIssue({ code: 'custom', path: ['segment_id'], message: BOTH_AUDIENCES });
+  else if (input.audience_id === undefined && input.segment_id === undefined) ctx.addIssue({ code: 'custom', path: ['audience_id'], message: 'is required (or segment_id, its other name)' });
+};
+
 /** The fields create and update share, from the wire's snake_case to the service's input. */
-const fieldsOf = <T extends { audience_id?: string; from?: string; subject?: string | null; html?: string | null; text?: string | null; template_id?: string | null; name?: string; reply_to?: string[] }>(input: T) => ({
-  audienceId: input.audience_id,
+const fieldsOf = <T extends { audience_id?: string; segment_id?: string; from?: string; subject?: string | null; html?: string | null; text?: string | null; template_id?: string | null; name?: string; reply_to?: string[] }>(input: T) => ({
+  audienceId: input.audience_id ?? input.segment_id,
   from: input.from,
   subject: input.subject,
   html: input.html,
@@ -118,22 +128,25 @@ export const broadcastsRouter = router({
   create: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/broadcasts', operationId: 'createBroadcast', tags, summary: 'Create a broadcast (draft)' }, successStatus: 201, liveWrite: true, bodyLimitBytes })
     .input(
-      z.strictObject({
-        audience_id: z.uuid({ message: 'must be the id of one of your audiences' }),
-        from: mailbox('from'),
-        subject: subject.optional().describe('Required unless template_id is given (then it overrides the template\'s)'),
-        html: body.optional(),
-        text: body.optional(),
-        template_id: z.uuid({ message: 'must be the id of one of your templates' }).optional(),
-        name: name.optional().describe('Default: the subject'),
-        reply_to: replyTo.optional(),
-      }),
+      z
+        .strictObject({
+          audience_id: audienceId.optional().describe('Required (or segment_id)'),
+          segment_id: segmentId.optional(),
+          from: mailbox('from'),
+          subject: subject.optional().describe('Required unless template_id is given (then it overrides the template\'s)'),
+          html: body.optional(),
+          text: body.optional(),
+          template_id: z.uuid({ message: 'must be the id of one of your templates' }).optional(),
+          name: name.optional().describe('Default: the subject'),
+          reply_to: replyTo.optional(),
+        })
+        .superRefine(oneAudience),
     )
     .output(broadcast)
     .mutation(({ ctx, input }) =>
       createBroadcast(ctx.deps, ctx.principal, {
         ...fieldsOf(input),
-        audienceId: input.audience_id,
+        audienceId: (input.audience_id ?? input.segment_id)!,
         from: input.from,
         subject: input.subject,
         html: input.html,
@@ -203,7 +216,8 @@ export const broadcastsRouter = router({
     .input(
       z.strictObject({
         ...byId,
-        audience_id: z.uuid({ message: 'must be the id of one of your audiences' }).optional(),
+        audience_id: audienceId.optional(),
+        segment_id: segmentId.optional(),
         from: mailbox('from').optional(),
         subject: subject.nullable().optional(),
         html: body.nullable().optional(),
@@ -215,12 +229,17 @@ export const broadcastsRouter = router({
       }),
     )
     .output(broadcast)
-    .mutation(({ ctx, input }) =>
-      updateBroadcast(ctx.deps, ctx.principal, input.id, {
+    .mutation(async ({ ctx, input }) => {
+      if (input.audience_id !== undefined && input.segment_id !== undefined) {
+        // Another organization's broadcast is 404 whatever the body says.
+        await getBroadcast(ctx.deps, ctx.principal, input.id);
+        throw validationError(`segment_id: ${BOTH_AUDIENCES}`);
+      }
+      return updateBroadcast(ctx.deps, ctx.principal, input.id, {
         ...fieldsOf(input),
         scheduledAt: input.scheduled_at === undefined ? undefined : input.scheduled_at === null ? null : new Date(input.scheduled_at),
-      }),
-    ),
+      });
+    }),
 
   delete: orgProcedure
     .meta({ openapi: { method: 'DELETE', path: '/broadcasts/{id}', operationId: 'deleteBroadcast', tags, summary: 'Delete a draft or cancelled broadcast' }, liveWrite: true, errors: [409] })
