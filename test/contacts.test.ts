@@ -30,6 +30,25 @@ const batch = (key: string, audience: string, rows: unknown[]) => app.request('P
 const list = (key: string, audience: string, query = '') => app.request('GET', `/api/audiences/${audience}/contacts${query}`, { key });
 const countOf = async (key: string, audience: string) => (await app.request('GET', `/api/audiences/${audience}`, { key })).body.contactCount as number;
 
+describe('a contact by its address', () => {
+  it('is read, changed and deleted at /audiences/{id}/contacts/{email}, URL-encoded and in any spelling', async () => {
+    const org = await app.createOrg();
+    const audience = await audienceOf(org.apiKey);
+    const created = (await app.request('POST', `/api/audiences/${audience}/contacts`, { key: org.apiKey, body: { email: 'ada@example.net', name: 'Ada' } })).body;
+    const byAddress = await app.request('GET', `/api/audiences/${audience}/contacts/${encodeURIComponent('Ada@Example.NET')}`, { key: org.apiKey });
+    expect(byAddress.status, byAddress.text).toBe(200);
+    expect(byAddress.body).toEqual(created);
+    const changed = await app.request('PATCH', `/api/audiences/${audience}/contacts/ada%40example.net`, { key: org.apiKey, body: { subscribed: false } });
+    expect(changed.body).toMatchObject({ id: created.id, subscribed: false });
+    expect((await app.request('GET', `/api/audiences/${audience}/contacts/nobody%40example.net`, { key: org.apiKey })).body).toEqual({ error: 'Contact not found', code: 'NOT_FOUND' });
+    expect((await app.request('GET', `/api/audiences/${audience}/contacts/nope`, { key: org.apiKey })).body).toEqual({ error: 'contactId: must be a contact id (UUID) or an email address', code: 'VALIDATION_ERROR' });
+    const other = await app.createOrg();
+    expect((await app.request('GET', `/api/audiences/${audience}/contacts/ada%40example.net`, { key: other.apiKey })).status).toBe(404);
+    expect((await app.request('DELETE', `/api/audiences/${audience}/contacts/ada%40example.net`, { key: org.apiKey })).status).toBe(200);
+    expect((await app.request('GET', `/api/audiences/${audience}/contacts/${created.id}`, { key: org.apiKey })).status).toBe(404);
+  });
+});
+
 describe('audiences', () => {
   it('creates, lists newest first with counts, and deletes an audience with its contacts', async () => {
     const org = await app.createOrg();

@@ -3,6 +3,9 @@ import { createAudience, deleteAudience, getAudience, listAudiences } from '../s
 import { deleteContact, deleteContacts, updateContact } from '../services/contacts/change';
 import { createContact } from '../services/contacts/create';
 import { getContact, listContacts } from '../services/contacts/read';
+import { contactIdOf, type ContactTarget } from '../services/contacts/target';
+import { isUuid } from '../ids';
+import { decodePathParam } from '../trpc/path-params';
 import { CONTACT_BATCH_LIMIT, upsertContacts } from '../services/contacts/upsert';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
@@ -49,7 +52,25 @@ export const contactListQuery = {
   subscribed: z.stringbool({ truthy: ['true'], falsy: ['false'], error: 'must be true or false' }).meta({ enum: ['true', 'false'], maxLength: 5 }).optional(),
 };
 export const contactPage = z.object({ data: z.array(contact), nextCursor: z.uuid().nullable() });
-const contactPath = { id: idParam, contactId: idParam };
+/**
+ * `{contactId}`: a contact id, or (Resend's way) the contact's address URL-encoded
+ * (`/audiences/{id}/contacts/ada%40example.com`). Anything else is a 400 naming `contactId`.
+ */
+const contactParam = z
+  .string()
+  .meta({ description: 'A contact id (UUID), or the contact\'s address URL-encoded (ada%40example.com)', anyOf: [{ format: 'uuid' }, { format: 'idn-email' }] })
+  .transform((value, ctx): ContactTarget => {
+    const text = decodePathParam(value);
+    if (text === null) {
+      ctx.addIssue({ code: 'custom', message: 'is not a valid URL-encoded value' });
+      return z.NEVER;
+    }
+    if (isUuid(text)) return { id: text.toLowerCase() };
+    if (text.includes('@')) return { email: text };
+    ctx.addIssue({ code: 'custom', message: 'must be a contact id (UUID) or an email address' });
+    return z.NEVER;
+  });
+const contactPath = { id: idParam, contactId: contactParam };
 const tags = ['Audiences'];
 const contactTags = ['Contacts'];
 
@@ -107,20 +128,22 @@ export const audiencesRouter = router({
     .meta({ openapi: { method: 'GET', path: '/audiences/{id}/contacts/{contactId}', operationId: 'getContact', tags: contactTags, summary: 'Get a contact' } })
     .input(z.strictObject(contactPath))
     .output(contact)
-    .query(({ ctx, input }) => getContact(ctx.deps, ctx.principal, input.id, input.contactId)),
+    .query(async ({ ctx, input }) => getContact(ctx.deps, ctx.principal, input.id, await contactIdOf(ctx.deps, ctx.principal, input.id, input.contactId))),
 
   updateContact: orgProcedure
     .meta({ openapi: { method: 'PATCH', path: '/audiences/{id}/contacts/{contactId}', operationId: 'updateContact', tags: contactTags, summary: "Change a contact's name or subscription" }, liveWrite: true })
     .input(z.strictObject({ ...contactPath, name: name.nullable().optional(), subscribed: jsonBoolean().optional() }))
     .output(contact)
-    .mutation(({ ctx, input }) => updateContact(ctx.deps, ctx.principal, input.id, input.contactId, { name: input.name, subscribed: input.subscribed })),
+    .mutation(async ({ ctx, input }) =>
+      updateContact(ctx.deps, ctx.principal, input.id, await contactIdOf(ctx.deps, ctx.principal, input.id, input.contactId), { name: input.name, subscribed: input.subscribed }),
+    ),
 
   deleteContact: orgProcedure
     .meta({ openapi: { method: 'DELETE', path: '/audiences/{id}/contacts/{contactId}', operationId: 'deleteContact', tags: contactTags, summary: 'Delete a contact' }, liveWrite: true })
     .input(z.strictObject(contactPath))
     .output(messageResponse)
     .mutation(async ({ ctx, input }) => {
-      await deleteContact(ctx.deps, ctx.principal, input.id, input.contactId);
+      await deleteContact(ctx.deps, ctx.principal, input.id, await contactIdOf(ctx.deps, ctx.principal, input.id, input.contactId));
       return { message: 'Contact deleted' };
     }),
 
