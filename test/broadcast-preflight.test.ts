@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { audiences, broadcasts, contacts, emailEvents, emails, suppressions } from '@/db/schema';
+import { audienceMemberships, audiences, broadcasts, contacts, emailEvents, emails, suppressions } from '@/db/schema';
 import { newId } from '@/server/ids';
 import { sweepDomainChecks } from '@/server/services/domains/verification';
 import { judgeAudienceQuality } from '@/server/services/broadcasts/preflight/audience-quality';
@@ -74,7 +74,12 @@ async function audienceWith(organizationId: string, count: number, options: { na
     createdAt: now,
     updatedAt: now,
   }));
-  if (rows.length > 0) await db().insert(contacts).values(rows);
+  if (rows.length > 0) {
+    await db().insert(contacts).values(rows.map(({ id: contactId, email }) => ({ id: contactId, organizationId, email, createdAt: now, updatedAt: now })));
+    await db()
+      .insert(audienceMemberships)
+      .values(rows.map((row) => ({ id: newId(), audienceId: id, contactId: row.id, organizationId, subscribed: row.subscribed, createdAt: now, updatedAt: now })));
+  }
   return { id, contacts: rows };
 }
 

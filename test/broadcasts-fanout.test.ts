@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { InngestTestEngine } from '@inngest/test';
-import { broadcasts, contacts, emails, events, organizations, systemEmails, usageCounters, workers } from '@/db/schema';
+import { audienceMemberships, broadcasts, contacts, emails, events, organizations, systemEmails, usageCounters, workers } from '@/db/schema';
 import { functionsFor } from '@/inngest/functions';
 import { runAdminCommand } from '@/server/admin/commands';
 import { fanOutChunk } from '@/server/services/broadcasts/chunk';
@@ -143,7 +143,12 @@ describe('exactly once', () => {
     await claimFor(app.runtime.deps, id);
     // The first chunk is stored; the second is read and rendered meanwhile (chunk-prefetch.ts).
     expect((await fanOutChunk(app.runtime.deps, id)).outcome).toBe('more');
-    const ordered = await app.runtime.deps.db.select({ id: contacts.id, email: contacts.email }).from(contacts).where(eq(contacts.audienceId, audienceId)).orderBy(asc(contacts.id));
+    const ordered = await app.runtime.deps.db
+      .select({ id: contacts.id, email: contacts.email })
+      .from(audienceMemberships)
+      .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
+      .where(eq(audienceMemberships.audienceId, audienceId))
+      .orderBy(asc(contacts.id));
     const [leaving, deleted] = [ordered[600]!, ordered[700]!];
     app.clock.advance(1000);
     expect((await app.request('PATCH', `/api/audiences/${audienceId}/contacts/${leaving.id}`, { key: org.apiKey, body: { subscribed: false } })).status).toBe(200);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
-import { audiences, broadcasts, contacts, emailEvents, emails, events, suppressions, webhookDeliveries, webhooks } from '@/db/schema';
+import { audienceMemberships, audiences, broadcasts, contacts, emailEvents, emails, events, suppressions, webhookDeliveries, webhooks } from '@/db/schema';
 import { UNSUBSCRIBE_BODY_LIMIT_BYTES } from '@/server/http/unsubscribe';
 import { confirmPage, donePage } from '@/server/http/unsubscribe-page';
 import { newId } from '@/server/ids';
@@ -13,6 +13,7 @@ import { unsubscribe } from '@/server/services/unsubscribe/unsubscribe';
 import type { UnsubscribeState } from '@/server/services/unsubscribe/vocabulary';
 import { captureLog } from './support/log-capture';
 import { startTestApp, type TestApp } from './support/app';
+import { insertMember } from './support/members';
 
 // A broadcast's message as the fan-out will leave it (it is not merged yet): an audience, one
 // contact, the broadcast and the contact's email row, written straight into the database.
@@ -28,6 +29,7 @@ interface Seeded {
   organizationId: string;
   audienceId: string;
   contactId: string;
+  membershipId: string;
   broadcastId: string;
   emailId: string;
   token: string;
@@ -38,11 +40,10 @@ async function seed(names: { organization?: string; audience?: string } = {}): P
   const { organizationId } = await app.createOrg({ name: names.organization ?? 'Acme' });
   const now = app.clock.now();
   const audienceId = newId();
-  const contactId = newId();
   const broadcastId = newId();
   const emailId = newId();
   await db.insert(audiences).values({ id: audienceId, organizationId, name: names.audience ?? 'Weekly news', contactCount: 1, createdAt: now });
-  await db.insert(contacts).values({ id: contactId, organizationId, audienceId, email: ADDRESS, name: 'Ada', subscribed: true, createdAt: now, updatedAt: now });
+  const { contactId, membershipId } = await insertMember(db, { organizationId, audienceId, email: ADDRESS, name: 'Ada', now });
   await db.insert(broadcasts).values({ id: broadcastId, organizationId, audienceId, name: 'November', from: 'Acme <news@acme.example.com>', status: 'sending', createdAt: now, updatedAt: now });
   await db.insert(emails).values({
     id: emailId,
@@ -69,8 +70,8 @@ async function seed(names: { organization?: string; audience?: string } = {}): P
   });
   // An endpoint for every event: each event below must queue its delivery.
   await db.insert(webhooks).values({ id: newId(), organizationId, url: 'https://hooks.example.org/in', events: ['*'], secretSealed: 'sealed', createdAt: now, updatedAt: now });
-  const token = sealUnsubscribeToken(unsubscribeKeyFrom(app.runtime.deps.encryptionKey), { contactId, emailId });
-  return { organizationId, audienceId, contactId, broadcastId, emailId, token };
+  const token = sealUnsubscribeToken(unsubscribeKeyFrom(app.runtime.deps.encryptionKey), { membershipId, emailId });
+  return { organizationId, audienceId, contactId, membershipId, broadcastId, emailId, token };
 }
 
 const pathOf = (token: string) => `/unsubscribe/${token}`;
@@ -91,7 +92,7 @@ const getPage = (token: string, method = 'GET') => fetch(`${app.url}${pathOf(tok
 /** Everything an unsubscribe may write, to compare before and after. */
 async function snapshot(s: Seeded) {
   const db = app.runtime.deps.db;
-  const [contact] = await db.select().from(contacts).where(eq(contacts.id, s.contactId));
+  const [contact] = await db.select().from(audienceMemberships).where(eq(audienceMemberships.id, s.membershipId));
   const [broadcast] = await db.select({ unsubscribed: broadcasts.unsubscribed }).from(broadcasts).where(eq(broadcasts.id, s.broadcastId));
   return {
     contact: contact ? { subscribed: contact.subscribed, updatedAt: contact.updatedAt.toISOString() } : null,
@@ -172,7 +173,7 @@ describe('one-click (RFC 8058)', () => {
 
   it('counts the message once under concurrent POSTs when the contact was unsubscribed already (only the row lock orders them)', async () => {
     const s = await seed();
-    await app.runtime.deps.db.update(contacts).set({ subscribed: false }).where(eq(contacts.id, s.contactId));
+    await app.runtime.deps.db.update(audienceMemberships).set({ subscribed: false }).where(eq(audienceMemberships.id, s.membershipId));
     await Promise.all(Array.from({ length: 5 }, () => oneClick(s.token)));
     const after = await snapshot(s);
     expect(after.unsubscribedCount).toBe(1);
@@ -324,7 +325,7 @@ describe('refusals', () => {
     const s = await seed();
     const before = await snapshot(s);
     const flipped = `${s.token.slice(0, 10)}${s.token[10] === 'A' ? 'B' : 'A'}${s.token.slice(11)}`;
-    const foreign = sealUnsubscribeToken(unsubscribeKeyFrom(Buffer.alloc(32, 9)), { contactId: s.contactId, emailId: s.emailId });
+    const foreign = sealUnsubscribeToken(unsubscribeKeyFrom(Buffer.alloc(32, 9)), { membershipId: s.membershipId, emailId: s.emailId });
     for (const token of [flipped, foreign, s.token.slice(1), `${s.token}A`, 'abc', 'A'.repeat(59)]) {
       const get = await getPage(token);
       expect(get.status, token).toBe(404);

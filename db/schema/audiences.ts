@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { organizations } from './organizations';
 
@@ -18,26 +18,78 @@ export const audiences = pgTable(
   (t) => [index('audiences_org_idx').on(t.organizationId, t.id)],
 );
 
-/** One address in one audience; the same address may be in several audiences. */
+/**
+ * One person the organization writes to: one row per (organization, lowercase address), in as
+ * many audiences as its memberships say (docs/contacts.md).
+ */
 export const contacts = pgTable(
   'contacts',
   {
     id: uuid('id').primaryKey(),
-    organizationId: uuid('organization_id').notNull(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Normalised like a recipient: lowercase, ASCII domain. */
+    email: text('email').notNull(),
+    /** As given; "first last" when only those were given. */
+    name: text('name'),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    /** Unsubscribed from everything the organization sends to lists, whatever each audience says. */
+    unsubscribed: boolean('unsubscribed').notNull().default(false),
+    /** Values of the organization's contact properties, checked by type on every write. */
+    properties: jsonb('properties').$type<Record<string, string | number | boolean>>().notNull().default({}),
+    /** The engagement summary: kept past the log's retention, read by rule-based segments. */
+    lastDeliveredAt: timestamp('last_delivered_at', { withTimezone: true, mode: 'date' }),
+    lastOpenedAt: timestamp('last_opened_at', { withTimezone: true, mode: 'date' }),
+    lastClickedAt: timestamp('last_clicked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('contacts_organization_email_unique').on(t.organizationId, t.email),
+    // Substring search of addresses (`search`), fast at millions of contacts.
+    index('contacts_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+  ],
+);
+
+/** A contact in an audience, with the spec's per-audience subscription. */
+export const audienceMemberships = pgTable(
+  'audience_memberships',
+  {
+    /** What a broadcast copy's unsubscribe token names (docs/broadcasts.md); a merged row's former contact id. */
+    id: uuid('id').notNull(),
     audienceId: uuid('audience_id')
       .notNull()
       .references(() => audiences.id, { onDelete: 'cascade' }),
-    /** Normalised like a recipient: lowercase, ASCII domain. */
-    email: text('email').notNull(),
-    name: text('name'),
+    contactId: uuid('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id').notNull(),
     subscribed: boolean('subscribed').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [
-    uniqueIndex('contacts_audience_email_unique').on(t.audienceId, t.email),
-    index('contacts_audience_idx').on(t.audienceId, t.id),
-    // Substring search of addresses (`search`), fast at millions of contacts.
-    index('contacts_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+    primaryKey({ columns: [t.audienceId, t.contactId] }),
+    uniqueIndex('audience_memberships_id_unique').on(t.id),
+    index('audience_memberships_contact_idx').on(t.contactId),
   ],
+);
+
+/**
+ * The ids of contacts merged into one by address (migration 0034): each still names its contact on
+ * every route; `audienceId` is the audience the merged row was in.
+ */
+export const contactAliases = pgTable(
+  'contact_aliases',
+  {
+    id: uuid('id').primaryKey(),
+    contactId: uuid('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id').notNull(),
+    audienceId: uuid('audience_id'),
+  },
+  (t) => [index('contact_aliases_contact_idx').on(t.contactId)],
 );

@@ -16,6 +16,8 @@ export const organizations = pgTable('organizations', {
   ownerEmail: text('owner_email').notNull(),
   /** Operator override of the plan's requests per rate-limit window. */
   rateLimitOverride: integer('rate_limit_override'),
+  /** Contacts the organization stores (one per address), kept by every statement that adds or removes one: the plan's cap reads it. */
+  contactCount: integer('contact_count').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   /** When the organization last moved from Free to a paid volume: the new-account pool starts here. */
   paidSince: timestamp('paid_since', { withTimezone: true, mode: 'date' }),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@/server/services/api-keys/keys';
 import { eq } from 'drizzle-orm';
-import { audiences, contactProperties, contacts, domains, events, organizations, suppressions, topics, webhookDeliveries, webhooks } from '@/db/schema';
+import { audiences, contactProperties, domains, events, organizations, suppressions, topics, webhookDeliveries, webhooks } from '@/db/schema';
 import { newId } from '@/server/ids';
 import { newSigningSecret, sealSecret } from '@/server/services/webhooks/secrets';
 import { registerDomain } from '@/server/services/domains/crud';
@@ -13,6 +13,7 @@ import { createBroadcast } from '@/server/services/broadcasts/crud';
 import { sendBroadcast } from '@/server/services/broadcasts/send';
 import type { Principal } from '@/server/services/shared/principal';
 import type { TestApp } from '../support/app';
+import { insertMember } from '../support/members';
 
 /**
  * Every authenticated REST route, written from the spec by hand (not derived from the router),
@@ -148,9 +149,7 @@ async function makeAudience(ctx: PrepareContext): Promise<string> {
 /** An audience with one contact in it. */
 async function makeContact(ctx: PrepareContext): Promise<{ id: string; contactId: string }> {
   const id = await makeAudience(ctx);
-  const contactId = newId();
-  const now = ctx.app.clock.now();
-  await ctx.app.runtime.deps.db.insert(contacts).values({ id: contactId, organizationId: ctx.organizationId, audienceId: id, email: `c${randomBytes(4).toString('hex')}@example.net`, createdAt: now, updatedAt: now });
+  const { contactId } = await insertMember(ctx.app.runtime.deps.db, { organizationId: ctx.organizationId, audienceId: id, email: `c${randomBytes(4).toString('hex')}@example.net`, now: ctx.app.clock.now() });
   return { id, contactId };
 }
 

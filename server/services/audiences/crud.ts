@@ -7,6 +7,7 @@ import { newId } from '../../ids';
 import type { Principal } from '../shared/principal';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { audienceHeldBy } from './holds';
+import { deleteAudienceAndOrphans } from './delete-orphans';
 
 export type AudienceRow = typeof audiences.$inferSelect;
 
@@ -47,7 +48,10 @@ export async function getAudience(deps: Pick<Deps, 'db'>, principal: Principal, 
   return view(await ownAudience(deps.db, principal, id));
 }
 
-/** Deletes the audience with its contacts, unless something that sends to it holds it (409). */
+/**
+ * Deletes the audience with its contacts, unless something that sends to it holds it (409): its
+ * memberships, and every contact left in no audience; a contact also in another audience stays there.
+ */
 export async function deleteAudience(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -58,7 +62,7 @@ export async function deleteAudience(deps: Pick<Deps, 'db' | 'clock'>, principal
     if (!row) throw notFound('Audience');
     const held = await audienceHeldBy(tx, row.id);
     if (held) throw conflict(`The audience cannot be deleted: ${held}`);
-    await tx.delete(audiences).where(eq(audiences.id, row.id));
+    await deleteAudienceAndOrphans(tx, row.organizationId, row.id);
     await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'audience.deleted', target: { type: 'audience', id: row.id, label: row.name }, details: { contacts: row.contactCount } });
   });
 }

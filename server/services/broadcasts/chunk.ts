@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
-import { broadcasts, contacts } from '@/db/schema';
+import { audienceMemberships, broadcasts, contacts } from '@/db/schema';
+import { receivesBroadcasts } from '../contacts/fields';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
@@ -48,7 +49,8 @@ const broadcastPrincipal = (organizationId: string, plan: string): Principal => 
   rateLimitOverride: null,
 });
 
-type ContactRow = { id: string; email: string; name: string | null; subscribed: boolean; updatedAt: Date };
+/** A member of the audience as the fan-out reads it: `membershipId` is what its unsubscribe token names. */
+type ContactRow = { id: string; membershipId: string; email: string; name: string | null; subscribed: boolean; updatedAt: Date };
 
 /** Why the broadcast cannot go on (checked at every chunk: the account or domain may have changed since it started). */
 function failureOf(context: SendContext, sender: Mailbox): string | null {
@@ -116,7 +118,7 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
     const fates: Array<'absent' | 'skipped' | 'suppressed' | number> = [];
     // The contacts were read before this transaction (perhaps a chunk ahead): whoever unsubscribed
     // or was deleted since is read again here, under the lock, and gets nothing.
-    const standing = await subscriptionsNow(tx, chunk);
+    const standing = await subscriptionsNow(tx, row, chunk);
     for (const read of chunk) {
       const current = standing.get(read.id);
       if (!current) {
@@ -205,7 +207,7 @@ async function renderCopies(deps: Pick<Deps, 'config' | 'encryptionKey' | 'templ
   const recipients = chunk.filter((contact) => contact.subscribed);
   const prepared = recipients.map((contact) => {
     const emailId = newId();
-    return { contact, emailId, links: unsubscribeLinks(deps.config, sealUnsubscribeToken(key, { contactId: contact.id, emailId })) };
+    return { contact, emailId, links: unsubscribeLinks(deps.config, sealUnsubscribeToken(key, { membershipId: contact.membershipId, emailId })) };
   });
   const content = { subject: row.subject ?? '', html: row.html, text: row.text };
   const version = { id: row.id, updatedAt: row.startedAt ?? row.updatedAt };
@@ -252,23 +254,42 @@ function copyMaker(row: BroadcastRow, on: { principal: Principal; sender: Mailbo
   };
 }
 
-/** Whether each contact is subscribed now, and since when its row last changed; a deleted contact is missing. */
-async function subscriptionsNow(tx: Db, chunk: ContactRow[]): Promise<Map<string, { subscribed: boolean; updatedAt: Date }>> {
-  if (chunk.length === 0) return new Map();
+const memberColumns = {
+  id: contacts.id,
+  membershipId: audienceMemberships.id,
+  email: contacts.email,
+  name: contacts.name,
+  subscribed: sql<boolean>`${receivesBroadcasts}`.mapWith(audienceMemberships.subscribed),
+  updatedAt: sql<Date>`greatest(${audienceMemberships.updatedAt}, ${contacts.updatedAt})`.mapWith(contacts.updatedAt),
+};
+
+/** Whether each contact gets the broadcast now, and since when it last changed; one no longer in the audience is missing. */
+async function subscriptionsNow(tx: Db, row: BroadcastRow, chunk: ContactRow[]): Promise<Map<string, { subscribed: boolean; updatedAt: Date }>> {
+  if (chunk.length === 0 || !row.audienceId) return new Map();
   const rows = await tx
-    .select({ id: contacts.id, subscribed: contacts.subscribed, updatedAt: contacts.updatedAt })
-    .from(contacts)
-    .where(inArray(contacts.id, chunk.map((contact) => contact.id)));
-  return new Map(rows.map((row) => [row.id, { subscribed: row.subscribed, updatedAt: row.updatedAt }]));
+    .select(memberColumns)
+    .from(audienceMemberships)
+    .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
+    .where(and(eq(audienceMemberships.audienceId, row.audienceId), inArray(audienceMemberships.contactId, chunk.map((contact) => contact.id))));
+  return new Map(rows.map((member) => [member.id, { subscribed: member.subscribed, updatedAt: member.updatedAt }]));
 }
 
+/** The audience's members after the cursor, by contact id, up to the newest when sending started; one who joined since is left out. */
 function contactsAfterCursor(tx: Db, row: BroadcastRow): Promise<ContactRow[]> {
   if (!row.audienceId || !row.lastContactId) return Promise.resolve([]);
   return tx
-    .select({ id: contacts.id, email: contacts.email, name: contacts.name, subscribed: contacts.subscribed, updatedAt: contacts.updatedAt })
-    .from(contacts)
-    .where(and(eq(contacts.audienceId, row.audienceId), row.cursor ? gt(contacts.id, row.cursor) : undefined, lte(contacts.id, row.lastContactId)))
-    .orderBy(asc(contacts.id))
+    .select(memberColumns)
+    .from(audienceMemberships)
+    .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
+    .where(
+      and(
+        eq(audienceMemberships.audienceId, row.audienceId),
+        row.cursor ? gt(audienceMemberships.contactId, row.cursor) : undefined,
+        lte(audienceMemberships.contactId, row.lastContactId),
+        row.startedAt ? lte(audienceMemberships.createdAt, row.startedAt) : undefined,
+      ),
+    )
+    .orderBy(asc(audienceMemberships.contactId))
     .limit(CHUNK_CONTACTS);
 }
 

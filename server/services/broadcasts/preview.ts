@@ -1,5 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { audiences, contacts, templates } from '@/db/schema';
+import { audienceMemberships, audiences, contacts, templates } from '@/db/schema';
+import { receivesBroadcasts } from '../contacts/fields';
+import { canonicalContactId } from '../contacts/aliases';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
@@ -36,7 +38,8 @@ export interface BroadcastPreview {
 const SAMPLE_EMAIL = 'contact@example.com';
 
 
-async function ownContact(db: Db, principal: Principal, id: string) {
+async function ownContact(db: Db, principal: Principal, given: string) {
+  const id = await canonicalContactId(db, principal.organizationId, given);
   const [row] = await db
     .select({ id: contacts.id, email: contacts.email, name: contacts.name })
     .from(contacts)
@@ -48,9 +51,10 @@ async function ownContact(db: Db, principal: Principal, id: string) {
 async function subscribedContacts(db: Db, principal: Principal, audienceId: string | null | undefined): Promise<number | null> {
   if (!audienceId) return null;
   const [row] = await db
-    .select({ subscribed: sql<number>`(count(${contacts.id}) filter (where ${contacts.subscribed}))::int` })
+    .select({ subscribed: sql<number>`(count(${contacts.id}) filter (where ${receivesBroadcasts}))::int` })
     .from(audiences)
-    .leftJoin(contacts, eq(contacts.audienceId, audiences.id))
+    .leftJoin(audienceMemberships, eq(audienceMemberships.audienceId, audiences.id))
+    .leftJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
     .where(and(eq(audiences.id, audienceId), eq(audiences.organizationId, principal.organizationId)))
     .groupBy(audiences.id);
   return row ? row.subscribed : null;

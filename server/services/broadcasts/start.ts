@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { audiences, broadcasts, contacts, domains, organizations, templates } from '@/db/schema';
+import { audienceMemberships, audiences, broadcasts, contacts, domains, organizations, templates } from '@/db/schema';
+import { receivesBroadcasts } from '../contacts/fields';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { AppError, validationError } from '../../errors';
@@ -62,11 +63,17 @@ async function frozenContent(tx: Db, row: BroadcastRow): Promise<Pick<BroadcastR
  */
 export async function startSending(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, row: BroadcastRow): Promise<BroadcastRow> {
   // Postgres has no max() of uuid: the newest contact is the first by id descending.
-  const [newest] = await tx.select({ id: contacts.id }).from(contacts).where(eq(contacts.audienceId, row.audienceId!)).orderBy(desc(contacts.id)).limit(1);
+  const [newest] = await tx
+    .select({ id: audienceMemberships.contactId })
+    .from(audienceMemberships)
+    .where(eq(audienceMemberships.audienceId, row.audienceId!))
+    .orderBy(desc(audienceMemberships.contactId))
+    .limit(1);
   const [snapshot] = await tx
-    .select({ recipients: sql<number>`(count(*) filter (where ${contacts.subscribed}))::int` })
-    .from(contacts)
-    .where(eq(contacts.audienceId, row.audienceId!));
+    .select({ recipients: sql<number>`(count(*) filter (where ${receivesBroadcasts}))::int` })
+    .from(audienceMemberships)
+    .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
+    .where(eq(audienceMemberships.audienceId, row.audienceId!));
   const now = deps.clock.now();
   const [started] = await tx
     .update(broadcasts)

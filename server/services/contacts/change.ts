@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { column, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
-import { audiences, contacts } from '@/db/schema';
+import { perDatabase, prepareSql } from '@/db/raw-sql';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import { ownAudience } from '../audiences/crud';
@@ -10,42 +9,60 @@ import { recordContactsDeleted, recordContactUpdated, type ContactAuditScope } f
 import { logContactEvents } from './events';
 import { contactView, type ContactSqlRow, type ContactView } from './fields';
 import { getContact } from './read';
+import { canonicalContactIds } from './aliases';
 
-const c = (key: 'id' | 'email' | 'name' | 'subscribed' | 'createdAt' | 'updatedAt' | 'audienceId', alias = 'c') => column(contacts, key, alias);
+const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
 
-// PATCH: only what is given changes; an unchanged contact is not written and has no event. The
-// contact as it was (`prior`, the statement's snapshot) says which fields changed, for the audit log.
+// PATCH: only what is given changes (the name on the contact, the subscription on its membership of
+// this audience); an unchanged contact is not written and has no event. `prior`, the statement's
+// snapshot, says which fields changed, for the audit log.
 const updateOn = perDatabase((db: Db) =>
   prepareSql<ContactSqlRow & { name_changed: boolean; subscribed_changed: boolean; queued: number }>(
     db,
     null,
-    sql`with changed as (
-        update ${tableName(contacts, 'c')} set
-          ${sql.identifier('name')} = case when ${sql.placeholder('setName')}::boolean then ${sql.placeholder('name')}::text else ${c('name')} end,
-          ${sql.identifier('subscribed')} = coalesce(${sql.placeholder('subscribed')}::boolean, ${c('subscribed')}),
-          ${sql.identifier('updated_at')} = ${sql.placeholder('now')}::timestamptz
-        from ${tableName(contacts, 'prior')}
-        where ${c('id')} = ${sql.placeholder('id')}::uuid and ${c('audienceId')} = ${sql.placeholder('audience')}::uuid and ${c('id', 'prior')} = ${c('id')}
-          and (${c('name')} is distinct from case when ${sql.placeholder('setName')}::boolean then ${sql.placeholder('name')}::text else ${c('name')} end
-            or ${c('subscribed')} is distinct from coalesce(${sql.placeholder('subscribed')}::boolean, ${c('subscribed')}))
-        returning ${c('id')}, ${c('email')}, ${c('name')}, ${c('subscribed')}, ${c('createdAt')}, ${c('updatedAt')},
-          ${c('name', 'prior')} is distinct from ${c('name')} as name_changed, ${c('subscribed', 'prior')} is distinct from ${c('subscribed')} as subscribed_changed
+    sql`with prior as (
+        select c.id, c.email, c.name, m.subscribed, m.created_at from audience_memberships m join contacts c on c.id = m.contact_id
+        where m.audience_id = ${p('audience', 'uuid')} and m.contact_id = ${p('id', 'uuid')}
+      ), renamed as (
+        update contacts c set name = ${p('name', 'text')}, updated_at = ${p('now', 'timestamptz')}
+        from prior x where c.id = x.id and ${p('setName', 'boolean')} and x.name is distinct from ${p('name', 'text')}
+        returning c.id
+      ), resubscribed as (
+        update audience_memberships m set subscribed = ${p('subscribed', 'boolean')}, updated_at = ${p('now', 'timestamptz')}
+        from prior x where m.audience_id = ${p('audience', 'uuid')} and m.contact_id = x.id
+          and ${p('subscribed', 'boolean')} is not null and m.subscribed is distinct from ${p('subscribed', 'boolean')}
+        returning m.contact_id
+      ), changed as (
+        select x.id, x.email, case when r.id is not null then ${p('name', 'text')} else x.name end as name,
+          coalesce(${p('subscribed', 'boolean')}, x.subscribed) as subscribed, x.created_at, ${p('now', 'timestamptz')} as updated_at,
+          r.id is not null as name_changed, s.contact_id is not null as subscribed_changed
+        from prior x left join renamed r on r.id = x.id left join resubscribed s on s.contact_id = x.id
+        where r.id is not null or s.contact_id is not null
       ), ${logContactEvents('contact.updated')}
       select x.*, (select count(*)::int from queued) as queued from changed x`,
   ),
 );
 
-// Deletes in one statement: the contacts, the audience's count, their events.
+// Removes contacts from the audience in one statement: the memberships, every contact left in no
+// audience (the spec deletes "its contacts"), both counts, the events.
 const deleteOn = perDatabase((db: Db) =>
   prepareSql<{ id: string; email: string; queued: number }>(
     db,
     null,
     sql`with changed as (
-        delete from ${tableName(contacts, 'c')} where ${c('audienceId')} = ${sql.placeholder('audience')}::uuid and ${c('id')} = any(${sql.placeholder('ids')}::uuid[])
-        returning ${c('id')}, ${c('email')}, ${c('name')}, ${c('subscribed')}
+        delete from audience_memberships m using contacts c
+        where m.audience_id = ${p('audience', 'uuid')} and m.contact_id = any(${p('ids', 'uuid[]')}) and c.id = m.contact_id
+        returning c.id, c.email, c.name, m.subscribed
+      ), orphans as (
+        delete from contacts c where c.id in (select id from changed)
+          and not exists (select 1 from audience_memberships o where o.contact_id = c.id and o.audience_id <> ${p('audience', 'uuid')})
+        returning c.id
       ), counted as (
-        update ${tableName(audiences)} set ${column(audiences, 'contactCount')} = ${column(audiences, 'contactCount')} - (select count(*) from changed)
-        where ${column(audiences, 'id')} = ${sql.placeholder('audience')}::uuid and exists (select 1 from changed)
+        update audiences set contact_count = contact_count - (select count(*) from changed)
+        where id = ${p('audience', 'uuid')} and exists (select 1 from changed)
+      ), counted_contacts as (
+        update organizations set contact_count = contact_count - (select count(*) from orphans)
+        where id = ${p('organization', 'uuid')} and exists (select 1 from orphans)
       ), ${logContactEvents('contact.deleted')}
       select x.id, x.email, (select count(*)::int from queued) as queued from changed x`,
   ),
@@ -85,7 +102,7 @@ export async function updateContact(
   return getContact(deps, principal, audience.id, id);
 }
 
-/** Deletes contacts of an audience by id; answers how many were deleted and how many were not there. */
+/** Removes contacts from an audience by id (a contact left in no audience is deleted); answers how many were deleted and how many were not there. */
 export async function deleteContacts(
   deps: Pick<Deps, 'db' | 'clock' | 'jobs'>,
   principal: Principal,
@@ -95,8 +112,9 @@ export async function deleteContacts(
 ): Promise<{ deleted: number; notFound: number }> {
   const audience = await ownAudience(deps.db, principal, audienceId);
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const canonical = await canonicalContactIds(deps.db, principal.organizationId, unique);
   const rows = await deps.db.transaction(async (tx) => {
-    const deleted = await deleteOn(tx).execute({ organization: principal.organizationId, audience: audience.id, ids: unique, now: deps.clock.now().toISOString() });
+    const deleted = await deleteOn(tx).execute({ organization: principal.organizationId, audience: audience.id, ids: canonical, now: deps.clock.now().toISOString() });
     await recordContactsDeleted(tx, deps, principal, audience, deleted, auditScope);
     return deleted;
   });

@@ -12,5 +12,5 @@ import { upsertContacts, type ContactInput } from './upsert';
 export async function createContact(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, principal: Principal, audienceId: string, input: ContactInput): Promise<ContactView> {
   const outcome = await upsertContacts(deps, principal, audienceId, [input], 'one');
   if (outcome.errors[0]) throw validationError(`email: ${outcome.errors[0].error}`);
-  return outcome.changed[0] ?? contactByAddress(deps, audienceId, contactAddress(input.email));
+  return outcome.changed[0] ?? contactByAddress(deps, principal, audienceId, contactAddress(input.email));
 }

@@ -1,7 +1,29 @@
-import { contacts } from '@/db/schema';
+import { sql } from 'drizzle-orm';
+import { audienceMemberships, contacts } from '@/db/schema';
 import { AddressError, parseMailbox } from '../shared/addresses';
 
-export type ContactRow = typeof contacts.$inferSelect;
+/** A contact as an audience holds it: the contact, with the membership's subscription and time of joining. */
+export interface AudienceContactRow {
+  id: string;
+  email: string;
+  name: string | null;
+  subscribed: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * The columns of an AudienceContactRow, for a select from `audience_memberships` joined to
+ * `contacts`: changed when either the contact or its membership last changed.
+ */
+export const audienceContactColumns = {
+  id: contacts.id,
+  email: contacts.email,
+  name: contacts.name,
+  subscribed: audienceMemberships.subscribed,
+  createdAt: audienceMemberships.createdAt,
+  updatedAt: sql<Date>`greatest(${audienceMemberships.updatedAt}, ${contacts.updatedAt})`.mapWith(contacts.updatedAt),
+};
 
 export interface ContactView {
   id: string;
@@ -22,7 +44,7 @@ export interface ContactSqlRow {
   updated_at: string;
 }
 
-export const contactView = (row: Pick<ContactRow, 'id' | 'email' | 'name' | 'subscribed' | 'createdAt' | 'updatedAt'>): ContactView => ({
+export const contactView = (row: AudienceContactRow): ContactView => ({
   id: row.id,
   email: row.email,
   name: row.name,
@@ -40,3 +62,9 @@ export function contactAddress(input: string): string {
   if (mailbox.name !== null) throw new AddressError(`"${input}": give the address alone and the name in "name"`);
   return mailbox.address.toLowerCase();
 }
+
+/**
+ * Whether a member gets the audience's broadcasts: subscribed in the audience, and not
+ * unsubscribed from everything. For a select from `audience_memberships` joined to `contacts`.
+ */
+export const receivesBroadcasts = sql`(${audienceMemberships.subscribed} and not ${contacts.unsubscribed})`;

@@ -1,21 +1,19 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { column, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
-import { contacts } from '@/db/schema';
+import { perDatabase, prepareSql } from '@/db/raw-sql';
 import type { Deps } from '../../deps';
 import { logContactEvents } from './events';
 
-const c = (key: 'id' | 'email' | 'name' | 'subscribed') => column(contacts, key, 'c');
-
-// A contact already unsubscribed is not written and has no event: opting out twice changes nothing.
+// A contact already unsubscribed from the audience is not written and has no event: opting out twice changes nothing.
 const optOutOn = perDatabase((db: Db) =>
   prepareSql<{ id: string; queued: number }>(
     db,
     null,
     sql`with changed as (
-        update ${tableName(contacts, 'c')} set ${column(contacts, 'subscribed')} = false, ${column(contacts, 'updatedAt')} = ${sql.placeholder('now')}::timestamptz
-        where ${c('id')} = ${sql.placeholder('id')}::uuid and ${c('subscribed')}
-        returning ${c('id')}, ${c('email')}, ${c('name')}, ${c('subscribed')}
+        update audience_memberships m set subscribed = false, updated_at = ${sql.placeholder('now')}::timestamptz
+        from contacts c
+        where m.audience_id = ${sql.placeholder('audience')}::uuid and m.contact_id = ${sql.placeholder('id')}::uuid and m.subscribed and c.id = m.contact_id
+        returning c.id, c.email, c.name, m.subscribed
       ), ${logContactEvents('contact.updated')}
       select x.id, (select count(*)::int from queued) as queued from changed x`,
   ),
@@ -23,8 +21,8 @@ const optOutOn = perDatabase((db: Db) =>
 
 /**
  * The contact's own request to get no more of the audience's mail, in the caller's transaction:
- * unsubscribed, with its `contact.updated` event and webhook deliveries. Answers whether it
- * changed and how many deliveries were queued (the caller wakes webhooks once it has committed).
+ * unsubscribed from it, with its `contact.updated` event and webhook deliveries. Answers whether
+ * it changed and how many deliveries were queued (the caller wakes webhooks once it has committed).
  */
 export async function optOutContact(
   tx: Db,

@@ -1,19 +1,21 @@
 import { and, eq, like, type SQL } from 'drizzle-orm';
-import { contacts } from '@/db/schema';
+import { audienceMemberships, contacts } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import { ownAudience } from '../audiences/crud';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
-import { contactView, type ContactView } from './fields';
+import { audienceContactColumns, contactView, type ContactView } from './fields';
 
 /** `%`, `_` and `\` of a search are meant literally. */
 const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+const inAudience = (audienceId: string) => and(eq(audienceMemberships.audienceId, audienceId), eq(audienceMemberships.contactId, contacts.id));
+
 /**
  * An audience's contacts, newest first, in cursor pages; `search` is a case-insensitive substring
  * of the address (addresses are stored lowercase, so a LIKE on the lowercased term, which the
- * trigram index serves), `subscribed` filters on the subscription.
+ * trigram index serves), `subscribed` filters on the subscription in this audience.
  */
 export async function listContacts(
   deps: Pick<Deps, 'db'>,
@@ -22,13 +24,14 @@ export async function listContacts(
   query: { limit: number; cursor?: string; search?: string; subscribed?: boolean },
 ): Promise<Page<ContactView>> {
   const audience = await ownAudience(deps.db, principal, audienceId);
-  const page = await fetchPage(contacts.id, query, ({ where, orderBy, limit }) => {
-    const conditions: Array<SQL | undefined> = [eq(contacts.audienceId, audience.id), where];
+  const page = await fetchPage(audienceMemberships.contactId, query, ({ where, orderBy, limit }) => {
+    const conditions: Array<SQL | undefined> = [eq(audienceMemberships.audienceId, audience.id), where];
     if (query.search) conditions.push(like(contacts.email, `%${literal(query.search.toLowerCase())}%`));
-    if (query.subscribed !== undefined) conditions.push(eq(contacts.subscribed, query.subscribed));
+    if (query.subscribed !== undefined) conditions.push(eq(audienceMemberships.subscribed, query.subscribed));
     return deps.db
-      .select()
-      .from(contacts)
+      .select(audienceContactColumns)
+      .from(audienceMemberships)
+      .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
       .where(and(...conditions))
       .orderBy(orderBy)
       .limit(limit);
@@ -36,22 +39,25 @@ export async function listContacts(
   return { data: page.data.map(contactView), nextCursor: page.nextCursor };
 }
 
+/** The audience's contact of this id (a merged contact's former id included), or 404. */
 export async function getContact(deps: Pick<Deps, 'db'>, principal: Principal, audienceId: string, id: string): Promise<ContactView> {
   const audience = await ownAudience(deps.db, principal, audienceId);
   const [row] = await deps.db
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.audienceId, audience.id), eq(contacts.id, id)));
+    .select(audienceContactColumns)
+    .from(audienceMemberships)
+    .innerJoin(contacts, inAudience(audience.id))
+    .where(eq(contacts.id, id));
   if (!row) throw notFound('Contact');
   return contactView(row);
 }
 
 /** The contact of this (normalised) address in the audience. */
-export async function contactByAddress(deps: Pick<Deps, 'db'>, audienceId: string, email: string): Promise<ContactView> {
+export async function contactByAddress(deps: Pick<Deps, 'db'>, principal: Pick<Principal, 'organizationId'>, audienceId: string, email: string): Promise<ContactView> {
   const [row] = await deps.db
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.audienceId, audienceId), eq(contacts.email, email)));
+    .select(audienceContactColumns)
+    .from(audienceMemberships)
+    .innerJoin(contacts, inAudience(audienceId))
+    .where(and(eq(contacts.organizationId, principal.organizationId), eq(contacts.email, email)));
   if (!row) throw notFound('Contact');
   return contactView(row);
 }

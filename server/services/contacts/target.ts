@@ -1,18 +1,18 @@
-import { and, eq } from 'drizzle-orm';
-import { contacts } from '@/db/schema';
 import type { Deps } from '../../deps';
-import { notFound, validationError } from '../../errors';
+import { validationError } from '../../errors';
 import { ownAudience } from '../audiences/crud';
 import { AddressError } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
+import { canonicalContactId } from './aliases';
 import { contactAddress } from './fields';
+import { contactByAddress } from './read';
 
 /** A contact of an audience as a path names it: by id, or by address (Resend's `/audiences/{id}/contacts/{email}`). */
 export type ContactTarget = { id: string } | { email: string };
 
-/** The id of the audience's contact the target names; 404 when the audience or the contact is not the organization's. */
+/** The id of the audience's contact the target names (a merged contact's former id names it too); 404 when the audience or the contact is not the organization's. */
 export async function contactIdOf(deps: Pick<Deps, 'db'>, principal: Principal, audienceId: string, target: ContactTarget): Promise<string> {
-  if ('id' in target) return target.id;
+  if ('id' in target) return canonicalContactId(deps.db, principal.organizationId, target.id);
   let email: string;
   try {
     email = contactAddress(target.email);
@@ -21,10 +21,5 @@ export async function contactIdOf(deps: Pick<Deps, 'db'>, principal: Principal, 
     throw error;
   }
   const audience = await ownAudience(deps.db, principal, audienceId);
-  const [row] = await deps.db
-    .select({ id: contacts.id })
-    .from(contacts)
-    .where(and(eq(contacts.audienceId, audience.id), eq(contacts.email, email)));
-  if (!row) throw notFound('Contact');
-  return row.id;
+  return (await contactByAddress(deps, principal, audience.id, email)).id;
 }

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { column, columnNames, perDatabase, prepareSql, sqlUuidV7, tableName } from '@/db/raw-sql';
-import { audiences, contacts } from '@/db/schema';
+import { perDatabase, prepareSql, sqlUuidV7 } from '@/db/raw-sql';
 import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import { AddressError } from '../shared/addresses';
@@ -26,37 +25,60 @@ interface Row extends ContactSqlRow {
   queued: number;
 }
 
-const c = (key: 'id' | 'email' | 'name' | 'subscribed' | 'createdAt' | 'updatedAt' | 'audienceId') => column(contacts, key, 'c');
-const CONTACT_COLUMNS = ['id', 'organizationId', 'audienceId', 'email', 'name', 'subscribed', 'createdAt', 'updatedAt'] as const;
-
 /**
- * The whole upsert in one statement: the contacts (a new address inserted, an existing one
- * updated in place, same id), the audience's count, and one `contact.created` or
- * `contact.updated` event per changed contact with its webhook deliveries. An unchanged contact
- * is not written and has no event. A name is changed only when one is given, and the
- * subscription can only be turned off here: an import never removes an opt-out.
+ * The whole upsert in one statement: the organization's contacts (a new address inserted, a name
+ * given changes an existing one, same id), their memberships of the audience (added, or turned
+ * unsubscribed: an import never removes an opt-out), the two counts, and one `contact.created` (the
+ * contact joined the audience) or `contact.updated` event per changed contact with its webhook
+ * deliveries. An unchanged contact is not written and has no event. The caller holds the
+ * organization's lock (the cap), so no other upsert of its contacts runs meanwhile.
  */
 const upsertOn = perDatabase((db: Db) => {
   const org = sql`${sql.placeholder('organization')}::uuid`;
   const audience = sql`${sql.placeholder('audience')}::uuid`;
   const now = sql`${sql.placeholder('now')}::timestamptz`;
-  const nextName = sql`coalesce(excluded.${sql.identifier('name')}, ${c('name')})`;
-  const nextSubscribed = sql`(${c('subscribed')} and excluded.${sql.identifier('subscribed')})`;
   return prepareSql<Row>(
     db,
     null,
     sql`with input as (
         select * from json_to_recordset(${sql.placeholder('input')}::text::json) as i(id uuid, email text, name text, subscribed boolean)
+      ), existing as (
+        select c.id, c.email, c.name from contacts c where c.organization_id = ${org} and c.email in (select email from input)
+      ), inserted as (
+        insert into contacts (id, organization_id, email, name, created_at, updated_at)
+        select i.id, ${org}, i.email, i.name, ${now}, ${now} from input i where not exists (select 1 from existing e where e.email = i.email)
+        returning id, email
+      ), renamed as (
+        update contacts c set name = i.name, updated_at = ${now}
+        from existing e join input i on i.email = e.email
+        where c.id = e.id and i.name is not null and e.name is distinct from i.name
+        returning c.id
+      ), targets as (
+        select id, email from inserted union all select id, email from existing
+      ), prior as (
+        select m.contact_id, m.subscribed, m.created_at from audience_memberships m
+        where m.audience_id = ${audience} and m.contact_id in (select id from existing)
+      ), joined as (
+        insert into audience_memberships as m (id, audience_id, contact_id, organization_id, subscribed, created_at, updated_at)
+        select ${sqlUuidV7}, ${audience}, t.id, ${org}, coalesce(i.subscribed, true), ${now}, ${now} from targets t join input i on i.email = t.email
+        on conflict (audience_id, contact_id) do update set subscribed = false, updated_at = ${now}
+        where m.subscribed and not excluded.subscribed
+        returning m.contact_id, m.subscribed, m.created_at, (m.xmax = 0) as created
       ), upserted as (
-        insert into ${tableName(contacts, 'c')} (${columnNames(contacts, CONTACT_COLUMNS)})
-        select i.id, ${org}, ${audience}, i.email, i.name, coalesce(i.subscribed, true), ${now}, ${now} from input i
-        on conflict (${columnNames(contacts, ['audienceId', 'email'])}) do update set
-          ${sql.identifier('name')} = ${nextName}, ${sql.identifier('subscribed')} = ${nextSubscribed}, ${sql.identifier('updated_at')} = ${now}
-        where ${c('name')} is distinct from ${nextName} or ${c('subscribed')} is distinct from ${nextSubscribed}
-        returning ${c('id')}, ${c('email')}, ${c('name')}, ${c('subscribed')}, ${c('createdAt')}, ${c('updatedAt')}, (c.xmax = 0) as created
+        select t.id, t.email, coalesce(i.name, e.name) as name, coalesce(j.subscribed, p.subscribed) as subscribed,
+          coalesce(j.created_at, p.created_at) as created_at, ${now} as updated_at, coalesce(j.created, false) as created
+        from targets t join input i on i.email = t.email
+          left join existing e on e.id = t.id
+          left join joined j on j.contact_id = t.id
+          left join prior p on p.contact_id = t.id
+          left join renamed r on r.id = t.id
+        where j.contact_id is not null or r.id is not null
       ), counted as (
-        update ${tableName(audiences)} set ${column(audiences, 'contactCount')} = ${column(audiences, 'contactCount')} + (select count(*) from upserted where created)
-        where ${column(audiences, 'id')} = ${audience} and exists (select 1 from upserted where created)
+        update audiences set contact_count = contact_count + (select count(*) from joined where created)
+        where id = ${audience} and exists (select 1 from joined where created)
+      ), counted_contacts as (
+        update organizations set contact_count = contact_count + (select count(*) from inserted)
+        where id = ${org} and exists (select 1 from inserted)
       ), ${eventLogCtes(sql`select ${sqlUuidV7}, ${org}, case when u.created then 'contact.created' else 'contact.updated' end,
           jsonb_build_object('contactId', u.id, 'audienceId', ${audience}, 'email', u.email, 'name', u.name, 'subscribed', u.subscribed), ${now}
         from upserted u`)}
@@ -114,7 +136,7 @@ export async function upsertContacts(
   if (rows.size === 0) return { created: 0, updated: 0, unchanged: 0, errors, changed: [] };
   const emails = [...rows.keys()];
   const written = await deps.db.transaction(async (tx) => {
-    await refusePastContactCap(tx, { organizationId: principal.organizationId, audienceId: audience.id, emails, now: deps.clock.now() });
+    await refusePastContactCap(tx, { organizationId: principal.organizationId, emails, now: deps.clock.now() });
     const upserted = await upsertOn(tx).execute({
       organization: principal.organizationId,
       audience: audience.id,

@@ -1,5 +1,5 @@
 import { asc, desc, eq, isNotNull, and } from 'drizzle-orm';
-import { apiKeys, audiences, auditEvents, broadcasts, contacts, domains, emails, members, organizations, suppressions, templates, users, webhooks } from '@/db/schema';
+import { apiKeys, audienceMemberships, audiences, auditEvents, broadcasts, contacts, domains, emails, members, organizations, suppressions, templates, users, webhooks } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import { notFound } from '../../errors';
@@ -50,11 +50,13 @@ export async function buildOrganizationExport(tx: Db, organizationId: string, no
     apiKeys: await oldestFirst(tx, apiKeys, { id: apiKeys.id, name: apiKeys.name, tokenStart: apiKeys.tokenStart, permission: apiKeys.permission, mode: apiKeys.mode, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt }, organizationId),
     webhooks: await oldestFirst(tx, webhooks, { id: webhooks.id, url: webhooks.url, events: webhooks.events, createdAt: webhooks.createdAt }, organizationId),
     audiences: await oldestFirst(tx, audiences, { id: audiences.id, name: audiences.name, createdAt: audiences.createdAt }, organizationId),
+    // One row per contact in each of its audiences, as the spec's contacts read.
     contacts: await tx
-      .select({ audienceId: contacts.audienceId, email: contacts.email, name: contacts.name, subscribed: contacts.subscribed, createdAt: contacts.createdAt })
-      .from(contacts)
+      .select({ audienceId: audienceMemberships.audienceId, email: contacts.email, name: contacts.name, subscribed: audienceMemberships.subscribed, createdAt: audienceMemberships.createdAt })
+      .from(audienceMemberships)
+      .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
       .where(of(contacts))
-      .orderBy(asc(contacts.audienceId), asc(contacts.id)),
+      .orderBy(asc(audienceMemberships.audienceId), asc(contacts.id)),
     // Entries of erased addresses are kept only as a hash: nothing to give back.
     suppressions: await tx
       .select({ email: suppressions.email, reason: suppressions.reason, createdAt: suppressions.createdAt })

@@ -1,5 +1,5 @@
 import { and, eq, gte, isNull, lt, sql } from 'drizzle-orm';
-import { apiKeys, audiences, domains, emails, organizations, usageCounters, usageDays, webhooks } from '@/db/schema';
+import { apiKeys, domains, emails, organizations, usageCounters, usageDays, webhooks } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import { billingPeriodOf } from './billing-period';
@@ -31,7 +31,7 @@ async function caps(deps: Pick<Deps, 'db'>, organizationId: string) {
     .select({
       domains: sql<number>`(select count(*)::int from ${domains} where ${domains.organizationId} = ${organizationId})`,
       webhooks: sql<number>`(select count(*)::int from ${webhooks} where ${webhooks.organizationId} = ${organizationId})`,
-      contacts: sql<number>`(select coalesce(sum(${audiences.contactCount}), 0)::int from ${audiences} where ${audiences.organizationId} = ${organizationId})`,
+      contacts: sql<number>`(select ${organizations.contactCount} from ${organizations} where ${organizations.id} = ${organizationId})`,
       apiKeys: sql<number>`(select count(*)::int from ${apiKeys} where ${apiKeys.organizationId} = ${organizationId} and ${apiKeys.mode} = 'live' and ${isNull(apiKeys.revokedAt)})`,
     })
     .from(sql`(select 1) as one`);

@@ -34,7 +34,7 @@ export function eventsOf(organizationId: string, address: string): SQL {
   )!;
 }
 
-/** Contacts with it, in every audience. */
+/** Its contact (one per address, in every audience it is in). */
 export const contactsOf = (organizationId: string, address: string): SQL => and(eq(contacts.organizationId, organizationId), eq(contacts.email, address))!;
 
 /** Suppression entries of it: by address, or the hashed entry of an erased address. */

@@ -1,5 +1,5 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { audiences, contacts, emails, events, suppressions } from '@/db/schema';
+import { audienceMemberships, audiences, contacts, emails, events, organizations, suppressions } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { conflict, notFound } from '../../errors';
@@ -34,15 +34,20 @@ async function deleteEmails(tx: Db, ids: string[]): Promise<void> {
   }
 }
 
-/** Deletes the contacts and takes them off their audiences' counts (the plan's contact cap reads those). */
+/** Deletes the address's contact (with its memberships) and takes it off its audiences' counts and the organization's (the plan's contact cap reads that). */
 async function deleteContacts(tx: Db, organizationId: string, address: string): Promise<number> {
-  const removed = await tx.delete(contacts).where(contactsOf(organizationId, address)).returning({ audienceId: contacts.audienceId });
-  const perAudience = new Map<string, number>();
-  for (const { audienceId } of removed) perAudience.set(audienceId, (perAudience.get(audienceId) ?? 0) + 1);
-  for (const [audienceId, count] of perAudience) {
-    await tx.update(audiences).set({ contactCount: sql`${audiences.contactCount} - ${count}` }).where(eq(audiences.id, audienceId));
+  const memberships = await tx
+    .select({ audienceId: audienceMemberships.audienceId })
+    .from(audienceMemberships)
+    .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
+    .where(contactsOf(organizationId, address));
+  const removed = await tx.delete(contacts).where(contactsOf(organizationId, address)).returning({ id: contacts.id });
+  if (removed.length === 0) return 0;
+  for (const { audienceId } of memberships) {
+    await tx.update(audiences).set({ contactCount: sql`${audiences.contactCount} - 1` }).where(eq(audiences.id, audienceId));
   }
-  return removed.length;
+  await tx.update(organizations).set({ contactCount: sql`${organizations.contactCount} - ${removed.length}` }).where(eq(organizations.id, organizationId));
+  return memberships.length;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { audiences, contacts, emails, events, suppressions } from '@/db/schema';
+import { audienceMemberships, audiences, contacts, emails, events, suppressions } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import type { EmailStatus } from '../../vocabulary/email-statuses';
@@ -41,9 +41,10 @@ export async function recipientData(deps: Pick<Deps, 'db' | 'encryptionKey'>, pr
       .orderBy(asc(emails.id)),
     deps.db.select({ id: events.id, type: events.type, createdAt: events.createdAt, data: events.data }).from(events).where(eventsOf(organizationId, address)).orderBy(asc(events.id)),
     deps.db
-      .select({ id: contacts.id, audienceId: contacts.audienceId, audienceName: audiences.name, name: contacts.name, subscribed: contacts.subscribed, createdAt: contacts.createdAt })
-      .from(contacts)
-      .innerJoin(audiences, eq(audiences.id, contacts.audienceId))
+      .select({ id: contacts.id, audienceId: audienceMemberships.audienceId, audienceName: audiences.name, name: contacts.name, subscribed: audienceMemberships.subscribed, createdAt: audienceMemberships.createdAt })
+      .from(audienceMemberships)
+      .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
+      .innerJoin(audiences, eq(audiences.id, audienceMemberships.audienceId))
       .where(contactsOf(organizationId, address))
       .orderBy(asc(contacts.id)),
     deps.db.select().from(suppressions).where(suppressionsOf(organizationId, address, hash)).orderBy(asc(suppressions.id)),

@@ -7,5 +7,5 @@ import type { UnsubscribeState } from './vocabulary';
 export async function describeUnsubscribe(deps: Pick<Deps, 'db' | 'encryptionKey'>, token: string): Promise<UnsubscribeState | null> {
   const target = openUnsubscribeToken(deps.encryptionKey, token);
   if (!target) return null;
-  return stateOf(deps.db, deps.encryptionKey, await findRecipient(deps.db, target.contactId, { lock: false }));
+  return stateOf(deps.db, deps.encryptionKey, await findRecipient(deps.db, target.membershipId, { lock: false }));
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { audiences, contacts, organizations } from '@/db/schema';
+import { audienceMemberships, audiences, contacts, organizations } from '@/db/schema';
 import { suppressedAmong } from '../suppressions/suppressions';
 import type { UnsubscribeState } from './vocabulary';
 
@@ -15,27 +15,28 @@ export interface Recipient {
 }
 
 /**
- * The contact a token names, with the names the page shows; null once the contact is deleted.
- * `lock` takes the contact's row for the caller's transaction: every unsubscribe of one contact
- * (two clicks, a one-click POST beside a mailto) then runs one after the other, so "the first
- * time" is decided once.
+ * The contact a token names, in the audience the token's membership is of, with the names the page
+ * shows; null once the contact has left the audience. `lock` takes the membership's row for the
+ * caller's transaction: every unsubscribe of one contact from one audience (two clicks, a one-click
+ * POST beside a mailto) then runs one after the other, so "the first time" is decided once.
  */
-export async function findRecipient(db: Db, contactId: string, options: { lock: boolean }): Promise<Recipient | null> {
+export async function findRecipient(db: Db, membershipId: string, options: { lock: boolean }): Promise<Recipient | null> {
   const query = db
     .select({
       id: contacts.id,
       organizationId: contacts.organizationId,
-      audienceId: contacts.audienceId,
+      audienceId: audienceMemberships.audienceId,
       email: contacts.email,
-      subscribed: contacts.subscribed,
+      subscribed: audienceMemberships.subscribed,
       organizationName: organizations.name,
       audienceName: audiences.name,
     })
-    .from(contacts)
-    .innerJoin(audiences, eq(audiences.id, contacts.audienceId))
+    .from(audienceMemberships)
+    .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
+    .innerJoin(audiences, eq(audiences.id, audienceMemberships.audienceId))
     .innerJoin(organizations, eq(organizations.id, contacts.organizationId))
-    .where(eq(contacts.id, contactId));
-  const [row] = await (options.lock ? query.for('update', { of: contacts }) : query);
+    .where(eq(audienceMemberships.id, membershipId));
+  const [row] = await (options.lock ? query.for('update', { of: audienceMemberships }) : query);
   return row ?? null;
 }
 

@@ -2,10 +2,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { uuidBytes } from '../tracking/tokens';
 
 /*
- * A broadcast message's unsubscribe token (docs/broadcasts.md): base64url( contactId (16 bytes) ‖
+ * A broadcast message's unsubscribe token (docs/broadcasts.md): base64url( membershipId (16 bytes) ‖
  * emailId (16 bytes) ‖ tag (12 bytes) ), tag = HMAC-SHA256(unsubscribeKey, the 32 bytes before it)
  * truncated to 96 bits, unsubscribeKey = HMAC-SHA256(encryptionKey, "eumail unsubscribe v1"). It
- * names the contact, so it still works after the email itself has expired, and the email, so the
+ * names the contact's membership of the audience (a contact id, in tokens sent before contacts
+ * became one per address: migration 0034 kept each such id as its membership's), so it still
+ * works after the email itself has expired, and the email, so the
  * unsubscribe is recorded in that email's history. 59 characters: with the mailto prefix it fits an address's local part (64 at most).
  */
 
@@ -18,7 +20,7 @@ const TOKEN_CHARS = Math.ceil((TOKEN_BYTES * 4) / 3);
 export const MAILTO_PREFIX = 'u-';
 
 export interface UnsubscribeTarget {
-  contactId: string;
+  membershipId: string;
   emailId: string;
 }
 
@@ -33,7 +35,7 @@ const uuidFrom = (bytes: Buffer) => {
 
 /** The token of one contact's copy of a broadcast, with the key already derived (once per chunk). */
 export function sealUnsubscribeToken(unsubscribeKey: Buffer, target: UnsubscribeTarget): string {
-  const body = Buffer.concat([uuidBytes(target.contactId), uuidBytes(target.emailId)]);
+  const body = Buffer.concat([uuidBytes(target.membershipId), uuidBytes(target.emailId)]);
   return Buffer.concat([body, tagOf(unsubscribeKey, body)]).toString('base64url');
 }
 
@@ -44,7 +46,7 @@ export function openUnsubscribeToken(encryptionKey: Buffer, token: string): Unsu
   if (bytes.length !== TOKEN_BYTES || bytes.toString('base64url') !== token) return null;
   const body = bytes.subarray(0, BODY_BYTES);
   if (!timingSafeEqual(tagOf(unsubscribeKeyFrom(encryptionKey), body), bytes.subarray(BODY_BYTES))) return null;
-  return { contactId: uuidFrom(body.subarray(0, 16)), emailId: uuidFrom(body.subarray(16, 32)) };
+  return { membershipId: uuidFrom(body.subarray(0, 16)), emailId: uuidFrom(body.subarray(16, 32)) };
 }
 
 /** Where a recipient unsubscribes: the one-click URL (RFC 8058), and the mailto address at our mail host, which the bounce receiver takes. */

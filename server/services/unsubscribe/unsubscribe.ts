@@ -30,7 +30,7 @@ export async function unsubscribe(deps: UnsubscribeDeps, token: string, options:
   const target = openUnsubscribeToken(deps.encryptionKey, token);
   if (!target) return null;
   const outcome = await deps.db.transaction(async (tx) => {
-    const recipient = await findRecipient(tx, target.contactId, { lock: true });
+    const recipient = await findRecipient(tx, target.membershipId, { lock: true });
     if (!recipient) return { state: await stateOf(tx, deps.encryptionKey, null), changed: false, queued: 0 };
     const optedOut = await optOutContact(tx, deps, recipient);
     const recorded = await recordUnsubscribedEmail(tx, deps, { emailId: target.emailId, recipient, via: options.via });

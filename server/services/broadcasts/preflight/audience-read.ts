@@ -1,5 +1,6 @@
 import { and, eq, exists, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
-import { audiences, broadcasts, contacts, emailEvents, emails, suppressions } from '@/db/schema';
+import { audienceMemberships, audiences, broadcasts, contacts, emailEvents, emails, suppressions } from '@/db/schema';
+import { receivesBroadcasts } from '../../contacts/fields';
 import type { Db } from '@/db/client';
 import type { EmailStatus } from '../../../vocabulary/email-statuses';
 import type { EmailEventType } from '../../../vocabulary/event-types';
@@ -12,9 +13,9 @@ const ENGAGED: EmailEventType[] = ['email.opened', 'email.clicked'];
 
 /**
  * The audience's subscribed contacts, and how many are suppressed or never engaged, in one
- * set-based statement however large the audience. A contact belongs to one audience, so its
- * broadcast messages are those of the broadcasts to that audience: the emails are found from
- * those few broadcasts, not searched by contact. Only messages that tracked opens or clicks can
+ * set-based statement however large the audience. Engagement is judged on the broadcasts to this
+ * audience (what its members were sent as members of it): the emails are found from those few
+ * broadcasts, not searched by contact. Only messages that tracked opens or clicks can
  * tell that nobody engaged, so untracked ones are not held against anyone. Engagement is a
  * semi-join on the email's events, so the planner may probe the events index per message or
  * hash the engagement events, whichever the table sizes favour.
@@ -50,11 +51,12 @@ export function audienceCountsQuery(db: Db, organizationId: string, audienceId: 
       suppressed: sql<number>`count(${suppressions.id})::int`,
       unengaged: sql<number>`count(*) filter (where ${suppressions.id} is null and ${receivedContacts.contactId} is not null and ${engagedContacts.contactId} is null)::int`,
     })
-    .from(contacts)
+    .from(audienceMemberships)
+    .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
     .leftJoin(suppressions, and(eq(suppressions.organizationId, organizationId), eq(suppressions.email, contacts.email)))
     .leftJoin(receivedContacts, eq(receivedContacts.contactId, contacts.id))
     .leftJoin(engagedContacts, eq(engagedContacts.contactId, contacts.id))
-    .where(and(eq(contacts.audienceId, audienceId), eq(contacts.subscribed, true)));
+    .where(and(eq(audienceMemberships.audienceId, audienceId), receivesBroadcasts));
 }
 
 /** The broadcast's audience as audience_quality judges it; null when it has none any more. */
