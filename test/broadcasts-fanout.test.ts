@@ -112,6 +112,24 @@ describe('fan-out', () => {
     expect(usage.body.today.recipients).toBe(1197);
   });
 
+  it('reaches the members subscribed in its audience, not a contact unsubscribed from everything nor one who joined after the start', async () => {
+    const other = await audienceOf(0, 'Other');
+    // A contact older than the audience's (a lower id), who joins it only after the start: not included.
+    await app.request('POST', `/api/audiences/${other}/contacts`, { key: org.apiKey, body: { email: 'early@example.net' } });
+    const audienceId = await audienceOf(5);
+    // ada0 is in both audiences: opted out of the other one only, she still gets this one.
+    await app.request('POST', `/api/audiences/${other}/contacts`, { key: org.apiKey, body: { email: 'ada0@example.net', subscribed: false } });
+    // ada1 left everything (the contact's own `unsubscribed`).
+    await app.runtime.deps.db.update(contacts).set({ unsubscribed: true }).where(eq(contacts.email, 'ada1@example.net'));
+    const id = await broadcastTo(audienceId);
+    expect((await send(id)).counts.recipients).toBe(4);
+    app.clock.advance(1000);
+    await app.request('POST', `/api/audiences/${audienceId}/contacts`, { key: org.apiKey, body: { email: 'early@example.net' } });
+    await drain();
+    const rows = await expectEachOnce(id, 4);
+    expect(rows.map((row) => row.to[0]).sort()).toEqual(['ada0@example.net', 'ada2@example.net', 'ada3@example.net', 'ada4@example.net']);
+  });
+
   it('personalises each copy, escapes the HTML, and carries signed one-click unsubscribe headers', async () => {
     const audienceId = (await app.request('POST', '/api/audiences', { key: org.apiKey, body: { name: 'Few' } })).body.id;
     await app.request('POST', `/api/audiences/${audienceId}/contacts`, { key: org.apiKey, body: { email: 'Mallory@Example.NET', name: '<b>Mal & Co</b>' } });

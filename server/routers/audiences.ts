@@ -3,9 +3,8 @@ import { createAudience, deleteAudience, getAudience, listAudiences } from '../s
 import { deleteContact, deleteContacts, updateContact } from '../services/contacts/change';
 import { createContact } from '../services/contacts/create';
 import { getContact, listContacts } from '../services/contacts/read';
-import { contactIdOf, type ContactTarget } from '../services/contacts/target';
-import { isUuid } from '../ids';
-import { decodePathParam } from '../trpc/path-params';
+import { contactIdOf } from '../services/contacts/target';
+import { contactParam } from './contact-param';
 import { CONTACT_BATCH_LIMIT, upsertContacts } from '../services/contacts/upsert';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
@@ -52,24 +51,6 @@ export const contactListQuery = {
   subscribed: z.stringbool({ truthy: ['true'], falsy: ['false'], error: 'must be true or false' }).meta({ enum: ['true', 'false'], maxLength: 5 }).optional(),
 };
 export const contactPage = z.object({ data: z.array(contact), nextCursor: z.uuid().nullable() });
-/**
- * `{contactId}`: a contact id, or (Resend's way) the contact's address URL-encoded
- * (`/audiences/{id}/contacts/ada%40example.com`). Anything else is a 400 naming `contactId`.
- */
-const contactParam = z
-  .string()
-  .meta({ description: 'A contact id (UUID), or the contact\'s address URL-encoded (ada%40example.com)', anyOf: [{ format: 'uuid' }, { format: 'idn-email' }] })
-  .transform((value, ctx): ContactTarget => {
-    const text = decodePathParam(value);
-    if (text === null) {
-      ctx.addIssue({ code: 'custom', message: 'is not a valid URL-encoded value' });
-      return z.NEVER;
-    }
-    if (isUuid(text)) return { id: text.toLowerCase() };
-    if (text.includes('@')) return { email: text };
-    ctx.addIssue({ code: 'custom', message: 'must be a contact id (UUID) or an email address' });
-    return z.NEVER;
-  });
 const contactPath = { id: idParam, contactId: contactParam };
 const tags = ['Audiences'];
 const contactTags = ['Contacts'];
