@@ -1,9 +1,10 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { topics, type TopicDefaultSubscription } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
-import { conflict, notFound } from '../../errors';
+import { conflict } from '../../errors';
 import { newId } from '../../ids';
+import { ownRow, refuseAtLimit } from '../shared/own-rows';
 import type { Principal } from '../shared/principal';
 import { byPrincipal, recordAudit } from '../audit/record';
 
@@ -33,15 +34,7 @@ const view = (row: TopicRow): TopicView => ({
 const sameName = (name: string) => conflict(`A topic named "${name}" exists already (names are compared without regard to case)`);
 
 /** The organization's topic, or 404 (another organization's is not found either). */
-export async function ownTopic(db: Db, principal: Pick<Principal, 'organizationId'>, id: string, lock = false): Promise<TopicRow> {
-  const query = db
-    .select()
-    .from(topics)
-    .where(and(eq(topics.id, id), eq(topics.organizationId, principal.organizationId)));
-  const [row] = lock ? await query.for('update') : await query;
-  if (!row) throw notFound('Topic');
-  return row;
-}
+export const ownTopic = (db: Db, principal: Pick<Principal, 'organizationId'>, id: string, lock = false): Promise<TopicRow> => ownRow(db, topics, 'Topic', principal, id, lock);
 
 export async function createTopic(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -49,8 +42,7 @@ export async function createTopic(
   input: { name: string; description?: string | null; defaultSubscription: TopicDefaultSubscription },
 ): Promise<TopicView> {
   return deps.db.transaction(async (tx) => {
-    const [{ n }] = (await tx.select({ n: count() }).from(topics).where(eq(topics.organizationId, principal.organizationId))) as [{ n: number }];
-    if (n >= TOPIC_LIMIT) throw conflict(`The organization has ${TOPIC_LIMIT} topics, the most it may have: delete one first`);
+    await refuseAtLimit(tx, topics, principal, { most: TOPIC_LIMIT, plural: 'topics' });
     const now = deps.clock.now();
     const [row] = await tx
       .insert(topics)
