@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { topics, type TopicDefaultSubscription } from '@/db/schema';
 import type { Db } from '@/db/client';
+import { isUniqueViolation } from '@/db/unique-violation';
 import type { Deps } from '../../deps';
 import { conflict } from '../../errors';
 import { newId } from '../../ids';
@@ -90,7 +91,7 @@ export async function updateTopic(deps: Pick<Deps, 'db' | 'clock'>, principal: P
       [row] = await tx.update(topics).set({ name, description, updatedAt: deps.clock.now() }).where(eq(topics.id, id)).returning();
     } catch (error) {
       // Another spelling of a name taken meanwhile (the unique index compares lowercase).
-      if ((error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') throw sameName(name);
+      if (isUniqueViolation(error)) throw sameName(name);
       throw error;
     }
     const details: Record<string, unknown> = {};
