@@ -1,41 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { auditEvents, organizations, planChangeRequests, stripeAccounts, stripeEvents, systemEmails } from '@/db/schema';
+import { auditEvents, planChangeRequests, stripeAccounts, stripeEvents, systemEmails } from '@/db/schema';
 import { parseAdminArgs, runAdminCommand } from '@/server/admin/commands';
 import { restrictUnpaidAccounts } from '@/server/services/billing/payment-standing';
 import { STRIPE_WEBHOOK_BODY_LIMIT_BYTES } from '@/server/http/stripe-webhook';
-import { startTestApp, type TestApp } from './support/app';
 import { dashboardCall, makeMemberOf, signUpPerson, type DashboardPerson } from './support/dashboard-session';
-import { startStripeStandIn, type StripeStandIn } from './support/stripe-stand-in';
+import { stripeWorld } from './support/stripe-world';
 
 // Issue 33, items 1, 2, 3 and 6: with Stripe, an upgrade is paid before any limit rises. The
 // official SDK talks to a loopback stand-in; its events are signed with the SDK's test-header
 // helper and posted to the service's webhook route.
 
-const SECRET_KEY = 'sk_test_standin';
-const WEBHOOK_SECRET = 'whsec_standin';
-
-let standIn: StripeStandIn;
-let app: TestApp;
-beforeAll(async () => {
-  standIn = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-  app = await startTestApp({ env: standIn.env });
-  standIn.setWebhookUrl(`${app.url}/stripe/webhook`);
-});
-afterAll(async () => {
-  await app.close();
-  await standIn.close();
-});
-beforeEach(async () => {
-  await app.reset();
-  standIn.reset();
-  app.clock.set('2026-11-16T00:00:00.000Z');
-});
-
-const deps = () => app.runtime.deps;
-const call = (person: { cookie: string }, kind: 'query' | 'mutation', path: string, input: unknown = {}) => dashboardCall(app, person.cookie, kind, path, input);
-const row = async (id: string) => (await deps().db.select().from(organizations).where(eq(organizations.id, id)))[0]!;
+const world = stripeWorld({ now: '2026-11-16T00:00:00.000Z' });
+const { deps } = world;
+const call = (person: { cookie: string }, kind: 'query' | 'mutation', path: string, input: unknown = {}) => dashboardCall(world.app, person.cookie, kind, path, input);
+const row = world.organization;
 const account = async (id: string) => (await deps().db.select().from(stripeAccounts).where(eq(stripeAccounts.organizationId, id)))[0];
 const planChanges = async (id: string) =>
   (await deps().db.select({ action: auditEvents.action, details: auditEvents.details }).from(auditEvents).where(eq(auditEvents.organizationId, id))).filter((r) => r.action === 'organization.plan_changed');
@@ -45,27 +25,26 @@ const sessionIdOf = (url: string) => url.split('/').at(-1)!;
 async function startCheckout(owner: DashboardPerson, plan: string) {
   const answer = await call(owner, 'mutation', 'organization.changePlan', { plan });
   expect(answer.status).toBe(200);
-  expect(answer.data.payment).toMatchObject({ kind: 'checkout', url: expect.stringMatching(`^${standIn.url}/checkout/cs_test_`) });
+  expect(answer.data.payment).toMatchObject({ kind: 'checkout', url: expect.stringMatching(`^${world.standIn.url}/checkout/cs_test_`) });
   return sessionIdOf(answer.data.payment.url);
 }
 
 /** An owner on a paid plan through a paid checkout: answers the subscription. */
 async function paidOwner(email: string, plan = '10k') {
-  const owner = await signUpPerson(app, email);
-  const { subscription } = await standIn.pay(await startCheckout(owner, plan));
-  expect((await row(owner.organizationId)).plan).toBe(plan);
+  const owner = await signUpPerson(world.app, email);
+  const subscription = await world.payCheckout(await startCheckout(owner, plan), owner.organizationId, plan);
   return { owner, subscription };
 }
 
 describe('an upgrade from Free with Stripe', () => {
   it('is a Checkout session in subscription mode, anchored to the 1st, with tax and VAT id; the plan does not change', async () => {
-    const owner = await signUpPerson(app, 'owner@checkout.test');
+    const owner = await signUpPerson(world.app, 'owner@checkout.test');
     const quote = await call(owner, 'query', 'usage.quotePlanChange', { plan: '100k' });
     expect(quote.data).toMatchObject({ kind: 'upgrade', from: 'free', to: '100k', settlement: 'checkout' });
 
     const sessionId = await startCheckout(owner, '100k');
     expect((await row(owner.organizationId)).plan).toBe('free');
-    const [customerCall, sessionCall] = standIn.calls;
+    const [customerCall, sessionCall] = world.standIn.calls;
     expect(customerCall).toMatchObject({ method: 'POST', path: '/v1/customers', params: { email: 'owner@checkout.test', metadata: { organizationId: owner.organizationId } } });
     expect(sessionCall!.path).toBe('/v1/checkout/sessions');
     expect(sessionCall!.params).toEqual({
@@ -86,27 +65,27 @@ describe('an upgrade from Free with Stripe', () => {
       success_url: 'http://127.0.0.1:3000/billing?checkout={CHECKOUT_SESSION_ID}',
       cancel_url: 'http://127.0.0.1:3000/billing?checkout=cancelled',
     });
-    expect(standIn.sessions.get(sessionId)).toBeDefined();
+    expect(world.standIn.sessions.get(sessionId)).toBeDefined();
 
     // The customer is made once per organization: a second checkout reuses it.
     await startCheckout(owner, '10k');
-    expect(standIn.calls.filter((c) => c.path === '/v1/customers')).toHaveLength(1);
-    expect(standIn.customers.size).toBe(1);
-    expect(standIn.calls.at(-1)!.params.customer).toBe((await account(owner.organizationId))!.customerId);
+    expect(world.standIn.calls.filter((c) => c.path === '/v1/customers')).toHaveLength(1);
+    expect(world.standIn.customers.size).toBe(1);
+    expect(world.standIn.calls.at(-1)!.params.customer).toBe((await account(owner.organizationId))!.customerId);
   });
 
   it('paid: the plan changes at once on the signed webhook, with an audit entry, and an open request is closed', async () => {
-    const owner = await signUpPerson(app, 'paid@checkout.test');
+    const owner = await signUpPerson(world.app, 'paid@checkout.test');
     // A request from before Stripe was configured, still open.
-    await deps().db.insert(planChangeRequests).values({ id: crypto.randomUUID(), organizationId: owner.organizationId, fromPlan: 'free', plan: '50k', requestedByEmail: 'paid@checkout.test', requestedAt: app.clock.now() });
+    await deps().db.insert(planChangeRequests).values({ id: crypto.randomUUID(), organizationId: owner.organizationId, fromPlan: 'free', plan: '50k', requestedByEmail: 'paid@checkout.test', requestedAt: world.app.clock.now() });
     const sessionId = await startCheckout(owner, '50k');
-    const { subscription } = await standIn.pay(sessionId);
+    const { subscription } = await world.standIn.pay(sessionId);
 
-    expect(await row(owner.organizationId)).toMatchObject({ plan: '50k', pendingPlan: null, paidSince: app.clock.now() });
+    expect(await row(owner.organizationId)).toMatchObject({ plan: '50k', pendingPlan: null, paidSince: world.app.clock.now() });
     const [change] = await planChanges(owner.organizationId);
     expect(change!.details).toMatchObject({ kind: 'upgrade', from: 'free', to: '50k', via: 'stripe' });
     const [request] = await deps().db.select().from(planChangeRequests).where(eq(planChangeRequests.organizationId, owner.organizationId));
-    expect(request).toMatchObject({ resolution: 'approved', resolvedAt: app.clock.now() });
+    expect(request).toMatchObject({ resolution: 'approved', resolvedAt: world.app.clock.now() });
     expect(await account(owner.organizationId)).toMatchObject({ subscriptionId: subscription.id, subscriptionStatus: 'active', paymentPendingPlan: null });
     const events = await deps().db.select().from(stripeEvents);
     expect(events).toEqual([expect.objectContaining({ type: 'checkout.session.completed', organizationId: owner.organizationId, outcome: 'plan raised to 50k' })]);
@@ -116,11 +95,11 @@ describe('an upgrade from Free with Stripe', () => {
   });
 
   it('abandoned: the checkout expires and nothing changes', async () => {
-    const owner = await signUpPerson(app, 'abandon@checkout.test');
+    const owner = await signUpPerson(world.app, 'abandon@checkout.test');
     const sessionId = await startCheckout(owner, '25k');
-    const session = standIn.sessions.get(sessionId)!;
+    const session = world.standIn.sessions.get(sessionId)!;
     const { params: _params, ...object } = session;
-    const expired = await standIn.sendEvent('checkout.session.expired', { ...object, status: 'expired' });
+    const expired = await world.standIn.sendEvent('checkout.session.expired', { ...object, status: 'expired' });
     expect(expired.status).toBe(200);
     expect(await row(owner.organizationId)).toMatchObject({ plan: 'free', pendingPlan: null, paidSince: null });
     expect(await planChanges(owner.organizationId)).toEqual([]);
@@ -128,9 +107,9 @@ describe('an upgrade from Free with Stripe', () => {
   });
 
   it('SEPA: an unpaid completed checkout keeps the old plan and the page says the payment is pending; it rises when the debit clears', async () => {
-    const owner = await signUpPerson(app, 'sepa@checkout.test');
+    const owner = await signUpPerson(world.app, 'sepa@checkout.test');
     const sessionId = await startCheckout(owner, '25k');
-    const { subscription } = await standIn.pay(sessionId, 'pending');
+    const { subscription } = await world.standIn.pay(sessionId, 'pending');
     expect((await row(owner.organizationId)).plan).toBe('free');
     const state = await call(owner, 'query', 'organization.paymentState');
     expect(state.data).toMatchObject({ provider: 'stripe', paymentPending: { plan: '25k', since: '2026-11-16T00:00:00.000Z' } });
@@ -139,22 +118,22 @@ describe('an upgrade from Free with Stripe', () => {
     const again = await call(owner, 'mutation', 'organization.changePlan', { plan: '50k' });
     expect(again.status).toBe(409);
     expect(again.body.error.message).toMatch(/payment for .* is still being processed/);
-    expect(standIn.calls.filter((c) => c.path === '/v1/checkout/sessions')).toHaveLength(1);
+    expect(world.standIn.calls.filter((c) => c.path === '/v1/checkout/sessions')).toHaveLength(1);
 
     // The debit clears days later: Stripe pays the invoice.
-    app.clock.set('2026-11-19T00:00:00.000Z');
-    expect((await standIn.payInvoice(subscription.id)).status).toBe(200);
+    world.app.clock.set('2026-11-19T00:00:00.000Z');
+    expect((await world.standIn.payInvoice(subscription.id)).status).toBe(200);
     expect((await row(owner.organizationId)).plan).toBe('25k');
     expect((await call(owner, 'query', 'organization.paymentState')).data.paymentPending).toBeNull();
   });
 
   it('a payment only raises to the plan paid for: metadata naming another organization, or a lower plan, changes nothing', async () => {
     const { owner, subscription } = await paidOwner('raise@checkout.test', '100k');
-    const other = await signUpPerson(app, 'other@checkout.test');
+    const other = await signUpPerson(world.app, 'other@checkout.test');
     const session = { object: 'checkout.session', mode: 'subscription', customer: subscription.customer, payment_status: 'paid', subscription: subscription.id };
-    await standIn.sendEvent('checkout.session.completed', { ...session, id: 'cs_test_other', metadata: { organizationId: other.organizationId, plan: '2m' } });
-    await standIn.sendEvent('checkout.session.completed', { ...session, id: 'cs_test_lower', metadata: { organizationId: owner.organizationId, plan: '10k' } });
-    await standIn.sendEvent('checkout.session.completed', { ...session, id: 'cs_test_bogus', metadata: { organizationId: owner.organizationId, plan: 'unlimited' } });
+    await world.standIn.sendEvent('checkout.session.completed', { ...session, id: 'cs_test_other', metadata: { organizationId: other.organizationId, plan: '2m' } });
+    await world.standIn.sendEvent('checkout.session.completed', { ...session, id: 'cs_test_lower', metadata: { organizationId: owner.organizationId, plan: '10k' } });
+    await world.standIn.sendEvent('checkout.session.completed', { ...session, id: 'cs_test_bogus', metadata: { organizationId: owner.organizationId, plan: 'unlimited' } });
     expect((await row(owner.organizationId)).plan).toBe('100k');
     expect((await row(other.organizationId)).plan).toBe('free');
     const outcomes = (await deps().db.select({ outcome: stripeEvents.outcome }).from(stripeEvents)).map((r) => r.outcome).sort();
@@ -164,16 +143,16 @@ describe('an upgrade from Free with Stripe', () => {
 
 describe('the webhook route', () => {
   const post = (body: string, headers: Record<string, string> = {}) =>
-    fetch(`${app.url}/stripe/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-  const sign = (payload: string, secret = WEBHOOK_SECRET) => Stripe.webhooks.generateTestHeaderString({ payload, secret });
+    fetch(`${world.app.url}/stripe/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const sign = (payload: string, secret = world.webhookSecret) => Stripe.webhooks.generateTestHeaderString({ payload, secret });
 
   it('refuses an unsigned or wrongly signed event with 400 {error, code}, and nothing changes', async () => {
-    const owner = await signUpPerson(app, 'forged@checkout.test');
+    const owner = await signUpPerson(world.app, 'forged@checkout.test');
     const sessionId = await startCheckout(owner, '2m');
-    const { params: _params, ...object } = standIn.sessions.get(sessionId)!;
+    const { params: _params, ...object } = world.standIn.sessions.get(sessionId)!;
     const forged = { ...object, status: 'complete', payment_status: 'paid' };
     for (const signature of [null, 'garbage', sign('{}'), Stripe.webhooks.generateTestHeaderString({ payload: '{}', secret: 'whsec_attacker' })]) {
-      const sent = await standIn.sendEvent('checkout.session.completed', forged, { signature });
+      const sent = await world.standIn.sendEvent('checkout.session.completed', forged, { signature });
       expect(sent.status, String(signature)).toBe(400);
       expect(JSON.parse(sent.body!)).toMatchObject({ error: expect.stringMatching(/Stripe-Signature/), code: 'VALIDATION_ERROR' });
     }
@@ -200,7 +179,7 @@ describe('the webhook route', () => {
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ error: 'The Stripe-Signature header is missing', code: 'VALIDATION_ERROR' });
 
-    const get = await fetch(`${app.url}/stripe/webhook`);
+    const get = await fetch(`${world.app.url}/stripe/webhook`);
     expect(get.status).toBe(405);
     expect(await get.json()).toMatchObject({ code: 'METHOD_NOT_ALLOWED' });
 
@@ -226,21 +205,21 @@ describe('the webhook route', () => {
   });
 
   it('applies a redelivered event once', async () => {
-    const owner = await signUpPerson(app, 'twice@checkout.test');
+    const owner = await signUpPerson(world.app, 'twice@checkout.test');
     const sessionId = await startCheckout(owner, '10k');
-    const { subscription } = await standIn.pay(sessionId);
+    const { subscription } = await world.standIn.pay(sessionId);
     const [first] = await deps().db.select().from(stripeEvents);
     // Stripe delivers the same event again (same id and body); then a renewal invoice twice.
-    const { params: _params, ...object } = standIn.sessions.get(sessionId)!;
-    const again = await standIn.sendEvent('checkout.session.completed', object, { id: first!.id, created: first!.createdAt.getTime() / 1000 });
+    const { params: _params, ...object } = world.standIn.sessions.get(sessionId)!;
+    const again = await world.standIn.sendEvent('checkout.session.completed', object, { id: first!.id, created: first!.createdAt.getTime() / 1000 });
     expect(again.status).toBe(200);
     expect(JSON.parse(again.body!)).toMatchObject({ received: true, duplicate: true, outcome: 'plan raised to 10k' });
     expect(await planChanges(owner.organizationId)).toHaveLength(1);
 
     // The customer moves up paid-to-paid; its invoice.paid delivered twice raises once.
     await call(owner, 'mutation', 'organization.changePlan', { plan: '50k' });
-    const paid = await standIn.payInvoice(subscription.id);
-    const redelivered = await standIn.sendEvent('invoice.paid', paid.invoice, { id: paid.event.id, created: paid.event.created });
+    const paid = await world.standIn.payInvoice(subscription.id);
+    const redelivered = await world.standIn.sendEvent('invoice.paid', paid.invoice, { id: paid.event.id, created: paid.event.created });
     expect(JSON.parse(redelivered.body!)).toMatchObject({ duplicate: true });
     expect((await row(owner.organizationId)).plan).toBe('50k');
     expect(await planChanges(owner.organizationId)).toHaveLength(2);
@@ -252,34 +231,34 @@ describe('the webhook route', () => {
     const created = Math.floor(Date.now() / 1000);
     const newer = { ...subscription, status: 'past_due' };
     const older = { ...subscription, status: 'active' };
-    expect((await standIn.sendEvent('customer.subscription.updated', newer, { created: created + 20 })).status).toBe(200);
-    const late = await standIn.sendEvent('customer.subscription.updated', older, { created: created + 10 });
+    expect((await world.standIn.sendEvent('customer.subscription.updated', newer, { created: created + 20 })).status).toBe(200);
+    const late = await world.standIn.sendEvent('customer.subscription.updated', older, { created: created + 10 });
     expect(JSON.parse(late.body!).outcome).toBe('ignored: older than the subscription state held');
     expect(await account(owner.organizationId)).toMatchObject({ subscriptionStatus: 'past_due', stateAt: new Date((created + 20) * 1000) });
 
     // A deletion stamped before a newer update is dropped too: the organization keeps its plan.
-    const staleDelete = await standIn.sendEvent('customer.subscription.deleted', { ...subscription, status: 'canceled', ended_at: created }, { created: created + 5 });
+    const staleDelete = await world.standIn.sendEvent('customer.subscription.deleted', { ...subscription, status: 'canceled', ended_at: created }, { created: created + 5 });
     expect(JSON.parse(staleDelete.body!).outcome).toBe('ignored: older than the subscription state held');
     expect(await row(owner.organizationId)).toMatchObject({ plan: '10k', pendingPlan: null });
 
     // A subscription update never raises a plan by itself: only a payment does.
     const raised = { ...subscription, items: { ...subscription.items, data: [{ ...subscription.items.data[0]!, price: { id: 'price_2m' } }] } };
-    await standIn.sendEvent('customer.subscription.updated', raised, { created: created + 30 });
+    await world.standIn.sendEvent('customer.subscription.updated', raised, { created: created + 30 });
     expect((await row(owner.organizationId)).plan).toBe('10k');
     expect(await account(owner.organizationId)).toMatchObject({ subscriptionPlan: '2m' });
   });
 
   it('a deleted subscription returns to Free: at once at the period boundary, else at the end of the month', async () => {
     const { owner, subscription } = await paidOwner('ended@checkout.test', '25k');
-    app.clock.set('2026-11-20T00:00:00.000Z');
+    world.app.clock.set('2026-11-20T00:00:00.000Z');
     const midMonth = Date.parse('2026-11-20T00:00:00.000Z') / 1000;
-    await standIn.sendEvent('customer.subscription.deleted', { ...subscription, status: 'canceled', ended_at: midMonth }, { created: Math.floor(Date.now() / 1000) + 60 });
+    await world.standIn.sendEvent('customer.subscription.deleted', { ...subscription, status: 'canceled', ended_at: midMonth }, { created: Math.floor(Date.now() / 1000) + 60 });
     expect(await row(owner.organizationId)).toMatchObject({ plan: '25k', pendingPlan: 'free', pendingPlanAt: new Date('2026-12-01T00:00:00.000Z') });
 
     const { owner: second, subscription: secondSubscription } = await paidOwner('boundary@checkout.test', '25k');
-    app.clock.set('2026-12-01T00:00:05.000Z');
+    world.app.clock.set('2026-12-01T00:00:05.000Z');
     const boundary = Date.parse('2026-12-01T00:00:00.000Z') / 1000;
-    await standIn.sendEvent('customer.subscription.deleted', { ...secondSubscription, status: 'canceled', ended_at: boundary }, { created: Math.floor(Date.now() / 1000) + 60 });
+    await world.standIn.sendEvent('customer.subscription.deleted', { ...secondSubscription, status: 'canceled', ended_at: boundary }, { created: Math.floor(Date.now() / 1000) + 60 });
     expect(await row(second.organizationId)).toMatchObject({ plan: 'free', pendingPlan: null });
   });
 });
@@ -287,23 +266,23 @@ describe('the webhook route', () => {
 describe('paid-to-paid with Stripe', () => {
   it('an upgrade updates the subscription, prorated and invoiced at once; the plan rises on invoice.paid, not before', async () => {
     const { owner, subscription } = await paidOwner('up@checkout.test', '10k');
-    const billing = await signUpPerson(app, 'billing@checkout.test');
-    await makeMemberOf(app, billing, owner.organizationId, 'billing');
-    standIn.calls.length = 0;
+    const billing = await signUpPerson(world.app, 'billing@checkout.test');
+    await makeMemberOf(world.app, billing, owner.organizationId, 'billing');
+    world.standIn.calls.length = 0;
 
     const answer = await call(billing, 'mutation', 'organization.changePlan', { plan: '250k' });
     expect(answer.status).toBe(200);
     expect(answer.data).toMatchObject({ change: null, request: null, payment: { kind: 'subscription_update' } });
-    const update = standIn.calls.find((c) => c.method === 'POST' && c.path === `/v1/subscriptions/${subscription.id}`)!;
+    const update = world.standIn.calls.find((c) => c.method === 'POST' && c.path === `/v1/subscriptions/${subscription.id}`)!;
     expect(update.params).toEqual({
       items: { 0: { id: subscription.items.data[0]!.id, price: 'price_250k' } },
       proration_behavior: 'always_invoice',
       payment_behavior: 'pending_if_incomplete',
     });
     expect((await row(owner.organizationId)).plan).toBe('10k');
-    expect(standIn.calls.some((c) => c.path === '/v1/checkout/sessions')).toBe(false);
+    expect(world.standIn.calls.some((c) => c.path === '/v1/checkout/sessions')).toBe(false);
 
-    await standIn.payInvoice(subscription.id);
+    await world.standIn.payInvoice(subscription.id);
     expect((await row(owner.organizationId)).plan).toBe('250k');
     const changes = (await planChanges(owner.organizationId)).map((c) => c.details);
     expect(changes).toHaveLength(2);
@@ -312,15 +291,15 @@ describe('paid-to-paid with Stripe', () => {
 
   it('a downgrade waits for the period end and sets the renewal price without proration; keeping the plan puts it back; Free cancels at period end', async () => {
     const { owner, subscription } = await paidOwner('down@checkout.test', '100k');
-    standIn.calls.length = 0;
+    world.standIn.calls.length = 0;
     const down = await call(owner, 'mutation', 'organization.changePlan', { plan: '25k' });
     expect(down.data.change).toMatchObject({ kind: 'downgrade', effectiveAt: '2026-12-01T00:00:00.000Z' });
     expect(await row(owner.organizationId)).toMatchObject({ plan: '100k', pendingPlan: '25k' });
-    const renewal = () => standIn.calls.filter((c) => c.method === 'POST' && c.path === `/v1/subscriptions/${subscription.id}`).at(-1)!.params;
+    const renewal = () => world.standIn.calls.filter((c) => c.method === 'POST' && c.path === `/v1/subscriptions/${subscription.id}`).at(-1)!.params;
     expect(renewal()).toEqual({ items: { 0: { id: subscription.items.data[0]!.id, price: 'price_25k' } }, proration_behavior: 'none', cancel_at_period_end: 'false' });
 
     // The renewal invoice at the lower price never lowers the plan early, nor raises it.
-    await standIn.payInvoice(subscription.id);
+    await world.standIn.payInvoice(subscription.id);
     expect(await row(owner.organizationId)).toMatchObject({ plan: '100k', pendingPlan: '25k' });
 
     await call(owner, 'mutation', 'organization.changePlan', { plan: '100k' });
@@ -329,7 +308,7 @@ describe('paid-to-paid with Stripe', () => {
 
     await call(owner, 'mutation', 'organization.changePlan', { plan: 'free' });
     expect(renewal()).toEqual({ cancel_at_period_end: 'true' });
-    expect(standIn.subscriptions.get(subscription.id)!.cancel_at_period_end).toBe(true);
+    expect(world.standIn.subscriptions.get(subscription.id)!.cancel_at_period_end).toBe(true);
     expect(await row(owner.organizationId)).toMatchObject({ plan: '100k', pendingPlan: 'free' });
   });
 });
@@ -338,15 +317,15 @@ describe('deleting an organization with Stripe', () => {
   it('ends the subscription with the period paid, and a cancelled deletion renews again as the plan chosen', async () => {
     const { owner, subscription } = await paidOwner('leaving@checkout.test', '50k');
     const name = (await row(owner.organizationId)).name;
-    const renewal = () => standIn.calls.filter((c) => c.method === 'POST' && c.path === `/v1/subscriptions/${subscription.id}`).at(-1)?.params;
+    const renewal = () => world.standIn.calls.filter((c) => c.method === 'POST' && c.path === `/v1/subscriptions/${subscription.id}`).at(-1)?.params;
     const requested = await call(owner, 'mutation', 'organization.requestDeletion', { confirmName: name });
     expect(requested.status, JSON.stringify(requested.body)).toBe(200);
     expect(renewal()).toEqual({ cancel_at_period_end: 'true' });
-    expect(standIn.subscriptions.get(subscription.id)!.cancel_at_period_end).toBe(true);
+    expect(world.standIn.subscriptions.get(subscription.id)!.cancel_at_period_end).toBe(true);
 
     expect((await call(owner, 'mutation', 'organization.cancelDeletion', {})).status).toBe(200);
     expect(renewal()).toEqual({ items: { 0: { id: subscription.items.data[0]!.id, price: 'price_50k' } }, proration_behavior: 'none', cancel_at_period_end: 'false' });
-    expect(standIn.subscriptions.get(subscription.id)!.cancel_at_period_end).toBe(false);
+    expect(world.standIn.subscriptions.get(subscription.id)!.cancel_at_period_end).toBe(false);
 
     // With a downgrade chosen before, the renewal goes back to that plan's price, not the current one.
     await call(owner, 'mutation', 'organization.changePlan', { plan: '25k' });
@@ -356,39 +335,39 @@ describe('deleting an organization with Stripe', () => {
   });
 
   it('an organization without a subscription asks Stripe nothing', async () => {
-    const owner = await signUpPerson(app, 'never-paid@checkout.test');
-    standIn.calls.length = 0;
+    const owner = await signUpPerson(world.app, 'never-paid@checkout.test');
+    world.standIn.calls.length = 0;
     const name = (await row(owner.organizationId)).name;
     expect((await call(owner, 'mutation', 'organization.requestDeletion', { confirmName: name })).status).toBe(200);
     expect((await call(owner, 'mutation', 'organization.cancelDeletion', {})).status).toBe(200);
-    expect(standIn.calls).toEqual([]);
+    expect(world.standIn.calls).toEqual([]);
   });
 });
 
 describe('invoices and the customer portal', () => {
   it('lists the invoices from Stripe for the owner and billing members, and links to the portal; others are refused', async () => {
-    const fresh = await signUpPerson(app, 'none@checkout.test');
+    const fresh = await signUpPerson(world.app, 'none@checkout.test');
     expect((await call(fresh, 'query', 'billing.invoices')).data).toEqual([]);
     expect((await call(fresh, 'mutation', 'billing.portal')).body.error.data.code).toBe('NOT_FOUND');
 
     const { owner, subscription } = await paidOwner('invoices@checkout.test', '50k');
-    const billing = await signUpPerson(app, 'payer@checkout.test');
-    await makeMemberOf(app, billing, owner.organizationId, 'billing');
-    const developer = await signUpPerson(app, 'dev@checkout.test');
-    await makeMemberOf(app, developer, owner.organizationId, 'developer');
-    await standIn.payInvoice(subscription.id);
+    const billing = await signUpPerson(world.app, 'payer@checkout.test');
+    await makeMemberOf(world.app, billing, owner.organizationId, 'billing');
+    const developer = await signUpPerson(world.app, 'dev@checkout.test');
+    await makeMemberOf(world.app, developer, owner.organizationId, 'developer');
+    await world.standIn.payInvoice(subscription.id);
 
     const customerId = (await account(owner.organizationId))!.customerId;
     for (const person of [owner, billing]) {
       const listed = await call(person, 'query', 'billing.invoices');
       expect(listed.status).toBe(200);
       expect(listed.data).toHaveLength(2);
-      expect(listed.data[0]).toMatchObject({ number: 'EUM-0002', status: 'paid', currency: 'eur', pdfUrl: `${standIn.url}/invoices/${subscription.id}.pdf`, periodEnd: expect.any(String) });
-      expect(standIn.calls.at(-1)).toMatchObject({ method: 'GET', path: '/v1/invoices', params: { customer: customerId, limit: '36' } });
+      expect(listed.data[0]).toMatchObject({ number: 'EUM-0002', status: 'paid', currency: 'eur', pdfUrl: `${world.standIn.url}/invoices/${subscription.id}.pdf`, periodEnd: expect.any(String) });
+      expect(world.standIn.calls.at(-1)).toMatchObject({ method: 'GET', path: '/v1/invoices', params: { customer: customerId, limit: '36' } });
 
       const portal = await call(person, 'mutation', 'billing.portal');
-      expect(portal.data).toEqual({ url: `${standIn.url}/portal/${customerId}` });
-      expect(standIn.calls.at(-1)).toMatchObject({ path: '/v1/billing_portal/sessions', params: { customer: customerId, return_url: 'http://127.0.0.1:3000/billing' } });
+      expect(portal.data).toEqual({ url: `${world.standIn.url}/portal/${customerId}` });
+      expect(world.standIn.calls.at(-1)).toMatchObject({ path: '/v1/billing_portal/sessions', params: { customer: customerId, return_url: 'http://127.0.0.1:3000/billing' } });
     }
     expect((await call(developer, 'query', 'billing.invoices')).status).toBe(403);
     expect((await call(developer, 'mutation', 'billing.portal')).status).toBe(403);
@@ -401,7 +380,7 @@ describe('a failed renewal', () => {
     return runAdminCommand(deps(), command, args) as Promise<any>;
   };
   const failRenewal = (subscription: { id: string; customer: string }, created?: number) =>
-    standIn.sendEvent(
+    world.standIn.sendEvent(
       'invoice.payment_failed',
       { id: `in_failed_${subscription.id}`, object: 'invoice', customer: subscription.customer, billing_reason: 'subscription_cycle', status: 'open', parent: { subscription_details: { subscription: subscription.id } } },
       created ? { created } : {},
@@ -410,11 +389,11 @@ describe('a failed renewal', () => {
 
   it('mails the owner and billing members once, sending continues for the grace period, then restricted; paying lifts it', async () => {
     const { owner, subscription } = await paidOwner('late@checkout.test', '50k');
-    const billing = await signUpPerson(app, 'accounts@checkout.test');
-    await makeMemberOf(app, billing, owner.organizationId, 'billing');
-    const developer = await signUpPerson(app, 'coder@checkout.test');
-    await makeMemberOf(app, developer, owner.organizationId, 'developer');
-    app.clock.set('2026-12-01T01:00:00.000Z');
+    const billing = await signUpPerson(world.app, 'accounts@checkout.test');
+    await makeMemberOf(world.app, billing, owner.organizationId, 'billing');
+    const developer = await signUpPerson(world.app, 'coder@checkout.test');
+    await makeMemberOf(world.app, developer, owner.organizationId, 'developer');
+    world.app.clock.set('2026-12-01T01:00:00.000Z');
 
     expect(JSON.parse((await failRenewal(subscription)).body!).outcome).toBe('renewal failed: grace period started');
     // Stripe's retry fails too: no second mail, the grace does not restart.
@@ -425,16 +404,16 @@ describe('a failed renewal', () => {
     expect(await row(owner.organizationId)).toMatchObject({ paymentFailedAt: new Date('2026-12-01T01:00:00.000Z'), paymentGraceUntil: new Date('2026-12-08T01:00:00.000Z') });
 
     // Within the grace period: still active.
-    app.clock.set('2026-12-08T00:59:00.000Z');
+    world.app.clock.set('2026-12-08T00:59:00.000Z');
     expect(await restrictUnpaidAccounts(deps())).toBe(0);
     expect((await row(owner.organizationId)).status).toBe('active');
-    app.clock.set('2026-12-08T01:00:00.000Z');
+    world.app.clock.set('2026-12-08T01:00:00.000Z');
     expect(await restrictUnpaidAccounts(deps())).toBe(1);
     expect(await row(owner.organizationId)).toMatchObject({ status: 'restricted', statusCause: 'non_payment', plan: '50k' });
     expect(await restrictUnpaidAccounts(deps())).toBe(0);
 
     // Paid: active again.
-    const paid = await standIn.payInvoice(subscription.id);
+    const paid = await world.standIn.payInvoice(subscription.id);
     expect(JSON.parse(paid.body!).outcome).toMatch(/what was owed is paid/);
     expect(await row(owner.organizationId)).toMatchObject({ status: 'active', plan: '50k' });
     expect(await row(owner.organizationId)).toMatchObject({ statusCause: null, paymentFailedAt: null, paymentGraceUntil: null });
@@ -447,24 +426,24 @@ describe('a failed renewal', () => {
   it('paying never lifts a restriction an operator set; a failed first checkout or upgrade starts no grace', async () => {
     const { owner, subscription } = await paidOwner('abuse@checkout.test', '10k');
     await admin('org:status', '--org', owner.organizationId, '--status', 'restricted');
-    app.clock.set('2026-12-01T01:00:00.000Z');
+    world.app.clock.set('2026-12-01T01:00:00.000Z');
     await failRenewal(subscription);
-    app.clock.set('2026-12-20T00:00:00.000Z');
+    world.app.clock.set('2026-12-20T00:00:00.000Z');
     expect(await restrictUnpaidAccounts(deps())).toBe(0);
-    await standIn.payInvoice(subscription.id);
+    await world.standIn.payInvoice(subscription.id);
     expect((await row(owner.organizationId)).status).toBe('restricted');
 
     // Restricted for non-payment, then set to restricted again by the operator: now the operator's, and paying keeps it.
     const { owner: late, subscription: lateSubscription } = await paidOwner('late-and-abuse@checkout.test', '10k');
     await failRenewal(lateSubscription);
-    app.clock.set('2027-01-01T00:00:00.000Z');
+    world.app.clock.set('2027-01-01T00:00:00.000Z');
     expect(await restrictUnpaidAccounts(deps())).toBe(1);
     await admin('org:status', '--org', late.organizationId, '--status', 'restricted');
-    await standIn.payInvoice(lateSubscription.id);
+    await world.standIn.payInvoice(lateSubscription.id);
     expect((await row(late.organizationId)).status).toBe('restricted');
 
     const other = await paidOwner('upgrade-fails@checkout.test', '10k');
-    const failedUpgrade = await standIn.sendEvent('invoice.payment_failed', {
+    const failedUpgrade = await world.standIn.sendEvent('invoice.payment_failed', {
       id: 'in_upgrade',
       object: 'invoice',
       customer: other.subscription.customer,

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
-import { organizations, overageMeterReports, usageCounters } from '@/db/schema';
+import { overageMeterReports, usageCounters } from '@/db/schema';
 import { OPERATOR } from '@/server/services/audit/record';
 import { stripeAccountOf } from '@/server/services/billing/accounts';
 import { startCheckout } from '@/server/services/billing/checkout';
@@ -9,41 +9,22 @@ import { stripeOf } from '@/server/services/billing/stripe';
 import { upgradeSubscription } from '@/server/services/billing/subscription-change';
 import { setOverage } from '@/server/services/organizations/organizations';
 import { PLANS } from '@/server/services/plans/plans';
-import { startTestApp, type TestApp } from './support/app';
 import { sendingOrg } from './support/sending-org';
-import { startStripeStandIn, type StripeStandIn } from './support/stripe-stand-in';
+import { stripeWorld } from './support/stripe-world';
 
 // Issue 33, item 5: metered overage reaches Stripe as meter events, one per 1,000 recipients past
 // the quota (a partial thousand once the month is over), exactly once across retries and
 // restarts, on the period's invoice.
 // The official SDK talks to the loopback stand-in, which refuses a repeated identifier as Stripe does.
 
-const SECRET_KEY = 'sk_test_standin';
-const WEBHOOK_SECRET = 'whsec_standin';
 const METER_EVENTS = '/v1/billing/meter_events';
 
-let standIn: StripeStandIn;
-let app: TestApp;
-beforeAll(async () => {
-  standIn = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
-  app = await startTestApp({ env: standIn.env });
-  standIn.setWebhookUrl(`${app.url}/stripe/webhook`);
-});
-afterAll(async () => {
-  await app.close();
-  await standIn.close();
-});
-beforeEach(async () => {
-  await app.reset();
-  standIn.reset();
-  app.clock.set('2026-11-20T10:00:00.000Z');
-});
-
-const deps = () => app.runtime.deps;
+const world = stripeWorld({ now: '2026-11-20T10:00:00.000Z' });
+const { deps } = world;
 const DAY = 86_400_000;
-const send = (key: string, to: string[]) => app.request('POST', '/api/emails', { key, body: { from: 'Acme <hello@acme.example.com>', to, subject: 'Receipt', text: 'Thank you' } });
+const send = (key: string, to: string[]) => world.app.request('POST', '/api/emails', { key, body: { from: 'Acme <hello@acme.example.com>', to, subject: 'Receipt', text: 'Thank you' } });
 const recipients = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}@example.net`);
-const meterCalls = () => standIn.calls.filter((call) => call.path === METER_EVENTS);
+const meterCalls = () => world.standIn.calls.filter((call) => call.path === METER_EVENTS);
 const ledger = async (organizationId: string) =>
   deps()
     .db.select({ month: overageMeterReports.month, thousand: overageMeterReports.thousand, valueMillicents: overageMeterReports.valueMillicents, identifier: overageMeterReports.identifier })
@@ -53,12 +34,10 @@ const ledger = async (organizationId: string) =>
 
 /** A customer on `plan` through a paid Stripe checkout, with metered overage on and a sending domain. */
 async function paidSender(plan: '10k' | '100k' = '10k') {
-  const org = await sendingOrg(app, { plan: 'free', createdAt: new Date(app.clock.now().getTime() - 60 * DAY) });
-  const [row] = await deps().db.select().from(organizations).where(eq(organizations.id, org.organizationId));
-  const { sessionId } = await startCheckout(deps(), stripeOf(deps())!, { id: row!.id, name: row!.name, ownerEmail: row!.ownerEmail }, PLANS[plan]);
-  const { subscription } = await standIn.pay(sessionId);
-  const [paid] = await deps().db.select({ plan: organizations.plan }).from(organizations).where(eq(organizations.id, org.organizationId));
-  expect(paid!.plan).toBe(plan);
+  const org = await sendingOrg(world.app, { plan: 'free', createdAt: new Date(world.app.clock.now().getTime() - 60 * DAY) });
+  const row = await world.organization(org.organizationId);
+  const { sessionId } = await startCheckout(deps(), stripeOf(deps())!, { id: row.id, name: row.name, ownerEmail: row.ownerEmail }, PLANS[plan]);
+  const subscription = await world.payCheckout(sessionId, org.organizationId, plan);
   await setOverage(deps(), org.organizationId, true, OPERATOR);
   const customerId = (await stripeAccountOf(deps().db, org.organizationId))!.customerId;
   return { ...org, subscription, customerId };
@@ -94,7 +73,7 @@ describe('metered overage with Stripe', () => {
     expect(counters).toMatchObject({ monthOverageRecipients: 1_001, monthOverageMillicents: 1_001 * 45 });
     expect(await reportOverage(deps())).toBe(1);
     const identifier = `overage:${sender.organizationId}:2026-11:1`;
-    expect(standIn.meterEvents).toEqual([
+    expect(world.standIn.meterEvents).toEqual([
       expect.objectContaining({
         event_name: 'eumail_overage_millicents',
         identifier,
@@ -115,13 +94,13 @@ describe('metered overage with Stripe', () => {
     const sender = await paidSender('100k');
     await primeMonth(sender.organizationId, { monthRecipients: 102_500, overageRecipients: 2_500, overageMillicents: 2_500 * 39 });
     expect(await reportOverage(deps())).toBe(2);
-    expect(standIn.meterEvents.map((event) => event.payload.value)).toEqual(['39000', '39000']);
+    expect(world.standIn.meterEvents.map((event) => event.payload.value)).toEqual(['39000', '39000']);
 
     // A crash between Stripe's answer and the ledger write, stood in for by deleting the rows.
     await deps().db.delete(overageMeterReports).where(eq(overageMeterReports.organizationId, sender.organizationId));
     expect(await reportOverage(deps())).toBe(2);
     expect(meterCalls()).toHaveLength(4);
-    expect(standIn.meterEvents).toHaveLength(2);
+    expect(world.standIn.meterEvents).toHaveLength(2);
     expect((await ledger(sender.organizationId)).map((row) => row.thousand)).toEqual([1, 2]);
   });
 
@@ -132,34 +111,34 @@ describe('metered overage with Stripe', () => {
 
     // The second thousand meets an outage the SDK's two retries do not outlast: nothing is recorded.
     await primeMonth(sender.organizationId, { monthRecipients: 12_200, overageRecipients: 2_200, overageMillicents: 2_200 * 45 });
-    standIn.failNext(METER_EVENTS, 3);
+    world.standIn.failNext(METER_EVENTS, 3);
     expect(await reportOverage(deps())).toBe(0);
     expect((await ledger(sender.organizationId)).map((row) => row.thousand)).toEqual([1]);
-    expect(standIn.meterEvents).toHaveLength(1);
+    expect(world.standIn.meterEvents).toHaveLength(1);
 
     expect(await reportOverage(deps())).toBe(1);
     expect((await ledger(sender.organizationId)).map((row) => row.thousand)).toEqual([1, 2]);
-    expect(standIn.meterEvents.map((event) => event.identifier)).toEqual([`overage:${sender.organizationId}:2026-11:1`, `overage:${sender.organizationId}:2026-11:2`]);
+    expect(world.standIn.meterEvents.map((event) => event.identifier)).toEqual([`overage:${sender.organizationId}:2026-11:1`, `overage:${sender.organizationId}:2026-11:2`]);
   });
 
   it("reports a month's partial thousand once the month is over, dated on its last second, so it is on that month's invoice", async () => {
     const sender = await paidSender('10k');
     await primeMonth(sender.organizationId, { monthRecipients: 10_000 });
-    app.clock.set('2026-11-30T23:59:58.000Z');
+    world.app.clock.set('2026-11-30T23:59:58.000Z');
     await deps().db.update(usageCounters).set({ day: '2026-11-29' }).where(eq(usageCounters.organizationId, sender.organizationId));
     expect((await send(sender.apiKey, recipients(3, 'late'))).status).toBe(200);
 
     // Midnight passes; a December send rolls the counters over (November's overage moves to previous_month).
-    app.clock.set('2026-12-01T00:00:30.000Z');
+    world.app.clock.set('2026-12-01T00:00:30.000Z');
     expect((await send(sender.apiKey, ['december@example.net'])).status).toBe(200);
     const [counters] = await deps().db.select().from(usageCounters).where(eq(usageCounters.organizationId, sender.organizationId));
     expect(counters).toMatchObject({ month: '2026-12-01', monthOverageRecipients: 0, previousMonth: '2026-11-01', previousMonthOverageRecipients: 3 });
     // A send that reserved at 23:59:59.999 may still be committing: the month settles for five minutes first.
     expect(await reportOverage(deps())).toBe(0);
 
-    app.clock.set('2026-12-01T00:05:30.000Z');
+    world.app.clock.set('2026-12-01T00:05:30.000Z');
     expect(await reportOverage(deps())).toBe(1);
-    expect(standIn.meterEvents).toEqual([
+    expect(world.standIn.meterEvents).toEqual([
       expect.objectContaining({
         identifier: `overage:${sender.organizationId}:2026-11:1`,
         timestamp: Date.parse('2026-11-30T23:59:59.000Z') / 1000,
@@ -173,9 +152,9 @@ describe('metered overage with Stripe', () => {
     const sender = await paidSender('100k');
     await primeMonth(sender.organizationId, { monthRecipients: 102_500, overageRecipients: 2_500, overageMillicents: 2_500 * 39 });
     expect(await reportOverage(deps())).toBe(2);
-    app.clock.set('2026-12-01T06:00:00.000Z');
+    world.app.clock.set('2026-12-01T06:00:00.000Z');
     expect(await reportOverage(deps())).toBe(1);
-    expect(standIn.meterEvents.map((event) => [event.identifier.split(':').slice(2).join(':'), event.payload.value, event.timestamp])).toEqual([
+    expect(world.standIn.meterEvents.map((event) => [event.identifier.split(':').slice(2).join(':'), event.payload.value, event.timestamp])).toEqual([
       ['2026-11:1', '39000', Date.parse('2026-11-20T10:00:00.000Z') / 1000],
       ['2026-11:2', '39000', Date.parse('2026-11-20T10:00:00.000Z') / 1000],
       ['2026-11:3', '19500', Date.parse('2026-11-30T23:59:59.000Z') / 1000],
@@ -185,7 +164,7 @@ describe('metered overage with Stripe', () => {
   });
 
   it('reports nothing for an organization without a live subscription (a paid plan the operator set is billed by the operator)', async () => {
-    const byOperator = await sendingOrg(app, { plan: '10k', createdAt: new Date(app.clock.now().getTime() - 60 * DAY) });
+    const byOperator = await sendingOrg(world.app, { plan: '10k', createdAt: new Date(world.app.clock.now().getTime() - 60 * DAY) });
     await setOverage(deps(), byOperator.organizationId, true, OPERATOR);
     await primeMonth(byOperator.organizationId, { monthRecipients: 12_500, overageRecipients: 2_500, overageMillicents: 2_500 * 45 });
     expect(await reportOverage(deps())).toBe(0);
@@ -219,14 +198,14 @@ describe('the thousands a month owes', () => {
 describe('the overage item on subscriptions made before it was configured', () => {
   it('is added on the next plan change; a subscription that has it keeps it as it is', async () => {
     const sender = await paidSender('10k');
-    const held = standIn.subscriptions.get(sender.subscription.id)!;
+    const held = world.standIn.subscriptions.get(sender.subscription.id)!;
     held.items.data = held.items.data.filter((item: { price: { id: string } }) => item.price.id !== 'price_overage');
     await upgradeSubscription(deps(), stripeOf(deps())!, sender.subscription.id, '25k');
     const planItem = held.items.data[0].id;
-    expect(standIn.calls.at(-1)!.params.items).toEqual({ 0: { id: planItem, price: 'price_25k' }, 1: { price: 'price_overage' } });
+    expect(world.standIn.calls.at(-1)!.params.items).toEqual({ 0: { id: planItem, price: 'price_25k' }, 1: { price: 'price_overage' } });
     expect(held.items.data.map((item: { price: { id: string } }) => item.price.id)).toEqual(['price_25k', 'price_overage']);
 
     await upgradeSubscription(deps(), stripeOf(deps())!, sender.subscription.id, '50k');
-    expect(standIn.calls.at(-1)!.params.items).toEqual({ 0: { id: planItem, price: 'price_50k' } });
+    expect(world.standIn.calls.at(-1)!.params.items).toEqual({ 0: { id: planItem, price: 'price_50k' } });
   });
 });

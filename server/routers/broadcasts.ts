@@ -2,7 +2,7 @@ import { BODY_LIMITS } from '../trpc/request-limits';
 import { z } from 'zod';
 import { previewBroadcast } from '../services/broadcasts/preview';
 import { cancelBroadcast, sendBroadcast } from '../services/broadcasts/send';
-import { createBroadcast, deleteBroadcast, getBroadcast, listBroadcasts, updateBroadcast } from '../services/broadcasts/crud';
+import { AUDIENCE_NAMES, createBroadcast, deleteBroadcast, getBroadcast, listBroadcasts, updateBroadcast } from '../services/broadcasts/crud';
 import { BROADCAST_NAME_CHARS, duplicateBroadcast } from '../services/broadcasts/duplicate';
 import { preflightBroadcast } from '../services/broadcasts/preflight/preflight';
 import { CHECK_STATUSES, PREFLIGHT_CHECK_IDS } from '../services/broadcasts/preflight/checks';
@@ -14,8 +14,7 @@ import { TEMPLATE_LIMITS } from '../services/templates/limits';
 import { mailbox } from './emails/wire';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
-import { idParam, isoDate, messageResponse, pageQuery } from './shared';
-import { validationError } from '../errors';
+import { idParam, isoDate, messageResponse, pageQuery, underOneName } from './shared';
 
 const NO_BREAKS = /^[^\r\n\0]*$/;
 
@@ -101,15 +100,9 @@ const when = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-t
 const audienceId = z.uuid({ message: 'must be the id of one of your audiences' });
 /** Resend's name for `audience_id` (a segment is an audience under another name, docs/contacts.md): one of the two. */
 const segmentId = z.uuid({ message: 'must be the id of one of your segments (audiences)' }).describe("Resend's name for `audience_id`: give one of the two");
-const BOTH_AUDIENCES = 'give audience_id or segment_id (its other name), not both';
-const oneAudience = (input: { audience_id?: string; segment_id?: string }, ctx: z.RefinementCtx) => {
-  if (input.audience_id !== undefined && input.segment_id !== undefined) ctx.addIssue({ code: 'custom', path: ['segment_id'], message: BOTH_AUDIENCES });
-  else if (input.audience_id === undefined && input.segment_id === undefined) ctx.addIssue({ code: 'custom', path: ['audience_id'], message: 'is required (or segment_id, its other name)' });
-};
 
 /** The fields create and update share, from the wire's snake_case to the service's input. */
-const fieldsOf = <T extends { audience_id?: string; segment_id?: string; from?: string; subject?: string | null; html?: string | null; text?: string | null; template_id?: string | null; name?: string; reply_to?: string[] }>(input: T) => ({
-  audienceId: input.audience_id ?? input.segment_id,
+const fieldsOf = <T extends { from?: string; subject?: string | null; html?: string | null; text?: string | null; template_id?: string | null; name?: string; reply_to?: string[] }>(input: T) => ({
   from: input.from,
   subject: input.subject,
   html: input.html,
@@ -140,7 +133,7 @@ export const broadcastsRouter = router({
           name: name.optional().describe('Default: the subject'),
           reply_to: replyTo.optional(),
         })
-        .superRefine(oneAudience),
+        .superRefine(underOneName(AUDIENCE_NAMES)),
     )
     .output(broadcast)
     .mutation(({ ctx, input }) =>
@@ -229,17 +222,14 @@ export const broadcastsRouter = router({
       }),
     )
     .output(broadcast)
-    .mutation(async ({ ctx, input }) => {
-      if (input.audience_id !== undefined && input.segment_id !== undefined) {
-        // Another organization's broadcast is 404 whatever the body says.
-        await getBroadcast(ctx.deps, ctx.principal, input.id);
-        throw validationError(`segment_id: ${BOTH_AUDIENCES}`);
-      }
-      return updateBroadcast(ctx.deps, ctx.principal, input.id, {
+    .mutation(({ ctx, input }) =>
+      updateBroadcast(ctx.deps, ctx.principal, input.id, {
         ...fieldsOf(input),
+        audienceId: input.audience_id,
+        segmentId: input.segment_id,
         scheduledAt: input.scheduled_at === undefined ? undefined : input.scheduled_at === null ? null : new Date(input.scheduled_at),
-      });
-    }),
+      }),
+    ),
 
   delete: orgProcedure
     .meta({ openapi: { method: 'DELETE', path: '/broadcasts/{id}', operationId: 'deleteBroadcast', tags, summary: 'Delete a draft or cancelled broadcast' }, liveWrite: true, errors: [409] })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decodePathParam } from '../trpc/path-params';
+import { twoNamesProblem, type TwoNames } from '../services/shared/two-names';
 
 /** Path parameters arrive URL-encoded from trpc-to-openapi; the document says what they decode to. */
 export const decodedPathParam = (meta: { format: string; description?: string }) =>
@@ -40,3 +41,11 @@ export const pageQuery = (bounds: { max: number; default: number }) => ({
     .default(bounds.default),
   cursor: z.uuid({ message: 'must be the next_cursor of a previous page' }).max(36).optional(),
 });
+
+/** A refinement of a body that must give a field under one of its two names (server/services/shared/two-names.ts). */
+export const underOneName =
+  (names: TwoNames) =>
+  (input: Record<string, unknown>, ctx: z.RefinementCtx): void => {
+    const problem = twoNamesProblem(names, { name: input[names.name], alias: input[names.alias] }, { required: true });
+    if (problem) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
+  };

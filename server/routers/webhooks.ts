@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../vocabulary/event-types';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook, webhookSecret } from '../services/webhooks/crud';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook, WEBHOOK_URL_NAMES, webhookSecret } from '../services/webhooks/crud';
 import { getDelivery, listDeliveries } from '../services/webhooks/deliveries';
 import { pingWebhook, replayDelivery } from '../services/webhooks/manual';
 import { ATTEMPT_TRIGGERS, DELIVERY_STATUSES } from '../vocabulary/webhook-statuses';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
-import { idParam, isoDate, messageResponse, pageQuery } from './shared';
-import { validationError } from '../errors';
+import { idParam, isoDate, messageResponse, pageQuery, underOneName } from './shared';
 
 const deliveryStatus = z.enum(DELIVERY_STATUSES);
 
@@ -88,16 +87,11 @@ const rotateInput = z.strictObject({ id: idParam, mode: mode.optional().describe
 
 /** Resend's name for `url` (docs/resend.md): either may be given, not both. */
 const endpoint = url.describe("Resend's name for `url`: give one of the two");
-const BOTH_URLS = 'give url or endpoint (its other name), not both';
-const oneUrl = (input: { url?: string; endpoint?: string }, ctx: z.RefinementCtx) => {
-  if (input.url !== undefined && input.endpoint !== undefined) ctx.addIssue({ code: 'custom', path: ['endpoint'], message: BOTH_URLS });
-  else if (input.url === undefined && input.endpoint === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required (or endpoint, its other name)' });
-};
 
 export const webhooksRouter = router({
   create: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/webhooks', operationId: 'createWebhook', tags, summary: 'Register an endpoint for events' }, successStatus: 201, liveWrite: true })
-    .input(z.strictObject({ url: url.optional(), endpoint: endpoint.optional(), events }).superRefine(oneUrl))
+    .input(z.strictObject({ url: url.optional(), endpoint: endpoint.optional(), events }).superRefine(underOneName(WEBHOOK_URL_NAMES)))
     .output(
       webhook
         .extend({
@@ -124,14 +118,7 @@ export const webhooksRouter = router({
     .meta({ openapi: { method: 'PATCH', path: '/webhooks/{id}', operationId: 'updateWebhook', tags, summary: 'Change the URL (checked again) and/or the events' }, liveWrite: true })
     .input(z.strictObject({ id: idParam, url: url.optional(), endpoint: endpoint.optional(), events: events.optional() }))
     .output(webhook)
-    .mutation(async ({ ctx, input }) => {
-      if (input.url !== undefined && input.endpoint !== undefined) {
-        // Another organization's endpoint is 404 whatever the body says.
-        await getWebhook(ctx.deps, ctx.principal, input.id);
-        throw validationError(`endpoint: ${BOTH_URLS}`);
-      }
-      return updateWebhook(ctx.deps, ctx.principal, input.id, { url: input.url ?? input.endpoint, events: input.events });
-    }),
+    .mutation(({ ctx, input }) => updateWebhook(ctx.deps, ctx.principal, input.id, { url: input.url, endpoint: input.endpoint, events: input.events })),
 
   delete: orgProcedure
     .meta({ openapi: { method: 'DELETE', path: '/webhooks/{id}', operationId: 'deleteWebhook', tags, summary: 'Delete an endpoint; its pending deliveries are dropped' }, liveWrite: true })

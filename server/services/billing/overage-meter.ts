@@ -1,4 +1,5 @@
-import { and, eq, gt, gte, inArray, isNotNull, max, or, sum } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import { overageMeterReports, stripeAccounts, usageCounters } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { billingPeriodOf } from '../plans/billing-period';
@@ -61,55 +62,65 @@ export function dueThousands(month: Pick<MonthOverage, 'recipients' | 'millicent
   return due;
 }
 
+/** The two months a counter row holds: the one it counts, and the one its last rollover moved out. */
+const COUNTED_MONTHS = [
+  { month: usageCounters.month, recipients: usageCounters.monthOverageRecipients, millicents: usageCounters.monthOverageMillicents },
+  { month: usageCounters.previousMonth, recipients: usageCounters.previousMonthOverageRecipients, millicents: usageCounters.previousMonthOverageMillicents },
+] as const;
+
 /**
- * This month's and the previous month's overage of organizations with a live subscription, both
- * still on the counter row (a month the row has not rolled past yet is in its `month_*` columns),
- * with what the ledger holds of each.
+ * One of the two months of the counter rows of organizations with a live subscription, with what
+ * the ledger holds of it, kept only when `dueThousands` owes something for it: a full thousand
+ * past the highest reported, or (once the month is closed) metered millicents not reported yet.
+ * A month reported in full is left out here, not read and dropped.
  */
-async function overageMonths(deps: MeterDeps, now: Date): Promise<MonthOverage[]> {
-  const oldest = billingPeriodOf(new Date(now.getTime() - OLDEST_EVENT_DAYS * 86_400_000)).start.toISOString().slice(0, 10);
-  const counters = await deps.db
+function monthsOwing(deps: MeterDeps, counted: (typeof COUNTED_MONTHS)[number], oldest: string, closedBefore: string) {
+  // The month's ledger, summed: an aggregate without GROUP BY is one row, so a month with nothing reported gets 0 and 0.
+  const ledger = deps.db
+    .select({
+      reported: sql<number>`coalesce(max(${overageMeterReports.thousand}), 0)`.mapWith(Number).as('reported'),
+      reportedMillicents: sql<number>`coalesce(sum(${overageMeterReports.valueMillicents}), 0)`.mapWith(Number).as('reported_millicents'),
+    })
+    .from(overageMeterReports)
+    .where(and(eq(overageMeterReports.organizationId, usageCounters.organizationId), eq(overageMeterReports.month, counted.month)))
+    .as('ledger');
+  return deps.db
     .select({
       organizationId: usageCounters.organizationId,
       customerId: stripeAccounts.customerId,
-      month: usageCounters.month,
-      recipients: usageCounters.monthOverageRecipients,
-      millicents: usageCounters.monthOverageMillicents,
-      previousMonth: usageCounters.previousMonth,
-      previousRecipients: usageCounters.previousMonthOverageRecipients,
-      previousMillicents: usageCounters.previousMonthOverageMillicents,
+      month: counted.month,
+      recipients: counted.recipients,
+      millicents: counted.millicents,
+      reported: ledger.reported,
+      reportedMillicents: ledger.reportedMillicents,
     })
     .from(usageCounters)
     .innerJoin(stripeAccounts, eq(stripeAccounts.organizationId, usageCounters.organizationId))
+    .innerJoinLateral(ledger, sql`true`)
     .where(
       and(
         isNotNull(stripeAccounts.subscriptionId),
         inArray(stripeAccounts.subscriptionStatus, [...LIVE_STATUSES]),
-        or(gt(usageCounters.monthOverageRecipients, 0), gt(usageCounters.previousMonthOverageRecipients, 0)),
+        gt(counted.recipients, 0),
+        gte(counted.month, oldest),
+        or(gt(sql`${counted.recipients} / 1000`, ledger.reported), and(lt(counted.month, closedBefore), gt(counted.millicents, ledger.reportedMillicents))),
       ),
     );
-  const months = counters
-    .flatMap((row) => [
-      { organizationId: row.organizationId, customerId: row.customerId, month: row.month, recipients: row.recipients, millicents: row.millicents },
-      ...(row.previousMonth ? [{ organizationId: row.organizationId, customerId: row.customerId, month: row.previousMonth, recipients: row.previousRecipients, millicents: row.previousMillicents }] : []),
-    ])
-    .filter((month) => month.recipients > 0 && month.month >= oldest);
-  if (months.length === 0) return [];
-  const ledger = await deps.db
-    .select({
-      organizationId: overageMeterReports.organizationId,
-      month: overageMeterReports.month,
-      reported: max(overageMeterReports.thousand),
-      reportedMillicents: sum(overageMeterReports.valueMillicents),
-    })
-    .from(overageMeterReports)
-    .where(and(inArray(overageMeterReports.organizationId, [...new Set(months.map((month) => month.organizationId))]), gte(overageMeterReports.month, oldest)))
-    .groupBy(overageMeterReports.organizationId, overageMeterReports.month);
-  const held = new Map(ledger.map((row) => [`${row.organizationId} ${row.month}`, row]));
-  return months.map((month) => {
-    const row = held.get(`${month.organizationId} ${month.month}`);
-    return { ...month, reported: row?.reported ?? 0, reportedMillicents: Number(row?.reportedMillicents ?? 0) };
-  });
+}
+
+/**
+ * This month's and the previous month's overage of organizations with a live subscription, both
+ * still on the counter row (a month the row has not rolled past yet is in its `month_*` columns),
+ * with what the ledger holds of each: only the months that still owe Stripe an event.
+ */
+async function overageMonths(deps: MeterDeps, now: Date): Promise<MonthOverage[]> {
+  const oldest = billingPeriodOf(new Date(now.getTime() - OLDEST_EVENT_DAYS * 86_400_000)).start.toISOString().slice(0, 10);
+  // A month is closed once its end is MONTH_SETTLE_MS past: it is before the month of `now` less that.
+  const closedBefore = billingPeriodOf(new Date(now.getTime() - MONTH_SETTLE_MS)).start.toISOString().slice(0, 10);
+  const [current, previous] = COUNTED_MONTHS.map((counted) => monthsOwing(deps, counted, oldest, closedBefore));
+  const rows = await unionAll(current!, previous!);
+  // The previous month's column is null until a first rollover; the filter on it left those rows out.
+  return rows.map((row) => ({ ...row, month: row.month! }));
 }
 
 /** Stripe already holds an event with this identifier: the thousand was reported by an earlier try. */

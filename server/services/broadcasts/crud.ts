@@ -7,12 +7,16 @@ import { newId } from '../../ids';
 import { ownAudience } from '../audiences/crud';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
+import { eitherName, type TwoNames } from '../shared/two-names';
 import { recordBroadcastChange, recordBroadcastUpdated } from './audit';
 import { checkContent } from './content';
 import { ownBroadcast } from './own';
 import { scheduleInTransaction, unschedule } from './send';
 import { DELETABLE, EDITABLE } from '../../vocabulary/broadcast-statuses';
 import { broadcastSummary, broadcastView, type BroadcastRow, type BroadcastSummary, type BroadcastView } from './view';
+
+/** `segment_id` is Resend's name for `audience_id` (a segment is an audience under another name, docs/contacts.md): a request gives one of the two. */
+export const AUDIENCE_NAMES: TwoNames = { name: 'audience_id', alias: 'segment_id' };
 
 export interface CreateBroadcastInput {
   audienceId: string;
@@ -31,6 +35,8 @@ export interface CreateBroadcastInput {
  */
 export interface UpdateBroadcastInput {
   audienceId?: string;
+  /** `audienceId` under Resend's name: one of the two. */
+  segmentId?: string;
   from?: string;
   name?: string;
   replyTo?: string[];
@@ -110,12 +116,15 @@ export async function listBroadcasts(deps: Pick<Deps, 'db'>, principal: Principa
 /** The fields of a draft or scheduled broadcast; scheduling goes through the same checks as a send. */
 export async function updateBroadcast(deps: Deps, principal: Principal, id: string, input: UpdateBroadcastInput): Promise<BroadcastView> {
   const row = await deps.db.transaction(async (tx) => {
+    // Another organization's broadcast is not found, whatever the body says.
     const current = await ownBroadcast(tx, principal, id, true);
+    const audienceId = eitherName(AUDIENCE_NAMES, input.audienceId, input.segmentId);
     if (!EDITABLE.includes(current.status)) throw conflict(`The broadcast is ${current.status}: only a draft or scheduled broadcast can be changed`);
-    if (input.audienceId !== undefined) await ownAudience(tx, principal, input.audienceId);
+    if (audienceId !== undefined) await ownAudience(tx, principal, audienceId);
     if (input.templateId && (input.html !== undefined || input.text !== undefined)) throw validationError('template_id: give either template_id or html/text');
     const next: Partial<BroadcastRow> = {};
-    for (const key of ['audienceId', 'from', 'name', 'replyTo', 'subject', 'html', 'text', 'templateId'] as const) {
+    if (audienceId !== undefined) next.audienceId = audienceId;
+    for (const key of ['from', 'name', 'replyTo', 'subject', 'html', 'text', 'templateId'] as const) {
       if (input[key] !== undefined) Object.assign(next, { [key]: input[key] });
     }
     if (input.templateId) Object.assign(next, { html: null, text: null });

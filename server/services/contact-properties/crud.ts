@@ -1,9 +1,10 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { contactProperties, type ContactPropertyType, type ContactPropertyValue } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
-import { conflict, notFound, validationError } from '../../errors';
+import { conflict, validationError } from '../../errors';
 import { newId } from '../../ids';
+import { ownRow, refuseAtLimit } from '../shared/own-rows';
 import type { Principal } from '../shared/principal';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { propertyKeyProblem } from './keys';
@@ -41,15 +42,8 @@ function fallbackOf(type: ContactPropertyType, value: unknown): ContactPropertyV
 }
 
 /** The organization's property, or 404 (another organization's is not found either). */
-export async function ownContactProperty(db: Db, principal: Pick<Principal, 'organizationId'>, id: string, lock = false): Promise<ContactPropertyRow> {
-  const query = db
-    .select()
-    .from(contactProperties)
-    .where(and(eq(contactProperties.id, id), eq(contactProperties.organizationId, principal.organizationId)));
-  const [row] = lock ? await query.for('update') : await query;
-  if (!row) throw notFound('Contact property');
-  return row;
-}
+export const ownContactProperty = (db: Db, principal: Pick<Principal, 'organizationId'>, id: string, lock = false): Promise<ContactPropertyRow> =>
+  ownRow(db, contactProperties, 'Contact property', principal, id, lock);
 
 export async function createContactProperty(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -60,8 +54,7 @@ export async function createContactProperty(
   if (keyProblem) throw validationError(`key ${keyProblem}`);
   const fallbackValue = fallbackOf(input.type, input.fallbackValue);
   return deps.db.transaction(async (tx) => {
-    const [{ n }] = (await tx.select({ n: count() }).from(contactProperties).where(eq(contactProperties.organizationId, principal.organizationId))) as [{ n: number }];
-    if (n >= CONTACT_PROPERTY_LIMIT) throw conflict(`The organization has ${CONTACT_PROPERTY_LIMIT} contact properties, the most it may have: delete one first`);
+    await refuseAtLimit(tx, contactProperties, principal, { most: CONTACT_PROPERTY_LIMIT, plural: 'contact properties' });
     const now = deps.clock.now();
     const [row] = await tx
       .insert(contactProperties)

@@ -1,9 +1,11 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { topics, type TopicDefaultSubscription } from '@/db/schema';
 import type { Db } from '@/db/client';
+import { isUniqueViolation } from '@/db/unique-violation';
 import type { Deps } from '../../deps';
-import { conflict, notFound } from '../../errors';
+import { conflict } from '../../errors';
 import { newId } from '../../ids';
+import { ownRow, refuseAtLimit } from '../shared/own-rows';
 import type { Principal } from '../shared/principal';
 import { byPrincipal, recordAudit } from '../audit/record';
 
@@ -33,15 +35,7 @@ const view = (row: TopicRow): TopicView => ({
 const sameName = (name: string) => conflict(`A topic named "${name}" exists already (names are compared without regard to case)`);
 
 /** The organization's topic, or 404 (another organization's is not found either). */
-export async function ownTopic(db: Db, principal: Pick<Principal, 'organizationId'>, id: string, lock = false): Promise<TopicRow> {
-  const query = db
-    .select()
-    .from(topics)
-    .where(and(eq(topics.id, id), eq(topics.organizationId, principal.organizationId)));
-  const [row] = lock ? await query.for('update') : await query;
-  if (!row) throw notFound('Topic');
-  return row;
-}
+export const ownTopic = (db: Db, principal: Pick<Principal, 'organizationId'>, id: string, lock = false): Promise<TopicRow> => ownRow(db, topics, 'Topic', principal, id, lock);
 
 export async function createTopic(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -49,8 +43,7 @@ export async function createTopic(
   input: { name: string; description?: string | null; defaultSubscription: TopicDefaultSubscription },
 ): Promise<TopicView> {
   return deps.db.transaction(async (tx) => {
-    const [{ n }] = (await tx.select({ n: count() }).from(topics).where(eq(topics.organizationId, principal.organizationId))) as [{ n: number }];
-    if (n >= TOPIC_LIMIT) throw conflict(`The organization has ${TOPIC_LIMIT} topics, the most it may have: delete one first`);
+    await refuseAtLimit(tx, topics, principal, { most: TOPIC_LIMIT, plural: 'topics' });
     const now = deps.clock.now();
     const [row] = await tx
       .insert(topics)
@@ -98,7 +91,7 @@ export async function updateTopic(deps: Pick<Deps, 'db' | 'clock'>, principal: P
       [row] = await tx.update(topics).set({ name, description, updatedAt: deps.clock.now() }).where(eq(topics.id, id)).returning();
     } catch (error) {
       // Another spelling of a name taken meanwhile (the unique index compares lowercase).
-      if ((error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') throw sameName(name);
+      if (isUniqueViolation(error)) throw sameName(name);
       throw error;
     }
     const details: Record<string, unknown> = {};

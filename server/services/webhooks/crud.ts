@@ -7,6 +7,7 @@ import { newId } from '../../ids';
 import { planInForce } from '../plans/effective';
 import type { Mode, Principal } from '../shared/principal';
 import { DAY_MS } from '../shared/time';
+import { eitherName, type TwoNames } from '../shared/two-names';
 import { DASHBOARD_TEST_MODE_REFUSAL, TEST_KEY_REFUSAL } from '../../vocabulary/test-mode';
 import { eventVisibleIn, testSecretOf } from './mode-secrets';
 import { newSigningSecret, openSecret, sealSecret } from './secrets';
@@ -14,6 +15,9 @@ import { checkSubscriptions } from './subscriptions';
 import { checkWebhookUrl } from './urls';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { deliveryView, webhookView, type DeliveryView, type WebhookView } from './view';
+
+/** `endpoint` is Resend's name for an endpoint's `url` (docs/resend.md): a request gives one of the two. */
+export const WEBHOOK_URL_NAMES: TwoNames = { name: 'url', alias: 'endpoint' };
 
 /** Deliveries the detail read lists, newest first. */
 const RECENT_DELIVERIES = 50;
@@ -159,12 +163,14 @@ export async function getWebhook(deps: Pick<Deps, 'db'>, principal: Principal, i
   return { ...webhookView(row), deliveries: deliveries.map(deliveryView) };
 }
 
-export async function updateWebhook(deps: Deps, principal: Principal, id: string, input: { url?: string; events?: string[] }): Promise<WebhookView> {
+/** The URL (as `url` or `endpoint`, not both) and/or the events. */
+export async function updateWebhook(deps: Deps, principal: Principal, id: string, input: { url?: string; endpoint?: string; events?: string[] }): Promise<WebhookView> {
   // Another organization's endpoint is not found, whatever the body says.
   await ownWebhook(deps.db, principal, id);
+  const url = eitherName(WEBHOOK_URL_NAMES, input.url, input.endpoint);
   const changes: Partial<typeof webhooks.$inferInsert> = { updatedAt: deps.clock.now() };
   if (input.events !== undefined) changes.events = checkSubscriptions(input.events);
-  if (input.url !== undefined) changes.url = await checkWebhookUrl(deps, input.url);
+  if (url !== undefined) changes.url = await checkWebhookUrl(deps, url);
   return deps.db.transaction(async (tx) => {
     const before = await ownWebhook(tx, principal, id, true);
     const [row] = await tx
