@@ -1,8 +1,9 @@
 /**
  * The hand-off floor: node + postgres-js turning an audience into queued email rows with nothing
  * of the service around it. One connection, as the service's one fan-out loop; per 500 contacts:
- * read the next contacts by id after a cursor (the service's order and chunk), render the
- * personalised HTML with plain string replaces (HTML-escaped values, the unsubscribe token a
+ * read the audience's next members by contact id after a cursor (its memberships joined to their
+ * contacts: the service's read, order and chunk), render the personalised HTML with plain string
+ * replaces (HTML-escaped values, the unsubscribe token naming the membership and the email, a
  * truncated HMAC-SHA256 as the service's), and one multi-row INSERT of the 500 rows, with the
  * columns and values the service writes into `emails` for a broadcast message, autocommitted (one
  * commit per chunk, as the service's chunk transaction). No history or event-log rows, no
@@ -67,17 +68,18 @@ async function run(job: BareFanOutJob): Promise<BareFanOutRun> {
   const started = performance.now();
   let cursor = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const contacts = await sql<Array<{ id: string; email: string; name: string | null; subscribed: boolean }>>`
-      select id, email, name, subscribed from contacts
-      where audience_id = ${job.audienceId} and id > ${cursor} and id <= ${job.lastContactId}
-      order by id limit ${job.chunk}`;
+    const contacts = await sql<Array<{ id: string; membershipId: string; email: string; name: string | null; subscribed: boolean }>>`
+      select c.id, m.id as "membershipId", c.email, c.name, m.subscribed and not c.unsubscribed as subscribed
+      from audience_memberships m join contacts c on c.id = m.contact_id
+      where m.audience_id = ${job.audienceId} and m.contact_id > ${cursor} and m.contact_id <= ${job.lastContactId}
+      order by m.contact_id limit ${job.chunk}`;
     if (contacts.length === 0) break;
     const now = new Date();
     const rows = contacts
       .filter((contact) => contact.subscribed)
       .map((contact) => {
         const id = newId();
-        const body = Buffer.concat([uuidBytes(contact.id), uuidBytes(id)]);
+        const body = Buffer.concat([uuidBytes(contact.membershipId), uuidBytes(id)]);
         const token = Buffer.concat([body, createHmac('sha256', key).update(body).digest().subarray(0, 12)]).toString('base64url');
         const url = `${job.appUrl}/unsubscribe/${token}`;
         const html = job.html

@@ -3,12 +3,13 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/preflight-audience.ts
  *
- * Creates a throwaway database beside DATABASE_URL's, seeds one organization with an audience of
- * PREFLIGHT_CONTACTS contacts (default 100,000; 2 % unsubscribed, 2 % suppressed), three earlier
- * broadcasts delivered to every subscribed contact (tracked, two events each, 40 % opened, 10 %
- * clicked) and as many transactional emails beside them, then prints EXPLAIN (ANALYZE, BUFFERS)
- * and the timing of the service's read over a few runs. Drops the database at the end, unless
- * PREFLIGHT_KEEP=1; PREFLIGHT_DATABASE=<name> measures again on a database kept from a run before.
+ * Creates a throwaway database (eumail_bench_preflight_<hex>) beside DATABASE_URL's, seeds one
+ * organization with PREFLIGHT_CONTACTS contacts (default 100,000), each a member of its audience (2 %
+ * of the memberships unsubscribed, 2 % of the addresses suppressed), three earlier broadcasts
+ * delivered to every subscribed member (tracked, two events each, 40 % opened, 10 % clicked) and as
+ * many transactional emails beside them, then prints EXPLAIN (ANALYZE, BUFFERS) and the timing of
+ * the service's read over a few runs. Drops the database at the end, unless PREFLIGHT_KEEP=1;
+ * PREFLIGHT_DATABASE=<name> measures again on a database kept from a run before.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -23,7 +24,8 @@ const contacts = Number(process.env.PREFLIGHT_CONTACTS ?? 100_000);
 const runs = 7;
 
 const kept = process.env.PREFLIGHT_DATABASE;
-const name = kept ?? `preflight_bench_${randomBytes(4).toString('hex')}`;
+// Named as bench/harness.ts names the suites' throwaway databases.
+const name = kept ?? `eumail_bench_preflight_${randomBytes(4).toString('hex')}`;
 const admin = await openDatabase({ url: baseUrl, poolSize: 1 });
 if (!kept) await admin.db.execute(sql.raw(`create database ${name}`));
 const url = new URL(baseUrl);
@@ -44,11 +46,21 @@ async function seed() {
   const started = Date.now();
   say('migrated; seeding');
   // Seeding only: the service's statement is the one under test, built from the schema.
-  await session.query(`insert into organizations (id, name, plan, owner_email, created_at) values ($1, 'Bench', '100k', 'owner@bench.test', now())`, [org]);
+  await session.query(`insert into organizations (id, name, plan, owner_email, contact_count, created_at) values ($1, 'Bench', '100k', 'owner@bench.test', $2, now())`, [
+    org,
+    contacts,
+  ]);
   await session.query(`insert into audiences (id, organization_id, name, contact_count, created_at) values ($1, $2, 'Bench', $3, now())`, [audience, org, contacts]);
+  // Each contact and its membership in one statement: `seeded` is read by both (a CTE named twice is computed once).
   await session.query(
-    `insert into contacts (id, organization_id, audience_id, email, subscribed, created_at, updated_at)
-     select gen_random_uuid(), $1::uuid, $2::uuid, 'reader' || i || '@example.net', i % 50 <> 0, now(), now() from generate_series(1, $3::int) i`,
+    `with seeded as (
+       select i, gen_random_uuid() as id from generate_series(1, $3::int) i
+     ), stored as (
+       insert into contacts (id, organization_id, email, created_at, updated_at)
+       select id, $1::uuid, 'reader' || i || '@example.net', now(), now() from seeded
+     )
+     insert into audience_memberships (id, audience_id, contact_id, organization_id, subscribed, created_at, updated_at)
+     select gen_random_uuid(), $2::uuid, id, $1::uuid, i % 50 <> 0, now(), now() from seeded`,
     [org, audience, contacts],
   );
   await session.query(
@@ -68,7 +80,7 @@ async function seed() {
     await session.query(
       `insert into emails ${emailColumns}
        select gen_random_uuid(), $1::uuid, 'live', 'news@bench.test', 'news@bench.test', array[c.email], '{}', '{}', '{}', array[c.email], 'News', '{}', '[]', '{}', true, true, 'delivered', $2::uuid, c.id, now(), now()
-       from contacts c where c.audience_id = $3::uuid and c.subscribed`,
+       from audience_memberships m join contacts c on c.id = m.contact_id where m.audience_id = $3::uuid and m.subscribed`,
       [org, broadcast, audience],
     );
   }

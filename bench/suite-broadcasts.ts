@@ -3,16 +3,17 @@
  * Postgres, everything on 127.0.0.1, each figure next to a bare floor measured in the same run.
  *
  *   hand-off  one settled, reviewed organization on the `2m` plan with a verified domain (DKIM
- *             published on the loopback DNS), an audience of BENCH_BROADCAST_CONTACTS subscribed
- *             contacts (seeded with SQL, UUIDv7 ids in insertion order), a broadcast with a ~2 kB
- *             personalised HTML created and sent with the service's createBroadcast and
- *             sendBroadcast; then the service's own sweepBroadcasts in child processes
+ *             published on the loopback DNS), an audience of BENCH_BROADCAST_CONTACTS contacts,
+ *             each a subscribed member (contacts and memberships seeded with SQL, UUIDv7 ids in
+ *             insertion order), a broadcast with a ~2 kB personalised HTML created and sent with
+ *             the service's createBroadcast and sendBroadcast; then the service's own sweepBroadcasts in child processes
  *             (bench/fanout-worker.ts: one, as the embedded runner; then two side by side, each
  *             run on a broadcast of its own) until the broadcast is `sent`. Wall time from the
  *             send to the last chunk stored, emails/s, CPU per email. Checked: one email per
- *             contact, every contact once, the broadcast's counts. The floor (bench/bare-fanout.ts):
- *             node + postgres-js reading the same contacts 500 at a time and writing the same
- *             rows (personalised by string replace) with one multi-row INSERT per chunk.
+ *             member, every member once, the broadcast's counts. The floor (bench/bare-fanout.ts):
+ *             node + postgres-js reading the same members (memberships joined to their contacts)
+ *             500 at a time and writing the same rows (personalised by string replace) with one
+ *             multi-row INSERT per chunk.
  *   delivery  the queued broadcast emails delivered by the service's sweepEmailDispatch
  *             (bench/dispatch-worker.ts) through the relay and straight to the MX into the
  *             loopback SMTP sink, time-boxed (BENCH_BROADCAST_DELIVER_SECONDS); every delivered
@@ -216,7 +217,7 @@ async function setUp(): Promise<World> {
   const audience = await createAudience(deps, principal, { name: 'Newsletter' });
 
   const { lastContactId, seconds } = await seedContacts(sql, organizationId, audience.id, settings.contacts);
-  log(`seeded ${settings.contacts} subscribed contacts in ${seconds.toFixed(1)} s`);
+  log(`seeded ${settings.contacts} contacts, each a subscribed member of the audience, in ${seconds.toFixed(1)} s`);
   return {
     databaseName,
     databaseUrl,
@@ -235,7 +236,11 @@ async function setUp(): Promise<World> {
   };
 }
 
-/** Contacts with SQL, 5,000 per statement from unnest arrays; ids from newId() in insertion order (UUIDv7, increasing). */
+/**
+ * Contacts and their memberships of the audience with SQL, 5,000 of each per statement from unnest
+ * arrays; ids from newId() in insertion order (UUIDv7, increasing), so the newest member (the
+ * service's lastContactId: the highest contact id among the memberships) is the last one seeded.
+ */
 async function seedContacts(sql: postgres.Sql, organizationId: string, audienceId: string, count: number): Promise<{ lastContactId: string; seconds: number }> {
   const started = performance.now();
   const batch = 5_000;
@@ -245,6 +250,7 @@ async function seedContacts(sql: postgres.Sql, organizationId: string, audienceI
   for (let first = 0; first < count; first += batch) {
     const n = Math.min(batch, count - first);
     const ids: string[] = [];
+    const memberships: string[] = [];
     const emails: string[] = [];
     const names: Array<string | null> = [];
     for (let i = 0; i < n; i++) {
@@ -253,17 +259,26 @@ async function seedContacts(sql: postgres.Sql, organizationId: string, audienceI
       emails.push(contact.email);
       names.push(contact.name);
     }
-    await sql`insert into contacts (id, organization_id, audience_id, email, name, subscribed, created_at, updated_at)
-      select u.id, ${organizationId}, ${audienceId}, u.email, u.name, true, ${at}, ${at}
+    for (let i = 0; i < n; i++) memberships.push(newId());
+    await sql`insert into contacts (id, organization_id, email, name, created_at, updated_at)
+      select u.id, ${organizationId}, u.email, u.name, ${at}, ${at}
       from unnest(${sql.array(ids)}::uuid[], ${sql.array(emails)}::text[], ${sql.array(names)}::text[]) as u(id, email, name)`;
+    await sql`insert into audience_memberships (id, audience_id, contact_id, organization_id, subscribed, created_at, updated_at)
+      select u.id, ${audienceId}, u.contact_id, ${organizationId}, true, ${at}, ${at}
+      from unnest(${sql.array(memberships)}::uuid[], ${sql.array(ids)}::uuid[]) as u(id, contact_id)`;
     lastContactId = ids[ids.length - 1]!;
   }
+  // The two counts the statements keep: the audience's members, the organization's contacts (the plan's cap).
   await sql`update audiences set contact_count = ${count} where id = ${audienceId}`;
-  const [check] = await sql<Array<{ n: number; newest: string }>>`
-    select count(*)::int as n, (select id::text from contacts where audience_id = ${audienceId} order by id desc limit 1) as newest
-    from contacts where audience_id = ${audienceId}`;
-  if (check!.n !== count || check!.newest !== lastContactId) throw new Error(`seeding: ${check!.n} contacts, newest ${check!.newest}, expected ${count} and ${lastContactId}`);
-  await sql`vacuum (analyze) contacts, audiences`;
+  await sql`update organizations set contact_count = ${count} where id = ${organizationId}`;
+  const [check] = await sql<Array<{ n: number; contacts: number; newest: string }>>`
+    select count(*)::int as n, (select count(*)::int from contacts where organization_id = ${organizationId}) as contacts,
+      (select contact_id::text from audience_memberships where audience_id = ${audienceId} order by contact_id desc limit 1) as newest
+    from audience_memberships where audience_id = ${audienceId}`;
+  if (check!.n !== count || check!.contacts !== count || check!.newest !== lastContactId) {
+    throw new Error(`seeding: ${check!.n} memberships of ${check!.contacts} contacts, newest ${check!.newest}, expected ${count}, ${count} and ${lastContactId}`);
+  }
+  await sql`vacuum (analyze) contacts, audience_memberships, audiences, organizations`;
   return { lastContactId, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -460,10 +475,10 @@ async function checkBroadcast(world: World, broadcastId: string, timedOut: boole
     from emails where broadcast_id = ${broadcastId}`;
   const [strays] = await world.sql<Array<{ missing: number; foreign: number }>>`
     select
-      (select count(*)::int from contacts c where c.audience_id = ${world.audienceId}
-        and not exists (select 1 from emails e where e.broadcast_id = ${broadcastId} and e.contact_id = c.id)) as missing,
+      (select count(*)::int from audience_memberships m where m.audience_id = ${world.audienceId}
+        and not exists (select 1 from emails e where e.broadcast_id = ${broadcastId} and e.contact_id = m.contact_id)) as missing,
       (select count(*)::int from emails e where e.broadcast_id = ${broadcastId}
-        and not exists (select 1 from contacts c where c.id = e.contact_id and c.audience_id = ${world.audienceId})) as foreign`;
+        and not exists (select 1 from audience_memberships m where m.contact_id = e.contact_id and m.audience_id = ${world.audienceId})) as foreign`;
   const b = row!;
   const e = emails!;
   const problems: string[] = [];
