@@ -105,6 +105,15 @@ export const DASHBOARD_ACCESS = {
   'segments.delete': AUDIENCE,
   'segments.listContacts': EVERYONE,
 
+  'contacts.create': AUDIENCE,
+  'contacts.list': EVERYONE,
+  'contacts.get': EVERYONE,
+  'contacts.update': AUDIENCE,
+  'contacts.delete': AUDIENCE,
+  'contacts.listSegments': EVERYONE,
+  'contacts.addSegment': AUDIENCE,
+  'contacts.removeSegment': AUDIENCE,
+
   'topics.create': AUDIENCE,
   'topics.list': EVERYONE,
   'topics.get': EVERYONE,

@@ -153,6 +153,15 @@ async function makeContact(ctx: PrepareContext): Promise<{ id: string; contactId
   return { id, contactId };
 }
 
+/** A contact of the organization (in an audience), named by id in `/contacts/{idOrEmail}…`. */
+const withProfile = (body?: () => unknown, segment = false) => {
+  const params = async (ctx: PrepareContext): Promise<Record<string, string>> => {
+    const made = await makeContact(ctx);
+    return segment ? { idOrEmail: made.contactId, segmentId: made.id } : { idOrEmail: made.contactId };
+  };
+  return { prepare: async (ctx: PrepareContext) => ({ params: await params(ctx), body: body?.() }), foreign: params };
+};
+
 const withAudience = (body?: (params: { id: string }) => unknown) => ({
   prepare: async (ctx: PrepareContext) => {
     const params = { id: await makeAudience(ctx) };
@@ -325,6 +334,14 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/segments/{id}', sendingAccess: false, liveWrite: false, ...withAudience() },
   { method: 'DELETE', path: '/segments/{id}', sendingAccess: false, liveWrite: true, ...withAudience() },
   { method: 'GET', path: '/segments/{id}/contacts', sendingAccess: false, liveWrite: false, ...withAudience() },
+  { method: 'POST', path: '/contacts', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { email: `p${randomBytes(3).toString('hex')}@example.net`, first_name: 'Ada' } }) },
+  { method: 'GET', path: '/contacts', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/contacts/{idOrEmail}', sendingAccess: false, liveWrite: false, ...withProfile() },
+  { method: 'PATCH', path: '/contacts/{idOrEmail}', sendingAccess: false, liveWrite: true, ...withProfile(() => ({ last_name: 'Lovelace' })) },
+  { method: 'DELETE', path: '/contacts/{idOrEmail}', sendingAccess: false, liveWrite: true, ...withProfile() },
+  { method: 'GET', path: '/contacts/{idOrEmail}/segments', sendingAccess: false, liveWrite: false, ...withProfile() },
+  { method: 'POST', path: '/contacts/{idOrEmail}/segments/{segmentId}', sendingAccess: false, liveWrite: true, ...withProfile(undefined, true) },
+  { method: 'DELETE', path: '/contacts/{idOrEmail}/segments/{segmentId}', sendingAccess: false, liveWrite: true, ...withProfile(undefined, true) },
   { method: 'POST', path: '/contact-properties', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { key: `tier_${randomBytes(3).toString('hex')}`, type: 'string' } }) },
   { method: 'GET', path: '/contact-properties', sendingAccess: false, liveWrite: false },
   { method: 'GET', path: '/contact-properties/{id}', sendingAccess: false, liveWrite: false, ...withMade(makeContactProperty) },

@@ -1,0 +1,170 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { audienceMemberships, audiences, contacts, organizations, type ContactPropertyValue } from '@/db/schema';
+import type { Deps } from '../../deps';
+import { validationError } from '../../errors';
+import { newId } from '../../ids';
+import { byPrincipal, recordAudit } from '../audit/record';
+import { propertyChangesOf, withPropertyChanges, type PropertyChanges } from '../contact-properties/assign';
+import { AddressError } from '../shared/addresses';
+import { recordEvent } from '../shared/events';
+import type { Principal } from '../shared/principal';
+import { refusePastContactCap } from './cap';
+import { contactAddress } from './fields';
+import { namesAfter, NO_NAMES, type ContactNames } from './names';
+import { ownContact, type ContactRow } from './own';
+import { profileView, type ContactProfileView } from './profile';
+import { joinSegment } from './segments';
+import type { ContactTarget } from './target';
+
+type WriteDeps = Pick<Deps, 'db' | 'clock' | 'jobs'>;
+
+export interface ContactProfileChanges {
+  name?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  unsubscribed?: boolean;
+  /** `null` clears a value. */
+  properties?: Record<string, unknown>;
+}
+
+export interface NewContactProfile extends ContactProfileChanges {
+  email: string;
+  /** Segments (audiences) it joins, subscribed. */
+  segmentIds?: string[];
+}
+
+const sameValues = (a: Record<string, ContactPropertyValue>, b: Record<string, ContactPropertyValue>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([key, value]) => b[key] === value);
+
+/** What a write changes on the contact, by field name (for the audit log); empty when nothing. */
+function changedFields(row: ContactNames & { unsubscribed: boolean; properties: Record<string, ContactPropertyValue> }, next: typeof row): string[] {
+  const fields: string[] = [];
+  for (const key of ['name', 'firstName', 'lastName', 'unsubscribed'] as const) if (row[key] !== next[key]) fields.push(key);
+  if (!sameValues(row.properties, next.properties)) fields.push('properties');
+  return fields;
+}
+
+const eventData = (row: ContactRow, audienceId: string | null = null) => ({
+  contactId: row.id,
+  audienceId,
+  email: row.email,
+  name: row.name,
+  firstName: row.firstName,
+  lastName: row.lastName,
+  unsubscribed: row.unsubscribed,
+  subscribed: !row.unsubscribed,
+});
+
+function addressOf(email: string): string {
+  try {
+    return contactAddress(email);
+  } catch (error) {
+    if (error instanceof AddressError) throw validationError(`email: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * Adds a contact to the organization, or updates the one of that address (same id): the rules of
+ * the spec's contact create, so a create never removes an opt-out (`unsubscribed: false` leaves an
+ * unsubscribed contact as it is; PATCH changes it). It then joins the given segments, subscribed.
+ * The plan's cap counts a new address.
+ */
+export async function createContactProfile(deps: WriteDeps, principal: Principal, input: NewContactProfile): Promise<{ contact: ContactProfileView; created: boolean }> {
+  const email = addressOf(input.email);
+  const changes = await propertyChangesOf(deps.db, principal.organizationId, input.properties);
+  return deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
+    await refusePastContactCap(tx, { organizationId: principal.organizationId, emails: [email], now });
+    const [existing] = await tx
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.organizationId, principal.organizationId), eq(contacts.email, email)))
+      .for('update');
+    const written = existing ? await rewrite(tx, deps, principal, existing, { ...input, unsubscribed: existing.unsubscribed || input.unsubscribed === true }, changes) : await insert(tx, deps, principal, email, input, changes);
+    for (const segmentId of [...new Set(input.segmentIds ?? [])]) await joinSegment(tx, deps, principal, written, segmentId);
+    return { contact: profileView(written), created: !existing };
+  });
+}
+
+async function insert(tx: Db, deps: WriteDeps, principal: Principal, email: string, input: NewContactProfile, changes: PropertyChanges): Promise<ContactRow> {
+  const now = deps.clock.now();
+  const [row] = await tx
+    .insert(contacts)
+    .values({
+      id: newId(),
+      organizationId: principal.organizationId,
+      email,
+      ...namesAfter(NO_NAMES, input),
+      unsubscribed: input.unsubscribed ?? false,
+      properties: withPropertyChanges({}, changes),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await tx
+    .update(organizations)
+    .set({ contactCount: sql`${organizations.contactCount} + 1` })
+    .where(eq(organizations.id, principal.organizationId));
+  await recordEvent(tx, deps, { organizationId: principal.organizationId, type: 'contact.created', data: eventData(row!) });
+  await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'contact.created', target: { type: 'contact', id: row!.id, label: email }, details: { unsubscribed: row!.unsubscribed } });
+  return row!;
+}
+
+/** The contact with the changes written (and its event and audit entry), or as it was when they change nothing. */
+async function rewrite(tx: Db, deps: WriteDeps, principal: Principal, row: ContactRow, input: ContactProfileChanges, changes: PropertyChanges): Promise<ContactRow> {
+  const next = { ...namesAfter(row, input), unsubscribed: input.unsubscribed ?? row.unsubscribed, properties: withPropertyChanges(row.properties, changes) };
+  const fields = changedFields(row, next);
+  if (fields.length === 0) return row;
+  const [updated] = await tx
+    .update(contacts)
+    .set({ ...next, updatedAt: deps.clock.now() })
+    .where(eq(contacts.id, row.id))
+    .returning();
+  await recordEvent(tx, deps, { organizationId: principal.organizationId, type: 'contact.updated', data: eventData(updated!) });
+  await recordAudit(tx, deps, {
+    organizationId: principal.organizationId,
+    by: byPrincipal(principal),
+    action: 'contact.updated',
+    target: { type: 'contact', id: row.id, label: row.email },
+    details: { fields, unsubscribed: updated!.unsubscribed },
+  });
+  return updated!;
+}
+
+/** Changes what is given (`PATCH /contacts/{idOrEmail}`): names, the global `unsubscribed` (either way: an act of the account), property values. */
+export async function updateContactProfile(deps: WriteDeps, principal: Principal, target: ContactTarget, input: ContactProfileChanges): Promise<ContactProfileView> {
+  const changes = await propertyChangesOf(deps.db, principal.organizationId, input.properties);
+  return deps.db.transaction(async (tx) => {
+    const row = await ownContact(tx, principal, target, { lock: true });
+    return profileView(await rewrite(tx, deps, principal, row, input, changes));
+  });
+}
+
+/** Deletes the contact from everything: every audience it is in (their counts), its topic choices and values, the organization's count. */
+export async function deleteContactProfile(deps: WriteDeps, principal: Principal, target: ContactTarget): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const row = await ownContact(tx, principal, target, { lock: true });
+    const left = await tx.delete(audienceMemberships).where(eq(audienceMemberships.contactId, row.id)).returning({ audienceId: audienceMemberships.audienceId });
+    if (left.length > 0) {
+      await tx
+        .update(audiences)
+        .set({ contactCount: sql`${audiences.contactCount} - 1` })
+        .where(inArray(audiences.id, left.map((membership) => membership.audienceId)));
+    }
+    await tx.delete(contacts).where(eq(contacts.id, row.id));
+    await tx
+      .update(organizations)
+      .set({ contactCount: sql`${organizations.contactCount} - 1` })
+      .where(eq(organizations.id, principal.organizationId));
+    await recordEvent(tx, deps, { organizationId: principal.organizationId, type: 'contact.deleted', data: eventData(row) });
+    await recordAudit(tx, deps, {
+      organizationId: principal.organizationId,
+      by: byPrincipal(principal),
+      action: 'contact.deleted',
+      target: { type: 'contact', id: row.id, label: row.email },
+      details: { audiences: left.length },
+    });
+  });
+}
