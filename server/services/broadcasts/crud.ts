@@ -23,6 +23,8 @@ export interface CreateBroadcastInput {
   html?: string;
   text?: string;
   templateId?: string;
+  /** The preheader (preheader.ts). */
+  previewText?: string;
 }
 
 /**
@@ -38,6 +40,7 @@ export interface UpdateBroadcastInput {
   html?: string | null;
   text?: string | null;
   templateId?: string | null;
+  previewText?: string | null;
   scheduledAt?: Date | null;
 }
 
@@ -80,6 +83,7 @@ export async function createBroadcast(deps: Pick<Deps, 'db' | 'clock'>, principa
         from: input.from,
         replyTo: input.replyTo ?? [],
         ...content,
+        previewText: input.previewText || null,
         status: 'draft',
         createdAt: now,
         updatedAt: now,
@@ -115,9 +119,11 @@ export async function updateBroadcast(deps: Deps, principal: Principal, id: stri
     if (input.audienceId !== undefined) await ownAudience(tx, principal, input.audienceId);
     if (input.templateId && (input.html !== undefined || input.text !== undefined)) throw validationError('template_id: give either template_id or html/text');
     const next: Partial<BroadcastRow> = {};
-    for (const key of ['audienceId', 'from', 'name', 'replyTo', 'subject', 'html', 'text', 'templateId'] as const) {
+    for (const key of ['audienceId', 'from', 'name', 'replyTo', 'subject', 'html', 'text', 'templateId', 'previewText'] as const) {
       if (input[key] !== undefined) Object.assign(next, { [key]: input[key] });
     }
+    // An empty preheader is none.
+    if (next.previewText === '') next.previewText = null;
     if (input.templateId) Object.assign(next, { html: null, text: null });
     if (input.html !== undefined || input.text !== undefined) next.templateId = null;
     const merged = { ...current, ...next };
