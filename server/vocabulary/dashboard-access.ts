@@ -122,6 +122,7 @@ export const DASHBOARD_ACCESS = {
 
   'templates.create': CONTENT,
   'templates.duplicate': CONTENT,
+  'templates.publish': CONTENT,
   'templates.list': EVERYONE,
   'templates.get': EVERYONE,
   'templates.preview': EVERYONE,
