@@ -1,6 +1,8 @@
 import type { DeclaredVariable } from '@/db/schema';
 import { validationError } from '../../errors';
-import type { TemplateVariables } from './render';
+
+/** A send's or a preview's variables, by name (render.ts's TemplateVariables, which imports this file). */
+type TemplateVariables = Record<string, unknown>;
 
 export type { DeclaredVariable } from '@/db/schema';
 
