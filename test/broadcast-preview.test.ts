@@ -50,6 +50,11 @@ describe('content being written', () => {
     });
   });
 
+  it("puts the preheader (preview_text) hidden before the HTML, as the fan-out does", async () => {
+    const preview = await client().broadcasts.preview.query({ subject: SUBJECT, html: '<p>Hi</p>', preview_text: 'Pre & post' });
+    expect(preview.html).toMatch(/^<div style="display:none;[^"]*">Pre &amp; post<\/div><p>Hi<\/p>$/);
+  });
+
   it('without a contact renders sample values; without an audience counts nobody', async () => {
     const preview = await client().broadcasts.preview.query({ subject: SUBJECT, html: HTML });
     expect(preview).toMatchObject({ subject: 'News for Sample contact', contact: null, recipients: null });

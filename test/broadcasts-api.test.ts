@@ -4,6 +4,7 @@ import { broadcasts, emails, events, organizations } from '@/db/schema';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
 import { sendingOrg } from './support/sending-org';
+import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -90,6 +91,47 @@ describe("Resend's segment_id", () => {
     expect((await call('PATCH', `/${made.body.id}`, { audience_id: audienceId, segment_id: segment })).body.code).toBe('VALIDATION_ERROR');
     const other = await app.createOrg({ name: 'Other' });
     expect((await call('PATCH', `/${made.body.id}`, { audience_id: audienceId, segment_id: segment }, other.apiKey)).status).toBe(404);
+  });
+});
+
+describe("Resend's preview_text", () => {
+  const HIDDEN = '<div style="display:none;font-size:1px;line-height:1px;max-height:0;max-width:0;opacity:0;overflow:hidden;mso-hide:all">';
+
+  it('is stored on create and update (null removes it), read back and duplicated', async () => {
+    const made = await create({ preview_text: 'Our picks for November' });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.previewText).toBe('Our picks for November');
+    expect((await call('GET', `/${made.body.id}`)).body.previewText).toBe('Our picks for November');
+    expect((await call('POST', `/${made.body.id}/duplicate`)).body.previewText).toBe('Our picks for November');
+    expect((await call('PATCH', `/${made.body.id}`, { preview_text: 'Changed' })).body.previewText).toBe('Changed');
+    expect((await call('PATCH', `/${made.body.id}`, { name: 'Renamed' })).body.previewText).toBe('Changed');
+    expect((await call('PATCH', `/${made.body.id}`, { preview_text: null })).body.previewText).toBeNull();
+    expect((await create()).body.previewText).toBeNull();
+    expect((await create({ preview_text: 'two\nlines' })).body).toEqual({ error: 'preview_text: must not contain CR, LF or NUL', code: 'VALIDATION_ERROR' });
+    expect((await create({ preview_text: 'x'.repeat(501) })).body.error).toMatch(/^preview_text/);
+    const other = await app.createOrg({ name: 'Other' });
+    expect((await call('PATCH', `/${made.body.id}`, { preview_text: 'Mine' }, other.apiKey)).status).toBe(404);
+  });
+
+  it('goes hidden, HTML-escaped, at the start of the body of every copy: test copies and the fan-out; a text-only broadcast is left as it is', async () => {
+    const { body } = await create({ html: '<html><body class="x"><p>Hi {{ name }}</p></body></html>', preview_text: 'Sale: 50% <off> & "more"' });
+    const test = await call('POST', `/${body.id}/test`, { to: ['owner@acme.test'] });
+    const [copy] = await app.runtime.deps.db.select().from(emails).where(eq(emails.id, test.body.data[0].id));
+    expect(copy!.html).toBe(`<html><body class="x">${HIDDEN}Sale: 50% &lt;off&gt; &amp; &quot;more&quot;</div><p>Hi Sample contact</p></body></html>`);
+
+    expect((await call('POST', `/${body.id}/send`)).status).toBe(200);
+    while ((await sweepBroadcasts(app.runtime.deps)).outcomes.more);
+    const sent = await app.runtime.deps.db.select({ html: emails.html }).from(emails).where(eq(emails.broadcastId, body.id));
+    expect(sent).toHaveLength(2);
+    for (const row of sent) expect(row.html?.startsWith(`<html><body class="x">${HIDDEN}Sale: 50% &lt;off&gt;`), row.html ?? '').toBe(true);
+
+    // Without a body tag it comes first; without html there is no place for it.
+    const bare = (await create({ html: '<p>Hi</p>', preview_text: 'Pre' })).body;
+    const bareCopy = await call('POST', `/${bare.id}/test`, { to: ['owner@acme.test'] });
+    expect((await app.runtime.deps.db.select({ html: emails.html }).from(emails).where(eq(emails.id, bareCopy.body.data[0].id)))[0]!.html).toBe(`${HIDDEN}Pre</div><p>Hi</p>`);
+    const textOnly = (await create({ html: undefined, text: 'Hi', preview_text: 'Pre' })).body;
+    const textCopy = await call('POST', `/${textOnly.id}/test`, { to: ['owner@acme.test'] });
+    expect((await app.runtime.deps.db.select({ html: emails.html, text: emails.text }).from(emails).where(eq(emails.id, textCopy.body.data[0].id)))[0]).toEqual({ html: null, text: 'Hi' });
   });
 });
 

@@ -13,6 +13,10 @@ const template: Template = {
   html: '<h1>Hello {{ name }}</h1>',
   text: null,
   variables: ['name'],
+  status: 'published',
+  publishedAt: '2026-11-25T10:00:00.000Z',
+  declaredVariables: [],
+  drafts: false,
   createdAt: '2026-11-25T10:00:00.000Z',
   updatedAt: '2026-11-25T10:00:00.000Z',
 };

@@ -131,12 +131,22 @@ describe('POST /emails in the document', () => {
     expect(send().parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'Idempotency-Key' }));
   });
 
-  it('expresses the body as a template_id (+ variables) or a subject with html/text (oneOf), on every send operation', () => {
-    expect(bodySchema().oneOf.map((branch: any) => branch.title)).toEqual(['From a template', 'Subject and body']);
+  it("expresses the body as a template_id (+ variables), Resend's template { id, variables }, or a subject with html/text (oneOf), on every send operation", () => {
+    expect(bodySchema().oneOf.map((branch: any) => branch.title)).toEqual(['From a template', "From a template, Resend's form", 'Subject and body']);
     expect(branchesOf({ template_id: 'x', variables: {} })).toEqual(['From a template']);
+    expect(branchesOf({ template: { id: 'x', variables: {} } })).toEqual(["From a template, Resend's form"]);
     expect(branchesOf({ subject: 'Hi', text: 'Hello' })).toEqual(['Subject and body']);
     expect(branchesOf({ subject: 'Hi', html: '<p>Hello</p>', text: 'Hello' })).toEqual(['Subject and body']);
-    for (const invalid of [{ subject: 'Hi' }, { template_id: 'x', subject: 'Hi' }, { subject: 'Hi', text: 'x', variables: {} }, {}]) expect(branchesOf(invalid)).toEqual([]);
+    for (const invalid of [
+      { subject: 'Hi' },
+      { template_id: 'x', subject: 'Hi' },
+      { subject: 'Hi', text: 'x', variables: {} },
+      { template: { id: 'x' }, template_id: 'x' },
+      { template: { id: 'x' }, variables: {} },
+      { template: { id: 'x' }, subject: 'Hi' },
+      {},
+    ])
+      expect(branchesOf(invalid)).toEqual([]);
     expect(document.paths['/emails/preflight'].post.requestBody.content['application/json'].schema.oneOf).toEqual(bodySchema().oneOf);
     for (const path of ['/emails/batch', '/emails/batch/preflight']) {
       const batch = document.paths[path].post.requestBody.content['application/json'].schema;

@@ -54,6 +54,11 @@ describe('template CRUD', () => {
       html: welcome.html,
       text: welcome.text,
       variables: ['name', 'plan', 'vip', 'vip_code'],
+      // The spec's template: no drafts, every change sent at once.
+      status: 'published',
+      publishedAt: app.clock.now().toISOString(),
+      declaredVariables: [],
+      drafts: false,
       createdAt: app.clock.now().toISOString(),
       updatedAt: app.clock.now().toISOString(),
     });
@@ -97,7 +102,7 @@ describe('template CRUD', () => {
     for (let i = 0; i < 5; i += 1) ids.push((await create({ name: `T${i}`, subject: `S${i}`, text: 'x' })).id);
     const first = await app.request('GET', '/api/templates?limit=2', { key: org.apiKey });
     expect(first.body.data.map((t: { id: string }) => t.id)).toEqual([ids[4], ids[3]]);
-    expect(first.body.data[0]).toEqual({ id: ids[4], name: 'T4', subject: 'S4', variables: [], createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(first.body.data[0]).toEqual({ id: ids[4], name: 'T4', subject: 'S4', variables: [], status: 'published', publishedAt: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String) });
     expect(first.body.nextCursor).toBe(ids[3]);
     const second = await app.request('GET', `/api/templates?limit=2&cursor=${first.body.nextCursor}`, { key: org.apiKey });
     expect(second.body.data.map((t: { id: string }) => t.id)).toEqual([ids[2], ids[1]]);
@@ -147,7 +152,8 @@ describe('duplicates', () => {
     app.clock.advance(1_000);
     const copy = await app.request('POST', `/api/templates/${original.id}/duplicate`, { key: org.apiKey });
     expect(copy.status, copy.text).toBe(201);
-    expect(copy.body).toEqual({ ...original, id: expect.any(String), name: 'Welcome (copy)', createdAt: app.clock.now().toISOString(), updatedAt: app.clock.now().toISOString() });
+    const now = app.clock.now().toISOString();
+    expect(copy.body).toEqual({ ...original, id: expect.any(String), name: 'Welcome (copy)', publishedAt: now, createdAt: now, updatedAt: now });
     expect(copy.body.id).not.toBe(original.id);
     expect((await app.request('GET', `/api/templates/${original.id}`, { key: org.apiKey })).body).toEqual(original);
     expect((await app.request('POST', `/api/templates/${copy.body.id}/duplicate`, { key: org.apiKey })).body.name).toBe('Welcome (copy) (copy)');

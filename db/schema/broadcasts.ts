@@ -29,6 +29,8 @@ export const broadcasts = pgTable(
     html: text('html'),
     text: text('text'),
     templateId: uuid('template_id').references(() => templates.id, { onDelete: 'set null' }),
+    /** The preheader: plain text inboxes show after the subject, put hidden at the start of each copy's HTML. */
+    previewText: text('preview_text'),
     /** draft | scheduled | sending | held | sent | cancelled | failed */
     status: text('status', { enum: BROADCAST_STATUSES }).notNull(),
     /** Why a held broadcast waits: review (until an operator approves), daily_limit or monthly_limit (until the reset). */

@@ -7,7 +7,7 @@ import { BROADCAST_NAME_CHARS, duplicateBroadcast } from '../services/broadcasts
 import { preflightBroadcast } from '../services/broadcasts/preflight/preflight';
 import { CHECK_STATUSES, PREFLIGHT_CHECK_IDS } from '../services/broadcasts/preflight/checks';
 import { BROADCAST_STATUSES, HOLD_REASONS } from '../vocabulary/broadcast-statuses';
-import { TEST_RECIPIENTS_MAX } from '../services/broadcasts/limits';
+import { PREVIEW_TEXT_CHARS, TEST_RECIPIENTS_MAX } from '../services/broadcasts/limits';
 import { sendTestCopies } from '../services/broadcasts/test-send';
 import { EMAIL_LIMITS } from '../services/emails/accept/limits';
 import { TEMPLATE_LIMITS } from '../services/templates/limits';
@@ -65,6 +65,7 @@ const broadcast = summary
     replyTo: z.array(z.string()),
     html: z.string().nullable().describe('Liquid: {{ email }}, {{ name }}, {{ unsubscribe_url }}; outputs are HTML-escaped'),
     text: z.string().nullable(),
+    previewText: z.string().nullable().describe('The preheader: put hidden at the start of each copy\'s HTML body'),
   })
   .meta({ id: 'Broadcast' });
 
@@ -95,6 +96,12 @@ const subject = z
   .describe('Liquid: {{ name | default: "there" }}');
 const body = z.string().max(TEMPLATE_LIMITS.bodyBytes);
 const replyTo = z.union([mailbox('reply_to'), z.array(mailbox('reply_to')).max(EMAIL_LIMITS.recipients)]).transform((value) => (Array.isArray(value) ? value : [value]));
+/** Resend's `preview_text`, the preheader (services/broadcasts/preheader.ts). */
+const previewText = z
+  .string()
+  .max(PREVIEW_TEXT_CHARS)
+  .regex(NO_BREAKS, 'must not contain CR, LF or NUL')
+  .describe("The preheader (Resend's `preview_text`): plain text inboxes show after the subject, put hidden at the start of each copy's HTML body; not Liquid");
 const when = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2026-11-21T10:00:00Z' });
 
 const audienceId = z.uuid({ message: 'must be the id of one of your audiences' });
@@ -102,7 +109,7 @@ const audienceId = z.uuid({ message: 'must be the id of one of your audiences' }
 const segmentId = z.uuid({ message: 'must be the id of one of your segments (audiences)' }).describe("Resend's name for `audience_id`: give one of the two");
 
 /** The fields create and update share, from the wire's snake_case to the service's input. */
-const fieldsOf = <T extends { from?: string; subject?: string | null; html?: string | null; text?: string | null; template_id?: string | null; name?: string; reply_to?: string[] }>(input: T) => ({
+const fieldsOf = <T extends { from?: string; subject?: string | null; html?: string | null; text?: string | null; template_id?: string | null; name?: string; reply_to?: string[]; preview_text?: string | null }>(input: T) => ({
   from: input.from,
   subject: input.subject,
   html: input.html,
@@ -110,6 +117,7 @@ const fieldsOf = <T extends { from?: string; subject?: string | null; html?: str
   templateId: input.template_id,
   name: input.name,
   replyTo: input.reply_to,
+  previewText: input.preview_text,
 });
 
 const tags = ['Broadcasts'];
@@ -132,6 +140,7 @@ export const broadcastsRouter = router({
           template_id: z.uuid({ message: 'must be the id of one of your templates' }).optional(),
           name: name.optional().describe('Default: the subject'),
           reply_to: replyTo.optional(),
+          preview_text: previewText.optional(),
         })
         .superRefine(underOneName(AUDIENCE_NAMES)),
     )
@@ -145,6 +154,7 @@ export const broadcastsRouter = router({
         html: input.html,
         text: input.text,
         templateId: input.template_id,
+        previewText: input.preview_text,
       }),
     ),
 
@@ -185,6 +195,7 @@ export const broadcastsRouter = router({
         text: body.optional(),
         template_id: z.uuid({ message: 'must be the id of one of your templates' }).optional(),
         audience_id: z.uuid({ message: 'must be the id of one of your audiences' }).optional(),
+        preview_text: previewText.optional(),
         contact_id: z.uuid({ message: 'must be the id of a contact' }).optional(),
       }),
     )
@@ -194,7 +205,7 @@ export const broadcastsRouter = router({
         ctx.principal,
         input.id
           ? { id: input.id }
-          : { content: { subject: input.subject, html: input.html, text: input.text, templateId: input.template_id, audienceId: input.audience_id } },
+          : { content: { subject: input.subject, html: input.html, text: input.text, templateId: input.template_id, audienceId: input.audience_id, previewText: input.preview_text } },
         input.contact_id,
       ),
     ),
@@ -218,6 +229,7 @@ export const broadcastsRouter = router({
         template_id: z.uuid({ message: 'must be the id of one of your templates' }).nullable().optional(),
         name: name.optional(),
         reply_to: replyTo.optional(),
+        preview_text: previewText.nullable().optional().describe('null removes it'),
         scheduled_at: when.nullable().optional(),
       }),
     )

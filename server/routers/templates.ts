@@ -2,7 +2,9 @@ import { MAX_REQUEST_TARGET_BYTES } from '../trpc/request-limits';
 import { BODY_LIMITS } from '../trpc/request-limits';
 import { z } from 'zod';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '../services/templates/crud';
+import { DECLARED_KEY, DECLARED_LIMITS, type DeclaredVariable } from '../services/templates/declared';
 import { duplicateTemplate } from '../services/templates/duplicate';
+import { publishTemplate } from '../services/templates/publish';
 import { TEMPLATE_LIMITS } from '../services/templates/limits';
 import { previewContent, previewTemplate } from '../services/templates/preview';
 import { sendTemplateTest } from '../services/templates/test-send';
@@ -10,7 +12,7 @@ import { parseVariables } from '../services/templates/variables';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { mailbox } from './emails/wire';
-import { idParam, isoDate, messageResponse, pageQuery } from './shared';
+import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery } from './shared';
 
 const NO_BREAKS = /^[^\r\n\0]*$/;
 
@@ -20,6 +22,10 @@ const templateSummary = z
     name: z.string(),
     subject: z.string().describe('Liquid source of the subject'),
     variables: z.array(z.string()).describe('The variables its subject, html and text read, found when it was saved'),
+    status: z
+      .enum(['published', 'draft'])
+      .describe('`published`: what it shows is what a send renders; `draft`: never published (it cannot be sent yet), or changes wait for `POST /templates/{id}/publish`'),
+    publishedAt: isoDate.nullable().describe('When what a send renders was published (every change of a template without drafts); null: never published'),
     createdAt: isoDate,
     updatedAt: isoDate,
   })
@@ -29,6 +35,10 @@ const template = templateSummary
   .extend({
     html: z.string().nullable().describe('Liquid source of the HTML body: outputs are HTML-escaped'),
     text: z.string().nullable().describe('Liquid source of the plain-text body'),
+    declaredVariables: z
+      .array(z.object({ key: z.string(), type: z.enum(['string', 'number']), fallbackValue: z.union([z.string(), z.number()]).nullable() }))
+      .describe("Variables declared with a type and a fallback (Resend's `variables` on create and update)"),
+    drafts: z.boolean().describe('Whether changes wait for a publish (created with `draft: true`, or published once); false: a change is sent at once'),
   })
   .meta({ id: 'Template' });
 
@@ -60,10 +70,30 @@ const subject = z
   .min(1, 'must not be empty')
   .max(TEMPLATE_LIMITS.subjectChars)
   .regex(NO_BREAKS, 'must not contain CR, LF or NUL')
-  .describe('Liquid: {{ name }}, {{ name | default: "there" }}, {% if %}');
+  .describe('Liquid: {{ name }}, {{ name | default: "there" }}, {% if %}; or Resend\'s {{{NAME}}}, {{{NAME|fallback}}}');
 const body = z.string().max(TEMPLATE_LIMITS.bodyBytes);
 const html = body.describe('Liquid; outputs are HTML-escaped ({{ x | raw }} opts out). Give html, text or both');
 const text = body.describe('Liquid; outputs as they are. Give html, text or both');
+
+/** Resend's declared variables, `variables: [{ key, type, fallback_value }]`, as the service takes them. */
+const declaredVariables = z
+  .array(
+    z.strictObject({
+      key: z.string().max(DECLARED_LIMITS.keyChars).regex(DECLARED_KEY, 'must be a name of letters, digits and _, not starting with a digit'),
+      type: z.enum(['string', 'number']),
+      fallback_value: z
+        .union([z.string().max(DECLARED_LIMITS.fallbackChars), z.number()])
+        .nullable()
+        .optional()
+        .describe('Used when a send does not give the variable; without one a send must give it'),
+    }),
+  )
+  .max(DECLARED_LIMITS.variables)
+  .describe(
+    "Resend's declared variables: each send's value is checked against `type`, and `fallback_value` is used when a send does not give it; a send without a variable that has no fallback is refused. Keys FIRST_NAME, LAST_NAME, EMAIL, UNSUBSCRIBE_URL, RESEND_UNSUBSCRIBE_URL, contact and this are reserved",
+  );
+type DeclaredInput = z.infer<typeof declaredVariables>;
+const toDeclared = (list: DeclaredInput): DeclaredVariable[] => list.map((variable) => ({ key: variable.key, type: variable.type, fallbackValue: variable.fallback_value ?? null }));
 
 const tags = ['Templates'];
 const byId = z.strictObject({ id: idParam });
@@ -73,9 +103,18 @@ const bodyLimitBytes = BODY_LIMITS.content;
 export const templatesRouter = router({
   create: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/templates', operationId: 'createTemplate', tags, summary: 'Create a template (Liquid placeholders, no loops or includes)' }, successStatus: 201, liveWrite: true, bodyLimitBytes })
-    .input(z.strictObject({ name, subject, html: html.optional(), text: text.optional() }))
+    .input(
+      z.strictObject({
+        name,
+        subject,
+        html: html.optional(),
+        text: text.optional(),
+        variables: declaredVariables.optional(),
+        draft: jsonBoolean().optional().describe('true: changes wait for `POST /templates/{id}/publish`, and the template cannot be sent before its first publish (Resend\'s create-then-publish)'),
+      }),
+    )
     .output(template)
-    .mutation(({ ctx, input }) => createTemplate(ctx.deps, ctx.principal, input)),
+    .mutation(({ ctx, input }) => createTemplate(ctx.deps, ctx.principal, { ...input, variables: input.variables && toDeclared(input.variables) })),
 
   list: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/templates', operationId: 'listTemplates', tags, summary: 'List templates, newest first, without their bodies' } })
@@ -92,6 +131,23 @@ export const templatesRouter = router({
     .input(byId)
     .output(template)
     .mutation(({ ctx, input }) => duplicateTemplate(ctx.deps, ctx.principal, input.id)),
+
+  publish: orgProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/templates/{id}/publish',
+        operationId: 'publishTemplate',
+        tags,
+        summary: 'Publish: sends render the template as last written; from then on changes wait for the next publish',
+        description:
+          "Resend's create-then-publish. The template's draft (or, never published, its content) becomes what `POST /emails` and broadcasts render, and the template has drafts from then on: a `PATCH` changes the draft, which `GET` shows (`status: draft`), until the next publish. A template without drafts (the spec's) sends every change at once until it is first published.",
+      },
+      liveWrite: true,
+    })
+    .input(byId)
+    .output(template)
+    .mutation(({ ctx, input }) => publishTemplate(ctx.deps, ctx.principal, input.id)),
 
   get: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/templates/{id}', operationId: 'getTemplate', tags, summary: 'Get a template' } })
@@ -128,10 +184,23 @@ export const templatesRouter = router({
     .mutation(({ ctx, input }) => sendTemplateTest(ctx.deps, ctx.principal, input.id, { from: input.from, to: input.to, variables: parseVariables(input.variables), content: sourceOf(input) })),
 
   update: orgProcedure
-    .meta({ openapi: { method: 'PATCH', path: '/templates/{id}', operationId: 'updateTemplate', tags, summary: 'Change any of name, subject, html and text (null removes html or text)' }, liveWrite: true, bodyLimitBytes })
-    .input(z.strictObject({ id: idParam, name: name.optional(), subject: subject.optional(), html: html.nullable().optional(), text: text.nullable().optional() }))
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/templates/{id}',
+        operationId: 'updateTemplate',
+        tags,
+        summary: 'Change any of name, subject, html, text and variables (null removes html, text or the declared variables)',
+        description: 'A template without drafts sends the change at once. A published template with drafts keeps it as its draft until `POST /templates/{id}/publish`.',
+      },
+      liveWrite: true,
+      bodyLimitBytes,
+    })
+    .input(z.strictObject({ id: idParam, name: name.optional(), subject: subject.optional(), html: html.nullable().optional(), text: text.nullable().optional(), variables: declaredVariables.nullable().optional() }))
     .output(template)
-    .mutation(({ ctx, input }) => updateTemplate(ctx.deps, ctx.principal, input.id, { name: input.name, subject: input.subject, html: input.html, text: input.text })),
+    .mutation(({ ctx, input }) =>
+      updateTemplate(ctx.deps, ctx.principal, input.id, { name: input.name, subject: input.subject, html: input.html, text: input.text, variables: input.variables === undefined || input.variables === null ? input.variables : toDeclared(input.variables) }),
+    ),
 
   delete: orgProcedure
     .meta({ openapi: { method: 'DELETE', path: '/templates/{id}', operationId: 'deleteTemplate', tags, summary: 'Delete a template' }, liveWrite: true })

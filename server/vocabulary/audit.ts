@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   'suppression.removed',
   'template.created',
   'template.updated',
+  'template.published',
   'template.deleted',
   'broadcast.created',
   'broadcast.updated',

@@ -131,6 +131,7 @@ export const DASHBOARD_ACCESS = {
 
   'templates.create': CONTENT,
   'templates.duplicate': CONTENT,
+  'templates.publish': CONTENT,
   'templates.list': EVERYONE,
   'templates.get': EVERYONE,
   'templates.preview': EVERYONE,

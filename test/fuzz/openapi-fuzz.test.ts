@@ -264,6 +264,7 @@ describe('the cross-organization sweep', () => {
     '/segments/{id}/contacts': { id: 'audience' },
     '/templates/{id}': { id: 'template' },
     '/templates/{id}/duplicate': { id: 'template' },
+    '/templates/{id}/publish': { id: 'template' },
     '/templates/{id}/preview': { id: 'template' },
     '/broadcasts/{id}': { id: 'broadcast' },
     '/broadcasts/{id}/duplicate': { id: 'broadcast' },

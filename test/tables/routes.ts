@@ -372,6 +372,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'PATCH', path: '/templates/{id}', sendingAccess: false, liveWrite: true, ...withTemplate(() => ({ subject: 'Hello {{ name }}' })) },
   { method: 'DELETE', path: '/templates/{id}', sendingAccess: false, liveWrite: true, ...withTemplate() },
   { method: 'POST', path: '/templates/{id}/duplicate', sendingAccess: false, liveWrite: true, ...withTemplate() },
+  { method: 'POST', path: '/templates/{id}/publish', sendingAccess: false, liveWrite: true, ...withTemplate() },
   {
     method: 'POST',
     path: '/broadcasts',

@@ -38,7 +38,7 @@ export const EXTRA_OPERATIONS: string[] = [
   'POST /segments', 'GET /segments', 'GET /segments/{id}', 'DELETE /segments/{id}', 'GET /segments/{id}/contacts',
   'GET /suppressions/{id}',
   'POST /webhooks/{id}/signing-secret/rotate',
-  'POST /templates/{id}/duplicate', 'POST /broadcasts/{id}/duplicate',
+  'POST /templates/{id}/duplicate', 'POST /templates/{id}/publish', 'POST /broadcasts/{id}/duplicate',
   'POST /contacts', 'GET /contacts', 'GET /contacts/{idOrEmail}', 'PATCH /contacts/{idOrEmail}', 'DELETE /contacts/{idOrEmail}',
   'GET /contacts/{idOrEmail}/segments', 'POST /contacts/{idOrEmail}/segments/{segmentId}', 'DELETE /contacts/{idOrEmail}/segments/{segmentId}',
   'POST /topics', 'GET /topics', 'GET /topics/{id}', 'PATCH /topics/{id}', 'DELETE /topics/{id}',

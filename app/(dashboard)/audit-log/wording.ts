@@ -31,6 +31,7 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   'suppression.removed': 'Removed a suppression',
   'template.created': 'Created a template',
   'template.updated': 'Changed a template',
+  'template.published': 'Published a template',
   'template.deleted': 'Deleted a template',
   'broadcast.created': 'Created a broadcast',
   'broadcast.updated': 'Changed a broadcast',

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { ChevronRightIcon } from 'lucide-react';
+import { Badge } from '../../components/badge';
 import { RelativeTime } from '../../components/relative-time';
 import type { TemplateSummary } from './types';
 import { VariableBadges } from './variable-badges';
@@ -12,6 +13,12 @@ export function TemplateRow({ template }: { template: TemplateSummary }) {
         <Link href={href} className="line-clamp-2 wrap-anywhere hover:text-indigo-600 hover:underline">
           {template.name}
         </Link>
+        {/* Only a template with drafts is ever a draft: sends do not render what it shows (docs/templates.md). */}
+        {template.status === 'draft' && (
+          <span className="mt-1 block" data-testid="template-draft">
+            <Badge tone="amber">{template.publishedAt === null ? 'Draft' : 'Unpublished changes'}</Badge>
+          </span>
+        )}
       </td>
       <td className="max-w-96 min-w-56 px-4 py-3">
         {/* The Liquid source, as written: the list shows what the template says, not one rendering of it. */}

@@ -74,7 +74,7 @@ const email = emailSummary
 
 /** What a first-time caller needs before the field list: modes, the sandbox, the test addresses, retries. */
 const SEND_DESCRIPTION = [
-  'The body is either a `template_id` (with its `variables`) or a `subject` with `html`, `text` or both (`oneOf` below). The answer is `{ id }` once the email is queued; `GET /emails/{id}` shows its status and events.',
+  'The body is either a `template_id` (with its `variables`), or Resend\'s `template: { id, variables }` (the same, by another name), or a `subject` with `html`, `text` or both (`oneOf` below). The answer is `{ id }` once the email is queued; `GET /emails/{id}` shows its status and events.',
   '',
   '**Test mode.** With a test key (`eu_test_…`) the email runs the whole pipeline but is never delivered: it plays `email.sent`, then `email.delivered` per recipient, then `email.opened` and `email.clicked` as its tracking settings allow, a few seconds apart, and fires the same webhooks. A recipient with the local part `bounced` (`bounced@example.com`) plays a bounce, `complained` a complaint. Test emails are seen by test keys only.',
   '',

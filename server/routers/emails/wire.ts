@@ -62,21 +62,35 @@ const fields = {
   text: z.string().optional(),
   template_id: z.uuid({ message: 'must be the id of one of your templates' }).optional().describe('Take subject, html and text from this template, rendered with `variables`'),
   variables: z.record(z.string(), z.unknown()).optional().describe('Values for the template\'s variables, by name (only with template_id)'),
+  template: z
+    .strictObject({
+      id: z.uuid({ message: 'must be the id of one of your templates' }),
+      variables: z.record(z.string(), z.unknown()).optional().describe("Values for the template's variables, by name"),
+    })
+    .optional()
+    .describe("Resend's name for `template_id` + `variables`: `{ id, variables }`. Give one of the two forms"),
   headers: headers.optional(),
   tags: z.array(tag).max(EMAIL_LIMITS.tags).optional(),
   tracking: z.strictObject({ opens: jsonBoolean().optional(), clicks: jsonBoolean().optional() }).optional(),
 };
 
-type ContentFields = { subject?: string; html?: string; text?: string; template_id?: string; variables?: Record<string, unknown> };
+type ContentFields = { subject?: string; html?: string; text?: string; template_id?: string; variables?: Record<string, unknown>; template?: { id: string; variables?: Record<string, unknown> } };
+
+const BOTH_TEMPLATE_FORMS = 'give template_id (with variables) or template { id, variables } (Resend\'s form), not both';
 
 function bodyRules<T extends { to: string[]; cc?: string[]; bcc?: string[] } & ContentFields>(value: T, ctx: z.RefinementCtx) {
   const count = value.to.length + (value.cc?.length ?? 0) + (value.bcc?.length ?? 0);
   if (value.to.length === 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'needs at least one recipient' });
   if (count > EMAIL_LIMITS.recipients) ctx.addIssue({ code: 'custom', path: ['to'], message: `at most ${EMAIL_LIMITS.recipients} recipients in to, cc and bcc together` });
-  if (value.template_id !== undefined) {
+  if (value.template !== undefined && (value.template_id !== undefined || value.variables !== undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['template'], message: BOTH_TEMPLATE_FORMS });
+    return;
+  }
+  const named = value.template_id !== undefined ? 'template_id' : value.template !== undefined ? 'template' : null;
+  if (named) {
     // The template gives the subject and bodies: given beside it, which would win is a guess.
     for (const field of ['subject', 'html', 'text'] as const) {
-      if (value[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'cannot be given with template_id (the template gives it)' });
+      if (value[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `cannot be given with ${named} (the template gives it)` });
     }
     return;
   }
@@ -98,14 +112,20 @@ export const CONTENT_CHOICE = {
       title: 'From a template',
       description: '`template_id` (and its `variables`): the template gives the subject, html and text',
       required: ['template_id'],
-      not: { anyOf: [{ required: ['subject'] }, { required: ['html'] }, { required: ['text'] }] },
+      not: { anyOf: [{ required: ['subject'] }, { required: ['html'] }, { required: ['text'] }, { required: ['template'] }] },
+    },
+    {
+      title: "From a template, Resend's form",
+      description: "`template: { id, variables }`, another name for `template_id` + `variables` (Resend's): the template gives the subject, html and text",
+      required: ['template'],
+      not: { anyOf: [{ required: ['subject'] }, { required: ['html'] }, { required: ['text'] }, { required: ['template_id'] }, { required: ['variables'] }] },
     },
     {
       title: 'Subject and body',
       description: '`subject` with `html`, `text` or both',
       required: ['subject'],
       anyOf: [{ required: ['html'] }, { required: ['text'] }],
-      not: { anyOf: [{ required: ['template_id'] }, { required: ['variables'] }] },
+      not: { anyOf: [{ required: ['template_id'] }, { required: ['variables'] }, { required: ['template'] }] },
     },
   ],
 };
@@ -148,7 +168,8 @@ export function toEmailInput(body: EmailBody): EmailRequest {
     tracking: body.tracking ?? {},
   };
   if (body.template_id !== undefined) return { ...email, template: { templateId: body.template_id, variables: body.variables ?? {} } };
-  // bodyRules saw to it: without template_id, subject is given.
+  if (body.template !== undefined) return { ...email, template: { templateId: body.template.id, variables: body.template.variables ?? {}, form: 'template' } };
+  // bodyRules saw to it: without a template, subject is given.
   return { ...email, subject: body.subject ?? '', html: body.html, text: body.text } satisfies EmailInput;
 }
 

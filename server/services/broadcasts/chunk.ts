@@ -209,7 +209,7 @@ async function renderCopies(deps: Pick<Deps, 'config' | 'encryptionKey' | 'templ
     const emailId = newId();
     return { contact, emailId, links: unsubscribeLinks(deps.config, sealUnsubscribeToken(key, { membershipId: contact.membershipId, emailId })) };
   });
-  const content = { subject: row.subject ?? '', html: row.html, text: row.text };
+  const content = { subject: row.subject ?? '', html: row.html, text: row.text, previewText: row.previewText };
   const version = { id: row.id, updatedAt: row.startedAt ?? row.updatedAt };
   const rendered = await renderForContacts(
     deps,

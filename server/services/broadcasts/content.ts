@@ -4,12 +4,15 @@ import { checkRendered } from '../emails/accept/template-content';
 import { TEMPLATE_LIMITS } from '../templates/limits';
 import { parseTemplate } from '../templates/parse';
 import type { RenderedTemplate } from '../templates/render';
+import { withPreheader } from './preheader';
 
 /** A broadcast's message as written (Liquid), or as copied from its template when sending started. */
 export interface BroadcastContent {
   subject: string;
   html: string | null;
   text: string | null;
+  /** The preheader put hidden at the start of each copy's HTML (preheader.ts). */
+  previewText?: string | null;
 }
 
 /** What each contact's copy is rendered with. */
@@ -36,7 +39,8 @@ const variablesOf = (contact: ContactValues) => ({ email: contact.email, name: c
 
 /**
  * Contacts' copies: the subject and bodies rendered in the render pool with `email`, `name` and
- * `unsubscribe_url` (HTML-escaped in the HTML part), each checked as an email is. Per contact, the
+ * `unsubscribe_url` (HTML-escaped in the HTML part), the preheader put into the HTML, each checked
+ * as an email is. Per contact, the
  * copy or the 400 naming the part. `version` names stored content (the broadcast's id and last
  * change), so the workers parse it once; null for content parsed afresh (a preview, a test copy).
  */
@@ -48,8 +52,9 @@ export async function renderForContacts(
 ): Promise<Array<RenderedTemplate | AppError>> {
   const source = { subject: content.subject, html: content.html, text: content.text };
   const outcomes = await deps.templateRenderer.render({ template: version, source }, contacts.map(variablesOf));
-  return outcomes.map((outcome) => {
-    if (outcome instanceof AppError) return outcome;
+  return outcomes.map((rendered) => {
+    if (rendered instanceof AppError) return rendered;
+    const outcome = rendered.html === null ? rendered : { ...rendered, html: withPreheader(rendered.html, content.previewText) };
     try {
       checkRendered(outcome);
       return outcome;

@@ -27,6 +27,8 @@ export interface CreateBroadcastInput {
   html?: string;
   text?: string;
   templateId?: string;
+  /** The preheader (preheader.ts). */
+  previewText?: string;
 }
 
 /**
@@ -44,6 +46,7 @@ export interface UpdateBroadcastInput {
   html?: string | null;
   text?: string | null;
   templateId?: string | null;
+  previewText?: string | null;
   scheduledAt?: Date | null;
 }
 
@@ -86,6 +89,7 @@ export async function createBroadcast(deps: Pick<Deps, 'db' | 'clock'>, principa
         from: input.from,
         replyTo: input.replyTo ?? [],
         ...content,
+        previewText: input.previewText || null,
         status: 'draft',
         createdAt: now,
         updatedAt: now,
@@ -124,9 +128,11 @@ export async function updateBroadcast(deps: Deps, principal: Principal, id: stri
     if (input.templateId && (input.html !== undefined || input.text !== undefined)) throw validationError('template_id: give either template_id or html/text');
     const next: Partial<BroadcastRow> = {};
     if (audienceId !== undefined) next.audienceId = audienceId;
-    for (const key of ['from', 'name', 'replyTo', 'subject', 'html', 'text', 'templateId'] as const) {
+    for (const key of ['from', 'name', 'replyTo', 'subject', 'html', 'text', 'templateId', 'previewText'] as const) {
       if (input[key] !== undefined) Object.assign(next, { [key]: input[key] });
     }
+    // An empty preheader is none.
+    if (next.previewText === '') next.previewText = null;
     if (input.templateId) Object.assign(next, { html: null, text: null });
     if (input.html !== undefined || input.text !== undefined) next.templateId = null;
     const merged = { ...current, ...next };

@@ -24,6 +24,7 @@ export async function duplicateBroadcast(deps: Pick<Deps, 'db' | 'clock'>, princ
     name: copyName(source.name, BROADCAST_NAME_CHARS),
     replyTo: source.replyTo,
     ...(source.subject === null ? {} : { subject: source.subject }),
+    ...(source.previewText === null ? {} : { previewText: source.previewText }),
     ...(source.templateId ? { templateId: source.templateId } : { ...(source.html === null ? {} : { html: source.html }), ...(source.text === null ? {} : { text: source.text }) }),
   });
 }

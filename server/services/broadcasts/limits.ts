@@ -2,3 +2,6 @@
 
 /** At most this many addresses per test send. */
 export const TEST_RECIPIENTS_MAX = 5;
+
+/** The preheader (`preview_text`): inboxes show a line or two of it; this leaves room for any language. */
+export const PREVIEW_TEXT_CHARS = 500;

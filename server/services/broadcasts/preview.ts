@@ -17,6 +17,7 @@ export interface UnsavedContent {
   html?: string;
   text?: string;
   templateId?: string;
+  previewText?: string;
   /** The audience it is written for, whose subscribed contacts the answer counts. */
   audienceId?: string;
 }
@@ -61,13 +62,13 @@ async function subscribedContacts(db: Db, principal: Principal, audienceId: stri
 }
 
 async function unsavedContent(db: Db, principal: Principal, content: UnsavedContent): Promise<BroadcastContent> {
-  if (!content.templateId) return { subject: content.subject ?? '', html: content.html ?? null, text: content.text ?? null };
+  if (!content.templateId) return { subject: content.subject ?? '', html: content.html ?? null, text: content.text ?? null, previewText: content.previewText };
   const [template] = await db
     .select({ subject: templates.subject, html: templates.html, text: templates.text })
     .from(templates)
     .where(and(eq(templates.id, content.templateId), eq(templates.organizationId, principal.organizationId)));
   if (!template) throw notFound('Template');
-  return { subject: content.subject || template.subject, html: template.html, text: template.text };
+  return { subject: content.subject || template.subject, html: template.html, text: template.text, previewText: content.previewText };
 }
 
 /**
@@ -89,7 +90,7 @@ export async function previewBroadcast(deps: Pick<Deps, 'db' | 'config' | 'templ
     // version, so they are parsed afresh.
     const rendered =
       row.html !== null || row.text !== null
-        ? await renderForContact(deps, { id: row.id, updatedAt: row.updatedAt }, { subject: row.subject ?? '', html: row.html, text: row.text }, values)
+        ? await renderForContact(deps, { id: row.id, updatedAt: row.updatedAt }, { subject: row.subject ?? '', html: row.html, text: row.text, previewText: row.previewText }, values)
         : await renderForContact(deps, null, await contentOf(deps, row), values);
     return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, row.audienceId) };
   }

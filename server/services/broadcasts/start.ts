@@ -40,15 +40,17 @@ export async function sendRefusal(tx: Db, deps: Pick<Deps, 'clock' | 'config'>, 
     .where(and(eq(domains.organizationId, row.organizationId), eq(domains.name, senderDomain)));
   if (domain?.status !== 'verified') return new AppError('DOMAIN_NOT_VERIFIED', `${senderDomain} is not a verified domain of this account; register and verify it first`);
   if (row.templateId) {
-    const [template] = await tx.select({ id: templates.id }).from(templates).where(eq(templates.id, row.templateId));
+    const [template] = await tx.select({ id: templates.id, publishedAt: templates.publishedAt }).from(templates).where(eq(templates.id, row.templateId));
     if (!template) return validationError('template_id: the template was deleted; choose another one or write the content');
+    // What a broadcast copies in is what the template publishes: one with drafts never published has nothing to send.
+    if (template.publishedAt === null) return validationError('template_id: the template has never been published; publish it (POST /templates/{id}/publish) first');
   } else if (row.templateId === null && row.html === null && row.text === null) {
     return validationError('html: the broadcast has no content');
   }
   return null;
 }
 
-/** The content sending starts with: a template's copied in, so edits to the template meanwhile change nothing. */
+/** The content sending starts with: a template's (as published; a draft waiting is not) copied in, so edits to the template meanwhile change nothing. */
 async function frozenContent(tx: Db, row: BroadcastRow): Promise<Pick<BroadcastRow, 'subject' | 'html' | 'text'>> {
   if (!row.templateId) return { subject: row.subject, html: row.html, text: row.text };
   const [template] = await tx.select().from(templates).where(eq(templates.id, row.templateId));

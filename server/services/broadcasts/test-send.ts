@@ -16,10 +16,10 @@ import type { BroadcastRow } from './view';
 
 /** What the broadcast says now: its own content, or its template's (a subject of its own overriding the template's). */
 export async function contentOf(deps: Pick<Deps, 'db'>, row: BroadcastRow): Promise<BroadcastContent> {
-  if (!row.templateId) return { subject: row.subject ?? '', html: row.html, text: row.text };
+  if (!row.templateId) return { subject: row.subject ?? '', html: row.html, text: row.text, previewText: row.previewText };
   const [template] = await deps.db.select().from(templates).where(eq(templates.id, row.templateId));
   if (!template) throw validationError('template_id: the template was deleted; choose another one or write the content');
-  return { subject: row.subject ?? template.subject, html: template.html, text: template.text };
+  return { subject: row.subject ?? template.subject, html: template.html, text: template.text, previewText: row.previewText };
 }
 
 /**

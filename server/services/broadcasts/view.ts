@@ -48,6 +48,7 @@ export interface BroadcastView extends BroadcastSummary {
   replyTo: string[];
   html: string | null;
   text: string | null;
+  previewText: string | null;
 }
 
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
@@ -90,4 +91,4 @@ export const broadcastSummary = (row: BroadcastRow): BroadcastSummary => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-export const broadcastView = (row: BroadcastRow): BroadcastView => ({ ...broadcastSummary(row), replyTo: row.replyTo, html: row.html, text: row.text });
+export const broadcastView = (row: BroadcastRow): BroadcastView => ({ ...broadcastSummary(row), replyTo: row.replyTo, html: row.html, text: row.text, previewText: row.previewText });

@@ -1,26 +1,29 @@
 import type { Db } from '@/db/client';
-import type { templates } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { byPrincipal, recordAudit } from '../audit/record';
 import type { Principal } from '../shared/principal';
+import { latestContent, statusOf, type TemplateRow } from './view';
 
-type TemplateRow = typeof templates.$inferSelect;
-
-const FIELDS = ['name', 'subject', 'html', 'text'] as const;
+const CONTENT = ['subject', 'html', 'text'] as const;
 
 /**
  * A saved edit, with the fields it changed (never their content: a body may be megabytes; a new
- * name is shown from and to). A save
- * that changed nothing is no change and is not recorded.
+ * name is shown from and to), as last written: a change not sent yet (kept as a draft) says so. A save that
+ * changed nothing is no change and is not recorded.
  */
 export async function recordTemplateUpdated(tx: Db, deps: Pick<Deps, 'clock'>, principal: Principal, before: TemplateRow, after: TemplateRow): Promise<void> {
-  const fields = FIELDS.filter((field) => before[field] !== after[field]);
+  const [from, to] = [latestContent(before), latestContent(after)];
+  const fields = [
+    ...(before.name !== after.name ? ['name'] : []),
+    ...CONTENT.filter((field) => from[field] !== to[field]),
+    ...(JSON.stringify(from.declaredVariables) !== JSON.stringify(to.declaredVariables) ? ['variables'] : []),
+  ];
   if (fields.length === 0) return;
   await recordAudit(tx, deps, {
     organizationId: principal.organizationId,
     by: byPrincipal(principal),
     action: 'template.updated',
     target: { type: 'template', id: after.id, label: after.name },
-    details: { fields, ...(before.name !== after.name ? { name: { from: before.name, to: after.name } } : {}) },
+    details: { fields, ...(before.name !== after.name ? { name: { from: before.name, to: after.name } } : {}), ...(statusOf(after) === 'draft' ? { draft: true } : {}) },
   });
 }

@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import { templates } from '@/db/schema';
+import { and, eq, sql } from 'drizzle-orm';
+import { templates, type TemplateDraft } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { notFound, validationError } from '../../errors';
@@ -8,52 +8,33 @@ import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { recordTemplateUpdated } from './audit';
+import { checkDeclared, type DeclaredVariable } from './declared';
 import { TEMPLATE_LIMITS } from './limits';
 import { parseTemplate, type ParsedTemplate, type TemplateSource } from './parse';
 import { forgetSource, rememberSource } from './sources';
+import { latestContent, summaryView, templateView, type TemplateRow, type TemplateSummary, type TemplateView } from './view';
 
-export type TemplateRow = typeof templates.$inferSelect;
-
-/** A template as the list shows it: no bodies (they may be megabytes each). */
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  subject: string;
-  variables: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface TemplateView extends TemplateSummary {
-  html: string | null;
-  text: string | null;
-}
+export type { TemplateRow, TemplateSummary, TemplateView } from './view';
 
 export interface CreateTemplateInput {
   name: string;
   subject: string;
   html?: string;
   text?: string;
+  /** Resend's declared variables. */
+  variables?: DeclaredVariable[];
+  /** Changes wait for a publish, and the template cannot be sent before its first (Resend's way). */
+  draft?: boolean;
 }
 
-/** Any of the fields; `null` removes the html or text part (one of them must remain). */
+/** Any of the fields; `null` removes the html or text part (one of them must remain), or every declared variable. */
 export interface UpdateTemplateInput {
   name?: string;
   subject?: string;
   html?: string | null;
   text?: string | null;
+  variables?: DeclaredVariable[] | null;
 }
-
-const summaryView = (row: Pick<TemplateRow, 'id' | 'name' | 'subject' | 'variables' | 'createdAt' | 'updatedAt'>): TemplateSummary => ({
-  id: row.id,
-  name: row.name,
-  subject: row.subject,
-  variables: row.variables,
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});
-
-const templateView = (row: TemplateRow): TemplateView => ({ ...summaryView(row), html: row.html, text: row.text });
 
 /** The organization's template, or 404 (another organization's is not found either). */
 export async function ownTemplate(db: Db, principal: Principal, id: string, lock = false): Promise<TemplateRow> {
@@ -76,17 +57,35 @@ export function checkContent(source: TemplateSource): void {
 /** The rules of a whole template, then its parts parsed: every refusal is a 400 naming the field. */
 function checkTemplate(source: TemplateSource): ParsedTemplate {
   checkContent(source);
+  checkDeclared(source.declaredVariables ?? []);
   return parseTemplate(source);
 }
 
-export async function createTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: CreateTemplateInput): Promise<TemplateView> {
-  const source = { subject: input.subject, html: input.html ?? null, text: input.text ?? null };
+/** A template's content as stored, its variables found. */
+function contentOf(source: Required<TemplateSource>): TemplateDraft {
   const parsed = checkTemplate(source);
+  return { subject: source.subject, html: source.html, text: source.text, variables: parsed.variables, declaredVariables: source.declaredVariables };
+}
+
+const sameContent = (a: TemplateDraft, b: TemplateDraft) =>
+  a.subject === b.subject && a.html === b.html && a.text === b.text && JSON.stringify(a.declaredVariables) === JSON.stringify(b.declaredVariables);
+
+/** A change's time: at least a millisecond after the last, even when the clock has not moved, so that with the id it names one version. */
+export const nextVersion = (deps: Pick<Deps, 'clock'>, current: Pick<TemplateRow, 'updatedAt'>) => new Date(Math.max(deps.clock.now().getTime(), current.updatedAt.getTime() + 1));
+
+/**
+ * A new template. Without drafts it can be sent at once and every change is sent at once (the
+ * spec's way); with `draft: true` it cannot be sent until published, and changes wait for the
+ * next publish (Resend's).
+ */
+export async function createTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: CreateTemplateInput): Promise<TemplateView> {
+  const content = contentOf({ subject: input.subject, html: input.html ?? null, text: input.text ?? null, declaredVariables: input.variables ?? [] });
+  const drafts = input.draft === true;
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
     const [created] = await tx
       .insert(templates)
-      .values({ id: newId(), organizationId: principal.organizationId, name: input.name, ...source, variables: parsed.variables, createdAt: now, updatedAt: now })
+      .values({ id: newId(), organizationId: principal.organizationId, name: input.name, ...content, drafts, publishedAt: drafts ? null : now, createdAt: now, updatedAt: now })
       .returning();
     await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'template.created', target: { type: 'template', id: created!.id, label: created!.name } });
     return created!;
@@ -95,17 +94,34 @@ export async function createTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal
   return templateView(row);
 }
 
-/** The organization's templates, newest first, in cursor pages. */
+/** The organization's templates, newest first, in cursor pages: each as last written (a draft's subject and variables), without bodies. */
 export async function listTemplates(deps: Pick<Deps, 'db'>, principal: Principal, query: { limit: number; cursor?: string }): Promise<Page<TemplateSummary>> {
   const page = await fetchPage(templates.id, query, ({ where, orderBy, limit }) =>
     deps.db
-      .select({ id: templates.id, name: templates.name, subject: templates.subject, variables: templates.variables, createdAt: templates.createdAt, updatedAt: templates.updatedAt })
+      .select({
+        id: templates.id,
+        name: templates.name,
+        subject: templates.subject,
+        variables: templates.variables,
+        // Only the draft's subject and variables: its bodies may be megabytes.
+        draftSubject: sql<string | null>`${templates.draft}->>'subject'`,
+        draftVariables: sql<string | null>`(${templates.draft}->'variables')::text`,
+        hasDraft: sql<boolean>`${templates.draft} is not null`,
+        publishedAt: templates.publishedAt,
+        createdAt: templates.createdAt,
+        updatedAt: templates.updatedAt,
+      })
       .from(templates)
       .where(and(eq(templates.organizationId, principal.organizationId), where))
       .orderBy(orderBy)
       .limit(limit),
   );
-  return { data: page.data.map(summaryView), nextCursor: page.nextCursor };
+  return {
+    data: page.data.map(({ draftSubject, draftVariables, ...row }) =>
+      summaryView({ ...row, subject: draftSubject ?? row.subject, variables: draftVariables === null ? row.variables : (JSON.parse(draftVariables) as string[]) }),
+    ),
+    nextCursor: page.nextCursor,
+  };
 }
 
 export async function getTemplate(deps: Pick<Deps, 'db'>, principal: Principal, id: string): Promise<TemplateView> {
@@ -113,23 +129,32 @@ export async function getTemplate(deps: Pick<Deps, 'db'>, principal: Principal, 
 }
 
 /**
- * Changes any of the fields and finds the variables again. `updatedAt` moves forward by at least
- * a millisecond on every change, even when the clock has not: with the id it names the version
- * that parsed copies are cached under, in every process.
+ * Changes any of the fields and finds the variables again. A template without drafts sends the
+ * change at once (the spec's PATCH), as does one with drafts never published (nothing of it is
+ * sent yet); a published template with drafts keeps the change as its draft, sent once published
+ * (publish.ts). `updatedAt` moves forward on every change (nextVersion): with the id it names the
+ * version that parsed copies are cached under, in every process.
  */
 export async function updateTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string, input: UpdateTemplateInput): Promise<TemplateView> {
   const row = await deps.db.transaction(async (tx) => {
     const current = await ownTemplate(tx, principal, id, true);
-    const source: TemplateSource = {
-      subject: input.subject ?? current.subject,
-      html: input.html === undefined ? current.html : input.html,
-      text: input.text === undefined ? current.text : input.text,
-    };
-    const checked = checkTemplate(source);
-    const updatedAt = new Date(Math.max(deps.clock.now().getTime(), current.updatedAt.getTime() + 1));
+    const latest = latestContent(current);
+    const content = contentOf({
+      subject: input.subject ?? latest.subject,
+      html: input.html === undefined ? latest.html : input.html,
+      text: input.text === undefined ? latest.text : input.text,
+      declaredVariables: input.variables === undefined ? latest.declaredVariables : (input.variables ?? []),
+    });
+    const updatedAt = nextVersion(deps, current);
+    const changesContent = [input.subject, input.html, input.text, input.variables].some((field) => field !== undefined);
+    const keepsDraft = current.drafts && current.publishedAt !== null;
+    const change = keepsDraft
+      ? // Back to what is published is no draft.
+        { draft: sameContent(content, current) ? null : content }
+      : { ...content, ...(changesContent && !current.drafts ? { publishedAt: updatedAt } : {}) };
     const [updated] = await tx
       .update(templates)
-      .set({ name: input.name ?? current.name, ...source, variables: checked.variables, updatedAt })
+      .set({ name: input.name ?? current.name, ...change, updatedAt })
       .where(eq(templates.id, current.id))
       .returning();
     await recordTemplateUpdated(tx, deps, principal, current, updated!);

@@ -80,6 +80,9 @@ function engine(escapeHtml: boolean): Liquid {
   });
   for (const [name, reason] of Object.entries(REFUSED_TAGS)) liquid.registerTag(name, refusedTag(name, reason));
   liquid.registerTag('capture', BoundedCapture);
+  // Resend's `{{{NAME|fallback}}}` (resend-syntax.ts): the fallback only when the variable is not
+  // given, where `default` also replaces an empty string and false.
+  liquid.registerFilter('fallback', (value: unknown, fallback: unknown) => (value === undefined || value === null ? fallback : value));
   for (const [name, filter] of Object.entries(liquid.filters)) liquid.registerFilter(name, boundedFilter(filter));
   return liquid;
 }

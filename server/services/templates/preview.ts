@@ -4,11 +4,18 @@ import type { Principal } from '../shared/principal';
 import { checkContent, ownTemplate } from './crud';
 import type { TemplateSource } from './parse';
 import type { RenderedTemplate, TemplateVariables } from './render';
+import { latestContent } from './view';
 
-/** The template rendered with the variables, as a send would render it (in the render pool), and what it missed. */
+/**
+ * The template as last written (its draft, if it has one) rendered with the variables, as a send
+ * would render it once published (in the render pool), and what it missed. A draft is parsed
+ * afresh: the cache of parsed versions holds what sends render under the same version.
+ */
 export async function previewTemplate(deps: Pick<Deps, 'db' | 'templateRenderer'>, principal: Principal, id: string, variables: TemplateVariables): Promise<RenderedTemplate> {
   const row = await ownTemplate(deps.db, principal, id);
-  const [rendered] = await deps.templateRenderer.render({ template: { id: row.id, updatedAt: row.updatedAt }, source: { subject: row.subject, html: row.html, text: row.text } }, [variables]);
+  const latest = latestContent(row);
+  const source = { subject: latest.subject, html: latest.html, text: latest.text, declaredVariables: latest.declaredVariables };
+  const [rendered] = await deps.templateRenderer.render({ template: row.draft ? null : { id: row.id, updatedAt: row.updatedAt }, source }, [variables]);
   if (rendered instanceof AppError) throw rendered;
   return rendered!;
 }

@@ -2,7 +2,7 @@ import { Piscina } from 'piscina';
 import { AppError, validationError } from '../../errors';
 import type { TemplateSource } from './parse';
 import { PARTS } from './parts';
-import type { RenderedTemplate, TemplateVariables } from './render';
+import type { RenderedTemplate, RenderMode, TemplateVariables } from './render';
 import type { RenderAnswer, RenderTask, TemplateVersion } from './render-worker';
 
 /**
@@ -42,6 +42,8 @@ const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array, index: n
 export interface RenderJob {
   template: { id: string; updatedAt: Date } | null;
   source: TemplateSource;
+  /** A send refuses what Resend's rules require and a preview lists it; a preview by default. */
+  mode?: RenderMode;
 }
 
 /** Per set of variables: the rendered parts, or the 400 naming the part that could not be rendered. */
@@ -108,7 +110,7 @@ export function createTemplateRenderer(): TemplateRenderer {
     }));
 
   /** One task; when its worker dies (the hard stop, or out of memory), why, and which render was in progress. */
-  async function runTask(template: TemplateVersion, source: TemplateSource, variables: TemplateVariables[]): Promise<RenderAnswer[] | { died: string; at: number }> {
+  async function runTask(template: TemplateVersion, source: TemplateSource, mode: RenderMode, variables: TemplateVariables[]): Promise<RenderAnswer[] | { died: string; at: number }> {
     const progress = new Int32Array(new SharedArrayBuffer(8));
     progress[0] = NOT_STARTED;
     const controller = new AbortController();
@@ -122,7 +124,7 @@ export function createTemplateRenderer(): TemplateRenderer {
     const started = waitAsync(progress, 0, NOT_STARTED);
     if (started.async) void (started.value as Promise<string>).then(startClock);
     else startClock();
-    const task: RenderTask = { template, source, variables, progress };
+    const task: RenderTask = { template, source, variables, mode, progress };
     try {
       return (await poolNow().run(task, { signal: controller.signal })) as RenderAnswer[];
     } catch (error) {
@@ -146,11 +148,11 @@ export function createTemplateRenderer(): TemplateRenderer {
    * why, and the others run again in one task; after RENDER_POOL.deathsPerTask deaths the template
    * has shown what it does, and the renders left are refused with the last reason.
    */
-  async function renderAll(template: TemplateVersion, source: TemplateSource, sets: TemplateVariables[]): Promise<RenderAnswer[]> {
+  async function renderAll(template: TemplateVersion, source: TemplateSource, mode: RenderMode, sets: TemplateVariables[]): Promise<RenderAnswer[]> {
     const answers = new Array<RenderAnswer | undefined>(sets.length);
     let pending = sets.map((_, index) => index);
     for (let deaths = 0; pending.length > 0; deaths += 1) {
-      const answer = await runTask(template, source, pending.map((index) => sets[index]!));
+      const answer = await runTask(template, source, mode, pending.map((index) => sets[index]!));
       if (!('died' in answer)) {
         pending.forEach((index, i) => (answers[index] = answer[i]!));
         break;
@@ -170,7 +172,7 @@ export function createTemplateRenderer(): TemplateRenderer {
       if (variables.length === 0) return [];
       const template = job.template ? { id: job.template.id, version: job.template.updatedAt.getTime() } : null;
       const tasks = tasksOf(job.source, variables);
-      const answers = await Promise.all(tasks.map((sets) => renderAll(template, job.source, sets)));
+      const answers = await Promise.all(tasks.map((sets) => renderAll(template, job.source, job.mode ?? { send: false }, sets)));
       return answers.flat().map((answer) => ('rendered' in answer ? answer.rendered : validationError(answer.refused)));
     },
     async close() {

@@ -2,7 +2,7 @@ import { AppError } from '../../errors';
 import { parsedTemplate } from './cache';
 import { parseTemplate, type ParsedTemplate, type TemplateSource } from './parse';
 import { PARTS, type PartName } from './parts';
-import { renderTemplate, type RenderedTemplate, type TemplateVariables } from './render';
+import { renderTemplate, type RenderedTemplate, type RenderMode, type TemplateVariables } from './render';
 
 /**
  * The render pool's worker (render-pool.ts): one task is one template rendered with one or more
@@ -17,6 +17,8 @@ export interface RenderTask {
   template: TemplateVersion;
   source: TemplateSource;
   variables: TemplateVariables[];
+  /** A send's (Resend's required variables refused) or a preview's. */
+  mode: RenderMode;
   /**
    * Shared with the pool: [0] is STARTED… once the task runs (the pool's time limit starts then,
    * not while it waits in the queue), then the index in PARTS of the part rendering; [1] the
@@ -51,14 +53,14 @@ export default function renderTask(task: RenderTask): RenderAnswer[] {
   const render = (variables: TemplateVariables, index: number): RenderAnswer => {
     Atomics.store(progress, 1, index);
     try {
-      return { rendered: renderTemplate(template, variables, onPart) };
+      return { rendered: renderTemplate(template, variables, onPart, task.mode) };
     } catch (error) {
       if (error instanceof AppError) return { refused: error.message };
       throw error;
     }
   };
-  // A template that reads no variable renders the same for every set of them: once.
-  if (template.variables.length === 0 && task.variables.length > 0) {
+  // A template that reads and declares no variable renders the same for every set of them: once.
+  if (template.variables.length === 0 && template.declared.length === 0 && task.variables.length > 0) {
     const answer = render(task.variables[0]!, 0);
     return task.variables.map(() => answer);
   }

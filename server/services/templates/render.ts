@@ -1,5 +1,7 @@
 import type { Liquid, Template } from 'liquidjs';
+import { validationError } from '../../errors';
 import { renderBounded } from './bounded';
+import { missingForSend, withDeclared } from './declared';
 import { htmlEngine, plainEngine } from './engine';
 import { liquidProblem, type ParsedTemplate } from './parse';
 import type { PartName } from './parts';
@@ -28,23 +30,40 @@ function renderPart(part: PartName, templates: Template[], engine: Liquid, varia
 }
 
 /**
- * Renders every part: HTML-escaped outputs in the HTML part, plain ones in the subject and text.
- * A render that fails (a limit reached, a filter refusing its input) is a 400 naming the part.
- * `onPart` hears which part is about to render (the pool names it should the render be killed).
- * Runs in the render pool's workers (render-worker.ts), never on the API's event loop.
+ * How a render treats what is missing: a preview renders it empty and lists it; a send refuses
+ * what Resend's rules require (declared without a fallback, or read as `{{{NAME}}}`), naming
+ * `field`, the request's name for its variables (`variables`, or `template.variables`).
  */
-export function renderTemplate(template: ParsedTemplate, variables: TemplateVariables, onPart: (part: PartName) => void = () => {}): RenderedTemplate {
+export type RenderMode = { send: false } | { send: true; field: string };
+
+export const PREVIEW: RenderMode = { send: false };
+
+/**
+ * Renders every part: HTML-escaped outputs in the HTML part, plain ones in the subject and text.
+ * Declared variables are checked against their types and fall back when not given (a 400 naming
+ * the variable). A render that fails (a limit reached, a filter refusing its input) is a 400
+ * naming the part. `onPart` hears which part is about to render (the pool names it should the
+ * render be killed). Runs in the render pool's workers (render-worker.ts), never on the API's
+ * event loop.
+ */
+export function renderTemplate(template: ParsedTemplate, variables: TemplateVariables, onPart: (part: PartName) => void = () => {}, mode: RenderMode = PREVIEW): RenderedTemplate {
   const { parts } = template;
-  const given = (name: string) => Object.hasOwn(variables, name) && variables[name] !== null && variables[name] !== undefined;
+  const values = withDeclared(template.declared, variables, mode.send ? mode.field : 'variables');
+  const missing = missingForSend(template.declared, template.strict, values);
+  if (mode.send && missing.length > 0) {
+    throw validationError(`${mode.field}: missing ${missing.join(', ')}: the template needs ${missing.length === 1 ? 'it' : 'them'} (read as {{{NAME}}}, or declared, without a fallback)`);
+  }
+  const given = (name: string) => Object.hasOwn(values, name) && values[name] !== null && values[name] !== undefined;
   const render = (part: PartName, templates: Template[], engine: Liquid) => {
     onPart(part);
-    return renderPart(part, templates, engine, variables);
+    return renderPart(part, templates, engine, values);
   };
+  const lacking = template.variables.filter((name) => template.required.has(name) && !given(name));
   return {
     subject: render('subject', parts.subject, plainEngine),
     html: parts.html ? render('html', parts.html, htmlEngine) : null,
     text: parts.text ? render('text', parts.text, plainEngine) : null,
-    missingVariables: template.variables.filter((name) => template.required.has(name) && !given(name)),
+    missingVariables: [...new Set([...lacking, ...missing])],
     variables: template.variables,
   };
 }

@@ -1,7 +1,8 @@
 import type { StoredTemplate } from './cache';
 
 /**
- * Template sources this process has read, by id and version (`updatedAt`): a send reads the
+ * Template sources this process has read, by id and version (`updatedAt`), as a send renders them
+ * (the published content; a draft is never kept here): a send reads the
  * versions of the templates it names, and the sources only of those not held here at that
  * version. The render workers parse them (render-pool.ts). Bounds: templates, and characters.
  */
@@ -26,7 +27,7 @@ export function rememberSource(row: StoredTemplate): void {
   forgetSource(row.id);
   const size = sizeOf(row);
   if (size > MAX_CHARS) return;
-  entries.set(row.id, { id: row.id, updatedAt: row.updatedAt, subject: row.subject, html: row.html, text: row.text });
+  entries.set(row.id, { id: row.id, updatedAt: row.updatedAt, subject: row.subject, html: row.html, text: row.text, declaredVariables: row.declaredVariables ?? [] });
   chars += size;
   for (const [oldest] of entries) {
     if (entries.size <= MAX_TEMPLATES && chars <= MAX_CHARS) break;

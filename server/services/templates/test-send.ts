@@ -7,6 +7,7 @@ import { ownTemplate } from './crud';
 import type { TemplateSource } from './parse';
 import { previewContent } from './preview';
 import type { TemplateVariables } from './render';
+import { latestContent } from './view';
 
 export interface TemplateTestSend {
   from: string;
@@ -25,7 +26,8 @@ export interface TemplateTestSend {
  */
 export async function sendTemplateTest(deps: Deps, principal: Principal, id: string, input: TemplateTestSend): Promise<{ id: string }> {
   const template = await ownTemplate(deps.db, principal, id);
-  const source = input.content ?? { subject: template.subject, html: template.html, text: template.text };
+  const latest = latestContent(template);
+  const source = input.content ?? { subject: latest.subject, html: latest.html, text: latest.text, declaredVariables: latest.declaredVariables };
   const rendered = await previewContent(deps, source, input.variables);
   checkRendered(rendered);
   return sendEmail(deps, principal, {

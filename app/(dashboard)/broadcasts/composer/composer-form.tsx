@@ -40,7 +40,7 @@ export function ComposerForm({
 }) {
   const { byField, other } = fieldErrors(error, COMPOSER_FIELDS);
   const set = <K extends keyof ComposerValues>(field: K) => (value: ComposerValues[K]) => onChange({ ...values, [field]: value });
-  const fromEvent = (field: 'name' | 'replyTo' | 'subject' | 'html' | 'text') => (event: { target: { value: string } }) => set(field)(event.target.value);
+  const fromEvent = (field: 'name' | 'replyTo' | 'subject' | 'previewText' | 'html' | 'text') => (event: { target: { value: string } }) => set(field)(event.target.value);
   const template = values.source === 'template';
 
   const submit = (event: FormEvent) => {
@@ -76,6 +76,18 @@ export function ComposerForm({
           value={values.subject}
           onChange={fromEvent('subject')}
           error={byField.subject}
+        />
+        <TextField
+          label="Preheader"
+          name="preview_text"
+          hint="Optional"
+          maxLength={500}
+          autoComplete="off"
+          placeholder="Our picks for November, and what comes next"
+          value={values.previewText}
+          onChange={fromEvent('previewText')}
+          description="The line inboxes show after the subject (Resend’s preview_text), hidden in the message itself. Plain, not Liquid."
+          error={byField.preview_text}
         />
         <ContentSourceToggle value={values.source} onChange={set('source')} />
         {template ? (

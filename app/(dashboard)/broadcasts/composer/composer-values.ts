@@ -10,6 +10,8 @@ export interface ComposerValues {
   from: string;
   replyTo: string;
   subject: string;
+  /** The preheader (`preview_text`); empty: none. */
+  previewText: string;
   source: ContentSource;
   html: string;
   text: string;
@@ -17,9 +19,9 @@ export interface ComposerValues {
 }
 
 /** The fields the server names in a refusal ("from: …"), in the wire's spelling. */
-export const COMPOSER_FIELDS = ['name', 'audience_id', 'from', 'reply_to', 'subject', 'html', 'text', 'template_id'] as const;
+export const COMPOSER_FIELDS = ['name', 'audience_id', 'from', 'reply_to', 'subject', 'preview_text', 'html', 'text', 'template_id'] as const;
 
-export const EMPTY_VALUES: ComposerValues = { name: '', audienceId: '', from: '', replyTo: '', subject: '', source: 'html', html: '', text: '', templateId: '' };
+export const EMPTY_VALUES: ComposerValues = { name: '', audienceId: '', from: '', replyTo: '', subject: '', previewText: '', source: 'html', html: '', text: '', templateId: '' };
 
 /** "a@x.com, b@x.com" as the list the API takes; empty parts (a trailing comma) are dropped. */
 export const replyToList = (line: string) =>
@@ -34,6 +36,7 @@ export const valuesOf = (broadcast: Broadcast): ComposerValues => ({
   from: broadcast.from,
   replyTo: broadcast.replyTo.join(', '),
   subject: broadcast.subject ?? '',
+  previewText: broadcast.previewText ?? '',
   source: broadcast.templateId ? 'template' : 'html',
   html: broadcast.html ?? '',
   text: broadcast.text ?? '',
@@ -51,6 +54,7 @@ export function createInput(values: ComposerValues): CreateBroadcastInput {
     name: values.name.trim() || undefined,
     reply_to: replyTo.length > 0 ? replyTo : undefined,
     subject: values.subject === '' ? undefined : values.subject,
+    preview_text: values.previewText.trim() || undefined,
   };
   if (values.source === 'template') return { ...common, template_id: values.templateId || undefined };
   return { ...common, html: values.html === '' ? undefined : values.html, text: values.text === '' ? undefined : values.text };
@@ -70,6 +74,7 @@ export function updateInput(broadcast: Broadcast, values: ComposerValues): Updat
   if (values.from.trim() !== saved.from) input.from = values.from.trim();
   if (values.replyTo !== saved.replyTo) input.reply_to = replyToList(values.replyTo);
   if (values.subject !== saved.subject) input.subject = values.subject === '' ? null : values.subject;
+  if (values.previewText !== saved.previewText) input.preview_text = values.previewText.trim() || null;
   const switched = values.source !== saved.source;
   if (values.source === 'template') {
     if (switched || values.templateId !== saved.templateId) input.template_id = values.templateId || null;

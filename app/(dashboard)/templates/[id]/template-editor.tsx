@@ -17,6 +17,7 @@ import { useContentPreview } from '../use-content-preview';
 import { variablesSkeleton, withVariables } from '../variables-json';
 import { DeleteTemplateSection } from './delete-template-section';
 import { SendTestDialog } from './send-test-dialog';
+import { PublishControl } from './publish-control';
 import { TemplateFacts } from './template-facts';
 import { MayCall } from '../../../components/may-call';
 import { useMay } from '../../../lib/use-role';
@@ -59,7 +60,12 @@ export function TemplateEditor({ template }: { template: Template }) {
       <EditorLayout
         testId="template-editor"
         title={template.name}
-        description={<TemplateFacts template={template} />}
+        description={
+          <>
+            <TemplateFacts template={template} />
+            <PublishControl template={template} unsaved={unsaved} />
+          </>
+        }
         actions={mayUpdate ? <SaveActions form={TEMPLATE_FORM_ID} unsaved={unsaved} saving={update.isPending} /> : <ReadOnlyNote procedure="templates.update" />}
         form={
           <TemplateForm

@@ -48,6 +48,8 @@ export const recipientsOf = (input: EmailInput): string[] => [...input.to, ...in
 export interface TemplateContent {
   templateId: string;
   variables: Record<string, unknown>;
+  /** How the request named it: `template_id` + `variables` (the spec's), or Resend's `template: { id, variables }`; refusals name its fields. */
+  form?: 'template_id' | 'template';
 }
 
 /** An email as a channel hands it: with its subject and bodies, or with a template to render them from. */

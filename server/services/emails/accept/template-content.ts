@@ -4,7 +4,7 @@ import type { Principal } from '../../shared/principal';
 import { templatesOf } from '../../templates/lookup';
 import type { RenderOutcome } from '../../templates/render-pool';
 import type { RenderedTemplate } from '../../templates/render';
-import type { EmailInput, EmailRequest } from './input';
+import type { EmailInput, EmailRequest, TemplateContent } from './input';
 import { EMAIL_LIMITS } from './limits';
 
 const BREAK_OR_NUL = /[\r\n\0]/;
@@ -24,38 +24,49 @@ export function checkRendered(rendered: RenderedTemplate): void {
   if (html.includes('\0') || text.includes('\0')) throw validationError('html: renders with a NUL character (from the variables)');
 }
 
+/** The request's names for the template and its variables, as refusals say them. */
+const fieldsOf = (template: TemplateContent) => (template.form === 'template' ? { id: 'template.id', variables: 'template.variables' } : { id: 'template_id', variables: 'variables' });
+
 /**
  * The emails of `requests` with their content: given, or rendered from the organization's
  * template (one read for all of them; sources are cached) in the render pool, one task per
- * template for the whole batch. Per request, the email or why it cannot be made: 404 for a
- * template that is not the organization's, 400 naming the part for a render that fails or gives
+ * template for the whole batch, as a send renders (Resend's required variables refused). Per
+ * request, the email or why it cannot be made: 404 for a template that is not the
+ * organization's, 400 for one with drafts never published, 400 naming the variable or the part
+ * for a value of the wrong type, a required variable missing, or a render that fails or gives
  * what an email may not carry.
  */
 export async function withTemplateContent<T extends EmailInput>(deps: Pick<Deps, 'db' | 'templateRenderer'>, principal: Principal, requests: Array<EmailRequest<T>>): Promise<Array<T | AppError>> {
   const ids = requests.flatMap((request) => ('template' in request ? [request.template.templateId] : []));
   if (ids.length === 0) return requests as T[];
-  const found = await templatesOf(deps.db, principal.organizationId, ids);
-  // Each template's renders together: the requests' indexes, and their variables in the same order.
-  const byTemplate = new Map<string, { indexes: number[]; variables: Array<Record<string, unknown>> }>();
+  const { found, unpublished } = await templatesOf(deps.db, principal.organizationId, ids);
+  // Each template's renders together (per way of naming its variables, which refusals say): the requests' indexes, and their variables in the same order.
+  const byTemplate = new Map<string, { id: string; field: string; indexes: number[]; variables: Array<Record<string, unknown>> }>();
   requests.forEach((request, index) => {
     if (!('template' in request) || !found.has(request.template.templateId)) return;
-    const renders = byTemplate.get(request.template.templateId) ?? { indexes: [], variables: [] };
+    const field = fieldsOf(request.template).variables;
+    const key = `${request.template.templateId} ${field}`;
+    const renders = byTemplate.get(key) ?? { id: request.template.templateId, field, indexes: [], variables: [] };
     renders.indexes.push(index);
     renders.variables.push(request.template.variables);
-    byTemplate.set(request.template.templateId, renders);
+    byTemplate.set(key, renders);
   });
   const outcomes = new Map<number, RenderOutcome>();
   await Promise.all(
-    [...byTemplate].map(async ([id, { indexes, variables }]) => {
+    [...byTemplate.values()].map(async ({ id, field, indexes, variables }) => {
       const row = found.get(id)!;
-      const rendered = await deps.templateRenderer.render({ template: { id: row.id, updatedAt: row.updatedAt }, source: { subject: row.subject, html: row.html, text: row.text } }, variables);
+      const source = { subject: row.subject, html: row.html, text: row.text, declaredVariables: row.declaredVariables };
+      const rendered = await deps.templateRenderer.render({ template: { id: row.id, updatedAt: row.updatedAt }, source, mode: { send: true, field } }, variables);
       indexes.forEach((index, i) => outcomes.set(index, rendered[i]!));
     }),
   );
   return requests.map((request, index) => {
     if (!('template' in request)) return request;
-    const { template: _template, ...email } = request;
+    const { template, ...email } = request;
     try {
+      if (unpublished.has(template.templateId)) {
+        throw validationError(`${fieldsOf(template).id}: the template has never been published; publish it (POST /templates/{id}/publish) to send with it`);
+      }
       const rendered = outcomes.get(index);
       if (!rendered) throw notFound('Template');
       if (rendered instanceof AppError) throw rendered;
