@@ -164,3 +164,33 @@ describe('GET /contacts', () => {
     expect((await call(other, 'GET', `/contacts?segment_id=${news}`)).status).toBe(404);
   });
 });
+
+describe("Resend's contact fields on the spec's audience routes", () => {
+  it('takes first and last names, unsubscribed and typed values on a create and in a batch, never removing an opt-out', async () => {
+    const org = await app.createOrg();
+    await withProperties(org);
+    const news = await segmentOf(org, 'News');
+    const created = await call(org, 'POST', `/audiences/${news}/contacts`, { email: 'ada@example.net', first_name: 'Ada', last_name: 'Lovelace', properties: { seats: 2 } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ email: 'ada@example.net', name: 'Ada Lovelace', subscribed: true });
+    expect((await call(org, 'GET', `/contacts/${created.body.id}`)).body).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', unsubscribed: false, properties: { seats: 2 } });
+    const batch = await call(org, 'POST', `/audiences/${news}/contacts/batch`, {
+      contacts: [
+        { email: 'ada@example.net', first_name: 'Augusta', unsubscribed: true, properties: { plan: 'pro' } },
+        { email: 'bob@example.net', properties: { seats: 'many' } },
+        { email: 'cy@example.net', last_name: 'Young' },
+      ],
+    });
+    expect(batch.body).toMatchObject({ created: 1, updated: 1, unchanged: 0, errors: [{ index: 1, email: 'bob@example.net', error: 'properties.seats: must be a number' }] });
+    // The derived name follows the new first name; values merge; the global opt-out is taken.
+    expect((await call(org, 'GET', `/contacts/${created.body.id}`)).body).toMatchObject({ name: 'Augusta Lovelace', unsubscribed: true, properties: { seats: 2, plan: 'pro' } });
+    expect((await call(org, 'GET', '/contacts/cy%40example.net')).body).toMatchObject({ name: 'Young', lastName: 'Young' });
+    // An import never removes an opt-out, here the global one.
+    await call(org, 'POST', `/audiences/${news}/contacts/batch`, { contacts: [{ email: 'ada@example.net', unsubscribed: false }] });
+    expect((await call(org, 'GET', `/contacts/${created.body.id}`)).body.unsubscribed).toBe(true);
+    expect((await call(org, 'POST', `/audiences/${news}/contacts`, { email: 'dee@example.net', properties: { colour: 'red' } })).body).toEqual({
+      error: 'properties.colour: no contact property has this key; create it first (POST /contact-properties)',
+      code: 'VALIDATION_ERROR',
+    });
+  });
+});

@@ -5,7 +5,7 @@ import { createContact } from '../services/contacts/create';
 import { getContact, listContacts } from '../services/contacts/read';
 import { contactIdOf } from '../services/contacts/target';
 import { contactParam } from './contact-param';
-import { CONTACT_BATCH_LIMIT, upsertContacts } from '../services/contacts/upsert';
+import { CONTACT_BATCH_LIMIT, upsertContacts, type ContactInput } from '../services/contacts/upsert';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery } from './shared';
@@ -30,7 +30,26 @@ const contactFields = {
   email: z.string().max(320, 'must be at most 320 characters').describe('The address; stored lowercase'),
   name: name.optional(),
   subscribed: jsonBoolean().optional().describe('Default true; an existing opt-out is never removed by a create or an import (PATCH does)'),
+  first_name: name.optional().describe("Resend's: the contact's first name (the name follows it while it is only ever \"first last\")"),
+  last_name: name.optional().describe("Resend's: the contact's last name"),
+  unsubscribed: jsonBoolean().optional().describe("Resend's: true unsubscribes the contact from everything (never undone here; PATCH /contacts/{idOrEmail} does)"),
+  properties: z
+    .record(z.string().max(50), z.union([z.string(), z.number(), z.boolean()]))
+    .refine((values) => Object.keys(values).length <= 100, 'at most 100 values')
+    .optional()
+    .describe("Resend's: values of the contact properties, checked by type"),
 };
+
+/** A contact of a create or batch row, from the wire's snake_case. */
+const contactInputOf = (row: { email: string; name?: string; subscribed?: boolean; first_name?: string; last_name?: string; unsubscribed?: boolean; properties?: Record<string, string | number | boolean> }): ContactInput => ({
+  email: row.email,
+  name: row.name,
+  subscribed: row.subscribed,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  unsubscribed: row.unsubscribed,
+  properties: row.properties,
+});
 
 const rowError = z.object({ index: z.number().int().describe('Position in `contacts`'), email: z.string(), error: z.string() });
 const batchAnswer = z
@@ -95,7 +114,7 @@ export const audiencesRouter = router({
     })
     .input(z.strictObject({ ...audienceId, ...contactFields }))
     .output(contact)
-    .mutation(({ ctx, input }) => createContact(ctx.deps, ctx.principal, input.id, { email: input.email, name: input.name, subscribed: input.subscribed })),
+    .mutation(({ ctx, input }) => createContact(ctx.deps, ctx.principal, input.id, contactInputOf(input))),
 
   listContacts: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/audiences/{id}/contacts', operationId: 'listContacts', tags: contactTags, summary: "An audience's contacts, newest first" } })
@@ -151,7 +170,7 @@ export const audiencesRouter = router({
     )
     .output(batchAnswer)
     .mutation(async ({ ctx, input }) => {
-      const { created, updated, unchanged, errors } = await upsertContacts(ctx.deps, ctx.principal, input.id, input.contacts);
+      const { created, updated, unchanged, errors } = await upsertContacts(ctx.deps, ctx.principal, input.id, input.contacts.map(contactInputOf));
       return { created, updated, unchanged, errors };
     }),
 

@@ -18,26 +18,32 @@ export const NO_PROPERTY_CHANGES: PropertyChanges = { set: {}, clear: [] };
  * is a 400 naming `properties.<key>`.
  */
 export async function propertyChangesOf(db: Db, organizationId: string, given: Record<string, unknown> | undefined): Promise<PropertyChanges> {
-  const entries = Object.entries(given ?? {});
-  if (entries.length === 0) return NO_PROPERTY_CHANGES;
+  if (Object.keys(given ?? {}).length === 0) return NO_PROPERTY_CHANGES;
+  return (await propertyChecker(db, organizationId))(given);
+}
+
+/** {@link propertyChangesOf} for many rows: the organization's properties read once. */
+export async function propertyChecker(db: Db, organizationId: string): Promise<(given: Record<string, unknown> | undefined) => PropertyChanges> {
   const defined = new Map(
     (await db.select({ key: contactProperties.key, type: contactProperties.type }).from(contactProperties).where(eq(contactProperties.organizationId, organizationId))).map(
       (row) => [row.key, row.type],
     ),
   );
-  const changes: PropertyChanges = { set: {}, clear: [] };
-  for (const [key, value] of entries) {
-    const type = defined.get(key);
-    if (!type) throw validationError(`properties.${key}: no contact property has this key; create it first (POST /contact-properties)`);
-    if (value === null) {
-      changes.clear.push(key);
-      continue;
+  return (given) => {
+    const changes: PropertyChanges = { set: {}, clear: [] };
+    for (const [key, value] of Object.entries(given ?? {})) {
+      const type = defined.get(key);
+      if (!type) throw validationError(`properties.${key}: no contact property has this key; create it first (POST /contact-properties)`);
+      if (value === null) {
+        changes.clear.push(key);
+        continue;
+      }
+      const checked = propertyValueOf(type, value);
+      if ('error' in checked) throw validationError(`properties.${key}: ${checked.error}`);
+      changes.set[key] = checked.value;
     }
-    const checked = propertyValueOf(type, value);
-    if ('error' in checked) throw validationError(`properties.${key}: ${checked.error}`);
-    changes.set[key] = checked.value;
-  }
-  return changes;
+    return changes;
+  };
 }
 
 /** The contact's values after the changes. */

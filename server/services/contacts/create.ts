@@ -11,6 +11,8 @@ import { upsertContacts, type ContactInput } from './upsert';
  */
 export async function createContact(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, principal: Principal, audienceId: string, input: ContactInput): Promise<ContactView> {
   const outcome = await upsertContacts(deps, principal, audienceId, [input], 'one');
-  if (outcome.errors[0]) throw validationError(`email: ${outcome.errors[0].error}`);
+  // A row's error names its field when it is a property's (`properties.<key>: …`), else it is the address's.
+  const [error] = outcome.errors;
+  if (error) throw validationError(error.error.startsWith('properties.') ? error.error : `email: ${error.error}`);
   return outcome.changed[0] ?? contactByAddress(deps, principal, audienceId, contactAddress(input.email));
 }
