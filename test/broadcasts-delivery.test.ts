@@ -96,3 +96,32 @@ describe('counts', () => {
     expect(await counts(id)).toMatchObject({ opened: 1, clicked: 1 });
   });
 });
+
+describe("a contact's engagement summary", () => {
+  const person = { userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)', ip: '203.0.113.9' };
+  const summaryOf = async (email: string) =>
+    (await app.request('GET', `/api/contacts/${encodeURIComponent(email)}`, { key: org.apiKey })).body.engagement as Record<string, string | null>;
+
+  it("moves with delivery and with a person's opens and clicks, not a scanner's", async () => {
+    const { emailOf } = await broadcastTo(['ada@example.net', 'grace@example.net'], true);
+    expect(await summaryOf('ada@example.net')).toEqual({ lastDeliveredAt: null, lastOpenedAt: null, lastClickedAt: null });
+    await sweepEmailDispatch(app.runtime.deps);
+    const delivered = app.clock.now().toISOString();
+    expect(await summaryOf('ada@example.net')).toEqual({ lastDeliveredAt: delivered, lastOpenedAt: null, lastClickedAt: null });
+    const key = app.runtime.deps.encryptionKey;
+    const ada = emailOf.get('ada@example.net')!;
+    // A scanner's open (no user agent) and click are not the person's.
+    app.clock.advance(300_000);
+    await recordOpen(app.runtime.deps, openToken(key, ada));
+    await resolveClick(app.runtime.deps, clickToken(key, ada, 0));
+    expect(await summaryOf('ada@example.net')).toMatchObject({ lastOpenedAt: null, lastClickedAt: null });
+    app.clock.advance(600_000);
+    await recordOpen(app.runtime.deps, openToken(key, ada), person);
+    const opened = app.clock.now().toISOString();
+    app.clock.advance(60_000);
+    await resolveClick(app.runtime.deps, clickToken(key, ada, 0), person);
+    expect(await summaryOf('ada@example.net')).toEqual({ lastDeliveredAt: delivered, lastOpenedAt: opened, lastClickedAt: app.clock.now().toISOString() });
+    // Grace received hers, and did nothing with it.
+    expect(await summaryOf('grace@example.net')).toEqual({ lastDeliveredAt: delivered, lastOpenedAt: null, lastClickedAt: null });
+  });
+});

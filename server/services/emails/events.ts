@@ -7,6 +7,7 @@ import { newId } from '../../ids';
 import type { EmailEventType } from '../../vocabulary/event-types';
 import { eventLogCtes } from '../shared/events';
 import { tallyCte, type BroadcastCounts } from '../broadcasts/tally';
+import { engagementCte } from '../contacts/engagement';
 
 /*
  * The one writer of "something happened to an email": accepted, sent, delivered, bounced, opened,
@@ -25,7 +26,7 @@ export type EmailEventInput = {
 };
 
 /** What a relation of the emails being written must return for {@link emailEventCtes} to read. */
-const SUBJECT = ['id', 'organizationId', 'mode', 'from', 'to', 'subject', 'tags', 'broadcastId'] as const;
+const SUBJECT = ['id', 'organizationId', 'mode', 'from', 'to', 'subject', 'tags', 'broadcastId', 'contactId'] as const;
 
 /** `"e"."id", "e"."organization_id", …`: the columns of an email the writer reads, for a RETURNING or a SELECT. */
 export function eventSubjectColumns(alias?: string): SQL {
@@ -53,7 +54,7 @@ function payload(e: string, ev: string): SQL {
  * CTEs (for a `with …`) recording the events of placeholder `events` ({@link emailEventRecords})
  * for the emails the relation `written` returns ({@link eventSubjectColumns}): an event of an
  * email that is not there (not stored, not updated) is left out with it. `tally: false` for a
- * statement whose events never move a broadcast's counts (acceptance). The statement's answer
+ * statement whose events never move a broadcast's counts nor a contact's engagement (acceptance). The statement's answer
  * reads `(select count(*) from queued)`: webhook deliveries to wake.
  */
 export function emailEventCtes(written: string, options: { tally: boolean }): SQL {
@@ -68,7 +69,7 @@ export function emailEventCtes(written: string, options: { tally: boolean }): SQ
       insert into ${tableName(emailEvents)} (${columnNames(emailEvents, HISTORY)})
       select ev.id, ${column(emails, 'id', 'e')}, ${column(emails, 'organizationId', 'e')}, ev.type, ev.recipient, coalesce(ev.data, '{}'::jsonb), ev.created_at
       from ${events}
-    ), ${options.tally ? sql`${tallyCte(INPUT, written)}, ` : sql``}${eventLogCtes(sql`select ev.log_id, ${column(emails, 'organizationId', 'e')}, ev.type, ${payload('e', 'ev')}, ev.created_at from ${events}`)}`;
+    ), ${options.tally ? sql`${tallyCte(INPUT, written)}, ${engagementCte(INPUT, written)}, ` : sql``}${eventLogCtes(sql`select ev.log_id, ${column(emails, 'organizationId', 'e')}, ev.type, ${payload('e', 'ev')}, ev.created_at from ${events}`)}`;
 }
 
 /** The `events` placeholder's rows for one email's events at one moment. */
