@@ -1,6 +1,7 @@
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { organizations } from './organizations';
+import type { SegmentRules } from '@/server/vocabulary/segment-rules';
 
 /** A list of contacts a broadcast goes to. */
 export const audiences = pgTable(
@@ -13,6 +14,13 @@ export const audiences = pgTable(
     name: text('name').notNull(),
     /** Kept by every statement that adds or removes contacts, so lists and the plan's cap never count rows. */
     contactCount: integer('contact_count').notNull().default(0),
+    /**
+     * A segment defined by rules (docs/contacts.md): its memberships are the contacts the rules
+     * matched when last evaluated (at creation, at a change, at each broadcast's hand-off); null for
+     * a list whose contacts are added.
+     */
+    rules: jsonb('rules').$type<SegmentRules>(),
+    rulesEvaluatedAt: timestamp('rules_evaluated_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [index('audiences_org_idx').on(t.organizationId, t.id)],

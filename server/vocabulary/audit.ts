@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_rotated',
   'audience.created',
   'audience.deleted',
+  'audience.updated',
   'contact.created',
   'contact.updated',
   'contact.deleted',

@@ -102,6 +102,7 @@ export const DASHBOARD_ACCESS = {
   'segments.create': AUDIENCE,
   'segments.list': EVERYONE,
   'segments.get': EVERYONE,
+  'segments.update': AUDIENCE,
   'segments.delete': AUDIENCE,
   'segments.listContacts': EVERYONE,
 

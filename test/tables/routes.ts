@@ -332,6 +332,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/segments', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { name: 'Customers' } }) },
   { method: 'GET', path: '/segments', sendingAccess: false, liveWrite: false },
   { method: 'GET', path: '/segments/{id}', sendingAccess: false, liveWrite: false, ...withAudience() },
+  { method: 'PATCH', path: '/segments/{id}', sendingAccess: false, liveWrite: true, ...withAudience(() => ({ name: 'Renamed' })) },
   { method: 'DELETE', path: '/segments/{id}', sendingAccess: false, liveWrite: true, ...withAudience() },
   { method: 'GET', path: '/segments/{id}/contacts', sendingAccess: false, liveWrite: false, ...withAudience() },
   { method: 'POST', path: '/contacts', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { email: `p${randomBytes(3).toString('hex')}@example.net`, first_name: 'Ada' } }) },

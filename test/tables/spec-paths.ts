@@ -35,7 +35,7 @@ export const EXTRA_OPERATIONS: string[] = [
   'GET /recipients/{email}/data',
   'DELETE /recipients/{email}/data',
   'POST /contact-properties', 'GET /contact-properties', 'GET /contact-properties/{id}', 'PATCH /contact-properties/{id}', 'DELETE /contact-properties/{id}',
-  'POST /segments', 'GET /segments', 'GET /segments/{id}', 'DELETE /segments/{id}', 'GET /segments/{id}/contacts',
+  'POST /segments', 'GET /segments', 'GET /segments/{id}', 'PATCH /segments/{id}', 'DELETE /segments/{id}', 'GET /segments/{id}/contacts',
   'GET /suppressions/{id}',
   'POST /webhooks/{id}/signing-secret/rotate',
   'POST /templates/{id}/duplicate', 'POST /templates/{id}/publish', 'POST /broadcasts/{id}/duplicate',

@@ -15,6 +15,7 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   'webhook.secret_rotated': 'Rotated a webhook signing secret',
   'audience.created': 'Created an audience',
   'audience.deleted': 'Deleted an audience',
+  'audience.updated': 'Changed a segment',
   'contact.created': 'Added a contact',
   'contact.updated': 'Changed a contact',
   'contact.deleted': 'Deleted a contact',

@@ -62,7 +62,9 @@ export async function deleteAudience(deps: Pick<Deps, 'db' | 'clock'>, principal
     if (!row) throw notFound('Audience');
     const held = await audienceHeldBy(tx, row.id);
     if (held) throw conflict(`The audience cannot be deleted: ${held}`);
-    await deleteAudienceAndOrphans(tx, row.organizationId, row.id);
+    // A rule segment is a view of contacts that exist without it: it goes alone.
+    if (row.rules) await tx.delete(audiences).where(eq(audiences.id, row.id));
+    else await deleteAudienceAndOrphans(tx, row.organizationId, row.id);
     await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'audience.deleted', target: { type: 'audience', id: row.id, label: row.name }, details: { contacts: row.contactCount } });
   });
 }

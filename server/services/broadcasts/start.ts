@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { audienceMemberships, audiences, broadcasts, contacts, domains, organizations, templates } from '@/db/schema';
 import { receivesBroadcasts } from '../contacts/fields';
+import { evaluateIfRuleSegment } from '../segments/evaluate';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { AppError, validationError } from '../../errors';
@@ -64,6 +65,8 @@ async function frozenContent(tx: Db, row: BroadcastRow): Promise<Pick<BroadcastR
  * In the caller's transaction, with the broadcast's row locked and its refusals checked.
  */
 export async function startSending(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, row: BroadcastRow): Promise<BroadcastRow> {
+  // A rule segment's members are who its rules match now.
+  await evaluateIfRuleSegment(tx, row.audienceId!, deps.clock.now());
   // Postgres has no max() of uuid: the newest contact is the first by id descending.
   const [newest] = await tx
     .select({ id: audienceMemberships.contactId })

@@ -4,6 +4,7 @@ import { perDatabase, prepareSql } from '@/db/raw-sql';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import { ownAudience } from '../audiences/crud';
+import { refuseRuleSegment } from '../segments/crud';
 import type { Principal } from '../shared/principal';
 import { recordContactsDeleted, recordContactUpdated, type ContactAuditScope } from './audit';
 import { logContactEvents } from './events';
@@ -111,6 +112,7 @@ export async function deleteContacts(
   auditScope: ContactAuditScope = 'batch',
 ): Promise<{ deleted: number; notFound: number }> {
   const audience = await ownAudience(deps.db, principal, audienceId);
+  refuseRuleSegment(audience);
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   const canonical = await canonicalContactIds(deps.db, principal.organizationId, unique);
   const rows = await deps.db.transaction(async (tx) => {

@@ -5,6 +5,7 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import { ownAudience } from '../audiences/crud';
+import { refuseRuleSegment } from '../segments/crud';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { recordEvent } from '../shared/events';
 import type { Principal } from '../shared/principal';
@@ -31,6 +32,7 @@ const memberEvent = (contact: ContactRow, audienceId: string, subscribed: boolea
  */
 export async function joinSegment(tx: Db, deps: WriteDeps, principal: Principal, contact: ContactRow, segmentId: string): Promise<boolean> {
   const audience = await ownAudience(tx, principal, segmentId);
+  refuseRuleSegment(audience);
   const now = deps.clock.now();
   const joined = await tx
     .insert(audienceMemberships)
@@ -81,6 +83,7 @@ export async function removeContactFromSegment(deps: WriteDeps, principal: Princ
   await deps.db.transaction(async (tx) => {
     const contact = await ownContact(tx, principal, target, { lock: true });
     const audience = await ownAudience(tx, principal, segmentId);
+    refuseRuleSegment(audience);
     const [left] = await tx
       .delete(audienceMemberships)
       .where(and(eq(audienceMemberships.audienceId, audience.id), eq(audienceMemberships.contactId, contact.id)))

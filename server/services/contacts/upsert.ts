@@ -9,6 +9,7 @@ import { NO_PROPERTY_CHANGES, propertyChecker, type PropertyChanges } from '../c
 import { AddressError } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
 import { ownAudience } from '../audiences/crud';
+import { refuseRuleSegment } from '../segments/crud';
 import { eventLogCtes } from '../shared/events';
 import { recordContactsWritten, type ContactAuditScope } from './audit';
 import { refusePastContactCap } from './cap';
@@ -161,6 +162,7 @@ export async function upsertContacts(
   auditScope: ContactAuditScope = 'batch',
 ): Promise<UpsertOutcome> {
   const audience = await ownAudience(deps.db, principal, audienceId);
+  refuseRuleSegment(audience);
   const needsProperties = input.some((row) => row.properties && Object.keys(row.properties).length > 0);
   const { rows, errors } = prepareRows(input, needsProperties ? await propertyChecker(deps.db, principal.organizationId) : () => NO_PROPERTY_CHANGES);
   if (rows.size === 0) return { created: 0, updated: 0, unchanged: 0, errors, changed: [] };

@@ -1,0 +1,91 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { audiences } from '@/db/schema';
+import type { Deps } from '../../deps';
+import { conflict } from '../../errors';
+import { newId } from '../../ids';
+import { ownAudience, type AudienceRow } from '../audiences/crud';
+import { byPrincipal, recordAudit } from '../audit/record';
+import type { Principal } from '../shared/principal';
+import { countMatching, evaluateRuleSegment } from './evaluate';
+import { checkedRules, type SegmentRules } from './rules';
+
+/** A segment: an audience, with its rules when it is defined by them. */
+export interface SegmentView {
+  id: string;
+  name: string;
+  /** Its members: for a rule segment, those its rules matched when last evaluated. */
+  contactCount: number;
+  rules: SegmentRules | null;
+  /** For a rule segment: the contacts its rules match now (a live count); null otherwise. */
+  matchingNow: number | null;
+  rulesEvaluatedAt: string | null;
+  createdAt: string;
+}
+
+async function view(deps: Pick<Deps, 'db' | 'clock'>, row: AudienceRow): Promise<SegmentView> {
+  return {
+    id: row.id,
+    name: row.name,
+    contactCount: row.contactCount,
+    rules: row.rules,
+    matchingNow: row.rules ? await countMatching(deps.db, row.organizationId, row.rules, deps.clock.now()) : null,
+    rulesEvaluatedAt: row.rulesEvaluatedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Refuses (409) a hand-made change of a rule segment's members: its rules decide them. */
+export function refuseRuleSegment(audience: Pick<AudienceRow, 'name' | 'rules'>): void {
+  if (audience.rules) throw conflict(`The segment "${audience.name}" takes its members from its rules: change the rules instead`);
+}
+
+/** A segment: a list (no rules: its contacts are added), or defined by rules and evaluated at once. */
+export async function createSegment(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { name: string; rules?: SegmentRules }): Promise<SegmentView> {
+  const rules = input.rules ? await checkedRules(deps.db, principal.organizationId, input.rules) : null;
+  const row = await deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
+    const [created] = await tx.insert(audiences).values({ id: newId(), organizationId: principal.organizationId, name: input.name, rules, createdAt: now }).returning();
+    if (rules) await evaluateRuleSegment(tx, { id: created!.id, organizationId: principal.organizationId, rules }, now);
+    await recordAudit(tx, deps, {
+      organizationId: principal.organizationId,
+      by: byPrincipal(principal),
+      action: 'audience.created',
+      target: { type: 'audience', id: created!.id, label: created!.name },
+      details: rules ? { rules: rules.conditions.length } : undefined,
+    });
+    return ownAudience(tx, principal, created!.id);
+  });
+  return view(deps, row);
+}
+
+/** Renames a segment, or changes a rule segment's rules (evaluated at once). A list cannot become a rule segment, nor the reverse. */
+export async function updateSegment(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string, input: { name?: string; rules?: SegmentRules }): Promise<SegmentView> {
+  const current = await ownAudience(deps.db, principal, id);
+  if (input.rules && !current.rules) throw conflict(`The segment "${current.name}" is a list whose contacts are added: make a new segment with rules instead`);
+  const rules = input.rules ? await checkedRules(deps.db, principal.organizationId, input.rules) : undefined;
+  const row = await deps.db.transaction(async (tx) => {
+    await tx
+      .update(audiences)
+      .set({ ...(input.name !== undefined ? { name: input.name } : {}), ...(rules ? { rules } : {}) })
+      .where(and(eq(audiences.id, current.id), eq(audiences.organizationId, principal.organizationId)));
+    if (rules) await evaluateRuleSegment(tx, { id: current.id, organizationId: principal.organizationId, rules }, deps.clock.now());
+    await recordAudit(tx, deps, {
+      organizationId: principal.organizationId,
+      by: byPrincipal(principal),
+      action: 'audience.updated',
+      target: { type: 'audience', id: current.id, label: input.name ?? current.name },
+      details: { fields: [...(input.name !== undefined ? ['name'] : []), ...(rules ? ['rules'] : [])] },
+    });
+    return ownAudience(tx, principal, current.id);
+  });
+  return view(deps, row);
+}
+
+export async function getSegment(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string): Promise<SegmentView> {
+  return view(deps, await ownAudience(deps.db, principal, id));
+}
+
+export async function listSegments(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal): Promise<SegmentView[]> {
+  const rows = await deps.db.select().from(audiences).where(eq(audiences.organizationId, principal.organizationId)).orderBy(desc(audiences.id));
+  return Promise.all(rows.map((row) => view(deps, row)));
+}

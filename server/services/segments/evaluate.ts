@@ -1,0 +1,46 @@
+import { eq, sql } from 'drizzle-orm';
+import { queryRows, type Db } from '@/db/client';
+import { sqlUuidV7 } from '@/db/raw-sql';
+import { audiences, contacts } from '@/db/schema';
+import { rulesSql } from './rule-sql';
+import type { SegmentRules } from './rules';
+
+/** How many of the organization's contacts the rules match now, not counting those unsubscribed from everything. */
+export async function countMatching(db: Db, organizationId: string, rules: SegmentRules, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(sql`${contacts} c`)
+    .where(sql`c.organization_id = ${organizationId} and not c.unsubscribed and ${rulesSql(rules, now)}`);
+  return row?.count ?? 0;
+}
+
+/**
+ * The rule segment's memberships made what its rules match now, in one statement: a contact newly
+ * matched joins (subscribed), one no longer matched leaves, except that an opt-out (its membership
+ * unsubscribed) stays, so an unsubscribe from this segment's broadcasts is never forgotten. The
+ * count and the time of evaluation move with it. Answers the members now.
+ */
+export async function evaluateRuleSegment(tx: Db, segment: { id: string; organizationId: string; rules: SegmentRules }, now: Date): Promise<number> {
+  const at = now.toISOString();
+  const [row] = await queryRows<{ count: number }>(tx, sql`with matching as (
+      select c.id from contacts c where c.organization_id = ${segment.organizationId} and not c.unsubscribed and ${rulesSql(segment.rules, now)}
+    ), left_segment as (
+      delete from audience_memberships m where m.audience_id = ${segment.id} and m.subscribed and m.contact_id not in (select id from matching)
+      returning 1
+    ), joined as (
+      insert into audience_memberships (id, audience_id, contact_id, organization_id, subscribed, created_at, updated_at)
+      select ${sqlUuidV7}, ${segment.id}, id, ${segment.organizationId}, true, ${at}::timestamptz, ${at}::timestamptz from matching
+      on conflict (audience_id, contact_id) do nothing
+      returning 1
+    )
+    update audiences set contact_count = contact_count - (select count(*) from left_segment) + (select count(*) from joined), rules_evaluated_at = ${at}::timestamptz
+    where id = ${segment.id}
+    returning contact_count as count`);
+  return row?.count ?? 0;
+}
+
+/** Evaluates the audience when it is a rule segment (a broadcast's hand-off); a list whose contacts are added is left as it is. */
+export async function evaluateIfRuleSegment(tx: Db, audienceId: string, now: Date): Promise<void> {
+  const [audience] = await tx.select({ id: audiences.id, organizationId: audiences.organizationId, rules: audiences.rules }).from(audiences).where(eq(audiences.id, audienceId));
+  if (audience?.rules) await evaluateRuleSegment(tx, { id: audience.id, organizationId: audience.organizationId, rules: audience.rules }, now);
+}
