@@ -84,8 +84,8 @@ export const contactsRouter = router({
       z.object({
         ...pageQuery({ max: 1000, default: 50 }),
         search: z.string().max(320).optional().describe('Part of the address, any case'),
-        segment_id: idParam.optional().describe('Only the contacts in this segment (audience)'),
-        audience_id: idParam.optional().describe("segment_id's other name"),
+        segment_id: z.uuid({ message: 'must be the id of one of your segments' }).max(36).optional().describe('Only the contacts in this segment (audience)'),
+        audience_id: z.uuid({ message: 'must be the id of one of your audiences' }).max(36).optional().describe("segment_id's other name"),
         property: z.array(z.string().max(2100)).max(10).optional().describe('key:value, the property as text (42, true, 2026-01-31); repeat to AND'),
       }),
     )
