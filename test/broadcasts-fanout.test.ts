@@ -151,6 +151,26 @@ describe('fan-out', () => {
     expect(rows.find((row) => row.to[0] === 'nameless@example.net')!.html).toContain('Hello there (nameless@example.net)');
     expect(new Set(rows.map((row) => row.headers['List-Unsubscribe'])).size).toBe(2);
   });
+
+  it("personalises with the contact's names and property values (or their fallbacks), in Liquid and in Resend's merge tags", async () => {
+    await app.request('POST', '/api/contact-properties', { key: org.apiKey, body: { key: 'plan', type: 'string', fallback_value: 'free' } });
+    const audienceId = (await app.request('POST', '/api/audiences', { key: org.apiKey, body: { name: 'Few' } })).body.id;
+    await app.request('POST', '/api/contacts', { key: org.apiKey, body: { email: 'ada@example.net', first_name: 'Ada', last_name: 'Lovelace', properties: { plan: 'pro' }, segments: [{ id: audienceId }] } });
+    await app.request('POST', '/api/contacts', { key: org.apiKey, body: { email: 'bob@example.net', segments: [{ id: audienceId }] } });
+    const id = await broadcastTo(audienceId, {
+      subject: 'Hi {{{FIRST_NAME|there}}}',
+      html: '<p>{{ first_name }} {{{LAST_NAME|}}} on {{ contact.plan }} / {{{contact.plan}}} ({{{EMAIL}}}) <a href="{{{RESEND_UNSUBSCRIBE_URL}}}">Unsubscribe</a></p>',
+      text: undefined,
+    });
+    await send(id);
+    await drain();
+    const rows = await app.runtime.deps.db.select().from(emails).where(eq(emails.broadcastId, id));
+    const ada = rows.find((row) => row.to[0] === 'ada@example.net')!;
+    const bob = rows.find((row) => row.to[0] === 'bob@example.net')!;
+    expect([ada.subject, bob.subject]).toEqual(['Hi Ada', 'Hi there']);
+    expect(ada.html).toContain('<p>Ada Lovelace on pro / pro (ada@example.net) <a href="https://mail.eumail.test/unsubscribe/');
+    expect(bob.html).toContain('<p>  on free / free (bob@example.net) <a href="https://mail.eumail.test/unsubscribe/');
+  });
 });
 
 describe('exactly once', () => {

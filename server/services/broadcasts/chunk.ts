@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
-import { audienceMemberships, broadcasts, contacts } from '@/db/schema';
+import { audienceMemberships, broadcasts, contacts, type ContactPropertyValue } from '@/db/schema';
 import { receivesBroadcasts } from '../contacts/fields';
+import { propertyFallbacks } from '../contact-properties/fallbacks';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
@@ -50,7 +51,17 @@ const broadcastPrincipal = (organizationId: string, plan: string): Principal => 
 });
 
 /** A member of the audience as the fan-out reads it: `membershipId` is what its unsubscribe token names. */
-type ContactRow = { id: string; membershipId: string; email: string; name: string | null; subscribed: boolean; updatedAt: Date };
+type ContactRow = {
+  id: string;
+  membershipId: string;
+  email: string;
+  name: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  properties: Record<string, ContactPropertyValue>;
+  subscribed: boolean;
+  updatedAt: Date;
+};
 
 /** Why the broadcast cannot go on (checked at every chunk: the account or domain may have changed since it started). */
 function failureOf(context: SendContext, sender: Mailbox): string | null {
@@ -202,9 +213,10 @@ interface RenderedCopy {
 }
 
 /** The copies of the chunk's subscribed contacts, rendered in the pool: one task for the chunk (a few for large content). */
-async function renderCopies(deps: Pick<Deps, 'config' | 'encryptionKey' | 'templateRenderer'>, row: BroadcastRow, chunk: ContactRow[]): Promise<Map<string, RenderedCopy>> {
+async function renderCopies(deps: Pick<Deps, 'db' | 'config' | 'encryptionKey' | 'templateRenderer'>, row: BroadcastRow, chunk: ContactRow[]): Promise<Map<string, RenderedCopy>> {
   const key = unsubscribeKeyFrom(deps.encryptionKey);
   const recipients = chunk.filter((contact) => contact.subscribed);
+  const fallbacks = recipients.length > 0 ? await propertyFallbacks(deps.db, row.organizationId) : {};
   const prepared = recipients.map((contact) => {
     const emailId = newId();
     return { contact, emailId, links: unsubscribeLinks(deps.config, sealUnsubscribeToken(key, { membershipId: contact.membershipId, emailId })) };
@@ -215,7 +227,14 @@ async function renderCopies(deps: Pick<Deps, 'config' | 'encryptionKey' | 'templ
     deps,
     version,
     content,
-    prepared.map(({ contact, links }) => ({ email: contact.email, name: contact.name, unsubscribeUrl: links.url })),
+    prepared.map(({ contact, links }) => ({
+      email: contact.email,
+      name: contact.name,
+      firstName: contact.firstName,
+      lastName: contact.lastName,
+      properties: { ...fallbacks, ...contact.properties },
+      unsubscribeUrl: links.url,
+    })),
   );
   return new Map(prepared.map(({ contact, emailId, links }, index) => [contact.id, { emailId, links, rendered: rendered[index]! }]));
 }
@@ -259,6 +278,9 @@ const memberColumns = {
   membershipId: audienceMemberships.id,
   email: contacts.email,
   name: contacts.name,
+  firstName: contacts.firstName,
+  lastName: contacts.lastName,
+  properties: contacts.properties,
   subscribed: sql<boolean>`${receivesBroadcasts}`.mapWith(audienceMemberships.subscribed),
   updatedAt: sql<Date>`greatest(${audienceMemberships.updatedAt}, ${contacts.updatedAt})`.mapWith(contacts.updatedAt),
 };

@@ -1,3 +1,4 @@
+import type { ContactPropertyValue } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { AppError, validationError } from '../../errors';
 import { checkRendered } from '../emails/accept/template-content';
@@ -20,6 +21,10 @@ export interface ContactValues {
   email: string;
   name: string | null;
   unsubscribeUrl: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  /** The contact's property values over the organization's fallbacks. */
+  properties?: Record<string, ContactPropertyValue>;
 }
 
 /** The values a test copy is rendered with: the recipient's address and a sample name. */
@@ -34,8 +39,26 @@ export function checkContent(content: BroadcastContent): void {
   parseTemplate(content);
 }
 
-/** The variables a contact's copy is rendered with. */
-const variablesOf = (contact: ContactValues) => ({ email: contact.email, name: contact.name ?? '', unsubscribe_url: contact.unsubscribeUrl });
+/** A value a copy has, or nothing (so that a fallback applies, `{{{FIRST_NAME|there}}}`). */
+const given = (value: string | null | undefined) => (value ? value : undefined);
+
+/**
+ * The variables a contact's copy is rendered with: ours (`email`, `name`, `first_name`,
+ * `last_name`, `unsubscribe_url`, and `contact.<field or property>`), and Resend's merge tags
+ * (`EMAIL`, `FIRST_NAME`, `LAST_NAME`, `RESEND_UNSUBSCRIBE_URL`, `contact.<property>`).
+ */
+const variablesOf = (contact: ContactValues) => ({
+  email: contact.email,
+  name: contact.name ?? '',
+  first_name: given(contact.firstName),
+  last_name: given(contact.lastName),
+  unsubscribe_url: contact.unsubscribeUrl,
+  contact: { ...contact.properties, email: contact.email, name: given(contact.name), first_name: given(contact.firstName), last_name: given(contact.lastName) },
+  EMAIL: contact.email,
+  FIRST_NAME: given(contact.firstName),
+  LAST_NAME: given(contact.lastName),
+  RESEND_UNSUBSCRIBE_URL: contact.unsubscribeUrl,
+});
 
 /**
  * Contacts' copies: the subject and bodies rendered in the render pool with `email`, `name` and

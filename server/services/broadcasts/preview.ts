@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { audienceMemberships, audiences, contacts, templates } from '@/db/schema';
 import { receivesBroadcasts } from '../contacts/fields';
+import { propertyFallbacks } from '../contact-properties/fallbacks';
 import { canonicalContactId } from '../contacts/aliases';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
@@ -42,7 +43,7 @@ const SAMPLE_EMAIL = 'contact@example.com';
 async function ownContact(db: Db, principal: Principal, given: string) {
   const id = await canonicalContactId(db, principal.organizationId, given);
   const [row] = await db
-    .select({ id: contacts.id, email: contacts.email, name: contacts.name })
+    .select({ id: contacts.id, email: contacts.email, name: contacts.name, firstName: contacts.firstName, lastName: contacts.lastName, properties: contacts.properties })
     .from(contacts)
     .where(and(eq(contacts.id, id), eq(contacts.organizationId, principal.organizationId)));
   if (!row) throw notFound('Contact');
@@ -77,10 +78,14 @@ async function unsavedContent(db: Db, principal: Principal, content: UnsavedCont
  * link that leads nowhere real. Sends nothing, stores nothing.
  */
 export async function previewBroadcast(deps: Pick<Deps, 'db' | 'config' | 'templateRenderer'>, principal: Principal, source: PreviewSource, contactId?: string): Promise<BroadcastPreview> {
-  const contact = contactId ? await ownContact(deps.db, principal, contactId) : null;
+  const found = contactId ? await ownContact(deps.db, principal, contactId) : null;
+  const contact = found && { id: found.id, email: found.email, name: found.name };
   const values: ContactValues = {
-    email: contact?.email ?? SAMPLE_EMAIL,
-    name: contact ? contact.name : SAMPLE_NAME,
+    email: found?.email ?? SAMPLE_EMAIL,
+    name: found ? found.name : SAMPLE_NAME,
+    firstName: found?.firstName,
+    lastName: found?.lastName,
+    properties: { ...(await propertyFallbacks(deps.db, principal.organizationId)), ...found?.properties },
     unsubscribeUrl: sampleUnsubscribeUrl(deps.config.appUrl, 'preview'),
   };
   if ('id' in source) {
