@@ -6,6 +6,7 @@ import { auditLogRouter } from './audit-log';
 import { billingRouter } from './billing';
 import { broadcastsRouter } from './broadcasts';
 import { contactPropertiesRouter } from './contact-properties';
+import { contactTopicsRouter } from './contact-topics';
 import { domainsRouter } from './domains';
 import { emailsRouter } from './emails/router';
 import { eventsRouter } from './events';
@@ -33,6 +34,7 @@ export const appRouter = router({
   audiences: audiencesRouter,
   contactProperties: contactPropertiesRouter,
   topics: topicsRouter,
+  contactTopics: contactTopicsRouter,
   segments: segmentsRouter,
   events: eventsRouter,
   suppressions: suppressionsRouter,

@@ -54,7 +54,7 @@ export const topicsRouter = router({
     .mutation(({ ctx, input }) => updateTopic(ctx.deps, ctx.principal, input.id, { name: input.name, description: input.description })),
 
   delete: orgProcedure
-    .meta({ openapi: { method: 'DELETE', path: '/topics/{id}', operationId: 'deleteTopic', tags, summary: 'Delete a topic' }, liveWrite: true })
+    .meta({ openapi: { method: 'DELETE', path: '/topics/{id}', operationId: 'deleteTopic', tags, summary: 'Delete a topic (409 while a broadcast under it is not finished)' }, liveWrite: true, errors: [409] })
     .input(z.strictObject(path))
     .output(messageResponse)
     .mutation(async ({ ctx, input }) => {
