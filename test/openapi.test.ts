@@ -94,6 +94,8 @@ describe('GET /docs/openapi.json', () => {
         if (key === 'DELETE /suppressions/{id}' || key === 'GET /suppressions/{id}') expect(parameter.schema.anyOf, key).toEqual([{ format: 'uuid' }, { format: 'idn-email' }]);
         // A contact of an audience, by id or by its address (Resend names it so).
         else if (key.endsWith(' /audiences/{id}/contacts/{contactId}') && parameter.name === 'contactId') expect(parameter.schema.anyOf, key).toEqual([{ format: 'uuid' }, { format: 'idn-email' }]);
+        // A contact of the organization, by id or by its address (Resend's /contacts/{id_or_email}).
+        else if (key.includes(' /contacts/{idOrEmail}') && parameter.name === 'idOrEmail') expect(parameter.schema.anyOf, key).toEqual([{ format: 'uuid' }, { format: 'idn-email' }]);
         // A data subject is named by the address (docs/privacy.md).
         else if (key.endsWith(' /recipients/{email}/data')) expect(parameter.schema.format, key).toBe('idn-email');
         else expect(parameter.schema.format, `${key} ${parameter.name}`).toBe('uuid');

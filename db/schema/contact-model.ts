@@ -31,7 +31,7 @@ export const contactProperties = pgTable(
   (t) => [uniqueIndex('contact_properties_org_key_unique').on(t.organizationId, t.key), index('contact_properties_org_idx').on(t.organizationId, t.id)],
 );
 
-/** Whether a contact who never chose is in a topic (`opt_in`: not until they join; `opt_out`: until they leave). */
+/** Where a contact who never chose stands in a topic, as in Resend: `opt_in`, in it until they leave; `opt_out`, out of it until they join. */
 export const TOPIC_DEFAULT_SUBSCRIPTIONS = ['opt_in', 'opt_out'] as const;
 export type TopicDefaultSubscription = (typeof TOPIC_DEFAULT_SUBSCRIPTIONS)[number];
 
@@ -59,7 +59,7 @@ export const topics = pgTable(
 
 /**
  * A contact's own choice about a topic (docs/contacts.md): in it (`subscribed`) or out of it. A
- * contact with no row here has not chosen, and is in the topic when its default is `opt_out`.
+ * contact with no row here has not chosen, and stands as the topic's default says (in it when `opt_in`).
  */
 export const contactTopics = pgTable(
   'contact_topics',

@@ -10,7 +10,7 @@ const topic = z
     id: z.uuid(),
     name: z.string(),
     description: z.string().nullable(),
-    defaultSubscription: z.enum(TOPIC_DEFAULT_SUBSCRIPTIONS).describe('opt_in: a contact is in the topic once they join it; opt_out: until they leave it'),
+    defaultSubscription: z.enum(TOPIC_DEFAULT_SUBSCRIPTIONS).describe('Where a contact who never chose stands (as in Resend): opt_in, in the topic until they leave it; opt_out, out of it until they join it'),
     createdAt: isoDate,
     updatedAt: isoDate,
   })

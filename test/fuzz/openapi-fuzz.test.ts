@@ -257,6 +257,7 @@ describe('the cross-organization sweep', () => {
     '/suppressions/{id}': { id: 'suppression' },
     '/contact-properties/{id}': { id: 'contactProperty' },
     '/topics/{id}': { id: 'topic' },
+    '/contacts/{idOrEmail}/topics': { idOrEmail: 'contact' },
     '/segments/{id}': { id: 'audience' },
     '/segments/{id}/contacts': { id: 'audience' },
     '/templates/{id}': { id: 'template' },

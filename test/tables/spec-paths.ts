@@ -40,4 +40,5 @@ export const EXTRA_OPERATIONS: string[] = [
   'POST /webhooks/{id}/signing-secret/rotate',
   'POST /templates/{id}/duplicate', 'POST /broadcasts/{id}/duplicate',
   'POST /topics', 'GET /topics', 'GET /topics/{id}', 'PATCH /topics/{id}', 'DELETE /topics/{id}',
+  'GET /contacts/{idOrEmail}/topics', 'PATCH /contacts/{idOrEmail}/topics',
 ];

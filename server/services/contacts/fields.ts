@@ -76,7 +76,8 @@ export interface BroadcastTopic {
  */
 export function inTopic(topic: BroadcastTopic): SQL {
   const choice = sql`select 1 from ${contactTopics} where ${contactTopics.contactId} = ${contacts.id} and ${contactTopics.topicId} = ${topic.id}`;
-  return topic.defaultSubscription === 'opt_in' ? sql`exists (${choice} and ${contactTopics.subscribed})` : sql`not exists (${choice} and not ${contactTopics.subscribed})`;
+  // opt_in: in unless they left it; opt_out: out unless they joined it.
+  return topic.defaultSubscription === 'opt_in' ? sql`not exists (${choice} and not ${contactTopics.subscribed})` : sql`exists (${choice} and ${contactTopics.subscribed})`;
 }
 
 /**
