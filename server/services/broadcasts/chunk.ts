@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { audienceMemberships, broadcasts, contacts, contactTopics } from '@/db/schema';
-import { receivesBroadcasts, type BroadcastTopic } from '../contacts/fields';
+import { receivesBroadcasts, receivesBroadcastsJoined, type BroadcastTopic } from '../contacts/fields';
 import { broadcastTopic } from '../topics/recipients';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
@@ -259,44 +259,39 @@ function copyMaker(row: BroadcastRow, on: { principal: Principal; sender: Mailbo
 
 /**
  * A member as the fan-out reads it: whether it gets the broadcast (subscribed, and in the topic),
- * and when that last changed (its membership, the contact, or its choice about the topic). The
- * topic's part is a subquery on the choices' primary key in the same select: a chunk stays one
- * statement, with no query per contact.
+ * and when that last changed (its membership, the contact, or its choice about the topic). Under a
+ * topic the member's choice is left-joined in the same select: one probe of the choices' primary
+ * key per member of the chunk, never a scan of the topic's choices, and no query per contact.
  */
-function memberColumns(topic: BroadcastTopic | null) {
-  const choiceChanged = topic
-    ? sql`(select ${contactTopics.updatedAt} from ${contactTopics} where ${contactTopics.contactId} = ${contacts.id} and ${contactTopics.topicId} = ${topic.id})`
-    : null;
-  // greatest() passes over a null: a contact who never chose about the topic.
-  const changed = choiceChanged ? sql`greatest(${audienceMemberships.updatedAt}, ${contacts.updatedAt}, ${choiceChanged})` : sql`greatest(${audienceMemberships.updatedAt}, ${contacts.updatedAt})`;
-  return {
-    id: contacts.id,
-    membershipId: audienceMemberships.id,
-    email: contacts.email,
-    name: contacts.name,
-    subscribed: sql<boolean>`${receivesBroadcasts(topic)}`.mapWith(audienceMemberships.subscribed),
-    updatedAt: sql<Date>`${changed}`.mapWith(contacts.updatedAt),
-  };
+function members(db: Db, topic: BroadcastTopic | null) {
+  const changed = topic ? sql`greatest(${audienceMemberships.updatedAt}, ${contacts.updatedAt}, ${contactTopics.updatedAt})` : sql`greatest(${audienceMemberships.updatedAt}, ${contacts.updatedAt})`;
+  const query = db
+    .select({
+      id: contacts.id,
+      membershipId: audienceMemberships.id,
+      email: contacts.email,
+      name: contacts.name,
+      subscribed: sql<boolean>`${topic ? receivesBroadcastsJoined(topic) : receivesBroadcasts(null)}`.mapWith(audienceMemberships.subscribed),
+      // greatest() passes over a null: a contact who never chose about the topic.
+      updatedAt: sql<Date>`${changed}`.mapWith(contacts.updatedAt),
+    })
+    .from(audienceMemberships)
+    .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
+    .$dynamic();
+  return topic ? query.leftJoin(contactTopics, and(eq(contactTopics.contactId, contacts.id), eq(contactTopics.topicId, topic.id))) : query;
 }
 
 /** Whether each contact gets the broadcast now, and since when it last changed; one no longer in the audience is missing. */
 async function subscriptionsNow(tx: Db, row: BroadcastRow, chunk: ContactRow[], topic: BroadcastTopic | null): Promise<Map<string, { subscribed: boolean; updatedAt: Date }>> {
   if (chunk.length === 0 || !row.audienceId) return new Map();
-  const rows = await tx
-    .select(memberColumns(topic))
-    .from(audienceMemberships)
-    .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
-    .where(and(eq(audienceMemberships.audienceId, row.audienceId), inArray(audienceMemberships.contactId, chunk.map((contact) => contact.id))));
+  const rows = await members(tx, topic).where(and(eq(audienceMemberships.audienceId, row.audienceId), inArray(audienceMemberships.contactId, chunk.map((contact) => contact.id))));
   return new Map(rows.map((member) => [member.id, { subscribed: member.subscribed, updatedAt: member.updatedAt }]));
 }
 
 /** The audience's members after the cursor, by contact id, up to the newest when sending started; one who joined since is left out. */
 function contactsAfterCursor(tx: Db, row: BroadcastRow, topic: BroadcastTopic | null): Promise<ContactRow[]> {
   if (!row.audienceId || !row.lastContactId) return Promise.resolve([]);
-  return tx
-    .select(memberColumns(topic))
-    .from(audienceMemberships)
-    .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
+  return members(tx, topic)
     .where(
       and(
         eq(audienceMemberships.audienceId, row.audienceId),

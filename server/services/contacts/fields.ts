@@ -87,3 +87,11 @@ export function inTopic(topic: BroadcastTopic): SQL {
  */
 export const receivesBroadcasts = (topic: BroadcastTopic | null): SQL =>
   topic ? sql`(${audienceMemberships.subscribed} and not ${contacts.unsubscribed} and ${inTopic(topic)})` : sql`(${audienceMemberships.subscribed} and not ${contacts.unsubscribed})`;
+
+/**
+ * `receivesBroadcasts(topic)` for a select that left-joins the member's choice about the topic
+ * (`contact_topics` on the contact and the topic): a few hundred members (a fan-out chunk) each
+ * probe the choices' primary key, where an `exists` could be planned as a hash of all the topic's choices.
+ */
+export const receivesBroadcastsJoined = (topic: BroadcastTopic): SQL =>
+  sql`(${audienceMemberships.subscribed} and not ${contacts.unsubscribed} and coalesce(${contactTopics.subscribed}, ${topic.defaultSubscription === 'opt_in' ? sql`true` : sql`false`}))`;
