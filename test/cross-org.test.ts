@@ -22,7 +22,7 @@ describe("another organization's ids answer 404 on every route", () => {
       // The owner still has it: nothing was changed by the refused call.
       const again = await app.request(route.method === 'DELETE' ? 'DELETE' : route.method, `/api${fillPath(route.path, params)}`, {
         key: owner.apiKey,
-        body: prepared.body,
+        body: route.foreignBody ? await route.foreignBody({ app, organizationId: owner.organizationId, mode: 'live' }) : prepared.body,
       });
       expect(again.status).toBeLessThan(300);
     });

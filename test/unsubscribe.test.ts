@@ -309,7 +309,19 @@ describe('the page', () => {
     const hostile = `"><script>x()</script>`;
     const escaped = '&quot;&gt;&lt;script&gt;x()&lt;/script&gt;';
     const states: UnsubscribeState[] = (['subscribed', 'unsubscribed'] as const).flatMap((status) =>
-      [false, true].map((stoppedAll) => ({ status, email: `a${hostile}@example.net`, organizationName: hostile, audienceName: hostile, stoppedAll })),
+      [false, true].flatMap((stoppedAll) =>
+        [[], [{ id: newId(), name: hostile, description: hostile, subscribed: stoppedAll }]].map((topics) => ({
+          status,
+          email: `a${hostile}@example.net`,
+          organizationName: hostile,
+          audienceName: hostile,
+          stoppedAll,
+          topic: topics.length > 0 && status === 'subscribed' ? { id: topics[0]!.id, name: hostile } : null,
+          inAudience: true,
+          unsubscribedAll: false,
+          topics,
+        })),
+      ),
     );
     for (const state of states) {
       for (const html of [confirmPage(state), donePage(state)]) {

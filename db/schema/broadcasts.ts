@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { audiences } from './audiences';
 import { claimColumns } from './claims';
+import { topics } from './contact-model';
 import { organizations } from './organizations';
 import { templates } from './templates';
 import { BROADCAST_STATUSES, HOLD_REASONS } from '@/server/vocabulary/broadcast-statuses';
@@ -21,6 +22,8 @@ export const broadcasts = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     /** Null once the audience is deleted (only possible while the broadcast is not scheduled, sending or held). */
     audienceId: uuid('audience_id').references(() => audiences.id, { onDelete: 'set null' }),
+    /** Sent under a topic: only the members in it get the broadcast, and its unsubscribe leaves the topic only. */
+    topicId: uuid('topic_id').references(() => topics.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     from: text('from').notNull(),
     replyTo: text('reply_to').array().notNull().default([]),
@@ -74,6 +77,7 @@ export const broadcasts = pgTable(
   (t) => [
     index('broadcasts_org_idx').on(t.organizationId, t.id),
     index('broadcasts_audience_idx').on(t.audienceId).where(sql`${t.audienceId} is not null`),
+    index('broadcasts_topic_idx').on(t.topicId).where(sql`${t.topicId} is not null`),
     index('broadcasts_due_idx').on(t.nextAttemptAt).where(sql`${t.nextAttemptAt} is not null`),
   ],
 );

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { contacts } from './audiences';
 import { organizations } from './organizations';
 
 /** The types a contact property may have (docs/contacts.md). */
@@ -30,7 +31,7 @@ export const contactProperties = pgTable(
   (t) => [uniqueIndex('contact_properties_org_key_unique').on(t.organizationId, t.key), index('contact_properties_org_idx').on(t.organizationId, t.id)],
 );
 
-/** Whether a contact who never chose is in a topic (`opt_in`: not until they join; `opt_out`: until they leave). */
+/** Where a contact who never chose stands in a topic, as in Resend: `opt_in`, in it until they leave; `opt_out`, out of it until they join. */
 export const TOPIC_DEFAULT_SUBSCRIPTIONS = ['opt_in', 'opt_out'] as const;
 export type TopicDefaultSubscription = (typeof TOPIC_DEFAULT_SUBSCRIPTIONS)[number];
 
@@ -54,4 +55,26 @@ export const topics = pgTable(
   },
   // Names are what a contact reads on the preference page: two alike would not tell them apart.
   (t) => [index('topics_org_idx').on(t.organizationId, t.id), uniqueIndex('topics_org_name_unique').on(t.organizationId, sql`lower(${t.name})`)],
+);
+
+/**
+ * A contact's own choice about a topic (docs/contacts.md): in it (`subscribed`) or out of it. A
+ * contact with no row here has not chosen, and stands as the topic's default says (in it when `opt_in`).
+ */
+export const contactTopics = pgTable(
+  'contact_topics',
+  {
+    contactId: uuid('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    topicId: uuid('topic_id')
+      .notNull()
+      .references(() => topics.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id').notNull(),
+    subscribed: boolean('subscribed').notNull(),
+    /** When the choice last changed: the fan-out tells a contact who left the topic after sending started (skipped) from one who had left before. */
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  // By topic: deleting a topic drops its choices, and a broadcast's count reads one topic's choices.
+  (t) => [primaryKey({ columns: [t.contactId, t.topicId] }), index('contact_topics_topic_idx').on(t.topicId)],
 );

@@ -1,35 +1,24 @@
+import { escapeHtml } from './public-page';
+import { preferencesPage, preferencesSavedPage } from './preference-page';
+import { address, layout, settlingLine, stoppedAllLine, type Listed } from './unsubscribe-layout';
 import type { UnsubscribeState } from '../services/unsubscribe/vocabulary';
-import { escapeHtml, publicPages } from './public-page';
 
-/* The pages of /unsubscribe/{token} (public-page.ts: self-contained, every value escaped). */
+/* The pages of /unsubscribe/{token}: the plain page of an organization without topics, and the preference page (preference-page.ts) of one with them. */
 
-const { csp, layout } = publicPages(`
-label{display:flex;gap:.6rem;align-items:flex-start;margin:0 0 1.25rem;cursor:pointer}
-input[type=checkbox]{margin:.3rem 0 0;width:1.05rem;height:1.05rem;flex:none}
-button{font:inherit;font-weight:600;color:#fff;background:#c62828;border:0;border-radius:.5rem;padding:.6rem 1.4rem;cursor:pointer}
-button:focus-visible{outline:3px solid #1565c0;outline-offset:2px}
-.quiet{color:#5f6368;font-size:.9rem}
-@media (prefers-color-scheme:dark){.quiet{color:#9aa0a6}}
-`);
+export { PAGE_CSP } from './unsubscribe-layout';
 
-/** The only style the page may apply: its own sheet, by hash; no script, nothing from elsewhere, no framing. */
-export const PAGE_CSP = csp;
-
-type Listed = Extract<UnsubscribeState, { email: string }>;
-
-const address = (state: Listed) => `<span class="address">${escapeHtml(state.email)}</span>`;
-const list = (state: Listed) => `<strong>${escapeHtml(state.audienceName)}</strong> from <strong>${escapeHtml(state.organizationName)}</strong>`;
+/** What the email was sent under: its topic, else its audience, and the sender. */
+const list = (state: Listed) => `<strong>${escapeHtml(state.topic?.name ?? state.audienceName)}</strong> from <strong>${escapeHtml(state.organizationName)}</strong>`;
 
 const stopAllBox = (state: Listed) =>
   `<label><input type="checkbox" name="everything" value="1"><span>Also stop all other email from ${escapeHtml(state.organizationName)}</span></label>`;
 
 const form = (fields: string, button: string) => `<form method="post"><input type="hidden" name="confirm" value="1">${fields}<button type="submit">${button}</button></form>`;
 
-const stoppedAllLine = (state: Listed) => `<p>${address(state)} gets no other email from ${escapeHtml(state.organizationName)} either.</p>`;
-
-/** GET: asks to confirm (a scanner following the link changes nothing), or says it is done already. */
+/** GET: asks to confirm (a scanner following the link changes nothing), or says it is done already; the preference page when the organization has topics. */
 export function confirmPage(state: UnsubscribeState): string {
   if (state.status === 'contact-deleted') return nothingToDoPage();
+  if (state.topics.length > 0) return preferencesPage(state);
   if (state.status === 'subscribed') {
     return layout(
       'Unsubscribe',
@@ -43,7 +32,7 @@ export function confirmPage(state: UnsubscribeState): string {
   );
 }
 
-/** After the form: what was done, and the stop-all choice if it was not taken. */
+/** After the plain form: what was done, and the stop-all choice if it was not taken. */
 export function donePage(state: UnsubscribeState): string {
   if (state.status === 'contact-deleted') return nothingToDoPage();
   return layout(
@@ -52,8 +41,14 @@ export function donePage(state: UnsubscribeState): string {
       (state.stoppedAll
         ? stoppedAllLine(state)
         : form('<input type="hidden" name="everything" value="1">', `Stop all email from ${escapeHtml(state.organizationName)}`)) +
-      '<p class="quiet">It may take a moment for emails already on their way to stop.</p>',
+      settlingLine,
   );
+}
+
+/** After the preference page's form: what the contact gets now. */
+export function savedPage(state: UnsubscribeState, everything: boolean): string {
+  if (state.status === 'contact-deleted') return nothingToDoPage();
+  return preferencesSavedPage(state, everything);
 }
 
 export function nothingToDoPage(): string {

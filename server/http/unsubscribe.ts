@@ -5,7 +5,9 @@ import { unsubscribe } from '../services/unsubscribe/unsubscribe';
 import { readFormFields } from './form-body';
 import { sendPage, sendPublic } from './public-page';
 import { SAMPLE_UNSUBSCRIBE_TOKENS } from '../services/unsubscribe/tokens';
-import { confirmPage, donePage, NOT_FOUND_PAGE, PAGE_CSP, SAMPLE_PAGE, UNAVAILABLE_PAGE } from './unsubscribe-page';
+import { confirmPage, donePage, NOT_FOUND_PAGE, PAGE_CSP, SAMPLE_PAGE, savedPage, UNAVAILABLE_PAGE } from './unsubscribe-page';
+import type { PreferenceChoices } from '../services/unsubscribe/vocabulary';
+import { isUuid } from '../ids';
 
 /** `/unsubscribe/<token>`; the token alphabet is base64url, anything else is no unsubscribe link. */
 const UNSUBSCRIBE_PATH = /^\/unsubscribe\/([A-Za-z0-9_-]{1,128})\/?$/;
@@ -23,10 +25,25 @@ const text = (res: ServerResponse, status: number, body: string, extra: Record<s
 const SAMPLE_TOKENS = new Set<string>(SAMPLE_UNSUBSCRIBE_TOKENS);
 
 /**
+ * The preference page's fields: `shown` (the topic ids the form offered, and `audience` when it
+ * offered the audience), a `topic_<id>=1` per ticked topic, `audience=1` when ticked. Anything not
+ * a topic id is passed over; which ids are the organization's topics is the service's to check.
+ */
+function preferenceChoices(fields: Map<string, string>): PreferenceChoices {
+  const shown = (fields.get('shown') ?? '').split(/\s+/);
+  const ticked = [...fields.entries()].filter(([name, value]) => name.startsWith('topic_') && value === '1').map(([name]) => name.slice('topic_'.length));
+  return {
+    shown: { topics: shown.filter(isUuid), audience: shown.includes('audience') },
+    ticked: { topics: ticked.filter(isUuid), audience: fields.get('audience') === '1' },
+  };
+}
+
+/**
  * `GET|HEAD /unsubscribe/<token>`: the page that asks to confirm; it changes nothing, since mail
  * scanners follow links. `POST` with `List-Unsubscribe=One-Click` (RFC 8058): unsubscribes and
  * answers a short text. `POST` from the page's form (`confirm=1`, `everything=1` to stop all
- * mail from the sender): unsubscribes and answers a confirmation page. A bad token is a 404.
+ * mail from the sender): unsubscribes and answers a confirmation page; with `preferences=1`, the
+ * preference page's choices (`preferenceChoices`). A bad token is a 404.
  */
 export async function handleUnsubscribe(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'jobs' | 'encryptionKey' | 'log'>): Promise<void> {
   const url = req.url ?? '/';
@@ -49,9 +66,12 @@ export async function handleUnsubscribe(req: IncomingMessage, res: ServerRespons
     if (fields === 'too-large') return text(res, 413, `The request body is larger than ${UNSUBSCRIBE_BODY_LIMIT_BYTES} bytes`, { Connection: 'close' });
     const oneClick = fields.get('List-Unsubscribe') === 'One-Click';
     if (!oneClick && !fields.has('confirm')) return text(res, 400, 'Send List-Unsubscribe=One-Click, or confirm on the unsubscribe page');
-    const outcome = await unsubscribe(deps, token, oneClick ? { everything: false, via: 'one-click' } : { everything: fields.get('everything') === '1', via: 'page' });
+    const everything = !oneClick && fields.get('everything') === '1';
+    const preferences = !oneClick && fields.get('preferences') === '1' ? preferenceChoices(fields) : undefined;
+    const outcome = await unsubscribe(deps, token, oneClick ? { everything: false, via: 'one-click' } : { everything, via: 'page', preferences });
     if (!outcome) return page(res, 404, NOT_FOUND_PAGE);
-    return oneClick ? text(res, 200, 'Unsubscribed') : page(res, 200, donePage(outcome.state));
+    if (oneClick) return text(res, 200, 'Unsubscribed');
+    return page(res, 200, preferences ? savedPage(outcome.state, everything) : donePage(outcome.state));
   } catch (error) {
     deps.log.error({ requestId: res.getHeader('X-Request-Id'), err: error }, 'unsubscribe failed');
     return page(res, 503, UNAVAILABLE_PAGE, head, { 'Retry-After': '5' });

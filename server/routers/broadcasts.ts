@@ -44,6 +44,7 @@ const summary = z
     id: z.uuid(),
     name: z.string(),
     audienceId: z.uuid().nullable().describe('Null once the audience was deleted'),
+    topicId: z.uuid().nullable().describe('The topic it is sent under: only the contacts in it get it, and its unsubscribe leaves the topic only; null for none'),
     from: z.string(),
     subject: z.string().nullable().describe('Liquid; null with a template: the template\'s subject'),
     templateId: z.uuid().nullable(),
@@ -107,6 +108,10 @@ const when = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-t
 const audienceId = z.uuid({ message: 'must be the id of one of your audiences' });
 /** Resend's name for `audience_id` (a segment is an audience under another name, docs/contacts.md): one of the two. */
 const segmentId = z.uuid({ message: 'must be the id of one of your segments (audiences)' }).describe("Resend's name for `audience_id`: give one of the two");
+const topicId = z
+  .uuid({ message: 'must be the id of one of your topics' })
+  .nullable()
+  .describe('Send under this topic: only the contacts in it get the broadcast (their choice, else the topic\'s default), and its unsubscribe leaves the topic only; null for none');
 
 /** The fields create and update share, from the wire's snake_case to the service's input. */
 const fieldsOf = <T extends { from?: string; subject?: string | null; html?: string | null; text?: string | null; template_id?: string | null; name?: string; reply_to?: string[]; preview_text?: string | null }>(input: T) => ({
@@ -133,6 +138,7 @@ export const broadcastsRouter = router({
         .strictObject({
           audience_id: audienceId.optional().describe('Required (or segment_id)'),
           segment_id: segmentId.optional(),
+          topic_id: topicId.optional(),
           from: mailbox('from'),
           subject: subject.optional().describe('Required unless template_id is given (then it overrides the template\'s)'),
           html: body.optional(),
@@ -149,6 +155,7 @@ export const broadcastsRouter = router({
       createBroadcast(ctx.deps, ctx.principal, {
         ...fieldsOf(input),
         audienceId: (input.audience_id ?? input.segment_id)!,
+        topicId: input.topic_id,
         from: input.from,
         subject: input.subject,
         html: input.html,
@@ -196,6 +203,7 @@ export const broadcastsRouter = router({
         template_id: z.uuid({ message: 'must be the id of one of your templates' }).optional(),
         audience_id: z.uuid({ message: 'must be the id of one of your audiences' }).optional(),
         preview_text: previewText.optional(),
+        topic_id: z.uuid({ message: 'must be the id of one of your topics' }).optional(),
         contact_id: z.uuid({ message: 'must be the id of a contact' }).optional(),
       }),
     )
@@ -205,7 +213,7 @@ export const broadcastsRouter = router({
         ctx.principal,
         input.id
           ? { id: input.id }
-          : { content: { subject: input.subject, html: input.html, text: input.text, templateId: input.template_id, audienceId: input.audience_id, previewText: input.preview_text } },
+          : { content: { subject: input.subject, html: input.html, text: input.text, templateId: input.template_id, audienceId: input.audience_id, previewText: input.preview_text, topicId: input.topic_id } },
         input.contact_id,
       ),
     ),
@@ -222,6 +230,7 @@ export const broadcastsRouter = router({
         ...byId,
         audience_id: audienceId.optional(),
         segment_id: segmentId.optional(),
+        topic_id: topicId.optional(),
         from: mailbox('from').optional(),
         subject: subject.nullable().optional(),
         html: body.nullable().optional(),
@@ -239,6 +248,7 @@ export const broadcastsRouter = router({
         ...fieldsOf(input),
         audienceId: input.audience_id,
         segmentId: input.segment_id,
+        topicId: input.topic_id,
         scheduledAt: input.scheduled_at === undefined ? undefined : input.scheduled_at === null ? null : new Date(input.scheduled_at),
       }),
     ),

@@ -7,6 +7,7 @@ import { billingRouter } from './billing';
 import { broadcastsRouter } from './broadcasts';
 import { contactPropertiesRouter } from './contact-properties';
 import { contactsRouter } from './contacts';
+import { contactTopicsRouter } from './contact-topics';
 import { domainsRouter } from './domains';
 import { emailsRouter } from './emails/router';
 import { eventsRouter } from './events';
@@ -35,6 +36,7 @@ export const appRouter = router({
   contactProperties: contactPropertiesRouter,
   topics: topicsRouter,
   contacts: contactsRouter,
+  contactTopics: contactTopicsRouter,
   segments: segmentsRouter,
   events: eventsRouter,
   suppressions: suppressionsRouter,

@@ -10,7 +10,7 @@ const topic = z
     id: z.uuid(),
     name: z.string(),
     description: z.string().nullable(),
-    defaultSubscription: z.enum(TOPIC_DEFAULT_SUBSCRIPTIONS).describe('opt_in: a contact is in the topic once they join it; opt_out: until they leave it'),
+    defaultSubscription: z.enum(TOPIC_DEFAULT_SUBSCRIPTIONS).describe('Where a contact who never chose stands (as in Resend): opt_in, in the topic until they leave it; opt_out, out of it until they join it'),
     createdAt: isoDate,
     updatedAt: isoDate,
   })
@@ -54,7 +54,7 @@ export const topicsRouter = router({
     .mutation(({ ctx, input }) => updateTopic(ctx.deps, ctx.principal, input.id, { name: input.name, description: input.description })),
 
   delete: orgProcedure
-    .meta({ openapi: { method: 'DELETE', path: '/topics/{id}', operationId: 'deleteTopic', tags, summary: 'Delete a topic' }, liveWrite: true })
+    .meta({ openapi: { method: 'DELETE', path: '/topics/{id}', operationId: 'deleteTopic', tags, summary: 'Delete a topic (409 while a broadcast under it is not finished)' }, liveWrite: true, errors: [409] })
     .input(z.strictObject(path))
     .output(messageResponse)
     .mutation(async ({ ctx, input }) => {

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'contact.deleted',
   'contact.imported',
   'contact.batch_deleted',
+  'contact.topics_updated',
   'contact_property.created',
   'contact_property.updated',
   'contact_property.deleted',

@@ -120,6 +120,8 @@ export const DASHBOARD_ACCESS = {
   'topics.get': EVERYONE,
   'topics.update': AUDIENCE,
   'topics.delete': AUDIENCE,
+  'contactTopics.list': EVERYONE,
+  'contactTopics.update': AUDIENCE,
   'audiences.batchDeleteContacts': AUDIENCE,
 
   'events.list': EVERYONE,

@@ -260,6 +260,7 @@ describe('the cross-organization sweep', () => {
     '/contacts/{idOrEmail}': { idOrEmail: 'contact' },
     '/contacts/{idOrEmail}/segments': { idOrEmail: 'contact' },
     '/contacts/{idOrEmail}/segments/{segmentId}': { idOrEmail: 'contact', segmentId: 'audience' },
+    '/contacts/{idOrEmail}/topics': { idOrEmail: 'contact' },
     '/segments/{id}': { id: 'audience' },
     '/segments/{id}/contacts': { id: 'audience' },
     '/templates/{id}': { id: 'template' },

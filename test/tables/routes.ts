@@ -33,6 +33,8 @@ export interface RouteCase {
   prepare?: (ctx: PrepareContext) => Promise<{ params?: Record<string, string>; body?: unknown }>;
   /** Makes a resource in another organization, for the 404 test; absent for routes without an id. */
   foreign?: (ctx: PrepareContext) => Promise<Record<string, string>>;
+  /** The body that organization itself sends to show the refused call changed nothing, when `prepare`'s names the caller's own resources. */
+  foreignBody?: (ctx: PrepareContext) => Promise<unknown>;
 }
 
 export interface PrepareContext {
@@ -168,6 +170,13 @@ const withAudience = (body?: (params: { id: string }) => unknown) => ({
     return { params, body: body?.(params) };
   },
   foreign: async (ctx: PrepareContext) => ({ id: await makeAudience(ctx) }),
+});
+
+/** A contact of the organization, as `/contacts/{idOrEmail}` names it (by id; the address is tested with the resource), and a body of the organization's own. */
+const withContactOnly = (body?: (ctx: PrepareContext) => Promise<unknown>) => ({
+  prepare: async (ctx: PrepareContext) => ({ params: { idOrEmail: (await makeContact(ctx)).contactId }, body: await body?.(ctx) }),
+  foreign: async (ctx: PrepareContext) => ({ idOrEmail: (await makeContact(ctx)).contactId }),
+  ...(body ? { foreignBody: body } : {}),
 });
 
 const withContact = (body?: () => unknown) => ({
@@ -353,6 +362,14 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/topics/{id}', sendingAccess: false, liveWrite: false, ...withMade(makeTopic) },
   { method: 'PATCH', path: '/topics/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeTopic, () => ({ description: 'Now and then' })) },
   { method: 'DELETE', path: '/topics/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeTopic) },
+  { method: 'GET', path: '/contacts/{idOrEmail}/topics', sendingAccess: false, liveWrite: false, ...withContactOnly() },
+  {
+    method: 'PATCH',
+    path: '/contacts/{idOrEmail}/topics',
+    sendingAccess: false,
+    liveWrite: true,
+    ...withContactOnly(async (ctx) => ({ topics: [{ id: await makeTopic(ctx), subscription: 'opt_in' }] })),
+  },
   { method: 'GET', path: '/suppressions', sendingAccess: false, liveWrite: false },
   { method: 'GET', path: '/suppressions/export', sendingAccess: false, liveWrite: false },
   { method: 'POST', path: '/suppressions', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { email: `n${randomBytes(4).toString('hex')}@example.com` } }) },

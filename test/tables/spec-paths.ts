@@ -42,4 +42,5 @@ export const EXTRA_OPERATIONS: string[] = [
   'POST /contacts', 'GET /contacts', 'GET /contacts/{idOrEmail}', 'PATCH /contacts/{idOrEmail}', 'DELETE /contacts/{idOrEmail}',
   'GET /contacts/{idOrEmail}/segments', 'POST /contacts/{idOrEmail}/segments/{segmentId}', 'DELETE /contacts/{idOrEmail}/segments/{segmentId}',
   'POST /topics', 'GET /topics', 'GET /topics/{id}', 'PATCH /topics/{id}', 'DELETE /topics/{id}',
+  'GET /contacts/{idOrEmail}/topics', 'PATCH /contacts/{idOrEmail}/topics',
 ];

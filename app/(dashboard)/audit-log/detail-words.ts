@@ -4,13 +4,19 @@ import type { AuditEvent } from './types';
 const countOf = (value: unknown, noun: string, plural = `${noun}s`) => `${Number(value ?? 0).toLocaleString('en')} ${value === 1 ? noun : plural}`;
 /** "name and subject": the fields a change touched, as the table names them. */
 const fieldList = (value: unknown) => (Array.isArray(value) ? value.map((field) => FIELD_WORDS[String(field)] ?? String(field)).join(', ') : '');
-const FIELD_WORDS: Record<string, string> = { audienceId: 'audience', replyTo: 'reply-to', templateId: 'template', html: 'HTML', text: 'text', name: 'name', subject: 'subject', from: 'from' };
+const FIELD_WORDS: Record<string, string> = { audienceId: 'audience', topicId: 'topic', replyTo: 'reply-to', templateId: 'template', html: 'HTML', text: 'text', name: 'name', subject: 'subject', from: 'from' };
 const trackingWords = (details: Record<string, any>) =>
   [details.openTracking && `open tracking ${onOff(details.openTracking.to)}`, details.clickTracking && `click tracking ${onOff(details.clickTracking.to)}`].filter(Boolean).join(', ') ||
   null;
 /** A count of batches, said only when the operation took more than one request. */
 const batchesWords = (value: unknown) => (Number(value) > 1 ? ` in ${String(value)} batches` : '');
 const inAudience = (details: Record<string, any>) => (details.audience ? `in ${details.audience}` : null);
+/** "joined Product news; left Offers": the topics a change moved the contact into or out of. */
+const topicWords = (value: unknown) => {
+  const changes: Array<{ name?: unknown; to?: unknown }> = Array.isArray(value) ? value : [];
+  const named = (to: string) => changes.filter((change) => change.to === to).map((change) => String(change.name));
+  return [named('opt_in').length ? `joined ${named('opt_in').join(', ')}` : '', named('opt_out').length ? `left ${named('opt_out').join(', ')}` : ''].filter(Boolean).join('; ') || null;
+};
 const onOff = (value: unknown) => (value === true ? 'on' : value === false ? 'off' : String(value));
 const limit = (value: unknown) => (value === null ? 'plan default' : `${String(value)} per 10 s`);
 
@@ -95,6 +101,8 @@ export function detailWords(event: AuditEvent): string | null {
       return `${Number(details.created ?? 0).toLocaleString('en')} added, ${Number(details.updated ?? 0).toLocaleString('en')} updated${batchesWords(details.batches)}`;
     case 'contact.batch_deleted':
       return `${countOf(details.deleted, 'contact')}${batchesWords(details.batches)}`;
+    case 'contact.topics_updated':
+      return topicWords(details.topics);
     case 'suppression.added':
     case 'suppression.removed':
       return details.reason ? `reason: ${details.reason}` : null;

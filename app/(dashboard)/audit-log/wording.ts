@@ -21,6 +21,7 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   'contact.deleted': 'Deleted a contact',
   'contact.imported': 'Imported contacts',
   'contact.batch_deleted': 'Deleted contacts',
+  'contact.topics_updated': 'Changed a contact’s topics',
   'contact_property.created': 'Created a contact property',
   'contact_property.updated': 'Changed a contact property',
   'contact_property.deleted': 'Deleted a contact property',

@@ -20,7 +20,7 @@ export function recordBroadcastChange(
   return recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action, target: { type: 'broadcast', id: row.id, label: row.name }, details });
 }
 
-const EDITED = ['audienceId', 'from', 'name', 'replyTo', 'subject', 'html', 'text', 'templateId', 'previewText'] as const;
+const EDITED = ['audienceId', 'topicId', 'from', 'name', 'replyTo', 'subject', 'html', 'text', 'templateId', 'previewText'] as const;
 
 /**
  * A PATCH: the fields it changed (not their content) and, when it scheduled or unscheduled the

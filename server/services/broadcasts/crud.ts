@@ -5,6 +5,7 @@ import type { Deps } from '../../deps';
 import { conflict, notFound, validationError } from '../../errors';
 import { newId } from '../../ids';
 import { ownAudience } from '../audiences/crud';
+import { heldTopic } from '../topics/crud';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
 import { eitherName, type TwoNames } from '../shared/two-names';
@@ -20,6 +21,8 @@ export const AUDIENCE_NAMES: TwoNames = { name: 'audience_id', alias: 'segment_i
 
 export interface CreateBroadcastInput {
   audienceId: string;
+  /** Sent under this topic of the organization's: only the members in it get it. */
+  topicId?: string | null;
   from: string;
   name?: string;
   replyTo?: string[];
@@ -39,6 +42,8 @@ export interface UpdateBroadcastInput {
   audienceId?: string;
   /** `audienceId` under Resend's name: one of the two. */
   segmentId?: string;
+  /** A topic of the organization's, or null for none. */
+  topicId?: string | null;
   from?: string;
   name?: string;
   replyTo?: string[];
@@ -79,12 +84,14 @@ export async function createBroadcast(deps: Pick<Deps, 'db' | 'clock'>, principa
   const template = input.templateId ? await ownTemplateName(deps.db, principal, input.templateId) : null;
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
+    if (input.topicId) await heldTopic(tx, principal, input.topicId);
     const [created] = await tx
       .insert(broadcasts)
       .values({
         id: newId(),
         organizationId: principal.organizationId,
         audienceId: input.audienceId,
+        topicId: input.topicId ?? null,
         name: input.name ?? content.subject ?? template?.name ?? 'Broadcast',
         from: input.from,
         replyTo: input.replyTo ?? [],
@@ -125,9 +132,11 @@ export async function updateBroadcast(deps: Deps, principal: Principal, id: stri
     const audienceId = eitherName(AUDIENCE_NAMES, input.audienceId, input.segmentId);
     if (!EDITABLE.includes(current.status)) throw conflict(`The broadcast is ${current.status}: only a draft or scheduled broadcast can be changed`);
     if (audienceId !== undefined) await ownAudience(tx, principal, audienceId);
+    if (input.topicId) await heldTopic(tx, principal, input.topicId);
     if (input.templateId && (input.html !== undefined || input.text !== undefined)) throw validationError('template_id: give either template_id or html/text');
     const next: Partial<BroadcastRow> = {};
     if (audienceId !== undefined) next.audienceId = audienceId;
+    if (input.topicId !== undefined) next.topicId = input.topicId;
     for (const key of ['from', 'name', 'replyTo', 'subject', 'html', 'text', 'templateId', 'previewText'] as const) {
       if (input[key] !== undefined) Object.assign(next, { [key]: input[key] });
     }

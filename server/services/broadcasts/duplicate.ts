@@ -10,9 +10,9 @@ import type { BroadcastView } from './view';
 export const BROADCAST_NAME_CHARS = 200;
 
 /**
- * A new draft with the audience, sender and content of one of the organization's broadcasts,
+ * A new draft with the audience, topic, sender and content of one of the organization's broadcasts,
  * whatever its status (Resend's `POST /broadcasts/{id}/duplicate`): "send it again" without
- * writing it again. Checked as a new broadcast is: the audience and template must still exist.
+ * writing it again. Checked as a new broadcast is: the audience, topic and template must still exist.
  */
 export async function duplicateBroadcast(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string): Promise<BroadcastView> {
   const source = await ownBroadcast(deps.db, principal, id);
@@ -20,6 +20,8 @@ export async function duplicateBroadcast(deps: Pick<Deps, 'db' | 'clock'>, princ
   if (!source.audienceId) throw notFound('Audience');
   return createBroadcast(deps, principal, {
     audienceId: source.audienceId,
+    // Its topic, while the topic is there (deleting one sets the broadcasts sent under it to none).
+    topicId: source.topicId,
     from: source.from,
     name: copyName(source.name, BROADCAST_NAME_CHARS),
     replyTo: source.replyTo,

@@ -2,6 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { audienceMemberships, audiences, contacts, templates } from '@/db/schema';
 import { receivesBroadcasts } from '../contacts/fields';
 import { propertyFallbacks } from '../contact-properties/fallbacks';
+import { ownTopic } from '../topics/crud';
+import { broadcastTopic } from '../topics/recipients';
 import { canonicalContactId } from '../contacts/aliases';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
@@ -21,6 +23,8 @@ export interface UnsavedContent {
   previewText?: string;
   /** The audience it is written for, whose subscribed contacts the answer counts. */
   audienceId?: string;
+  /** The topic it is to be sent under: only the members in it are counted. */
+  topicId?: string;
 }
 
 /** A saved broadcast (as saved), or content from the composer. */
@@ -32,7 +36,7 @@ export interface BroadcastPreview {
   text: string | null;
   /** The contact it was rendered for; null: sample values (no contact chosen). */
   contact: { id: string; email: string; name: string | null } | null;
-  /** Subscribed contacts of the audience now: whom a send would reach, before the suppression list. Null without an audience. */
+  /** Subscribed contacts of the audience now (in the topic, with one): whom a send would reach, before the suppression list. Null without an audience. */
   recipients: number | null;
 }
 
@@ -50,16 +54,22 @@ async function ownContact(db: Db, principal: Principal, given: string) {
   return row;
 }
 
-async function subscribedContacts(db: Db, principal: Principal, audienceId: string | null | undefined): Promise<number | null> {
+async function subscribedContacts(db: Db, principal: Principal, audienceId: string | null | undefined, topicId: string | null | undefined): Promise<number | null> {
   if (!audienceId) return null;
-  const [row] = await db
-    .select({ subscribed: sql<number>`(count(${contacts.id}) filter (where ${receivesBroadcasts}))::int` })
+  const [audience] = await db
+    .select({ id: audiences.id })
     .from(audiences)
-    .leftJoin(audienceMemberships, eq(audienceMemberships.audienceId, audiences.id))
-    .leftJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
-    .where(and(eq(audiences.id, audienceId), eq(audiences.organizationId, principal.organizationId)))
-    .groupBy(audiences.id);
-  return row ? row.subscribed : null;
+    .where(and(eq(audiences.id, audienceId), eq(audiences.organizationId, principal.organizationId)));
+  if (!audience) return null;
+  // Another organization's topic is not found; the saved broadcast's own is the organization's.
+  const topic = await broadcastTopic(db, topicId ? (await ownTopic(db, principal, topicId)).id : null);
+  // The condition in the WHERE: a topic's choices are one semi-join (anti-join), not a lookup per member.
+  const [row] = await db
+    .select({ subscribed: sql<number>`count(*)::int` })
+    .from(audienceMemberships)
+    .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
+    .where(and(eq(audienceMemberships.audienceId, audience.id), receivesBroadcasts(topic)));
+  return row?.subscribed ?? 0;
 }
 
 async function unsavedContent(db: Db, principal: Principal, content: UnsavedContent): Promise<BroadcastContent> {
@@ -97,9 +107,9 @@ export async function previewBroadcast(deps: Pick<Deps, 'db' | 'config' | 'templ
       row.html !== null || row.text !== null
         ? await renderForContact(deps, { id: row.id, updatedAt: row.updatedAt }, { subject: row.subject ?? '', html: row.html, text: row.text, previewText: row.previewText }, values)
         : await renderForContact(deps, null, await contentOf(deps, row), values);
-    return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, row.audienceId) };
+    return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, row.audienceId, row.topicId) };
   }
   // Unsaved content changes with every keystroke: parsed afresh, not kept in the cache of stored versions.
   const rendered = await renderForContact(deps, null, await unsavedContent(deps.db, principal, source.content), values);
-  return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, source.content.audienceId) };
+  return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, source.content.audienceId, source.content.topicId) };
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { audienceMemberships, audiences, broadcasts, contacts, domains, organizations, templates } from '@/db/schema';
 import { receivesBroadcasts } from '../contacts/fields';
 import { evaluateIfRuleSegment } from '../segments/evaluate';
+import { broadcastTopic } from '../topics/recipients';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { AppError, validationError } from '../../errors';
@@ -61,7 +62,7 @@ async function frozenContent(tx: Db, row: BroadcastRow): Promise<Pick<BroadcastR
 
 /**
  * Sending starts: the audience as it is now (its newest contact, so later ones are left out, and
- * its subscribed count) and the content are fixed on the row, and the fan-out is due at once.
+ * how many members would get it: subscribed, and in the topic when it has one) and the content are fixed on the row, and the fan-out is due at once.
  * In the caller's transaction, with the broadcast's row locked and its refusals checked.
  */
 export async function startSending(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, row: BroadcastRow): Promise<BroadcastRow> {
@@ -74,11 +75,12 @@ export async function startSending(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, r
     .where(eq(audienceMemberships.audienceId, row.audienceId!))
     .orderBy(desc(audienceMemberships.contactId))
     .limit(1);
+  // The condition in the WHERE, so a topic's choices are one semi-join (anti-join), not a lookup per member.
   const [snapshot] = await tx
-    .select({ recipients: sql<number>`(count(*) filter (where ${receivesBroadcasts}))::int` })
+    .select({ recipients: sql<number>`count(*)::int` })
     .from(audienceMemberships)
     .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
-    .where(eq(audienceMemberships.audienceId, row.audienceId!));
+    .where(and(eq(audienceMemberships.audienceId, row.audienceId!), receivesBroadcasts(await broadcastTopic(tx, row.topicId))));
   const now = deps.clock.now();
   const [started] = await tx
     .update(broadcasts)

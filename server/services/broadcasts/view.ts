@@ -29,6 +29,7 @@ export interface BroadcastSummary {
   id: string;
   name: string;
   audienceId: string | null;
+  topicId: string | null;
   from: string;
   subject: string | null;
   templateId: string | null;
@@ -76,6 +77,7 @@ export const broadcastSummary = (row: BroadcastRow): BroadcastSummary => ({
   id: row.id,
   name: row.name,
   audienceId: row.audienceId,
+  topicId: row.topicId,
   from: row.from,
   subject: row.subject,
   templateId: row.templateId,

@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { contacts } from '@/db/schema';
 import type { Db } from '@/db/client';
 import { perDatabase, prepareSql } from '@/db/raw-sql';
 import type { Deps } from '../../deps';
@@ -31,4 +32,17 @@ export async function optOutContact(
 ): Promise<{ changed: boolean; queued: number }> {
   const [row] = await optOutOn(tx).execute({ id: contact.id, organization: contact.organizationId, audience: contact.audienceId, now: deps.clock.now().toISOString() });
   return { changed: row !== undefined, queued: row?.queued ?? 0 };
+}
+
+/**
+ * The contact's own request to get nothing more the organization sends to lists, in the caller's
+ * transaction: its global `unsubscribed`, whatever each audience and topic says. Answers whether it changed.
+ */
+export async function unsubscribeFromEverything(tx: Db, deps: Pick<Deps, 'clock'>, contactId: string): Promise<boolean> {
+  const changed = await tx
+    .update(contacts)
+    .set({ unsubscribed: true, updatedAt: deps.clock.now() })
+    .where(and(eq(contacts.id, contactId), eq(contacts.unsubscribed, false)))
+    .returning({ id: contacts.id });
+  return changed.length > 0;
 }

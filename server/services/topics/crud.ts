@@ -1,13 +1,14 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { topics, type TopicDefaultSubscription } from '@/db/schema';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { broadcasts, topics, type TopicDefaultSubscription } from '@/db/schema';
 import type { Db } from '@/db/client';
 import { isUniqueViolation } from '@/db/unique-violation';
 import type { Deps } from '../../deps';
-import { conflict } from '../../errors';
+import { conflict, notFound } from '../../errors';
 import { newId } from '../../ids';
 import { ownRow, refuseAtLimit } from '../shared/own-rows';
 import type { Principal } from '../shared/principal';
 import { byPrincipal, recordAudit } from '../audit/record';
+import type { BroadcastStatus } from '../../vocabulary/broadcast-statuses';
 
 /** Topics an organization may have: a preference page with more is no longer read. */
 export const TOPIC_LIMIT = 50;
@@ -36,6 +37,27 @@ const sameName = (name: string) => conflict(`A topic named "${name}" exists alre
 
 /** The organization's topic, or 404 (another organization's is not found either). */
 export const ownTopic = (db: Db, principal: Pick<Principal, 'organizationId'>, id: string, lock = false): Promise<TopicRow> => ownRow(db, topics, 'Topic', principal, id, lock);
+
+/**
+ * The organization's topic, held (FOR SHARE) until the caller's transaction ends, so it cannot be
+ * deleted under a broadcast being written to name it; 404 otherwise.
+ */
+export async function heldTopic(db: Db, principal: Pick<Principal, 'organizationId'>, id: string): Promise<TopicRow> {
+  const [row] = await db
+    .select()
+    .from(topics)
+    .where(and(eq(topics.id, id), eq(topics.organizationId, principal.organizationId)))
+    .for('share');
+  if (!row) throw notFound('Topic');
+  return row;
+}
+
+/**
+ * Broadcasts that will still send under their topic. Deleting the topic would leave them without
+ * one, and a broadcast without a topic goes to every subscribed member, those who left the topic
+ * included: so the topic stays while one of them names it.
+ */
+const SENDS_UNDER_TOPIC: readonly BroadcastStatus[] = ['draft', 'scheduled', 'sending', 'held'];
 
 export async function createTopic(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -105,6 +127,15 @@ export async function updateTopic(deps: Pick<Deps, 'db' | 'clock'>, principal: P
 export async function deleteTopic(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const row = await ownTopic(tx, principal, id, true);
+    const [held] = await tx
+      .select({ name: broadcasts.name, status: broadcasts.status })
+      .from(broadcasts)
+      .where(and(eq(broadcasts.topicId, row.id), inArray(broadcasts.status, [...SENDS_UNDER_TOPIC])))
+      .limit(1);
+    if (held) {
+      const way = held.status === 'draft' || held.status === 'scheduled' ? 'change its topic first' : 'cancel it or wait until it is sent';
+      throw conflict(`The topic cannot be deleted: the broadcast "${held.name}" under it is ${held.status}; ${way}`);
+    }
     await tx.delete(topics).where(eq(topics.id, row.id));
     await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'topic.deleted', target: { type: 'topic', id: row.id, label: row.name } });
   });

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps';
-import { findRecipient, stateOf } from './recipient';
+import { findRecipient, stateOf, topicOfEmail } from './recipient';
 import { openUnsubscribeToken } from './tokens';
 import type { UnsubscribeState } from './vocabulary';
 
@@ -7,5 +7,6 @@ import type { UnsubscribeState } from './vocabulary';
 export async function describeUnsubscribe(deps: Pick<Deps, 'db' | 'encryptionKey'>, token: string): Promise<UnsubscribeState | null> {
   const target = openUnsubscribeToken(deps.encryptionKey, token);
   if (!target) return null;
-  return stateOf(deps.db, deps.encryptionKey, await findRecipient(deps.db, target.membershipId, { lock: false }));
+  const recipient = await findRecipient(deps.db, target.membershipId, { lock: false });
+  return stateOf(deps.db, deps.encryptionKey, recipient, recipient ? await topicOfEmail(deps.db, target.emailId, recipient) : null);
 }

@@ -6,6 +6,8 @@ export const AUDIENCE_QUALITY = { warnAbovePercent: 10, failAbovePercent: 30 } a
 
 export interface AudienceCounts {
   name: string;
+  /** The topic the broadcast is sent under (the counts are of the members in it), or none. */
+  topic?: string | null;
   subscribed: number;
   /** Subscribed contacts whose address is on the organization's suppression list. */
   suppressed: number;
@@ -20,11 +22,16 @@ const CLEAN_IT =
 export function judgeAudienceQuality(audience: AudienceCounts | null): PreflightCheck {
   if (audience === null) return check('audience_quality', 'fail', 'The broadcast has no audience (it was deleted). To fix it, choose an audience for it.');
   const { name, subscribed, suppressed, unengaged } = audience;
+  const inTopic = audience.topic ? ` in the topic "${audience.topic}"` : '';
   if (subscribed === 0) {
-    return check('audience_quality', 'warn', `The audience "${name}" has no subscribed contacts, so the broadcast would reach nobody. To fix it, add contacts who asked for your mail, or choose another audience.`);
+    return check(
+      'audience_quality',
+      'warn',
+      `The audience "${name}" has no subscribed contacts${inTopic}, so the broadcast would reach nobody. To fix it, add contacts who asked for your mail, or choose another audience${inTopic ? ' or topic' : ''}.`,
+    );
   }
   const poor = suppressed + unengaged;
-  const found = `Of the ${subscribed} subscribed contacts of "${name}", ${suppressed} are on your suppression list and ${unengaged} received earlier broadcasts without ever opening or clicking: ${percent(poor, subscribed)}`;
+  const found = `Of the ${subscribed} subscribed contacts of "${name}"${inTopic}, ${suppressed} are on your suppression list and ${unengaged} received earlier broadcasts without ever opening or clicking: ${percent(poor, subscribed)}`;
   if (poor * 100 > subscribed * AUDIENCE_QUALITY.failAbovePercent) {
     return check('audience_quality', 'fail', `${found}, above ${AUDIENCE_QUALITY.failAbovePercent} %: mail that nobody reads tells Gmail and Yahoo it is unwanted. Before sending, ${CLEAN_IT}.`);
   }
