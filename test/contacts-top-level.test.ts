@@ -194,3 +194,19 @@ describe("Resend's contact fields on the spec's audience routes", () => {
     });
   });
 });
+
+describe('POST /contacts with topics', () => {
+  it("records the contact's choices, the other topics following their default; an unknown topic stores nothing", async () => {
+    const org = await app.createOrg();
+    const news = (await call(org, 'POST', '/topics', { name: 'Product news', default_subscription: 'opt_in' })).body.id;
+    const offers = (await call(org, 'POST', '/topics', { name: 'Offers', default_subscription: 'opt_out' })).body.id;
+    const events = (await call(org, 'POST', '/topics', { name: 'Events', default_subscription: 'opt_in' })).body.id;
+    const created = await call(org, 'POST', '/contacts', { email: 'ada@example.net', topics: [{ id: news, subscription: 'opt_out' }, { id: offers, subscription: 'opt_in' }] });
+    expect(created.status, created.text).toBe(201);
+    const topics = (await call(org, 'GET', `/contacts/${created.body.id}/topics`)).body.data as Array<{ id: string; subscription: string }>;
+    expect(Object.fromEntries(topics.map((t) => [t.id, t.subscription]))).toEqual({ [news]: 'opt_out', [offers]: 'opt_in', [events]: 'opt_in' });
+    const refused = await call(org, 'POST', '/contacts', { email: 'bob@example.net', topics: [{ id: '01900000-0000-7000-8000-000000000000', subscription: 'opt_in' }] });
+    expect(refused.status).toBe(404);
+    expect((await call(org, 'GET', '/contacts/bob%40example.net')).status).toBe(404);
+  });
+});

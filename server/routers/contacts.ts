@@ -62,6 +62,11 @@ export const contactsRouter = router({
           .max(100)
           .optional()
           .describe('Segments (audiences) it joins, subscribed'),
+        topics: z
+          .array(z.strictObject({ id: idParam, subscription: z.enum(['opt_in', 'opt_out'], { message: 'must be opt_in or opt_out' }) }))
+          .max(50)
+          .optional()
+          .describe("Its choices about topics (the rest follow each topic's default)"),
       }),
     )
     .output(contactProfile)
@@ -74,6 +79,7 @@ export const contactsRouter = router({
         unsubscribed: input.unsubscribed,
         properties: input.properties,
         segmentIds: input.segments?.map((segment) => segment.id),
+        topics: input.topics,
       });
       return contact;
     }),

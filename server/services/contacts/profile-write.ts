@@ -16,6 +16,7 @@ import { ownContact, type ContactRow } from './own';
 import { profileView, type ContactProfileView } from './profile';
 import { joinSegment } from './segments';
 import type { ContactTarget } from './target';
+import { setTopicSubscriptions, type TopicChoice } from '../topics/subscriptions';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'jobs'>;
 
@@ -32,6 +33,8 @@ export interface NewContactProfile extends ContactProfileChanges {
   email: string;
   /** Segments (audiences) it joins, subscribed. */
   segmentIds?: string[];
+  /** Its choices about topics (Resend's `topics: [{ id, subscription }]`). */
+  topics?: TopicChoice[];
 }
 
 const sameValues = (a: Record<string, ContactPropertyValue>, b: Record<string, ContactPropertyValue>) =>
@@ -84,6 +87,7 @@ export async function createContactProfile(deps: WriteDeps, principal: Principal
       .for('update');
     const written = existing ? await rewrite(tx, deps, principal, existing, { ...input, unsubscribed: existing.unsubscribed || input.unsubscribed === true }, changes) : await insert(tx, deps, principal, email, input, changes);
     for (const segmentId of [...new Set(input.segmentIds ?? [])]) await joinSegment(tx, deps, principal, written, segmentId);
+    await setTopicSubscriptions(tx, deps, principal, written.id, input.topics ?? []);
     return { contact: profileView(written), created: !existing };
   });
 }
