@@ -5,6 +5,7 @@ import { createContact } from '../services/contacts/create';
 import { getContact, listContacts } from '../services/contacts/read';
 import { contactIdOf } from '../services/contacts/target';
 import { contactParam } from './contact-param';
+import { propertyValuesInput } from './property-values';
 import { CONTACT_BATCH_LIMIT, upsertContacts, type ContactInput } from '../services/contacts/upsert';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
@@ -33,9 +34,7 @@ const contactFields = {
   first_name: name.optional().describe("Resend's: the contact's first name (the name follows it while it is only ever \"first last\")"),
   last_name: name.optional().describe("Resend's: the contact's last name"),
   unsubscribed: jsonBoolean().optional().describe("Resend's: true unsubscribes the contact from everything (never undone here; PATCH /contacts/{idOrEmail} does)"),
-  properties: z
-    .record(z.string().max(50), z.union([z.string(), z.number(), z.boolean()]))
-    .refine((values) => Object.keys(values).length <= 100, 'at most 100 values')
+  properties: propertyValuesInput
     .optional()
     .describe("Resend's: values of the contact properties, checked by type"),
 };

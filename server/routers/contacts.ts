@@ -6,9 +6,9 @@ import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { name } from './audiences';
 import { contactParam } from './contact-param';
+import { clearablePropertyValuesInput, propertyValueOutput } from './property-values';
 import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery } from './shared';
 
-const propertyValue = z.union([z.string(), z.number(), z.boolean()]);
 
 export const contactProfile = z
   .object({
@@ -18,7 +18,7 @@ export const contactProfile = z
     firstName: z.string().nullable(),
     lastName: z.string().nullable(),
     unsubscribed: z.boolean().describe('Unsubscribed from everything sent to lists, whatever each segment says'),
-    properties: z.record(z.string(), propertyValue).describe('Values of the contact properties (GET /contact-properties)'),
+    properties: z.record(z.string(), propertyValueOutput).describe('Values of the contact properties (GET /contact-properties)'),
     engagement: z
       .object({ lastDeliveredAt: isoDate.nullable(), lastOpenedAt: isoDate.nullable(), lastClickedAt: isoDate.nullable() })
       .describe('Kept past the log retention; opens and clicks of people, not scanners'),
@@ -35,9 +35,7 @@ const changes = {
   first_name: personName,
   last_name: personName,
   unsubscribed: jsonBoolean().optional(),
-  properties: z
-    .record(z.string().max(50), propertyValue.nullable())
-    .refine((values) => Object.keys(values).length <= 100, 'at most 100 values')
+  properties: clearablePropertyValuesInput
     .optional()
     .describe('Values by property key, checked by its type; null clears one'),
 };
