@@ -47,8 +47,15 @@ describe('contact properties', () => {
     expect(retyped.status).toBe(400);
     expect(retyped.body).toMatchObject({ code: 'VALIDATION_ERROR' });
 
+    const ada = await call(org.apiKey, 'POST', '/contacts', { email: 'ada@example.com', properties: { company: 'Analytical Engines', seats: 3 } });
+    expect(ada.status, ada.text).toBe(201);
+
     expect((await call(org.apiKey, 'DELETE', `/contact-properties/${company.body.id}`)).body).toEqual({ message: 'Contact property deleted' });
     expect((await call(org.apiKey, 'GET', `/contact-properties/${company.body.id}`)).status).toBe(404);
+    // Its values went with it: made again, of another type, it starts with none.
+    expect((await call(org.apiKey, 'GET', `/contacts/${ada.body.id}`)).body.properties).toEqual({ seats: 3 });
+    expect((await call(org.apiKey, 'POST', '/contact-properties', { key: 'company', type: 'number' })).status).toBe(201);
+    expect((await call(org.apiKey, 'GET', `/contacts/${ada.body.id}`)).body.properties).toEqual({ seats: 3 });
     expect(await auditOf(org.organizationId, 'contact_property')).toEqual(
       expect.arrayContaining([
         ['contact_property.created', 'company', { type: 'string' }],
