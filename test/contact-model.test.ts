@@ -86,10 +86,10 @@ describe('contact properties', () => {
   it('check the fallback against the type, and keep dates as a day or a UTC date-time', async () => {
     const org = await app.createOrg();
     const refused = async (type: string, fallback: unknown) => (await call(org.apiKey, 'POST', '/contact-properties', { key: `k_${type}`, type, fallback_value: fallback })).body.error as string;
-    expect(await refused('number', '12')).toBe('fallback_value must be a number (the property is of type number)');
-    expect(await refused('boolean', 'yes')).toBe('fallback_value must be true or false (the property is of type boolean)');
-    expect(await refused('string', 12)).toBe('fallback_value must be a string (the property is of type string)');
-    expect(await refused('date', '2026-02-30')).toBe('fallback_value is not a real day (the property is of type date)');
+    expect(await refused('number', '12')).toBe('fallback_value: must be a number (the property is of type number)');
+    expect(await refused('boolean', 'yes')).toBe('fallback_value: must be true or false (the property is of type boolean)');
+    expect(await refused('string', 12)).toBe('fallback_value: must be a string (the property is of type string)');
+    expect(await refused('date', '2026-02-30')).toBe('fallback_value: is not a real day (the property is of type date)');
     expect(await refused('date', '30/11/2026')).toContain('must be a date (YYYY-MM-DD)');
     expect(await refused('date', '2026-11-30T10:00:00')).toContain('with a time zone');
 

@@ -12,7 +12,7 @@ import type { Audience } from '../audiences/types';
 import { SegmentCheckboxes } from './segment-checkboxes';
 import { useInvalidateContacts } from './use-invalidate-contacts';
 
-const FIELDS = ['email', 'first_name', 'last_name', 'segments'] as const;
+const FIELDS = ['email', 'first_name', 'last_name'] as const;
 
 /**
  * One contact by hand, with its names and the segments it joins. An address the organization
@@ -90,7 +90,6 @@ export function AddContactDialog({ segments, open, onClose }: { segments: Audien
           <TextField label="Last name" name="last_name" hint="Optional" maxLength={200} autoComplete="off" value={lastName} onChange={(event) => setLastName(event.target.value)} error={byField.last_name} />
         </div>
         <SegmentCheckboxes segments={segments} chosen={chosen} onChange={setChosen} />
-        {byField.segments ? <ErrorAlert error={create.error} fallbackTitle="Could not add the contact" /> : null}
         {other ? <ErrorAlert error={other} fallbackTitle="Could not add the contact" /> : null}
         <div className="flex justify-end gap-2 pt-1">
           <Button variant="secondary" onClick={close} disabled={create.isPending}>

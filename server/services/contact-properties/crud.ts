@@ -37,7 +37,7 @@ const view = (row: ContactPropertyRow): ContactPropertyView => ({
 function fallbackOf(type: ContactPropertyType, value: unknown): ContactPropertyValue | null {
   if (value === null || value === undefined) return null;
   const checked = propertyValueOf(type, value);
-  if ('error' in checked) throw validationError(`fallback_value ${checked.error} (the property is of type ${type})`);
+  if ('error' in checked) throw validationError(`fallback_value: ${checked.error} (the property is of type ${type})`);
   return checked.value;
 }
 
@@ -51,7 +51,7 @@ export async function createContactProperty(
   input: { key: string; type: ContactPropertyType; fallbackValue?: unknown },
 ): Promise<ContactPropertyView> {
   const keyProblem = propertyKeyProblem(input.key);
-  if (keyProblem) throw validationError(`key ${keyProblem}`);
+  if (keyProblem) throw validationError(`key: ${keyProblem}`);
   const fallbackValue = fallbackOf(input.type, input.fallbackValue);
   return deps.db.transaction(async (tx) => {
     await refuseAtLimit(tx, contactProperties, principal, { most: CONTACT_PROPERTY_LIMIT, plural: 'contact properties' });

@@ -11,7 +11,7 @@ import { useTRPC } from '../../../lib/trpc';
 import type { DefaultSubscription } from '../types';
 import { DefaultSubscriptionChoice } from './default-subscription-choice';
 
-const FIELDS = ['name', 'description', 'default_subscription'] as const;
+const FIELDS = ['name', 'description'] as const;
 
 /** A name contacts read on the preference page, a description, and a default subscription chosen on purpose (none is preselected). */
 export function CreateTopicDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -77,7 +77,6 @@ export function CreateTopicDialog({ open, onClose }: { open: boolean; onClose: (
         />
         <DefaultSubscriptionChoice value={defaultSubscription} onChange={setDefaultSubscription} />
         {other ? <ErrorAlert error={other} fallbackTitle="Could not create the topic" /> : null}
-        {byField.default_subscription ? <ErrorAlert error={create.error} fallbackTitle="Could not create the topic" /> : null}
         <div className="flex justify-end gap-2 pt-1">
           <Button variant="secondary" onClick={close} disabled={create.isPending}>
             Cancel
