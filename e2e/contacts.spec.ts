@@ -119,8 +119,8 @@ test('a contact is added with its names, given property values and a segment, fo
   await trpcMutation(page, 'contacts.create', { email: 'grace@example.com', first_name: 'Grace', last_name: 'Hopper', segments: [{ id: customers.id }] });
   await trpcMutation(page, 'contacts.create', { email: 'linus@example.net', unsubscribed: true, segments: [{ id: customers.id }] });
 
-  // A contact added with its names, in no segment yet.
-  await tabs(page).getByRole('link', { name: 'Contacts' }).click();
+  // A contact added with its names, in no segment yet. (Loaded afresh: the segments were made behind the page's back.)
+  await page.goto('/contacts');
   await expect(page.getByTestId('contact-row')).toHaveCount(2);
   await page.getByRole('button', { name: 'Add contact' }).click();
   const add = page.getByTestId('add-contact-dialog');
@@ -205,6 +205,14 @@ test('a contact is added with its names, given property values and a segment, fo
   await expect(page.getByTestId('contact-row')).toHaveCount(1);
   await expect(page.getByTestId('contact-row')).toHaveAttribute('data-email', 'ada@example.com');
   await shot(page, 'contacts-filtered');
+  // On a phone: the list and the contact's page.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'contacts-filtered-390');
+  await page.goto(contactUrl);
+  await expect(page.getByTestId('contact-segment')).toHaveCount(1);
+  await shot(page, 'contact-detail-390');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/contacts');
   await page.getByLabel('Segment').selectOption({ label: 'Customers' });
   await expect(page.getByTestId('contact-row')).toHaveCount(2);
   await expect(contactRow(page, 'ada@example.com')).toHaveCount(0);

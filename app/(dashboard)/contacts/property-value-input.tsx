@@ -13,6 +13,7 @@ export function PropertyValueInput({
   name,
   value,
   onChange,
+  hint,
   description,
   placeholder,
   error,
@@ -23,13 +24,15 @@ export function PropertyValueInput({
   name: string;
   value: string;
   onChange: (text: string) => void;
+  /** Beside the label, at its right (the type, in the contact's form). */
+  hint?: ReactNode;
   description?: ReactNode;
   /** Shown in an empty text, number or date field (the fallback a contact without a value gets). */
   placeholder?: string;
   error?: string;
   autoFocus?: boolean;
 }) {
-  const common = { label, name, description, error, autoFocus, 'data-property-type': type };
+  const common = { label, name, hint, description, error, autoFocus, 'data-property-type': type };
   switch (type) {
     case 'boolean':
       return (

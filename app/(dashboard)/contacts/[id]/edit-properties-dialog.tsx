@@ -60,7 +60,8 @@ export function EditPropertiesDialog({ contact, properties, onClose }: { contact
               setLocalErrors(({ [property.key]: _, ...rest }) => rest);
             }}
             placeholder={property.fallbackValue !== null ? valueText(property.fallbackValue) : undefined}
-            description={`${typeLabel(property.type)}. ${property.fallbackValue !== null ? `Empty: the fallback, ${valueText(property.fallbackValue)}.` : 'Empty: no value.'}`}
+            hint={typeLabel(property.type)}
+            description={property.fallbackValue !== null ? `Empty: the fallback, ${valueText(property.fallbackValue)}, is used.` : 'Empty: no value.'}
             error={errorOf(property.key)}
           />
         ))}
