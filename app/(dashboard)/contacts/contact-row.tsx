@@ -9,7 +9,7 @@ export function ContactRow({ contact }: { contact: ContactProfile }) {
   const href = `/contacts/${contact.id}`;
   return (
     <tr data-testid="contact-row" data-email={contact.email} data-contact-id={contact.id} className="hover:bg-slate-50/60">
-      <td className="max-w-96 py-3 pr-4 pl-5">
+      <td className="max-w-96 min-w-56 py-3 pr-4 pl-5">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <Link href={href} className="font-medium break-all text-slate-900 hover:text-indigo-600 hover:underline" data-testid="contact-email">
             {contact.email}
@@ -17,7 +17,7 @@ export function ContactRow({ contact }: { contact: ContactProfile }) {
           {contact.unsubscribed && <UnsubscribedBadge />}
         </div>
       </td>
-      <td className="max-w-64 px-4 py-3 break-words text-slate-700" data-testid="contact-name">
+      <td className="max-w-64 min-w-32 px-4 py-3 break-words text-slate-700" data-testid="contact-name">
         {contact.name ?? <span className="text-slate-400">—</span>}
       </td>
       <td className="px-4 py-3 whitespace-nowrap text-slate-500">

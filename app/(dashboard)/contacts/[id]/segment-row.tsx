@@ -11,7 +11,7 @@ export function SegmentRow({ segment, onLeave }: { segment: ContactSegment; onLe
   const testMode = useDashboardMode() === 'test';
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2.5" data-testid="contact-segment" data-segment-id={segment.id}>
-      <Link href={`/audiences/${segment.id}`} className="min-w-0 flex-1 font-medium break-words text-slate-900 hover:text-indigo-600 hover:underline" data-testid="contact-segment-name">
+      <Link href={`/audiences/${segment.id}`} className="w-full font-medium break-words text-slate-900 hover:text-indigo-600 hover:underline sm:w-auto sm:min-w-0 sm:flex-1" data-testid="contact-segment-name">
         {segment.name}
       </Link>
       <SubscriptionBadge subscribed={segment.subscribed} />
@@ -25,7 +25,7 @@ export function SegmentRow({ segment, onLeave }: { segment: ContactSegment; onLe
           disabled={testMode}
           aria-label={`Remove from ${segment.name}`}
           title="Remove from this segment"
-          className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600 disabled:cursor-not-allowed disabled:opacity-50"
+          className="ml-auto inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600 disabled:cursor-not-allowed disabled:opacity-50 sm:ml-0"
         >
           <LogOutIcon className="size-4" />
         </button>
