@@ -47,8 +47,15 @@ describe('contact properties', () => {
     expect(retyped.status).toBe(400);
     expect(retyped.body).toMatchObject({ code: 'VALIDATION_ERROR' });
 
+    const ada = await call(org.apiKey, 'POST', '/contacts', { email: 'ada@example.com', properties: { company: 'Analytical Engines', seats: 3 } });
+    expect(ada.status, ada.text).toBe(201);
+
     expect((await call(org.apiKey, 'DELETE', `/contact-properties/${company.body.id}`)).body).toEqual({ message: 'Contact property deleted' });
     expect((await call(org.apiKey, 'GET', `/contact-properties/${company.body.id}`)).status).toBe(404);
+    // Its values went with it: made again, of another type, it starts with none.
+    expect((await call(org.apiKey, 'GET', `/contacts/${ada.body.id}`)).body.properties).toEqual({ seats: 3 });
+    expect((await call(org.apiKey, 'POST', '/contact-properties', { key: 'company', type: 'number' })).status).toBe(201);
+    expect((await call(org.apiKey, 'GET', `/contacts/${ada.body.id}`)).body.properties).toEqual({ seats: 3 });
     expect(await auditOf(org.organizationId, 'contact_property')).toEqual(
       expect.arrayContaining([
         ['contact_property.created', 'company', { type: 'string' }],
@@ -79,10 +86,10 @@ describe('contact properties', () => {
   it('check the fallback against the type, and keep dates as a day or a UTC date-time', async () => {
     const org = await app.createOrg();
     const refused = async (type: string, fallback: unknown) => (await call(org.apiKey, 'POST', '/contact-properties', { key: `k_${type}`, type, fallback_value: fallback })).body.error as string;
-    expect(await refused('number', '12')).toBe('fallback_value must be a number (the property is of type number)');
-    expect(await refused('boolean', 'yes')).toBe('fallback_value must be true or false (the property is of type boolean)');
-    expect(await refused('string', 12)).toBe('fallback_value must be a string (the property is of type string)');
-    expect(await refused('date', '2026-02-30')).toBe('fallback_value is not a real day (the property is of type date)');
+    expect(await refused('number', '12')).toBe('fallback_value: must be a number (the property is of type number)');
+    expect(await refused('boolean', 'yes')).toBe('fallback_value: must be true or false (the property is of type boolean)');
+    expect(await refused('string', 12)).toBe('fallback_value: must be a string (the property is of type string)');
+    expect(await refused('date', '2026-02-30')).toBe('fallback_value: is not a real day (the property is of type date)');
     expect(await refused('date', '30/11/2026')).toContain('must be a date (YYYY-MM-DD)');
     expect(await refused('date', '2026-11-30T10:00:00')).toContain('with a time zone');
 

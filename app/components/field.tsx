@@ -99,17 +99,27 @@ export function SelectField({
   label,
   hint,
   description,
+  error,
   className,
   children,
   ...props
-}: SelectHTMLAttributes<HTMLSelectElement> & { label: string; hint?: ReactNode; description?: ReactNode }) {
+}: SelectHTMLAttributes<HTMLSelectElement> & { label: string; hint?: ReactNode; description?: ReactNode; error?: ReactNode }) {
   const disabled = useFieldsReadOnly() || props.disabled;
   const id = useId();
   const descriptionId = `${id}-description`;
+  const errorId = `${id}-error`;
+  const describedBy = [description && descriptionId, error && errorId].filter(Boolean).join(' ') || undefined;
   return (
     <div className={className}>
       <Label htmlFor={id} label={label} hint={hint} />
-      <select id={id} className={cx(controlClasses, 'pr-8')} aria-describedby={description ? descriptionId : undefined} {...props} disabled={disabled}>
+      <select
+        id={id}
+        className={cx(controlClasses, 'pr-8', Boolean(error) && 'ring-red-400! focus:ring-red-600!')}
+        aria-describedby={describedBy}
+        aria-invalid={error ? true : undefined}
+        {...props}
+        disabled={disabled}
+      >
         {children}
       </select>
       {description && (
@@ -117,6 +127,7 @@ export function SelectField({
           {description}
         </p>
       )}
+      {error && <FieldError id={errorId}>{error}</FieldError>}
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { asc, eq } from 'drizzle-orm';
-import { contactProperties, type ContactPropertyType, type ContactPropertyValue } from '@/db/schema';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { contactProperties, contacts, type ContactPropertyType, type ContactPropertyValue } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { conflict, validationError } from '../../errors';
@@ -37,7 +37,7 @@ const view = (row: ContactPropertyRow): ContactPropertyView => ({
 function fallbackOf(type: ContactPropertyType, value: unknown): ContactPropertyValue | null {
   if (value === null || value === undefined) return null;
   const checked = propertyValueOf(type, value);
-  if ('error' in checked) throw validationError(`fallback_value ${checked.error} (the property is of type ${type})`);
+  if ('error' in checked) throw validationError(`fallback_value: ${checked.error} (the property is of type ${type})`);
   return checked.value;
 }
 
@@ -51,7 +51,7 @@ export async function createContactProperty(
   input: { key: string; type: ContactPropertyType; fallbackValue?: unknown },
 ): Promise<ContactPropertyView> {
   const keyProblem = propertyKeyProblem(input.key);
-  if (keyProblem) throw validationError(`key ${keyProblem}`);
+  if (keyProblem) throw validationError(`key: ${keyProblem}`);
   const fallbackValue = fallbackOf(input.type, input.fallbackValue);
   return deps.db.transaction(async (tx) => {
     await refuseAtLimit(tx, contactProperties, principal, { most: CONTACT_PROPERTY_LIMIT, plural: 'contact properties' });
@@ -100,6 +100,12 @@ export async function deleteContactProperty(deps: Pick<Deps, 'db' | 'clock'>, pr
   await deps.db.transaction(async (tx) => {
     const row = await ownContactProperty(tx, principal, id, true);
     await tx.delete(contactProperties).where(eq(contactProperties.id, row.id));
+    // Its values go with it: a property made again under this key, maybe of another type, starts
+    // with none rather than with values checked against the old type.
+    await tx
+      .update(contacts)
+      .set({ properties: sql`${contacts.properties} - ${row.key}::text` })
+      .where(and(eq(contacts.organizationId, principal.organizationId), sql`${contacts.properties} -> ${row.key}::text is not null`));
     await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'contact_property.deleted', target: { type: 'contact_property', id: row.id, label: row.key } });
   });
 }

@@ -1,0 +1,41 @@
+import { PencilIcon, Trash2Icon } from 'lucide-react';
+import { Badge } from '../../../components/badge';
+import { MayCall } from '../../../components/may-call';
+import { formatDate, formatDateTime } from '../../../lib/format';
+import { typeLabel, valueText } from '../property-values';
+import type { ContactProperty } from '../types';
+
+export function PropertyRow({ property, onEdit, onDelete }: { property: ContactProperty; onEdit: () => void; onDelete: () => void }) {
+  return (
+    <tr data-testid="property-row" data-key={property.key} className="hover:bg-slate-50/60">
+      <td className="max-w-80 py-3 pr-4 pl-5">
+        <code className="font-mono text-sm font-medium break-all text-slate-900">{property.key}</code>
+      </td>
+      <td className="px-4 py-3" data-testid="property-type" data-type={property.type}>
+        <Badge tone="neutral">{typeLabel(property.type)}</Badge>
+      </td>
+      <td className="max-w-64 px-4 py-3 break-words" data-testid="property-fallback">
+        {property.fallbackValue === null ? <span className="text-slate-400">None</span> : <span className="text-slate-700">{valueText(property.fallbackValue)}</span>}
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap text-slate-500">
+        <time dateTime={property.createdAt} title={formatDateTime(property.createdAt)}>
+          {formatDate(property.createdAt)}
+        </time>
+      </td>
+      <td className="py-3 pr-5 pl-4">
+        <div className="flex items-center justify-end gap-1">
+          <MayCall procedure="contactProperties.update">
+            <button type="button" onClick={onEdit} aria-label={`Edit the fallback of ${property.key}`} title="Edit fallback" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700">
+              <PencilIcon className="size-4" />
+            </button>
+          </MayCall>
+          <MayCall procedure="contactProperties.delete">
+            <button type="button" onClick={onDelete} aria-label={`Delete ${property.key}`} title="Delete property" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600">
+              <Trash2Icon className="size-4" />
+            </button>
+          </MayCall>
+        </div>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,40 @@
+import { PencilIcon, Trash2Icon } from 'lucide-react';
+import { MayCall } from '../../../components/may-call';
+import { formatDate, formatDateTime } from '../../../lib/format';
+import type { Topic } from '../types';
+import { DefaultSubscriptionBadge } from './default-subscription-badge';
+
+export function TopicRow({ topic, onEdit, onDelete }: { topic: Topic; onEdit: () => void; onDelete: () => void }) {
+  return (
+    <tr data-testid="topic-row" data-topic-id={topic.id} data-name={topic.name} className="hover:bg-slate-50/60">
+      <td className="max-w-64 py-3 pr-4 pl-5 font-medium break-words text-slate-900" data-testid="topic-name">
+        {topic.name}
+      </td>
+      <td className="max-w-md px-4 py-3 break-words text-slate-600" data-testid="topic-description">
+        {topic.description ?? <span className="text-slate-400">—</span>}
+      </td>
+      <td className="px-4 py-3">
+        <DefaultSubscriptionBadge value={topic.defaultSubscription} />
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap text-slate-500">
+        <time dateTime={topic.createdAt} title={formatDateTime(topic.createdAt)}>
+          {formatDate(topic.createdAt)}
+        </time>
+      </td>
+      <td className="py-3 pr-5 pl-4">
+        <div className="flex items-center justify-end gap-1">
+          <MayCall procedure="topics.update">
+            <button type="button" onClick={onEdit} aria-label={`Edit ${topic.name}`} title="Edit topic" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700">
+              <PencilIcon className="size-4" />
+            </button>
+          </MayCall>
+          <MayCall procedure="topics.delete">
+            <button type="button" onClick={onDelete} aria-label={`Delete ${topic.name}`} title="Delete topic" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600">
+              <Trash2Icon className="size-4" />
+            </button>
+          </MayCall>
+        </div>
+      </td>
+    </tr>
+  );
+}
