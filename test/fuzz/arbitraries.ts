@@ -35,6 +35,10 @@ export function validValue(schema: Schema | undefined, resolve: (s: Schema | und
       if (s.format === 'email') return fc.emailAddress();
       if (s.format === 'date-time') return fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
       if (s.contentEncoding === 'base64' || s.format === 'byte' || s.format === 'base64') return fc.base64String({ maxLength: 40 });
+      if (typeof s.pattern === 'string') {
+        const max = Math.min(s.maxLength ?? 40, 40);
+        return fc.stringMatching(new RegExp(s.pattern)).filter((text) => text.length >= (s.minLength ?? 0) && text.length <= max);
+      }
       return fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 40, 40) });
     case 'integer':
       return fc.integer({ min: s.minimum ?? -1_000, max: s.maximum ?? 1_000 });
