@@ -4,6 +4,7 @@ import { deleteContact, deleteContacts, updateContact } from '../services/contac
 import { createContact } from '../services/contacts/create';
 import { getContact, listContacts } from '../services/contacts/read';
 import { contactIdOf } from '../services/contacts/target';
+import { CONTACT_NAME_MAX } from '../services/contacts/names';
 import { contactParam } from './contact-param';
 import { CONTACT_BATCH_LIMIT, upsertContacts } from '../services/contacts/upsert';
 import { router } from '../trpc/init';
@@ -25,7 +26,7 @@ export const contact = z
   })
   .meta({ id: 'Contact' });
 
-export const name = z.string().trim().max(200, 'must be at most 200 characters');
+export const name = z.string().trim().max(CONTACT_NAME_MAX, `must be at most ${CONTACT_NAME_MAX} characters`);
 const contactFields = {
   email: z.string().max(320, 'must be at most 320 characters').describe('The address; stored lowercase'),
   name: name.optional(),

@@ -5,6 +5,7 @@ import { audiencesRouter } from './audiences';
 import { auditLogRouter } from './audit-log';
 import { billingRouter } from './billing';
 import { broadcastsRouter } from './broadcasts';
+import { contactImportsRouter } from './contact-imports/router';
 import { contactPropertiesRouter } from './contact-properties';
 import { contactsRouter } from './contacts';
 import { domainsRouter } from './domains';
@@ -35,6 +36,7 @@ export const appRouter = router({
   contactProperties: contactPropertiesRouter,
   topics: topicsRouter,
   contacts: contactsRouter,
+  contactImports: contactImportsRouter,
   segments: segmentsRouter,
   events: eventsRouter,
   suppressions: suppressionsRouter,
