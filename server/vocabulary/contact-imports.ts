@@ -45,3 +45,13 @@ export interface ImportRowError {
   email: string;
   error: string;
 }
+
+/**
+ * The header the dashboard's upload carries (app/(dashboard)/contacts/imports/upload): a form on
+ * another site can post a file with the person's cookie, but cannot set a header without the
+ * browser asking first, which this service never allows.
+ */
+export const DASHBOARD_UPLOAD_HEADER = 'x-eumail-dashboard';
+
+/** Where the dashboard uploads an import's file, with the person's session. */
+export const DASHBOARD_UPLOAD_PATH = '/contacts/imports/upload';
