@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
 import { contactImports } from '@/db/schema';
 import { registerAudienceHold } from '../audiences/holds';
 

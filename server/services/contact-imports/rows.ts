@@ -11,6 +11,7 @@ import type { CsvRecord } from './csv-records';
 export interface ImportRowValues {
   /** As stored: lowercase, an IDN domain in ASCII. */
   email: string;
+  /** The name cell, else the first and last names joined. */
   name?: string;
   firstName?: string;
   lastName?: string;
@@ -63,6 +64,12 @@ export function readRow(record: CsvRecord, columns: ImportColumns, columnCount: 
     const text = cell(columns[key]);
     if (text.length > CONTACT_NAME_MAX) return { email: raw, error: `${field}: must be at most ${CONTACT_NAME_MAX} characters` };
     if (text) values[key] = text;
+  }
+  // The issue's rule, and the dashboard's preview: a row that gives first or last names and no name
+  // gives "first last" as the name.
+  if (values.name === undefined && (values.firstName || values.lastName)) {
+    values.name = [values.firstName, values.lastName].filter(Boolean).join(' ');
+    if (values.name.length > CONTACT_NAME_MAX) return { email: raw, error: `first_name, last_name: together longer than ${CONTACT_NAME_MAX} characters, the longest name` };
   }
   if (columns.unsubscribed !== undefined) {
     const text = cell(columns.unsubscribed);
