@@ -280,6 +280,17 @@ describe('refusals', () => {
   });
 });
 
+describe('an erasure', () => {
+  it('takes the address out of the rows imports listed as not imported', async () => {
+    const org = await app.createOrg();
+    const result = await imported(org, 'email\nAda <ADA@example.net>\nnot-an-address\n');
+    expect(result.errors.map((e: { email: string }) => e.email)).toEqual(['Ada <ADA@example.net>', 'not-an-address']);
+    const erased = await app.request('DELETE', `/api/recipients/${encodeURIComponent('ada@example.net')}/data`, { key: org.apiKey });
+    expect(erased.status, erased.text).toBe(200);
+    expect(await readImport(org, result.id)).toMatchObject({ counts: { failed: 2 }, errors: [{ row: 3, email: 'not-an-address' }] });
+  });
+});
+
 describe('GET /contacts/imports', () => {
   it('is the imports list, not the contact route; newest first in cursor pages, without their errors', async () => {
     const org = await app.createOrg();
