@@ -280,6 +280,22 @@ describe('refusals', () => {
   });
 });
 
+describe('while an import runs', () => {
+  it('answers requests between its batches: PGlite\'s one connection is not held for a whole run', async () => {
+    const org = await app.createOrg({ plan: '25k' });
+    const csv = `email\n${Array.from({ length: 10_000 }, (_, i) => `r${i}@example.net`).join('\n')}\n`;
+    const { id } = (await uploadImport(app, org.apiKey, csv)).body;
+    const running = drain();
+    // Asked once the run has started: answered while batches remain.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const read = await readImport(org, id);
+    expect(['queued', 'in_progress']).toContain(read.status);
+    expect(read.counts.created).toBeLessThan(10_000);
+    await running;
+    expect((await readImport(org, id)).counts.created).toBe(10_000);
+  });
+});
+
 describe('an erasure', () => {
   it('takes the address out of the rows imports listed as not imported', async () => {
     const org = await app.createOrg();

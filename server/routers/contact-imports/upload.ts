@@ -96,6 +96,7 @@ function readForm(deps: Deps, principal: Principal, request: { headers: Incoming
       );
     });
     parser.on('field', (name, value, info) => {
+      if (name === 'file') return void note('file: must be the CSV file itself (a file part), not text');
       if (!isImportField(name)) return void note(`${name}: unknown field (the form takes file, ${IMPORT_FIELDS.join(', ')})`);
       if (form.fields.has(name)) return void note(`${name}: sent twice; send it once${name === 'segments' || name === 'topics' ? ', as one JSON array' : ''}`);
       if (info.valueTruncated) return void note(`${name}: longer than ${FIELD_MAX_BYTES / 1024} KiB`);

@@ -35,7 +35,12 @@ async function drive(deps: Deps, id: string, budgetMs: number): Promise<BatchOut
   const cache: ReadingCache = {};
   try {
     let outcome: BatchOutcome = 'more';
-    while (outcome === 'more' && !deps.claims.stopping && performance.now() - started < budgetMs) outcome = await importBatch(deps, id, cache);
+    while (outcome === 'more' && !deps.claims.stopping && performance.now() - started < budgetMs) {
+      outcome = await importBatch(deps, id, cache);
+      // Requests that arrived meanwhile get their turn before the next batch: on PGlite (one
+      // connection) a run chained without a pause held the database for its whole budget.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     return outcome;
   } finally {
     await deps.claims.release(contactImports, [id]);

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTRPC } from '../../../../lib/trpc';
 import { useInvalidateAudiences } from '../../use-invalidate-audiences';
 import type { ColumnMapping } from './contact-rows';
@@ -27,12 +27,11 @@ export function useContactImport(audienceId: string) {
     enabled: id !== null,
     refetchInterval: (query) => (query.state.data && isFinished(query.state.data) ? false : POLL_MS),
   });
-  const finished = job.data && isFinished(job.data) ? job.data : null;
-  const [counted, setCounted] = useState<string | null>(null);
-  if (finished && counted !== finished.id) {
-    setCounted(finished.id);
-    void invalidate();
-  }
+  // Once it ends, the audience's count and contacts are read again (once per import: `invalidate` is a new function each render).
+  const finishedId = job.data && isFinished(job.data) ? job.data.id : null;
+  useEffect(() => {
+    if (finishedId) void invalidate();
+  }, [finishedId]);
 
   const start = async (input: { file: Blob; fileName: string; mapping: ColumnMapping; hasHeader: boolean }) => {
     setState({ phase: 'uploading' });
