@@ -140,6 +140,8 @@ const envSchema = z.object({
   SMTP_TIMEOUT_MS: positiveMs(DEFAULT_TIMEOUTS.sessionMs),
   SHUTDOWN_GRACE_MS: positiveMs(10_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  // Resend's bound on an import's CSV file (docs/contacts.md, "Imports").
+  CONTACT_IMPORT_MAX_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
   HTTP_HEADERS_TIMEOUT_MS: positiveMs(DEFAULT_EDGE_LIMITS.headersTimeoutMs),
   HTTP_REQUEST_TIMEOUT_MS: positiveMs(DEFAULT_EDGE_LIMITS.requestTimeoutMs),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be at least 1').default(DEFAULT_EDGE_LIMITS.maxConnectionsPerAddress),
@@ -225,6 +227,8 @@ export type Config = {
   /** On SIGTERM, how long work in flight may take to finish. */
   shutdownGraceMs: number;
   bodyLimitBytes: number;
+  /** The largest CSV file `POST /contacts/imports` takes (413 past it). */
+  contactImportMaxBytes: number;
   /** The HTTP listener's bounds on slow and greedy clients (docs/security.md, "Abuse: the HTTP edge"). */
   edge: EdgeLimits;
   authSecret: string | undefined;
@@ -364,6 +368,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpTimeouts: timeoutsWithin(e.SMTP_TIMEOUT_MS),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    contactImportMaxBytes: e.CONTACT_IMPORT_MAX_BYTES,
     edge: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       // Node refuses a request bound shorter than the headers' one; the headers are part of the request.

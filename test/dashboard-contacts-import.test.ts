@@ -1,13 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunk } from '@/app/(dashboard)/audiences/[id]/contact-batches';
 import { guessMapping, looksLikeHeader } from '@/app/(dashboard)/audiences/[id]/import/column-guess';
-import { EMPTY_MAPPING, mapRecords, type ColumnMapping, type ImportRow } from '@/app/(dashboard)/audiences/[id]/import/contact-rows';
+import { EMPTY_MAPPING, firstSkipped, mapRecords, type ColumnMapping } from '@/app/(dashboard)/audiences/[id]/import/contact-rows';
+import { columnMapOf, failedRows, failureOf, isFinished, progressOf, startImport } from '@/app/(dashboard)/audiences/[id]/import/import-job';
 import { parseSubscription } from '@/app/(dashboard)/audiences/[id]/import/subscription-cell';
-import { firstSkipped, rowIssues, uploadContacts, type BatchAnswer, type SendBatch } from '@/app/(dashboard)/audiences/[id]/import/contact-upload';
+import { POST } from '@/app/(dashboard)/contacts/imports/upload/route';
 import { detectDelimiter, parseCsv } from '@/app/lib/csv';
-
-/** A failed tRPC call as the dashboard's client sees it: the server's envelope under `data`. */
-const failure = (status: number, code: string, error: string) => Object.assign(new Error(error), { data: { envelope: { status, code, error } } });
+import { setRuntime } from '@/server/runtime-registry';
+import { sweepContactImports } from '@/server/services/contact-imports/run';
+import { DASHBOARD_TEST_MODE_REFUSAL } from '@/server/vocabulary/test-mode';
+import { startTestApp, type TestApp } from './support/app';
+import { dashboardCall, makeMemberOf, signUpPerson } from './support/dashboard-session';
 
 const mapping = (columns: Partial<ColumnMapping>): ColumnMapping => ({ ...EMPTY_MAPPING, ...columns });
 
@@ -153,92 +156,82 @@ describe('batches', () => {
   });
 });
 
-const rowsOf = (count: number, firstLine = 2): ImportRow[] => Array.from({ length: count }, (_, index) => ({ row: firstLine + index, contact: { email: `c${index}@example.com` } }));
+/** A failed request as the dashboard's client sees it: the server's envelope under `data`. */
+const refusalOf = (error: unknown) => (error as { data?: { envelope?: unknown } }).data?.envelope;
 
-/** A fake batchContacts: every row created unless `answer` says otherwise; records what it was sent. */
-function fakeServer(answer: (contacts: Parameters<SendBatch>[0], call: number) => BatchAnswer | Error = (contacts) => ({ created: contacts.length, updated: 0, unchanged: 0, errors: [] })) {
-  const calls: Array<Parameters<SendBatch>[0]> = [];
-  const send: SendBatch = async (contacts) => {
-    calls.push(contacts);
-    const result = answer(contacts, calls.length);
-    if (result instanceof Error) throw result;
-    return result;
-  };
-  return { send, calls };
-}
-
-describe('the upload', () => {
-  it('sends 1,000 rows at a time, one batch after the other, and adds up the answers', async () => {
-    const { send, calls } = fakeServer((contacts, call) => ({ created: call === 1 ? contacts.length - 1 : contacts.length, updated: call === 1 ? 1 : 0, unchanged: 0, errors: [] }));
-    const progress: Array<[number, number]> = [];
-    const outcome = await uploadContacts(rowsOf(2_500), send, { onProgress: (p) => progress.push([p.rowsDone, p.batchesDone]) });
-    expect(calls.map((contacts) => contacts.length)).toEqual([1_000, 1_000, 500]);
-    expect(calls[1]![0]).toEqual({ email: 'c1000@example.com' });
-    expect(progress).toEqual([
-      [0, 0],
-      [1_000, 1],
-      [2_000, 2],
-      [2_500, 3],
-    ]);
-    expect(outcome).toMatchObject({ rowsTotal: 2_500, rowsDone: 2_500, batchesTotal: 3, batchesDone: 3, created: 2_499, updated: 1, unchanged: 0, merged: 0, skipped: [], failure: null, cancelled: false, rowsLeft: 0 });
+describe('the import', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+    // The dashboard's route handlers read the process's runtime (server/runtime-registry.ts).
+    setRuntime(app.runtime);
+  });
+  afterAll(async () => {
+    setRuntime(null);
+    await app.close();
   });
 
-  it("lists the rows the server refused by their line in the file, and counts duplicates it merged", async () => {
-    const { send } = fakeServer((contacts) => ({ created: contacts.length - 3, updated: 0, unchanged: 0, errors: [{ index: 1, email: 'c1@example.com', error: '"c1@example.com": no' }] }));
-    const outcome = await uploadContacts(rowsOf(5, 10), send);
-    expect(outcome.skipped).toEqual([{ row: 11, email: 'c1@example.com', error: '"c1@example.com": no' }]);
-    expect(outcome).toMatchObject({ created: 2, merged: 2, rowsDone: 5 });
-  });
+  /** The dashboard's upload, its route handler answering as Next would hand it the request, with the person's cookie. */
+  const sendAs =
+    (cookie: string): typeof fetch =>
+    (input, init) =>
+      POST(new Request(new URL(String(input), 'http://127.0.0.1:3000'), { ...init, headers: { ...(init?.headers as Record<string, string>), cookie } }));
+  const file = (text: string) => new Blob([text], { type: 'text/csv' });
 
-  it('stops at a batch refused whole (the contact cap), with its error and the rows left', async () => {
-    const refusal = failure(403, 'PLAN_LIMIT_EXCEEDED', 'The Free plan stores 1,000 contacts across all audiences; 0 slots are left and this request adds 1,000. Nothing was stored; delete contacts or upgrade');
-    const { send, calls } = fakeServer((contacts, call) => (call === 2 ? refusal : { created: contacts.length, updated: 0, unchanged: 0, errors: [] }));
-    const outcome = await uploadContacts(rowsOf(2_500), send);
-    expect(calls).toHaveLength(2);
-    expect(outcome.failure).toBe(refusal);
-    expect(outcome).toMatchObject({ created: 1_000, rowsDone: 1_000, batchesDone: 1, rowsLeft: 1_500, cancelled: false });
-  });
-
-  it('skips the rows a validation error names and sends the rest of the batch again', async () => {
-    const { send, calls } = fakeServer((contacts, call) =>
-      call === 1 ? failure(400, 'VALIDATION_ERROR', 'contacts.1.name: must be at most 200 characters; contacts.3.email: must be at most 320 characters; contacts.3.name: too long') : { created: contacts.length, updated: 0, unchanged: 0, errors: [] },
-    );
-    const outcome = await uploadContacts(rowsOf(5), send);
-    expect(calls.map((contacts) => contacts.map((contact) => contact.email))).toEqual([
-      ['c0@example.com', 'c1@example.com', 'c2@example.com', 'c3@example.com', 'c4@example.com'],
-      ['c0@example.com', 'c2@example.com', 'c4@example.com'],
-    ]);
-    expect(outcome.skipped).toEqual([
-      { row: 3, email: 'c1@example.com', error: 'name: must be at most 200 characters' },
-      { row: 5, email: 'c3@example.com', error: 'email: must be at most 320 characters; name: too long' },
-    ]);
-    expect(outcome).toMatchObject({ created: 3, rowsDone: 5, batchesDone: 1, batchesTotal: 1, failure: null });
-  });
-
-  it('stops at a validation error that names no row', async () => {
-    const refusal = failure(400, 'VALIDATION_ERROR', 'contacts: give at least one contact');
-    const outcome = await uploadContacts(rowsOf(3), fakeServer(() => refusal).send);
-    expect(outcome.failure).toBe(refusal);
-    expect(outcome.rowsLeft).toBe(3);
-  });
-
-  it('sends a batch too large for one request again in halves', async () => {
-    const { send, calls } = fakeServer((contacts) => (contacts.length > 300 ? failure(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large') : { created: contacts.length, updated: 0, unchanged: 0, errors: [] }));
-    const outcome = await uploadContacts(rowsOf(1_000), send);
-    expect(calls.map((contacts) => contacts.length)).toEqual([1_000, 500, 250, 250, 500, 250, 250]);
-    expect(outcome).toMatchObject({ created: 1_000, rowsDone: 1_000, failure: null });
-    expect(outcome.batchesDone).toBe(outcome.batchesTotal);
-  });
-
-  it('stops between batches when asked, without sending the next one', async () => {
-    let stop = false;
-    const { send, calls } = fakeServer((contacts) => {
-      stop = true;
-      return { created: contacts.length, updated: 0, unchanged: 0, errors: [] };
+  it('names the columns by position, the subscription column as the audience\'s', () => {
+    expect(columnMapOf(mapping({ email: 0, name: 2, subscription: 3, subscriptionColumn: 'unsubscribed' }))).toEqual({
+      email: 1,
+      name: 3,
+      first_name: undefined,
+      last_name: undefined,
+      subscription: { column: 4, lists: 'unsubscribed' },
     });
-    const outcome = await uploadContacts(rowsOf(2_500), send, { shouldStop: () => stop });
-    expect(calls).toHaveLength(1);
-    expect(outcome).toMatchObject({ cancelled: true, failure: null, rowsDone: 1_000, rowsLeft: 1_500 });
+    expect(JSON.parse(JSON.stringify(columnMapOf(mapping({ email: 1, firstName: 0 }))))).toEqual({ email: 2, first_name: 1 });
+  });
+
+  it('uploads the file as picked into the audience, and the import reads it as the preview did', async () => {
+    const person = await signUpPerson(app, 'ada@acme.test');
+    const audience = await dashboardCall(app, person.cookie, 'mutation', 'audiences.create', { name: 'News' });
+    await dashboardCall(app, person.cookie, 'mutation', 'audiences.batchContacts', { id: audience.data.id, contacts: [{ email: 'left@example.net', subscribed: false }] });
+    const text = 'Surname;Given name;Mail;Opt-out\r\nLovelace;Ada;ada@example.net;no\r\nHopper;Grace;grace@example.net;yes\r\nLeft;Lea;left@example.net;no\r\n;;;\r\nshort@example.net\r\n';
+    const { records } = parseCsv(text);
+    const chosen = guessMapping(records[0]!.fields);
+    expect(chosen).toEqual(mapping({ email: 2, firstName: 1, lastName: 0, subscription: 3, subscriptionColumn: 'unsubscribed' }));
+    const preview = mapRecords(records.slice(1), 4, chosen);
+    const id = await startImport({ file: file(text), fileName: 'people.csv', mapping: chosen, hasHeader: true, audienceId: audience.data.id }, sendAs(person.cookie));
+    const queued = await dashboardCall(app, person.cookie, 'query', 'contactImports.get', { id });
+    expect(queued.data).toMatchObject({ status: 'queued', fileName: 'people.csv', segments: [audience.data.id], onConflict: 'upsert' });
+    expect(progressOf(queued.data)).toEqual({ total: 5, done: 0, batches: 1, batch: 1 });
+    await sweepContactImports(app.runtime.deps);
+    const done = (await dashboardCall(app, person.cookie, 'query', 'contactImports.get', { id })).data;
+    expect(isFinished(done)).toBe(true);
+    expect(done.counts).toEqual({ total: 5, created: 2, updated: 1, skipped: 0, failed: 2 });
+    // The rows the preview said it would skip are the ones the import left out, with the same reasons.
+    expect(failedRows(done)).toEqual(preview.skipped);
+    expect(failureOf(done)).toBeNull();
+    const members = await dashboardCall(app, person.cookie, 'query', 'audiences.listContacts', { id: audience.data.id, limit: 10 });
+    expect(Object.fromEntries((members.data.data as Array<{ email: string; name: string | null; subscribed: boolean }>).map((m) => [m.email, [m.name, m.subscribed]]))).toEqual({
+      'ada@example.net': ['Ada Lovelace', true],
+      'grace@example.net': ['Grace Hopper', false],
+      // An opt-out stays, whatever the file says.
+      'left@example.net': ['Lea Left', false],
+    });
+  });
+
+  it('refuses an upload without the dashboard\'s header, in test mode, and to a role that may not add contacts', async () => {
+    const owner = await signUpPerson(app, 'owner@acme.test');
+    const audience = await dashboardCall(app, owner.cookie, 'mutation', 'audiences.create', { name: 'News' });
+    const input = { file: file('email\nada@example.net\n'), fileName: 'a.csv', mapping: mapping({ email: 0 }), hasHeader: true, audienceId: audience.data.id };
+    const withoutHeader: typeof fetch = (url, init) => sendAs(owner.cookie)(url, { ...init, headers: {} });
+    await expect(startImport(input, withoutHeader).catch(refusalOf)).resolves.toEqual({ status: 403, code: 'FORBIDDEN', error: 'Upload the file from the dashboard' });
+    await expect(startImport(input, sendAs(`${owner.cookie}; eumail_mode=test`)).catch(refusalOf)).resolves.toMatchObject({ status: 403, code: 'FORBIDDEN', error: DASHBOARD_TEST_MODE_REFUSAL });
+    const viewer = await signUpPerson(app, 'viewer@acme.test');
+    await makeMemberOf(app, viewer, owner.organizationId, 'viewer');
+    await expect(startImport(input, sendAs(viewer.cookie)).catch(refusalOf)).resolves.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    // The API's own route takes keys, never the cookie.
+    const cookieOnly = await fetch(`${app.url}/api/contacts/imports`, { method: 'POST', headers: { cookie: owner.cookie, 'x-eumail-dashboard': '1' }, body: new FormData() });
+    expect(cookieOnly.status).toBe(401);
+    expect((await dashboardCall(app, owner.cookie, 'query', 'contactImports.list', {})).data).toEqual({ data: [], nextCursor: null });
   });
 
   it('lists skipped rows in file order, the first 100 and a count of the rest', () => {
@@ -251,11 +244,11 @@ describe('the upload', () => {
     expect(firstSkipped([])).toEqual({ shown: [], more: 0 });
   });
 
-  it('reads the rows out of a validation message', () => {
-    expect(rowIssues('contacts.0.name: a; b; contacts.12.email: c')).toEqual([
-      { index: 0, error: 'name: a; b' },
-      { index: 12, error: 'email: c' },
-    ]);
-    expect(rowIssues('contacts: give at least one contact')).toEqual([]);
+  it('tells the batch under way from the counts', () => {
+    const counts = (done: number, total: number) => ({ counts: { total, created: done, updated: 0, skipped: 0, failed: 0 } });
+    expect(progressOf(counts(0, 2_504))).toEqual({ total: 2_504, done: 0, batches: 3, batch: 1 });
+    expect(progressOf(counts(1_000, 2_504))).toEqual({ total: 2_504, done: 1_000, batches: 3, batch: 2 });
+    expect(progressOf(counts(2_504, 2_504))).toEqual({ total: 2_504, done: 2_504, batches: 3, batch: 3 });
+    expect(progressOf(counts(0, 0))).toEqual({ total: 0, done: 0, batches: 1, batch: 1 });
   });
 });

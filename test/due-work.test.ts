@@ -36,6 +36,7 @@ describe('the declarations of due work', () => {
       'email-dispatch': 1_000,
       'webhook-delivery': 500,
       'broadcast-fanout': 2_000,
+      'contact-import': 2_000,
       'plan-changes': 5_000,
       'payment-grace': 60_000,
       'overage-meter': 60_000,
@@ -54,6 +55,10 @@ describe('the declarations of due work', () => {
     expect(sweep('broadcast-fanout').again!({ handled: 1, outcomes: { more: 1 } })).toBe(true);
     expect(sweep('broadcast-fanout').again!({ handled: 1, outcomes: { sent: 1 } })).toBe(false);
     expect(sweep('broadcast-fanout').summary({ handled: 1, outcomes: { sent: 1 } })).toEqual({ handled: 1, outcomes: { sent: 1 } });
+    expect(sweep('contact-import').again!({ handled: 1, outcomes: { more: 1 }, abandoned: 0 })).toBe(true);
+    expect(sweep('contact-import').again!({ handled: 1, outcomes: { completed: 1 }, abandoned: 0 })).toBe(false);
+    expect(sweep('contact-import').summary({ handled: 0, outcomes: {}, abandoned: 2 })).toEqual({ handled: 0, outcomes: {}, abandoned: 2 });
+    expect(sweep('contact-import').summary({ handled: 0, outcomes: {}, abandoned: 0 })).toBeNull();
     for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'overage-meter', 'retention'] as const) expect(sweep(kind).again).toBeUndefined();
     expect(sweep('system-mail').summary(3)).toEqual({ handled: 3 });
     expect(sweep('domain-check').summary(2)).toEqual({ checked: 2 });
@@ -85,6 +90,8 @@ describe('the declarations of due work', () => {
       'webhook-delivery-fan-out': { id: 'webhook-delivery-fan-out', triggers: [{ event: 'webhook-delivery/due' }, { cron: '* * * * *' }] },
       'broadcast-fanout': { id: 'broadcast-fanout', triggers: [{ event: 'broadcast-fanout/due' }], concurrency: { key: 'event.data.organizationId', limit: 1 } },
       'broadcast-fanout-sweep': { id: 'broadcast-fanout-sweep', triggers: [{ cron: '* * * * *' }] },
+      'contact-import': { id: 'contact-import', triggers: [{ event: 'contact-import/due' }], concurrency: { key: 'event.data.organizationId', limit: 1 } },
+      'contact-import-sweep': { id: 'contact-import-sweep', triggers: [{ cron: '* * * * *' }] },
       'plan-changes': { id: 'plan-changes', triggers: [{ cron: '* * * * *' }] },
       'payment-grace': { id: 'payment-grace', triggers: [{ cron: '* * * * *' }] },
       'overage-meter': { id: 'overage-meter', triggers: [{ cron: '* * * * *' }] },
@@ -170,6 +177,17 @@ describe('the per-row runs keep the step ids of runs in flight', () => {
     expect(long.result).toEqual({ id, outcome: 'more' });
   });
 
+  it('contact-import: import-n at once while rows are left; after 400 steps it wakes itself again', async () => {
+    const scope = { id, organizationId: 'org-1' };
+    const run = await stepsOf(perRow('contact-import'), { name: 'contact-import/due', data: scope }, (step) => (step === 'import-0' ? 'more' : 'completed'));
+    expect(run.steps).toEqual([['run', 'import-0'], ['run', 'import-1']]);
+    expect(run.result).toEqual({ id, outcome: 'completed' });
+    const long = await stepsOf(perRow('contact-import'), { name: 'contact-import/due', data: scope }, () => 'more');
+    expect(long.steps.filter(([kind]) => kind === 'run')).toHaveLength(400);
+    expect(long.steps.slice(-2)).toEqual([['run', 'import-399'], ['send', 'continue']]);
+    expect(long.sent).toEqual([{ name: 'contact-import/due', data: scope }]);
+  });
+
   it('domain-check: one check-dns step', async () => {
     const run = await stepsOf(perRow('domain-check'), { name: 'domain-check/due', data: { id } }, () => 'verified');
     expect(run.steps).toEqual([['run', 'check-dns']]);
@@ -193,6 +211,7 @@ describe('the per-row runs keep the step ids of runs in flight', () => {
       ['domain-check', 'sweep', 3, { checked: 3 }],
       ['email-dispatch', 'sweep', report, report],
       ['broadcast-fanout', 'sweep', report, report],
+      ['contact-import', 'sweep', report, report],
       ['plan-changes', 'apply-due-plan-changes', 1, { applied: 1 }],
       ['payment-grace', 'restrict-unpaid-accounts', 1, { restricted: 1 }],
       ['overage-meter', 'report-overage', 2, { reported: 2 }],

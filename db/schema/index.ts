@@ -18,3 +18,4 @@ export * from './email-recipients';
 export * from './billing';
 export * from './contact-model';
 export * from './delivery-shaping';
+export * from './contact-imports';

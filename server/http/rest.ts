@@ -59,8 +59,10 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
       const query = parseQuery(new URLSearchParams(queryAt === -1 ? '' : originalUrl.slice(queryAt + 1)));
       if (BODY_METHODS.has(method)) {
         if (!isPublic(match.entry)) await authorizeBeforeBody(deps, req, res, requestId, match.entry.meta);
-        body = await readJsonBody(req, bodyLimitOf(match.entry, deps.config.bodyLimitBytes));
-        checkJsonBody(body);
+        if (!match.entry.plain?.streamsBody) {
+          body = await readJsonBody(req, bodyLimitOf(match.entry, deps.config.bodyLimitBytes));
+          checkJsonBody(body);
+        }
       }
       if (match.entry.plain) {
         await match.entry.plain.handle({ req, res, ctx: apiContext(deps, req, res, requestId), deps, requestId, body, params, json: (status, answer) => sendJson(res, status, answer) });

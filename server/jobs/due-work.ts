@@ -1,4 +1,5 @@
 import { broadcastDueAt, runBroadcast, sweepBroadcasts } from '../services/broadcasts/fan-out';
+import { runContactImport, sweepContactImports } from '../services/contact-imports/run';
 import { checkDomain, sweepDomainChecks } from '../services/domains/verification';
 import { dispatchEmail, nextAttemptAtOf, sweepEmailDispatch } from '../services/emails/pipeline/dispatch';
 import { applyRetention } from '../services/emails/retention';
@@ -133,6 +134,28 @@ const broadcastFanout = dueWork({
   },
 });
 
+/**
+ * A contact import (docs/contacts.md, "Imports"): a sweep that worked on one may have stopped at
+ * its budget with rows left: again at once. In Inngest, one run per import, batches of 1,000 rows a
+ * step at a time (each step a few seconds of batches, under the import's claim), one run per
+ * organization at a time: an organization's imports take the plan's contact cap one after the other.
+ */
+const contactImport = dueWork({
+  kind: 'contact-import',
+  sweep: sweepContactImports,
+  intervalMs: 2_000,
+  again: (report) => (report.outcomes.more ?? 0) > 0,
+  summary: (report) => (report.handled > 0 || report.abandoned > 0 ? { handled: report.handled, outcomes: report.outcomes, abandoned: report.abandoned } : null),
+  cron: { functionId: 'contact-import-sweep', schedule: EVERY_MINUTE, step: 'sweep' },
+  perRow: {
+    functionId: 'contact-import',
+    concurrency: { per: 'organizationId', limit: 1 },
+    step: 'import',
+    run: (deps, id) => runContactImport(deps, id),
+    repeat: { more: (outcome) => outcome === 'more', maxSteps: 400, continueStep: 'continue' },
+  },
+});
+
 /** Caps read the plan in force without waiting for this; it writes down downgrades whose billing period has ended. */
 const planChanges = dueWork({
   kind: 'plan-changes',
@@ -180,6 +203,7 @@ export const DUE_WORK: { readonly [K in JobKind]: DueWork<K> } = {
   'email-dispatch': emailDispatch,
   'webhook-delivery': webhookDelivery,
   'broadcast-fanout': broadcastFanout,
+  'contact-import': contactImport,
   'plan-changes': planChanges,
   'payment-grace': paymentGrace,
   'overage-meter': overageMeter,

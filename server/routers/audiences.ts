@@ -4,6 +4,7 @@ import { deleteContact, deleteContacts, updateContact } from '../services/contac
 import { createContact } from '../services/contacts/create';
 import { getContact, listContacts } from '../services/contacts/read';
 import { contactIdOf } from '../services/contacts/target';
+import { CONTACT_NAME_MAX } from '../services/contacts/names';
 import { contactParam } from './contact-param';
 import { propertyValuesInput } from './property-values';
 import { CONTACT_BATCH_LIMIT, upsertContacts, type ContactInput } from '../services/contacts/upsert';
@@ -26,7 +27,7 @@ export const contact = z
   })
   .meta({ id: 'Contact' });
 
-export const name = z.string().trim().max(200, 'must be at most 200 characters');
+export const name = z.string().trim().max(CONTACT_NAME_MAX, `must be at most ${CONTACT_NAME_MAX} characters`);
 const contactFields = {
   email: z.string().max(320, 'must be at most 320 characters').describe('The address; stored lowercase'),
   name: name.optional(),

@@ -5,6 +5,7 @@ import { audiencesRouter } from './audiences';
 import { auditLogRouter } from './audit-log';
 import { billingRouter } from './billing';
 import { broadcastsRouter } from './broadcasts';
+import { contactImportsRouter } from './contact-imports/router';
 import { contactPropertiesRouter } from './contact-properties';
 import { contactsRouter } from './contacts';
 import { contactTopicsRouter } from './contact-topics';
@@ -37,6 +38,7 @@ export const appRouter = router({
   topics: topicsRouter,
   contacts: contactsRouter,
   contactTopics: contactTopicsRouter,
+  contactImports: contactImportsRouter,
   segments: segmentsRouter,
   events: eventsRouter,
   suppressions: suppressionsRouter,

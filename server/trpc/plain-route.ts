@@ -33,6 +33,11 @@ export interface PlainRoute {
   liveWrite?: boolean;
   bodyLimitBytes?: number;
   bulkBody?: boolean;
+  /**
+   * The route reads its own body from `req` (a multipart upload, streamed): the edge admits the
+   * caller from the headers first, as for every body, and reads nothing; `body` is undefined.
+   */
+  streamsBody?: boolean;
   /** Refusals beyond every operation's, for the document. */
   errors?: Array<409 | 410>;
   handle(input: PlainRouteRequest): Promise<void>;

@@ -86,7 +86,7 @@ export const isAuditAction = (value: unknown): value is AuditAction => typeof va
  * What an action was done to. A `recipient` is a data subject's address, named by its keyed hash only (docs/privacy.md), never
  * in clear; a `contact` or `suppression` is labelled with its address until that address is erased.
  */
-export const AUDIT_TARGET_TYPES = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'contact_property', 'topic', 'suppression', 'template', 'broadcast', 'organization', 'user', 'recipient', 'invitation', 'member'] as const;
+export const AUDIT_TARGET_TYPES = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'contact_import', 'contact_property', 'topic', 'suppression', 'template', 'broadcast', 'organization', 'user', 'recipient', 'invitation', 'member'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** The groups the dashboard filters by: the part of an action before the dot. */

@@ -114,6 +114,9 @@ export const DASHBOARD_ACCESS = {
   'contacts.listSegments': EVERYONE,
   'contacts.addSegment': AUDIENCE,
   'contacts.removeSegment': AUDIENCE,
+  // Starting one is the dashboard's upload (app/(dashboard)/contacts/imports/route.ts), held to contacts.create's rule.
+  'contactImports.get': EVERYONE,
+  'contactImports.list': EVERYONE,
 
   'topics.create': AUDIENCE,
   'topics.list': EVERYONE,

@@ -8,6 +8,7 @@ import { guardConnections, type ConnectGuard } from '../support/connect-guard';
 import { OPERATOR } from '@/server/services/audit/record';
 import { setRateLimit } from '@/server/services/organizations/organizations';
 import { startTestApp, type TestApp } from '../support/app';
+import { importForm } from '../support/contact-imports';
 import { keyFor } from '../support/keys';
 import { hostilePathValue, hostileValue, PROTOTYPE_NAMES, resolver, toJson, validValue, type Schema } from './arbitraries';
 import { mutatedBody } from './mutations';
@@ -67,7 +68,8 @@ async function otherOrganization(): Promise<void> {
   });
   const contactProperty = await app.request('POST', '/api/contact-properties', { key: org.apiKey, body: { key: 'company', type: 'string' } });
   const topic = await app.request('POST', '/api/topics', { key: org.apiKey, body: { name: 'Product news', default_subscription: 'opt_in' } });
-  expect([audience.status, contact.status, broadcast.status, contactProperty.status, topic.status]).toEqual([201, 201, 201, 201, 201]);
+  const contactImport = await app.request('POST', '/api/contacts/imports', { key: org.apiKey, body: importForm('email\nimported@example.net\n', { segments: [audience.body.id] }) });
+  expect([audience.status, contact.status, broadcast.status, contactProperty.status, topic.status, contactImport.status]).toEqual([201, 201, 201, 201, 201, 202]);
   other.ids = {
     domain: domain.body.id,
     apiKey: spareKey.body.id,
@@ -79,6 +81,7 @@ async function otherOrganization(): Promise<void> {
     contact: contact.body.id,
     contactProperty: contactProperty.body.id,
     topic: topic.body.id,
+    contactImport: contactImport.body.id,
     suppression: suppression.body.id,
     // DELETE /suppressions/{id} takes an address too.
     suppressedAddress: suppression.body.email,
@@ -258,6 +261,7 @@ describe('the cross-organization sweep', () => {
     '/contact-properties/{id}': { id: 'contactProperty' },
     '/topics/{id}': { id: 'topic' },
     '/contacts/{idOrEmail}': { idOrEmail: 'contact' },
+    '/contacts/imports/{id}': { id: 'contactImport' },
     '/contacts/{idOrEmail}/segments': { idOrEmail: 'contact' },
     '/contacts/{idOrEmail}/segments/{segmentId}': { idOrEmail: 'contact', segmentId: 'audience' },
     '/contacts/{idOrEmail}/topics': { idOrEmail: 'contact' },

@@ -122,8 +122,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async request(method, path, requestOptions = {}) {
       const headers: Record<string, string> = { ...requestOptions.headers };
       if (requestOptions.key) headers.authorization = `Bearer ${requestOptions.key}`;
-      let body: string | undefined = requestOptions.rawBody;
-      if (requestOptions.body !== undefined) {
+      let body: string | FormData | undefined = requestOptions.rawBody;
+      // A form (multipart/form-data, its boundary chosen by fetch) goes as it is.
+      if (requestOptions.body instanceof FormData) body = requestOptions.body;
+      else if (requestOptions.body !== undefined) {
         body = JSON.stringify(requestOptions.body);
         headers['content-type'] ??= 'application/json';
       }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@/server/services/api-keys/keys';
 import { eq } from 'drizzle-orm';
-import { audiences, contactProperties, domains, events, organizations, suppressions, topics, webhookDeliveries, webhooks } from '@/db/schema';
+import { audiences, contactImports, contactProperties, domains, events, organizations, suppressions, topics, webhookDeliveries, webhooks } from '@/db/schema';
 import { newId } from '@/server/ids';
 import { newSigningSecret, sealSecret } from '@/server/services/webhooks/secrets';
 import { registerDomain } from '@/server/services/domains/crud';
@@ -13,6 +13,7 @@ import { createBroadcast } from '@/server/services/broadcasts/crud';
 import { sendBroadcast } from '@/server/services/broadcasts/send';
 import type { Principal } from '@/server/services/shared/principal';
 import type { TestApp } from '../support/app';
+import { importForm } from '../support/contact-imports';
 import { insertMember } from '../support/members';
 
 /**
@@ -134,6 +135,14 @@ async function makeTopic(ctx: PrepareContext): Promise<string> {
   const id = newId();
   const now = ctx.app.clock.now();
   await ctx.app.runtime.deps.db.insert(topics).values({ id, organizationId: ctx.organizationId, name: `Product news ${randomBytes(3).toString('hex')}`, defaultSubscription: 'opt_in', createdAt: now, updatedAt: now });
+  return id;
+}
+
+/** A contact import of the organization, done (no job left to run). */
+async function makeContactImport(ctx: PrepareContext): Promise<string> {
+  const id = newId();
+  const now = ctx.app.clock.now();
+  await ctx.app.runtime.deps.db.insert(contactImports).values({ id, organizationId: ctx.organizationId, status: 'completed', fileName: 'contacts.csv', requestedBy: {}, total: 1, created: 1, createdAt: now, completedAt: now });
   return id;
 }
 
@@ -350,6 +359,10 @@ export const ROUTES: RouteCase[] = [
   { method: 'PATCH', path: '/contacts/{idOrEmail}', sendingAccess: false, liveWrite: true, ...withProfile(() => ({ last_name: 'Lovelace' })) },
   { method: 'DELETE', path: '/contacts/{idOrEmail}', sendingAccess: false, liveWrite: true, ...withProfile() },
   { method: 'GET', path: '/contacts/{idOrEmail}/segments', sendingAccess: false, liveWrite: false, ...withProfile() },
+  // multipart/form-data: the form goes as it is (test/support/app.ts).
+  { method: 'POST', path: '/contacts/imports', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: importForm(`email\nimported-${randomBytes(3).toString('hex')}@example.net\n`) }) },
+  { method: 'GET', path: '/contacts/imports', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/contacts/imports/{id}', sendingAccess: false, liveWrite: false, ...withMade(makeContactImport) },
   { method: 'POST', path: '/contacts/{idOrEmail}/segments/{segmentId}', sendingAccess: false, liveWrite: true, ...withProfile(undefined, true) },
   { method: 'DELETE', path: '/contacts/{idOrEmail}/segments/{segmentId}', sendingAccess: false, liveWrite: true, ...withProfile(undefined, true) },
   { method: 'POST', path: '/contact-properties', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { key: `tier_${randomBytes(3).toString('hex')}`, type: 'string' } }) },

@@ -1,3 +1,6 @@
+/** The longest name, first name or last name a contact may have. */
+export const CONTACT_NAME_MAX = 200;
+
 /** A contact's names: `name` as given, and Resend's first and last names. */
 export interface ContactNames {
   name: string | null;

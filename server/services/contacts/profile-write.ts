@@ -41,14 +41,15 @@ const sameValues = (a: Record<string, ContactPropertyValue>, b: Record<string, C
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([key, value]) => b[key] === value);
 
 /** What a write changes on the contact, by field name (for the audit log); empty when nothing. */
-function changedFields(row: ContactNames & { unsubscribed: boolean; properties: Record<string, ContactPropertyValue> }, next: typeof row): string[] {
+export function changedFields(row: ContactNames & { unsubscribed: boolean; properties: Record<string, ContactPropertyValue> }, next: typeof row): string[] {
   const fields: string[] = [];
   for (const key of ['name', 'firstName', 'lastName', 'unsubscribed'] as const) if (row[key] !== next[key]) fields.push(key);
   if (!sameValues(row.properties, next.properties)) fields.push('properties');
   return fields;
 }
 
-const eventData = (row: ContactRow, audienceId: string | null = null) => ({
+/** What a `contact.*` event says of a contact of the organization (no segment: `audienceId` null). */
+export const eventData = (row: ContactRow, audienceId: string | null = null) => ({
   contactId: row.id,
   audienceId,
   email: row.email,

@@ -23,7 +23,8 @@ export interface ContactSegmentView {
   joinedAt: string;
 }
 
-const memberEvent = (contact: ContactRow, audienceId: string, subscribed: boolean) => ({ contactId: contact.id, audienceId, email: contact.email, name: contact.name, subscribed });
+/** What a `contact.*` event says of a contact in one segment (audience). */
+export const memberEvent = (contact: Pick<ContactRow, 'id' | 'email' | 'name'>, audienceId: string, subscribed: boolean) => ({ contactId: contact.id, audienceId, email: contact.email, name: contact.name, subscribed });
 
 /**
  * The contact joins the segment (audience), subscribed, in the caller's transaction: the

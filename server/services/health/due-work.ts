@@ -1,9 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { perDatabase, prepareSql, tableName } from '@/db/raw-sql';
-import { broadcasts, domains, emails, organizations, systemEmails, webhookDeliveries } from '@/db/schema';
+import { broadcasts, contactImports, domains, emails, organizations, systemEmails, webhookDeliveries } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { paymentGraceIsDue } from '../billing/payment-standing';
 import { broadcastIsDue } from '../broadcasts/fan-out';
+import { contactImportIsDue } from '../contact-imports/run';
 import { domainCheckIsDue } from '../domains/verification';
 import { emailIsDue } from '../emails/pipeline/claim';
 import { planChangeIsDue } from '../plans/changes';
@@ -28,6 +29,7 @@ const KINDS: Array<{ kind: string; from: SQL; dueAt: SQL; isDue: (now: SQL) => S
   { kind: 'system_emails', from: tableName(systemEmails), dueAt: sql`${systemEmails.nextAttemptAt}`, isDue: systemEmailIsDue },
   { kind: 'plan_changes', from: tableName(organizations), dueAt: sql`${organizations.pendingPlanAt}`, isDue: planChangeIsDue },
   { kind: 'payment_grace', from: tableName(organizations), dueAt: sql`${organizations.paymentGraceUntil}`, isDue: paymentGraceIsDue },
+  { kind: 'contact_imports', from: tableName(contactImports), dueAt: sql`${contactImports.createdAt}`, isDue: contactImportIsDue },
 ];
 
 const now = sql`${sql.placeholder('now')}::timestamptz`;

@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { conflict, notFound } from '../../errors';
 import { forgetAddressInAuditLog } from '../audit/forget-address';
+import { forgetAddressInImports } from '../contact-imports/forget-address';
 import { byPrincipal, recordAudit } from '../audit/record';
 import type { Principal } from '../shared/principal';
 import { suppressionHash } from '../suppressions/address-hash';
@@ -79,7 +80,8 @@ async function reduceSuppressions(
  * its emails (to or from it) with their history, attachments and tracking records, the event-log
  * rows about it with their webhook deliveries, its contacts in every audience, and its suppression
  * entries but the one kept as a hash (reduceSuppressions), and the address in the labels of audit
- * entries about its contacts and suppression entries (the hash takes its place). Emails not yet handed over (queued,
+ * entries about its contacts and suppression entries (the hash takes its place), and the rows imports listed as not
+ * imported that name it. Emails not yet handed over (queued,
  * scheduled, waiting for a retry) are erased with the rest, so they are never sent; one a worker
  * holds at this moment makes it a 409, to be tried again once that attempt is recorded. Recorded
  * in the audit log under the address's hash. 404 when nothing is held; an address erased before,
@@ -106,8 +108,9 @@ export async function eraseRecipientData(deps: Pick<Deps, 'db' | 'clock' | 'encr
     const contactCount = await deleteContacts(tx, organizationId, address);
     const suppression = await reduceSuppressions(tx, organizationId, address, hash);
     const auditLabels = await forgetAddressInAuditLog(tx, organizationId, address, hashedAddressLabel(hash));
+    const importErrors = await forgetAddressInImports(tx, organizationId, address);
     const erased = { emails: held.length, events: loggedEvents.length, contacts: contactCount, suppressions: suppression.deleted };
-    const changed = erased.emails + erased.events + erased.contacts + erased.suppressions + auditLabels > 0 || suppression.hashedNow;
+    const changed = erased.emails + erased.events + erased.contacts + erased.suppressions + auditLabels + importErrors > 0 || suppression.hashedNow;
     if (!changed && !suppression.kept) throw notFound('Data for this address');
     // Erased before, with only its hash left: nothing changes, and nothing is recorded.
     if (!changed) return { email: address, erased, keptSuppression: suppression.kept };

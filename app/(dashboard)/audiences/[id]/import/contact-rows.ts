@@ -1,20 +1,21 @@
+import { NO_ADDRESS, unreadableSubscription, wrongColumnCount } from '@/server/services/contact-imports/cells';
 import type { CsvRecord } from '../../../../lib/csv';
 import { parseSubscription, type SubscriptionColumn } from './subscription-cell';
 
-/** What one row of the file becomes: the fields `batchContacts` takes. */
+/** What one row of the file says, as the preview shows it. */
 export interface ContactFields {
   email: string;
   name?: string;
   subscribed?: boolean;
 }
 
-/** A row to upload, with its line in the file so that the server's complaints can point back at it. */
+/** A row the import will store, with its line in the file. */
 export interface ImportRow {
   row: number;
   contact: ContactFields;
 }
 
-/** A row left out, before the upload (the file) or by the server (the address), and why. */
+/** A row the import leaves out (foreseen by the preview, or reported by the import), and why. */
 export interface SkippedRow {
   row: number;
   email: string;
@@ -35,8 +36,6 @@ export interface ColumnMapping {
 
 export const EMPTY_MAPPING: ColumnMapping = { email: null, name: null, firstName: null, lastName: null, subscription: null, subscriptionColumn: 'subscribed' };
 
-const columnsWord = (count: number) => (count === 1 ? '1 column' : `${count} columns`);
-
 /** The contact's name: the name cell, else the first and last names joined ("Ada Lovelace"); empty when none is given. */
 function nameOf(cell: (index: number | null) => string, mapping: ColumnMapping): string {
   const whole = cell(mapping.name);
@@ -45,10 +44,11 @@ function nameOf(cell: (index: number | null) => string, mapping: ColumnMapping):
 }
 
 /**
- * The file's data records as contacts, by the mapping. A record is skipped, with the reason, when
- * its number of columns differs from the first row's, when its address cell is empty, or when its
- * subscription cell says neither yes nor no; the address itself is the server's to judge. The
- * subscription is sent as read: the server turns an opt-out on, never off (docs/audiences.md).
+ * The file's data records as the import will read them, for the preview: a record is left out,
+ * with the reason the import will give (server/services/contact-imports/rows.ts), when its number
+ * of columns differs from the first row's, when its address cell is empty, or when its
+ * subscription cell says neither yes nor no; the address itself is the import's to judge. The
+ * import turns an opt-out on, never off (docs/audiences.md).
  */
 export function mapRecords(records: CsvRecord[], columns: number, mapping: ColumnMapping): { rows: ImportRow[]; skipped: SkippedRow[] } {
   const rows: ImportRow[] = [];
@@ -57,11 +57,11 @@ export function mapRecords(records: CsvRecord[], columns: number, mapping: Colum
     const cell = (index: number | null) => (index === null ? '' : (fields[index] ?? '').trim());
     const email = cell(mapping.email);
     if (fields.length !== columns) {
-      skipped.push({ row: line, email, error: `has ${columnsWord(fields.length)} instead of ${columns}` });
+      skipped.push({ row: line, email, error: wrongColumnCount(fields.length, columns) });
       continue;
     }
     if (!email) {
-      skipped.push({ row: line, email, error: 'no email address' });
+      skipped.push({ row: line, email, error: NO_ADDRESS });
       continue;
     }
     const contact: ContactFields = { email };
@@ -71,7 +71,7 @@ export function mapRecords(records: CsvRecord[], columns: number, mapping: Colum
       const raw = cell(mapping.subscription);
       const subscribed = parseSubscription(raw, mapping.subscriptionColumn);
       if (subscribed === null) {
-        skipped.push({ row: line, email, error: `${mapping.subscriptionColumn}: "${raw}" is not yes or no (true/false, 1/0, subscribed/unsubscribed)` });
+        skipped.push({ row: line, email, error: unreadableSubscription(mapping.subscriptionColumn, raw) });
         continue;
       }
       if (subscribed !== undefined) contact.subscribed = subscribed;
@@ -79,4 +79,10 @@ export function mapRecords(records: CsvRecord[], columns: number, mapping: Colum
     rows.push({ row: line, contact });
   }
   return { rows, skipped };
+}
+
+/** Skipped rows in file order, the first `limit` of them, and how many more there are. */
+export function firstSkipped(skipped: SkippedRow[], limit = 100): { shown: SkippedRow[]; more: number } {
+  const sorted = [...skipped].sort((a, b) => a.row - b.row);
+  return { shown: sorted.slice(0, limit), more: Math.max(0, sorted.length - limit) };
 }

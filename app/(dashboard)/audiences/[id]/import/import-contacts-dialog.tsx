@@ -1,47 +1,46 @@
 'use client';
 
-import { useState } from 'react';
 import { Dialog } from '../../../../components/dialog';
+import { ErrorAlert } from '../../../../components/error-alert';
+import { Button } from '../../../../components/button';
 import type { Audience } from '../../types';
 import { ImportMappingStep } from './import-mapping-step';
 import { CsvFilePicker } from './csv-file-picker';
 import { ImportProgress } from './import-progress';
 import { ImportSummary } from './import-summary';
-import type { SkippedRow } from './contact-rows';
-import { useContactsUpload } from './use-contacts-upload';
+import { isFinished } from './import-job';
+import { useContactImport } from './use-contact-import';
 import { useCsvFile } from './use-csv-file';
 
 /**
- * Contacts from a CSV file, in four steps: the file (read in the browser), its columns with a
- * preview, the upload in batches of 1,000 with its progress, and what happened to every row.
+ * Contacts from a CSV file, in four steps: the file (read in the browser for the preview), its
+ * columns with a preview, the upload and the background import's progress (POST and GET
+ * /contacts/imports), and what happened to every row.
  */
 export function ImportContactsDialog({ audience, open, onClose }: { audience: Audience; open: boolean; onClose: () => void }) {
   const csv = useCsvFile();
-  const upload = useContactsUpload(audience.id);
-  // The rows the file itself ruled out, kept for the summary.
-  const [fileSkipped, setFileSkipped] = useState<SkippedRow[]>([]);
-  const uploading = upload.state.phase === 'uploading';
+  const importer = useContactImport(audience.id);
+  const { state, job } = importer;
 
   const restart = () => {
-    upload.reset();
+    importer.reset();
     csv.clear();
-    setFileSkipped([]);
   };
 
   const close = () => {
-    if (uploading) return;
     restart();
     onClose();
   };
 
-  const step = upload.state.phase !== 'idle' ? upload.state.phase : csv.file ? 'mapping' : 'file';
+  const step =
+    state.phase === 'refused' ? 'refused' : state.phase === 'uploading' ? 'importing' : state.phase === 'importing' ? (job && isFinished(job) ? 'done' : 'importing') : csv.file ? 'mapping' : 'file';
   return (
     <Dialog
       open={open}
       onClose={close}
       wide
       testId="import-contacts-dialog"
-      title={step === 'done' ? 'Import summary' : step === 'uploading' ? 'Importing contacts' : 'Import contacts'}
+      title={step === 'done' ? 'Import summary' : step === 'importing' ? 'Importing contacts' : 'Import contacts'}
       description={
         step === 'file' || step === 'mapping' ? (
           <>
@@ -58,14 +57,21 @@ export function ImportContactsDialog({ audience, open, onClose }: { audience: Au
           file={csv.file}
           view={csv.view}
           onBack={csv.clear}
-          onImport={(rows, skipped) => {
-            setFileSkipped(skipped);
-            void upload.start(rows);
-          }}
+          onImport={() => void importer.start({ file: csv.file!.source, fileName: csv.file!.name, mapping: csv.mapping, hasHeader: csv.hasHeader })}
         />
       )}
-      {upload.state.phase === 'uploading' && <ImportProgress progress={upload.state.progress} stopping={upload.state.stopping} onStop={upload.stop} />}
-      {upload.state.phase === 'done' && <ImportSummary outcome={upload.state.outcome} fileSkipped={fileSkipped} onAnother={restart} onDone={close} />}
+      {step === 'importing' && <ImportProgress job={job} onClose={close} />}
+      {step === 'refused' && state.phase === 'refused' && (
+        <div className="space-y-4" data-testid="import-refused">
+          <ErrorAlert error={state.error} fallbackTitle="The file was not imported" />
+          <div className="flex justify-end">
+            <Button variant="secondary" onClick={importer.reset}>
+              Back to the columns
+            </Button>
+          </div>
+        </div>
+      )}
+      {step === 'done' && job && <ImportSummary job={job} onAnother={restart} onDone={close} />}
     </Dialog>
   );
 }

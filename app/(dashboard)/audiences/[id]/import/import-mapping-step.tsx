@@ -27,7 +27,7 @@ export function ImportMappingStep({
   file: CsvFile;
   view: View;
   onBack: () => void;
-  onImport: (rows: ImportRow[], skipped: SkippedRow[]) => void;
+  onImport: () => void;
 }) {
   const rows = view.mapped?.rows ?? [];
   const skipped = view.mapped?.skipped ?? [];
@@ -39,12 +39,12 @@ export function ImportMappingStep({
       </p>
       {file.undecodable && (
         <Alert tone="warning" title="Some characters could not be read">
-          The file is not UTF-8, so accented letters may be wrong. In your spreadsheet, save it as &quot;CSV UTF-8&quot; and choose it again.
+          The file is not UTF-8, so the import would refuse it. In your spreadsheet, save it as &quot;CSV UTF-8&quot; and choose it again.
         </Alert>
       )}
       {file.parsed.unterminatedQuote && (
         <Alert tone="warning" title="A quoted value is never closed">
-          The rest of the file after its opening quote was read as one value. Check the quotes in the file.
+          The rest of the file after its opening quote reads as one value, so the import would refuse it. Check the quotes in the file.
         </Alert>
       )}
       <ColumnMapping columns={view.columns} mapping={csv.mapping} onChange={csv.setMapping} hasHeader={csv.hasHeader} onHeaderChange={csv.changeHeader} />
@@ -63,13 +63,13 @@ export function ImportMappingStep({
       {view.mapped && (
         <p className="text-sm text-slate-700" data-testid="import-ready">
           {countOf(rows.length, 'row')} to import
-          {skipped.length > 0 && `, ${countOf(skipped.length, 'row')} skipped before sending`}. The server checks every address; rows it refuses are
-          listed at the end.
+          {skipped.length > 0 && `, ${countOf(skipped.length, 'row')} will be skipped`}. The import checks every address on the server and lists the rows it
+          leaves out at the end.
         </p>
       )}
       {skipped.length > 0 && (
         <details className="text-sm" data-testid="file-skipped">
-          <summary className="cursor-pointer font-medium text-slate-700">Rows skipped from the file ({skipped.length})</summary>
+          <summary className="cursor-pointer font-medium text-slate-700">Rows that will be skipped ({skipped.length})</summary>
           <div className="mt-2">
             <SkippedRows skipped={skipped} />
           </div>
@@ -79,7 +79,7 @@ export function ImportMappingStep({
         <Button variant="secondary" onClick={onBack}>
           Choose another file
         </Button>
-        <Button disabled={rows.length === 0} onClick={() => onImport(rows, skipped)}>
+        <Button disabled={rows.length === 0 || file.undecodable || file.parsed.unterminatedQuote} onClick={onImport}>
           Import {countOf(rows.length, 'contact')}
         </Button>
       </div>

@@ -1,38 +1,43 @@
 import { Bar } from '../../../../components/bar';
 import { Button } from '../../../../components/button';
+import { Spinner } from '../../../../components/spinner';
 import { countOf, formatCount } from '../../../../lib/format';
-import type { UploadProgress } from './contact-upload';
+import { progressOf, type ContactImport } from './import-job';
 
-/** The upload under way: rows answered for out of all, the batch, and a way to stop after it. */
-export function ImportProgress({ progress, stopping, onStop }: { progress: UploadProgress; stopping: boolean; onStop: () => void }) {
-  const percent = progress.rowsTotal === 0 ? 100 : Math.floor((progress.rowsDone / progress.rowsTotal) * 100);
-  const current = Math.min(progress.batchesDone + 1, progress.batchesTotal);
+/**
+ * The import under way: the file being sent, then the rows the background import has read of all
+ * and the batch it is on, as GET /contacts/imports/{id} says. It goes on without this page.
+ */
+export function ImportProgress({ job, onClose }: { job: ContactImport | null; onClose: () => void }) {
+  if (!job) {
+    return (
+      <div className="flex items-center gap-2 text-sm text-slate-600" data-testid="import-uploading" role="status">
+        <Spinner className="size-4" /> Sending the file…
+      </div>
+    );
+  }
+  const { total, done, batch, batches } = progressOf(job);
+  const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
   return (
-    <div className="space-y-4" data-testid="import-progress">
+    <div className="space-y-4" data-testid="import-progress" data-status={job.status}>
       <div>
         <div className="mb-1.5 flex items-baseline justify-between gap-3 text-sm">
           <span className="font-medium text-slate-900" data-testid="import-progress-rows">
-            {formatCount(progress.rowsDone)} of {countOf(progress.rowsTotal, 'row')}
+            {formatCount(done)} of {countOf(total, 'row')}
           </span>
           <span className="text-slate-500" data-testid="import-progress-batches">
-            Batch {formatCount(current)} of {formatCount(progress.batchesTotal)}
+            {job.status === 'queued' ? 'Waiting to start' : `Batch ${formatCount(batch)} of ${formatCount(batches)}`}
           </span>
         </div>
-        <Bar
-          label="Import progress"
-          max={progress.rowsTotal}
-          now={progress.rowsDone}
-          valueText={`${formatCount(progress.rowsDone)} of ${formatCount(progress.rowsTotal)} rows`}
-          parts={[{ percent, fill: 'bg-indigo-600' }]}
-        />
+        <Bar label="Import progress" max={total} now={done} valueText={`${formatCount(done)} of ${formatCount(total)} rows`} parts={[{ percent, fill: 'bg-indigo-600' }]} />
       </div>
       <p className="text-sm text-slate-600" aria-live="polite">
-        {formatCount(progress.created)} created, {formatCount(progress.updated)} updated, {formatCount(progress.unchanged)} unchanged so far.
-        {stopping ? ' Stopping after this batch…' : ' Keep this page open until the import finishes.'}
+        {formatCount(job.counts.created)} created, {formatCount(job.counts.updated)} updated, {formatCount(job.counts.failed)} not imported so far. The import
+        runs on the server: you may close this and come back later.
       </p>
       <div className="flex justify-end">
-        <Button variant="secondary" onClick={onStop} disabled={stopping}>
-          Stop after this batch
+        <Button variant="secondary" onClick={onClose}>
+          Close
         </Button>
       </div>
     </div>

@@ -1,10 +1,11 @@
 import { countOf } from '../../../../lib/format';
-import type { SkippedRow } from './contact-rows';
-import { firstSkipped } from './contact-upload';
+import { firstSkipped, type SkippedRow } from './contact-rows';
 
-/** Rows left out and why, in file order: the first 100, then how many more. */
-export function SkippedRows({ skipped, limit = 100 }: { skipped: SkippedRow[]; limit?: number }) {
-  const { shown, more } = firstSkipped(skipped, limit);
+/** Rows left out and why, in file order: the first 100, then how many more (`beyond`: rows left out that are not in `skipped`). */
+export function SkippedRows({ skipped, limit = 100, beyond = 0 }: { skipped: SkippedRow[]; limit?: number; beyond?: number }) {
+  const listed = firstSkipped(skipped, limit);
+  const shown = listed.shown;
+  const more = listed.more + beyond;
   return (
     <div data-testid="skipped-rows">
       <div className="max-h-64 overflow-y-auto rounded-lg border border-slate-200">

@@ -7,6 +7,8 @@ import { EMPTY_MAPPING, mapRecords, type ColumnMapping } from './contact-rows';
 
 export interface CsvFile {
   name: string;
+  /** The file as picked: what the import uploads. */
+  source: File;
   parsed: ParsedCsv;
   /** The file was not UTF-8: some characters came out as replacement characters. */
   undecodable: boolean;
@@ -19,9 +21,10 @@ const addressColumn = (first: string[]): ColumnMapping => {
 };
 
 /**
- * The CSV file an import reads: parsed in the browser, its first row taken for a header unless it
- * holds an address, its columns guessed from their titles and changeable, and its rows mapped to
- * contacts (or skipped with a reason) as the mapping changes.
+ * The CSV file an import reads: parsed in the browser for the preview (as the import will read it:
+ * the same reader), its first row taken for a header unless it holds an address, its columns
+ * guessed from their titles and changeable, and its rows mapped to contacts (or skipped with a
+ * reason) as the mapping changes. The import itself uploads the file as it was picked.
  */
 export function useCsvFile() {
   const [file, setFile] = useState<CsvFile | null>(null);
@@ -42,7 +45,7 @@ export function useCsvFile() {
       }
       const first = parsed.records[0]!.fields;
       const header = looksLikeHeader(first);
-      setFile({ name: picked.name, parsed, undecodable: text.includes('\uFFFD') });
+      setFile({ name: picked.name, source: picked, parsed, undecodable: text.includes('\uFFFD') });
       setHasHeader(header);
       setMapping(header ? guessMapping(first) : addressColumn(first));
     } catch {

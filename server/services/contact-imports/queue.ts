@@ -1,0 +1,74 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { audiences, contactImports, contactProperties } from '@/db/schema';
+import type { Deps } from '../../deps';
+import { AppError, validationError } from '../../errors';
+import type { ImportConflictMode } from '../../vocabulary/contact-imports';
+import type { Principal } from '../shared/principal';
+import { resolveColumns, type ColumnMap } from './columns';
+import './holds';
+import type { ReceivedFile } from './receive';
+import { importView, type ContactImportView } from './view';
+
+export interface ImportOptions {
+  columnMap?: ColumnMap;
+  /** Ours: whether the first record is a header (Resend's files always have one). */
+  hasHeader: boolean;
+  segmentIds: string[];
+  topics: Array<{ id: string; subscription: 'opt_in' | 'opt_out' }>;
+  onConflict: ImportConflictMode;
+}
+
+/** Segments one import may fill: as many as a contact create takes. */
+export const IMPORT_SEGMENTS_MAX = 100;
+
+/**
+ * Queues a received file for the background import (run.ts): its columns resolved against the
+ * file's header and the organization's properties, its segments the organization's own (404
+ * otherwise; held from deletion until the import ends: holds.ts). Topic subscriptions cannot be
+ * applied by an import yet: a non-empty `topics` is refused rather than silently dropped. The
+ * caller discards the file when this refuses.
+ */
+export async function queueContactImport(deps: Pick<Deps, 'db' | 'jobs'>, principal: Principal, file: ReceivedFile, options: ImportOptions): Promise<ContactImportView> {
+  if (options.topics.length > 0) {
+    throw validationError('topics: an import cannot subscribe contacts to topics yet; leave topics out, and set each contact\'s topics once imported');
+  }
+  const properties = new Map(
+    (await deps.db.select({ key: contactProperties.key, type: contactProperties.type }).from(contactProperties).where(eq(contactProperties.organizationId, principal.organizationId))).map(
+      (row) => [row.key, row.type],
+    ),
+  );
+  const columns = resolveColumns(options.columnMap, { header: file.firstRecord, hasHeader: options.hasHeader }, properties);
+  const segmentIds = [...new Set(options.segmentIds)];
+  const row = await deps.db.transaction(async (tx) => {
+    if (segmentIds.length > 0) {
+      // Key-share locks: a segment being deleted now is either gone (404) or sees this import's hold.
+      const found = await tx
+        .select({ id: audiences.id })
+        .from(audiences)
+        .where(and(inArray(audiences.id, segmentIds), eq(audiences.organizationId, principal.organizationId)))
+        .for('key share');
+      const missing = segmentIds.find((id) => !found.some((segment) => segment.id === id));
+      if (missing) throw new AppError('NOT_FOUND', `Segment ${missing} not found`);
+    }
+    const [queued] = await tx
+      .update(contactImports)
+      .set({
+        status: 'queued',
+        hasHeader: options.hasHeader,
+        columnCount: file.firstRecord.length,
+        columns,
+        segmentIds,
+        topics: options.topics,
+        onConflict: options.onConflict,
+        total: file.records - (options.hasHeader ? 1 : 0),
+        nextChunk: 0,
+        nextRecord: options.hasHeader ? 1 : 0,
+      })
+      .where(and(eq(contactImports.id, file.importId), eq(contactImports.status, 'receiving')))
+      .returning();
+    if (!queued) throw new AppError('NOT_FOUND', 'Contact import not found');
+    return queued;
+  });
+  deps.jobs.wake('contact-import', row.id, { organizationId: row.organizationId });
+  return importView(row);
+}
