@@ -280,6 +280,20 @@ describe('refusals', () => {
   });
 });
 
+describe('an import into a rule segment', () => {
+  it('is refused (409) before anything is stored: its rules decide its members', async () => {
+    const org = await app.createOrg();
+    await withProperties(org);
+    const pros = (await call(org, 'POST', '/segments', { name: 'Pros', rules: { match: 'all', conditions: [{ type: 'property', key: 'plan', operator: 'equals', value: 'pro' }] } })).body;
+    expect(pros.rules).not.toBeNull();
+    const refused = await uploadImport(app, org.apiKey, 'email\nada@example.net\n', { segments: [pros.id] });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: 'The segment "Pros" takes its members from its rules: change the rules instead', code: 'CONFLICT' });
+    expect(await app.runtime.deps.db.select().from(contactImports)).toEqual([]);
+    expect(await app.runtime.deps.db.select().from(contactImportChunks)).toEqual([]);
+  });
+});
+
 describe('while an import runs', () => {
   it('answers requests between its batches: PGlite\'s one connection is not held for a whole run', async () => {
     const org = await app.createOrg({ plan: '25k' });

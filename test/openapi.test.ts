@@ -104,6 +104,19 @@ describe('GET /docs/openapi.json', () => {
     for (const [path, method] of [['/emails', 'post'], ['/emails/{id}', 'patch'], ['/emails/{id}/cancel', 'post'], ['/domains', 'post']] as const) {
       expect(Object.keys(document.paths[path][method].responses), `${method} ${path}`).toContain('409');
     }
+    // A rule segment's members come from its rules: every hand-made change of them can answer 409.
+    for (const [path, method] of [
+      ['/contacts', 'post'],
+      ['/contacts/{idOrEmail}/segments/{segmentId}', 'post'],
+      ['/contacts/{idOrEmail}/segments/{segmentId}', 'delete'],
+      ['/contacts/imports', 'post'],
+      ['/audiences/{id}/contacts', 'post'],
+      ['/audiences/{id}/contacts/batch', 'post'],
+      ['/audiences/{id}/contacts/batch-delete', 'post'],
+      ['/audiences/{id}/contacts/{contactId}', 'delete'],
+    ] as const) {
+      expect(Object.keys(document.paths[path][method].responses), `${method} ${path}`).toContain('409');
+    }
     expect(Object.keys(document.paths['/emails/{id}/attachments/{attachmentId}'].get.responses)).toContain('410');
     const everything = JSON.stringify({ paths: document.paths, components: document.components });
     // EventType is the catalogue webhooks will offer: it stands alone until their operations land.

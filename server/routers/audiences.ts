@@ -111,6 +111,7 @@ export const audiencesRouter = router({
       openapi: { method: 'POST', path: '/audiences/{id}/contacts', operationId: 'createContact', tags: contactTags, summary: 'Add a contact, or update the one with this address (same id)' },
       successStatus: 201,
       liveWrite: true,
+      errors: [409],
     })
     .input(z.strictObject({ ...audienceId, ...contactFields }))
     .output(contact)
@@ -139,7 +140,7 @@ export const audiencesRouter = router({
     ),
 
   deleteContact: orgProcedure
-    .meta({ openapi: { method: 'DELETE', path: '/audiences/{id}/contacts/{contactId}', operationId: 'deleteContact', tags: contactTags, summary: 'Delete a contact' }, liveWrite: true })
+    .meta({ openapi: { method: 'DELETE', path: '/audiences/{id}/contacts/{contactId}', operationId: 'deleteContact', tags: contactTags, summary: 'Delete a contact' }, liveWrite: true, errors: [409] })
     .input(z.strictObject(contactPath))
     .output(messageResponse)
     .mutation(async ({ ctx, input }) => {
@@ -158,6 +159,7 @@ export const audiencesRouter = router({
       },
       liveWrite: true,
       bulkBody: true,
+      errors: [409],
     })
     .input(
       z.strictObject({
@@ -179,6 +181,7 @@ export const audiencesRouter = router({
       openapi: { method: 'POST', path: '/audiences/{id}/contacts/batch-delete', operationId: 'deleteContacts', tags: contactTags, summary: `Delete up to ${CONTACT_BATCH_LIMIT.toLocaleString('en')} contacts by id` },
       liveWrite: true,
       bulkBody: true,
+      errors: [409],
     })
     .input(
       z.strictObject({

@@ -49,6 +49,7 @@ export const contactsRouter = router({
       openapi: { method: 'POST', path: '/contacts', operationId: 'createContactProfile', tags, summary: 'Add a contact to the organization (or update the one with this address), optionally into segments' },
       successStatus: 201,
       liveWrite: true,
+      errors: [409],
     })
     .input(
       z.strictObject({
@@ -140,7 +141,7 @@ export const contactsRouter = router({
     .query(async ({ ctx, input }) => ({ data: await listContactSegments(ctx.deps, ctx.principal, input.idOrEmail) })),
 
   addSegment: orgProcedure
-    .meta({ openapi: { method: 'POST', path: '/contacts/{idOrEmail}/segments/{segmentId}', operationId: 'addContactToSegment', tags, summary: 'Add a contact to a segment, subscribed' }, liveWrite: true })
+    .meta({ openapi: { method: 'POST', path: '/contacts/{idOrEmail}/segments/{segmentId}', operationId: 'addContactToSegment', tags, summary: 'Add a contact to a segment, subscribed (409 for a rule segment)' }, liveWrite: true, errors: [409] })
     .input(z.strictObject({ ...path, segmentId: idParam }))
     .output(z.object({ id: z.uuid().describe('The segment') }))
     .mutation(async ({ ctx, input }) => {
@@ -152,6 +153,7 @@ export const contactsRouter = router({
     .meta({
       openapi: { method: 'DELETE', path: '/contacts/{idOrEmail}/segments/{segmentId}', operationId: 'removeContactFromSegment', tags, summary: 'Take a contact out of a segment; it stays in the organization' },
       liveWrite: true,
+      errors: [409],
     })
     .input(z.strictObject({ ...path, segmentId: idParam }))
     .output(z.object({ id: z.uuid().describe('The segment') }))

@@ -33,6 +33,7 @@ export const contactImportRoute: PlainRoute = {
   path: '/contacts/imports',
   liveWrite: true,
   streamsBody: true,
+  errors: [409],
   operation: {
     operationId: 'createContactImport',
     tags: ['Contacts'],

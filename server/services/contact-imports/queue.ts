@@ -3,6 +3,7 @@ import { audiences, contactImports, contactProperties } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { AppError, validationError } from '../../errors';
 import type { ImportConflictMode } from '../../vocabulary/contact-imports';
+import { refuseRuleSegment } from '../segments/crud';
 import type { Principal } from '../shared/principal';
 import { resolveColumns, type ColumnMap } from './columns';
 import './holds';
@@ -43,12 +44,13 @@ export async function queueContactImport(deps: Pick<Deps, 'db' | 'jobs'>, princi
     if (segmentIds.length > 0) {
       // Key-share locks: a segment being deleted now is either gone (404) or sees this import's hold.
       const found = await tx
-        .select({ id: audiences.id })
+        .select({ id: audiences.id, name: audiences.name, rules: audiences.rules })
         .from(audiences)
         .where(and(inArray(audiences.id, segmentIds), eq(audiences.organizationId, principal.organizationId)))
         .for('key share');
       const missing = segmentIds.find((id) => !found.some((segment) => segment.id === id));
       if (missing) throw new AppError('NOT_FOUND', `Segment ${missing} not found`);
+      for (const segment of found) refuseRuleSegment(segment);
     }
     const [queued] = await tx
       .update(contactImports)
