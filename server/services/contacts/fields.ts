@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { audienceMemberships, contacts, contactTopics, type TopicDefaultSubscription } from '@/db/schema';
+import { validationError } from '../../errors';
 import { AddressError, parseMailbox } from '../shared/addresses';
 
 /** A contact as an audience holds it: the contact, with the membership's subscription and time of joining. */
@@ -61,6 +62,16 @@ export function contactAddress(input: string): string {
   const mailbox = parseMailbox(input.trim());
   if (mailbox.name !== null) throw new AddressError(`"${input}": give the address alone and the name in "name"`);
   return mailbox.address.toLowerCase();
+}
+
+/** A contact's address as stored (contactAddress), or a 400 naming the field it came in. */
+export function contactAddressOrRefuse(value: string, field: string): string {
+  try {
+    return contactAddress(value);
+  } catch (error) {
+    if (error instanceof AddressError) throw validationError(`${field}: ${error.message}`);
+    throw error;
+  }
 }
 
 /** The topic a broadcast is sent under, as its recipients are judged by it. */

@@ -1,11 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { contacts } from '@/db/schema';
-import { notFound, validationError } from '../../errors';
-import { AddressError } from '../shared/addresses';
+import { notFound } from '../../errors';
 import type { Principal } from '../shared/principal';
 import { canonicalContactId } from './aliases';
-import { contactAddress } from './fields';
+import { contactAddressOrRefuse } from './fields';
 import type { ContactTarget } from './target';
 
 export type ContactRow = typeof contacts.$inferSelect;
@@ -17,7 +16,7 @@ export type ContactRow = typeof contacts.$inferSelect;
  */
 export async function ownContact(db: Db, principal: Pick<Principal, 'organizationId'>, target: ContactTarget, options: { lock?: boolean; field?: string } = {}): Promise<ContactRow> {
   const condition =
-    'id' in target ? eq(contacts.id, await canonicalContactId(db, principal.organizationId, target.id)) : eq(contacts.email, addressOf(target.email, options.field ?? 'idOrEmail'));
+    'id' in target ? eq(contacts.id, await canonicalContactId(db, principal.organizationId, target.id)) : eq(contacts.email, contactAddressOrRefuse(target.email, options.field ?? 'idOrEmail'));
   const query = db
     .select()
     .from(contacts)
@@ -25,13 +24,4 @@ export async function ownContact(db: Db, principal: Pick<Principal, 'organizatio
   const [row] = await (options.lock ? query.for('update') : query);
   if (!row) throw notFound('Contact');
   return row;
-}
-
-function addressOf(value: string, field: string): string {
-  try {
-    return contactAddress(value);
-  } catch (error) {
-    if (error instanceof AddressError) throw validationError(`${field}: ${error.message}`);
-    throw error;
-  }
 }

@@ -2,15 +2,13 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { audienceMemberships, audiences, contacts, organizations, type ContactPropertyValue } from '@/db/schema';
 import type { Deps } from '../../deps';
-import { validationError } from '../../errors';
 import { newId } from '../../ids';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { propertyChangesOf, withPropertyChanges, type PropertyChanges } from '../contact-properties/assign';
-import { AddressError } from '../shared/addresses';
 import { recordEvent } from '../shared/events';
 import type { Principal } from '../shared/principal';
 import { refusePastContactCap } from './cap';
-import { contactAddress } from './fields';
+import { contactAddressOrRefuse } from './fields';
 import { namesAfter, NO_NAMES, type ContactNames } from './names';
 import { ownContact, type ContactRow } from './own';
 import { profileView, type ContactProfileView } from './profile';
@@ -60,15 +58,6 @@ export const eventData = (row: ContactRow, audienceId: string | null = null) => 
   subscribed: !row.unsubscribed,
 });
 
-function addressOf(email: string): string {
-  try {
-    return contactAddress(email);
-  } catch (error) {
-    if (error instanceof AddressError) throw validationError(`email: ${error.message}`);
-    throw error;
-  }
-}
-
 /**
  * Adds a contact to the organization, or updates the one of that address (same id): the rules of
  * the spec's contact create, so a create never removes an opt-out (`unsubscribed: false` leaves an
@@ -76,7 +65,7 @@ function addressOf(email: string): string {
  * The plan's cap counts a new address.
  */
 export async function createContactProfile(deps: WriteDeps, principal: Principal, input: NewContactProfile): Promise<{ contact: ContactProfileView; created: boolean }> {
-  const email = addressOf(input.email);
+  const email = contactAddressOrRefuse(input.email, 'email');
   const changes = await propertyChangesOf(deps.db, principal.organizationId, input.properties);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();

@@ -1,10 +1,8 @@
 import type { Deps } from '../../deps';
-import { validationError } from '../../errors';
 import { ownAudience } from '../audiences/crud';
-import { AddressError } from '../shared/addresses';
 import type { Principal } from '../shared/principal';
 import { canonicalContactId } from './aliases';
-import { contactAddress } from './fields';
+import { contactAddressOrRefuse } from './fields';
 import { contactByAddress } from './read';
 
 /** A contact of an audience as a path names it: by id, or by address (Resend's `/audiences/{id}/contacts/{email}`). */
@@ -13,13 +11,7 @@ export type ContactTarget = { id: string } | { email: string };
 /** The id of the audience's contact the target names (a merged contact's former id names it too); 404 when the audience or the contact is not the organization's. */
 export async function contactIdOf(deps: Pick<Deps, 'db'>, principal: Principal, audienceId: string, target: ContactTarget): Promise<string> {
   if ('id' in target) return canonicalContactId(deps.db, principal.organizationId, target.id);
-  let email: string;
-  try {
-    email = contactAddress(target.email);
-  } catch (error) {
-    if (error instanceof AddressError) throw validationError(`contactId: ${error.message}`);
-    throw error;
-  }
+  const email = contactAddressOrRefuse(target.email, 'contactId');
   const audience = await ownAudience(deps.db, principal, audienceId);
   return (await contactByAddress(deps, principal, audience.id, email)).id;
 }
