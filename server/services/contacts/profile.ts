@@ -1,9 +1,10 @@
-import { and, eq, exists, like, sql, type SQL } from 'drizzle-orm';
+import { and, eq, exists, sql, type SQL } from 'drizzle-orm';
 import { audienceMemberships, contacts, type ContactPropertyValue } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { validationError } from '../../errors';
 import { ownAudience } from '../audiences/crud';
 import { fetchPage, type Page } from '../shared/pagination';
+import { containsLowercase } from '../shared/substring-search';
 import type { Principal } from '../shared/principal';
 import { ownContact, type ContactRow } from './own';
 import type { ContactTarget } from './target';
@@ -55,9 +56,6 @@ export function propertyFilterOf(text: string): PropertyFilter {
   return { key: text.slice(0, colon), value: text.slice(colon + 1) };
 }
 
-/** `%`, `_` and `\` of a search are meant literally. */
-const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
  * The organization's contacts, newest first, in cursor pages: `search` a substring of the address,
  * `segmentId` those in that segment (audience), `properties` those with each value (ANDed).
@@ -70,7 +68,7 @@ export async function listContactProfiles(
   const segment = query.segmentId ? await ownAudience(deps.db, principal, query.segmentId) : null;
   const page = await fetchPage(contacts.id, query, ({ where, orderBy, limit }) => {
     const conditions: Array<SQL | undefined> = [eq(contacts.organizationId, principal.organizationId), where];
-    if (query.search) conditions.push(like(contacts.email, `%${literal(query.search.toLowerCase())}%`));
+    if (query.search) conditions.push(containsLowercase(contacts.email, query.search));
     if (segment) {
       conditions.push(
         exists(

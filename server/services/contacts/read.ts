@@ -1,14 +1,12 @@
-import { and, eq, like, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { audienceMemberships, contacts } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import { ownAudience } from '../audiences/crud';
 import { fetchPage, type Page } from '../shared/pagination';
+import { containsLowercase } from '../shared/substring-search';
 import type { Principal } from '../shared/principal';
 import { audienceContactColumns, contactView, type ContactView } from './fields';
-
-/** `%`, `_` and `\` of a search are meant literally. */
-const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const inAudience = (audienceId: string) => and(eq(audienceMemberships.audienceId, audienceId), eq(audienceMemberships.contactId, contacts.id));
 
@@ -26,7 +24,7 @@ export async function listContacts(
   const audience = await ownAudience(deps.db, principal, audienceId);
   const page = await fetchPage(audienceMemberships.contactId, query, ({ where, orderBy, limit }) => {
     const conditions: Array<SQL | undefined> = [eq(audienceMemberships.audienceId, audience.id), where];
-    if (query.search) conditions.push(like(contacts.email, `%${literal(query.search.toLowerCase())}%`));
+    if (query.search) conditions.push(containsLowercase(contacts.email, query.search));
     if (query.subscribed !== undefined) conditions.push(eq(audienceMemberships.subscribed, query.subscribed));
     return deps.db
       .select(audienceContactColumns)

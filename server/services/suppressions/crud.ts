@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, or, type SQL } from 'drizzle-orm';
 import { suppressions } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound, validationError } from '../../errors';
@@ -8,6 +8,7 @@ import { suppressionHash } from './address-hash';
 import { recordSuppressionAdded, recordSuppressionRemoved, recordSuppressionsImported } from './audit';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
+import { containsLowercase } from '../shared/substring-search';
 import type { CallerReason, SuppressionReason } from '../../vocabulary/suppression-reasons';
 
 // The suppression list as the API manages it. Bounces and complaints are written by
@@ -46,18 +47,13 @@ export function suppressionAddress(input: string): string {
   return normalizeAddress(input);
 }
 
-/**
- * `%`, `_` and `\` of a search term taken literally in a LIKE pattern (backslash is Postgres's
- * default LIKE escape).
- */
-export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /**
  * Case-insensitive substring of the stored address. Addresses are stored lowercase, so the term is
  * lowercased here and the column is compared as it is: `email LIKE '%term%'`, which the trigram
  * index (`suppressions_email_trgm_idx`, gin_trgm_ops) serves.
  */
-export const searchCondition = (search: string): SQL => sql`${suppressions.email} like ${`%${escapeLike(search.toLowerCase())}%`}`;
+export const searchCondition = (search: string): SQL => containsLowercase(suppressions.email, search);
 
 export interface SuppressionFilter {
   limit: number;
