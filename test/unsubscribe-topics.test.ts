@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { audienceMemberships, audiences, broadcasts, contacts, contactTopics, emailEvents, emails, events, suppressions, topics } from '@/db/schema';
+import { audienceMemberships, broadcasts, contacts, contactTopics, emailEvents, emails, events, suppressions, topics } from '@/db/schema';
 import { runAdminCommand } from '@/server/admin/commands';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
-import { sealUnsubscribeToken, unsubscribeKeyFrom } from '@/server/services/unsubscribe/tokens';
 import { unsubscribe } from '@/server/services/unsubscribe/unsubscribe';
 import { DAY_MS } from '@/server/services/shared/time';
 import { newId } from '@/server/ids';
 import { startTestApp, type TestApp } from './support/app';
-import { insertMember } from './support/members';
+import { seedAudienceMember, seedBroadcastCopy } from './support/broadcast-copy';
 import { sendingOrg } from './support/sending-org';
 
 // Issue 35, item 6: the unsubscribe of a message sent under a topic leaves that topic only, and the
@@ -43,11 +42,9 @@ interface Seeded {
  * audience with Ada in it, and Ada's copy of a broadcast sent under `topic` (none: to the audience).
  */
 async function seed(options: { topic?: 'news' | 'offers' | null; names?: { news?: string; description?: string } } = {}): Promise<Seeded> {
-  const { organizationId } = await app.createOrg({ name: 'Acme' });
+  const member = await seedAudienceMember(app, { address: ADDRESS });
+  const { organizationId } = member;
   const now = app.clock.now();
-  const audienceId = newId();
-  await db().insert(audiences).values({ id: audienceId, organizationId, name: 'Weekly news', contactCount: 1, createdAt: now });
-  const { contactId, membershipId } = await insertMember(db(), { organizationId, audienceId, email: ADDRESS, name: 'Ada', now });
   const news = newId();
   const offers = newId();
   await db()
@@ -57,34 +54,8 @@ async function seed(options: { topic?: 'news' | 'offers' | null; names?: { news?
       { id: offers, organizationId, name: 'Offers', description: null, defaultSubscription: 'opt_out', createdAt: new Date(now.getTime() + 1), updatedAt: now },
     ]);
   const topicId = options.topic === undefined || options.topic === 'news' ? news : options.topic === 'offers' ? offers : null;
-  const broadcastId = newId();
-  await db().insert(broadcasts).values({ id: broadcastId, organizationId, audienceId, topicId, name: 'November', from: 'Acme <news@acme.example.com>', status: 'sending', createdAt: now, updatedAt: now });
-  const emailId = newId();
-  await db().insert(emails).values({
-    id: emailId,
-    organizationId,
-    mode: 'live',
-    from: 'Acme <news@acme.example.com>',
-    fromAddress: 'news@acme.example.com',
-    to: [ADDRESS],
-    cc: [],
-    bcc: [],
-    replyTo: [],
-    recipientAddresses: [ADDRESS],
-    subject: 'November news',
-    headers: {},
-    tags: [],
-    tagKeys: [],
-    trackOpens: false,
-    trackClicks: false,
-    status: 'delivered',
-    broadcastId,
-    contactId,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const token = sealUnsubscribeToken(unsubscribeKeyFrom(app.runtime.deps.encryptionKey), { membershipId, emailId });
-  return { organizationId, audienceId, contactId, membershipId, news, offers, broadcastId, emailId, token };
+  const copy = await seedBroadcastCopy(app, { ...member, address: ADDRESS }, { topicId });
+  return { ...member, news, offers, ...copy };
 }
 
 const url = (token: string) => `${app.url}/unsubscribe/${token}`;

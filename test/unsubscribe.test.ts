@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
-import { audienceMemberships, audiences, broadcasts, contacts, emailEvents, emails, events, suppressions, webhookDeliveries, webhooks } from '@/db/schema';
+import { audienceMemberships, broadcasts, contacts, emailEvents, emails, events, suppressions, webhookDeliveries, webhooks } from '@/db/schema';
 import { UNSUBSCRIBE_BODY_LIMIT_BYTES } from '@/server/http/unsubscribe';
 import { confirmPage, donePage } from '@/server/http/unsubscribe-page';
 import { newId } from '@/server/ids';
@@ -13,7 +13,7 @@ import { unsubscribe } from '@/server/services/unsubscribe/unsubscribe';
 import type { UnsubscribeState } from '@/server/services/unsubscribe/vocabulary';
 import { captureLog } from './support/log-capture';
 import { startTestApp, type TestApp } from './support/app';
-import { insertMember } from './support/members';
+import { seedAudienceMember, seedBroadcastCopy } from './support/broadcast-copy';
 
 // A broadcast's message as the fan-out will leave it (it is not merged yet): an audience, one
 // contact, the broadcast and the contact's email row, written straight into the database.
@@ -36,42 +36,13 @@ interface Seeded {
 }
 
 async function seed(names: { organization?: string; audience?: string } = {}): Promise<Seeded> {
-  const db = app.runtime.deps.db;
-  const { organizationId } = await app.createOrg({ name: names.organization ?? 'Acme' });
-  const now = app.clock.now();
-  const audienceId = newId();
-  const broadcastId = newId();
-  const emailId = newId();
-  await db.insert(audiences).values({ id: audienceId, organizationId, name: names.audience ?? 'Weekly news', contactCount: 1, createdAt: now });
-  const { contactId, membershipId } = await insertMember(db, { organizationId, audienceId, email: ADDRESS, name: 'Ada', now });
-  await db.insert(broadcasts).values({ id: broadcastId, organizationId, audienceId, name: 'November', from: 'Acme <news@acme.example.com>', status: 'sending', createdAt: now, updatedAt: now });
-  await db.insert(emails).values({
-    id: emailId,
-    organizationId,
-    mode: 'live',
-    from: 'Acme <news@acme.example.com>',
-    fromAddress: 'news@acme.example.com',
-    to: [ADDRESS],
-    cc: [],
-    bcc: [],
-    replyTo: [],
-    recipientAddresses: [ADDRESS],
-    subject: 'November news',
-    headers: {},
-    tags: [],
-    tagKeys: [],
-    trackOpens: false,
-    trackClicks: false,
-    status: 'delivered',
-    broadcastId,
-    contactId,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const member = await seedAudienceMember(app, { address: ADDRESS, ...names });
+  const copy = await seedBroadcastCopy(app, { ...member, address: ADDRESS });
   // An endpoint for every event: each event below must queue its delivery.
-  await db.insert(webhooks).values({ id: newId(), organizationId, url: 'https://hooks.example.org/in', events: ['*'], secretSealed: 'sealed', createdAt: now, updatedAt: now });
-  const token = sealUnsubscribeToken(unsubscribeKeyFrom(app.runtime.deps.encryptionKey), { membershipId, emailId });
-  return { organizationId, audienceId, contactId, membershipId, broadcastId, emailId, token };
+  await app.runtime.deps.db
+    .insert(webhooks)
+    .values({ id: newId(), organizationId: member.organizationId, url: 'https://hooks.example.org/in', events: ['*'], secretSealed: 'sealed', createdAt: app.clock.now(), updatedAt: app.clock.now() });
+  return { ...member, ...copy };
 }
 
 const pathOf = (token: string) => `/unsubscribe/${token}`;
