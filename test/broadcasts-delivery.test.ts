@@ -124,4 +124,26 @@ describe("a contact's engagement summary", () => {
     // Grace received hers, and did nothing with it.
     expect(await summaryOf('grace@example.net')).toEqual({ lastDeliveredAt: delivered, lastOpenedAt: null, lastClickedAt: null });
   });
+
+  it("is a broadcast copy's alone: transactional mail to the same address moves neither it nor a broadcast's counts, alone or delivered beside copies", async () => {
+    const receipt = async (to: string) => {
+      const sent = await app.request('POST', '/api/emails', { key: org.apiKey, body: { from: 'Acme <billing@acme.example.com>', to, subject: 'Receipt', text: 'Thanks' } });
+      expect(sent.status, sent.text).toBe(200);
+      return sent.body.id as string;
+    };
+    const { id } = await broadcastTo(['ada@example.net', 'grace@example.net']);
+    await receipt('ada@example.net');
+    // The copies and a receipt in one sweep (their outcomes stored together), then a receipt alone.
+    expect((await sweepEmailDispatch(app.runtime.deps)).handled).toBe(3);
+    const delivered = app.clock.now().toISOString();
+    expect(await summaryOf('ada@example.net')).toEqual({ lastDeliveredAt: delivered, lastOpenedAt: null, lastClickedAt: null });
+    expect(await counts(id)).toMatchObject({ sent: 2, delivered: 2 });
+    app.clock.advance(3_600_000);
+    const alone = await receipt('grace@example.net');
+    expect((await sweepEmailDispatch(app.runtime.deps)).handled).toBe(1);
+    expect((await app.request('GET', `/api/emails/${alone}`, { key: org.apiKey })).body.status).toBe('delivered');
+    expect(await summaryOf('grace@example.net')).toEqual({ lastDeliveredAt: delivered, lastOpenedAt: null, lastClickedAt: null });
+    expect(await counts(id)).toMatchObject({ sent: 2, delivered: 2 });
+    expect(mx.messages).toHaveLength(4);
+  });
 });

@@ -54,7 +54,7 @@ function payload(e: string, ev: string): SQL {
  * CTEs (for a `with …`) recording the events of placeholder `events` ({@link emailEventRecords})
  * for the emails the relation `written` returns ({@link eventSubjectColumns}): an event of an
  * email that is not there (not stored, not updated) is left out with it. `tally: false` for a
- * statement whose events never move a broadcast's counts nor a contact's engagement (acceptance). The statement's answer
+ * statement whose events never move a broadcast's counts nor a contact's engagement (acceptance; outcomes of transactional mail only). The statement's answer
  * reads `(select count(*) from queued)`: webhook deliveries to wake.
  */
 export function emailEventCtes(written: string, options: { tally: boolean }): SQL {

@@ -54,11 +54,13 @@ const SUPPRESSED = ['id', 'organizationId', 'email', 'reason', 'emailId', 'creat
 // statement cost more than running it). A cached plan is made again whenever ANALYZE changes a
 // table's statistics; the recipients are probed per locked email, by their primary key, so even a
 // plan made while the table was small reads only the rows it locks.
+// Two forms of it: a batch of transactional mail only (no broadcast copy: no broadcast's counts
+// and no contact's engagement to move) skips those CTEs, which would find nothing to write.
 const r = (key: (typeof CHANGED)[number]) => column(emailRecipients, key);
-const writeOn = perDatabase((db: Db) =>
+const writeStatement = (name: string, tally: boolean) => perDatabase((db: Db) =>
   prepareSql<{ id: string; status: EmailStatus; queued: number }>(
     db,
-    'record_outcomes',
+    name,
     sql`with input as (
         select * from ${recordsetOf('outcomes', 'o', emails, ['id', 'nextAttemptAt', 'attempts', 'sentAt', 'messageId', 'messageDate', 'updatedAt', 'claimedBy'])}
       ), locked as (
@@ -94,7 +96,7 @@ const writeOn = perDatabase((db: Db) =>
         from input o left join derived d on d.${r('emailId')} = o.${column(emails, 'id')}
         where ${column(emails, 'id', 'e')} = o.${column(emails, 'id')}
         returning ${eventSubjectColumns('e')}, ${column(emails, 'status', 'e')}
-      ), ${emailEventCtes('updated', { tally: true })}, suppressed as (
+      ), ${emailEventCtes('updated', { tally })}, suppressed as (
         insert into ${tableName(suppressions)} (${columnNames(suppressions, SUPPRESSED)})
         select ${columnNames(suppressions, SUPPRESSED)} from ${recordsetOf('suppress', 's', suppressions, SUPPRESSED)}
         where ${column(suppressions, 'emailId', 's')} in (select id from updated)
@@ -103,6 +105,11 @@ const writeOn = perDatabase((db: Db) =>
       select id, status, (select count(*)::int from queued) as queued from updated`,
   ),
 );
+const writeWithTally = writeStatement('record_outcomes', true);
+const writeTransactional = writeStatement('record_outcomes_transactional', false);
+
+/** Whether an outcome may move a broadcast's counts or a contact's engagement: a broadcast copy's. */
+const isBroadcastCopy = (o: Outcome) => o.email.broadcastId !== null || o.email.contactId !== null;
 
 /** Stores outcomes in one statement; answers the status each stored email has now (an email deleted meanwhile has none), and whether webhook deliveries were queued. */
 async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<{ statuses: Map<string, EmailStatus>; queued: boolean }> {
@@ -134,7 +141,8 @@ async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<{ statuses: M
   }
   // One order for every writer, so two batches suppressing the same addresses cannot deadlock.
   suppress.sort((a, b) => (a.sortKey < b.sortKey ? -1 : 1));
-  const rows = await writeOn(db).execute({
+  const write = outcomes.some(isBroadcastCopy) ? writeWithTally : writeTransactional;
+  const rows = await write(db).execute({
     outcomes: input,
     recipients,
     events,
