@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { InngestTestEngine } from '@inngest/test';
-import { auditEvents, audienceMemberships, contactImportChunks, contactImports, contacts, events, organizations } from '@/db/schema';
+import { auditEvents, audienceMemberships, contactImportChunks, contactImports, contacts, contactTopics, events, organizations } from '@/db/schema';
 import { functionsFor } from '@/inngest/functions';
 import type { Deps } from '@/server/deps';
 import { newId } from '@/server/ids';
@@ -208,7 +208,8 @@ describe('refusals', () => {
       [importForm('name\nAda\n'), 400, 'column_map.email: the file has no column titled "email" (its columns: "name"): name the address column in column_map'],
       [importForm(csv, { on_conflict: 'replace' }), 400, 'on_conflict: must be upsert or skip'],
       [importForm(csv, { segments: ['nope'] }), 400, expect.stringContaining('segments.0')],
-      [importForm(csv, { topics: [{ id: newId(), subscription: 'opt_in' }] }), 400, expect.stringContaining('topics: an import cannot subscribe contacts to topics yet')],
+      [importForm(csv, { topics: [{ id: '9a3c1e52-0b7d-4c1e-8f2a-6d5b4c3a2b10', subscription: 'opt_in' }, { id: '9a3c1e52-0b7d-4c1e-8f2a-6d5b4c3a2b10'.toUpperCase(), subscription: 'opt_out' }] }), 400, 'topics[1].id: the topic 9a3c1e52-0b7d-4c1e-8f2a-6d5b4c3a2b10 is given twice'],
+      [importForm(csv, { topics: [{ id: '9a3c1e52-0b7d-4c1e-8f2a-6d5b4c3a2b10', subscription: 'maybe' }] }), 400, expect.stringContaining('topics.0.subscription')],
       [(() => { const form = importForm(csv); form.append('on_conflict', 'skip'); form.append('on_conflict', 'upsert'); return form; })(), 400, 'on_conflict: sent twice; send it once'],
       [importForm(csv, { colour: 'red' }), 400, 'colour: unknown field (the form takes file, column_map, segments, topics, on_conflict, header)'],
       [importForm(new Uint8Array([0x65, 0x6d, 0x61, 0x69, 0x6c, 0x0a, 0xff, 0xfe, 0x0a])), 400, 'file: is not UTF-8 text; save it as "CSV UTF-8"'],
@@ -244,6 +245,19 @@ describe('refusals', () => {
     expect(await app.runtime.deps.db.select().from(contactImports)).toEqual([]);
   });
 
+  it("answers 404 for a topic that is not the organization's, and keeps nothing of the file", async () => {
+    const org = await app.createOrg();
+    const other = await app.createOrg({ name: 'Other' });
+    const theirs = (await call(other, 'POST', '/topics', { name: 'Theirs', default_subscription: 'opt_in' })).body.id as string;
+    for (const topic of [theirs, newId()]) {
+      const response = await uploadImport(app, org.apiKey, 'email\nada@example.net\n', { topics: [{ id: topic, subscription: 'opt_in' }] });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: `Topic ${topic} not found`, code: 'NOT_FOUND' });
+    }
+    expect(await app.runtime.deps.db.select().from(contactImports)).toEqual([]);
+    expect(await app.runtime.deps.db.select().from(contactImportChunks)).toEqual([]);
+  });
+
   it('refuses a file past CONTACT_IMPORT_MAX_BYTES with 413, whether its size is declared or not, and keeps nothing of it', async () => {
     const org = await app.createOrg();
     const big = `email,note\n${'x@example.net,'.padEnd(99, 'n')}\n`.repeat(Math.ceil(MAX_BYTES / 100) + 10);
@@ -277,6 +291,65 @@ describe('refusals', () => {
     expect(held.body.error).toContain(`the contact import ${queued.body.id} is adding contacts to it`);
     await drain();
     expect((await call(org, 'DELETE', `/segments/${news}`)).status).toBe(200);
+  });
+});
+
+describe("an import's topics", () => {
+  const topicOf = async (org: Org, name: string, defaultSubscription: 'opt_in' | 'opt_out') => {
+    const created = await call(org, 'POST', '/topics', { name, default_subscription: defaultSubscription });
+    expect(created.status, created.text).toBe(201);
+    return created.body.id as string;
+  };
+  const stateIn = async (org: Org, email: string, topic: string) =>
+    ((await call(org, 'GET', `/contacts/${encodeURIComponent(email)}/topics`)).body.data as Array<{ id: string; subscription: string }>).find((t) => t.id === topic)?.subscription;
+
+  it("become every imported contact's own choices; an opt-out is added and never removed, and a skipped contact is left alone", async () => {
+    const org = await app.createOrg();
+    const news = await topicOf(org, 'Product news', 'opt_in');
+    const offers = await topicOf(org, 'Offers', 'opt_out');
+    // Ada left the news and joined offers; Grace joined offers; Linus exists with no choices.
+    for (const [email, topics] of [
+      ['ada@example.net', [{ id: news, subscription: 'opt_out' }, { id: offers, subscription: 'opt_in' }]],
+      ['grace@example.net', [{ id: offers, subscription: 'opt_in' }]],
+      ['linus@example.net', []],
+    ] as const) {
+      expect((await call(org, 'POST', '/contacts', { email, topics })).status).toBe(201);
+    }
+    const csv = 'email\nada@example.net\ngrace@example.net\nkurt@example.net\n';
+    const result = await imported(org, csv, { on_conflict: 'upsert', topics: [{ id: news.toUpperCase(), subscription: 'opt_in' }, { id: offers, subscription: 'opt_out' }] });
+    expect(result).toMatchObject({ status: 'completed', counts: { total: 3, created: 1, updated: 2, skipped: 0, failed: 0 } });
+    // In: only where the contact had not left; out: taken out of offers whatever they chose.
+    expect(await stateIn(org, 'ada@example.net', news)).toBe('opt_out');
+    expect(await stateIn(org, 'ada@example.net', offers)).toBe('opt_out');
+    expect(await stateIn(org, 'grace@example.net', news)).toBe('opt_in');
+    expect(await stateIn(org, 'grace@example.net', offers)).toBe('opt_out');
+    expect(await stateIn(org, 'kurt@example.net', news)).toBe('opt_in');
+    expect(await stateIn(org, 'kurt@example.net', offers)).toBe('opt_out');
+    // Their own choices now: the news stays Kurt's if the topic's default could change.
+    const kurt = (await call(org, 'GET', '/contacts/kurt@example.net')).body.id as string;
+    expect(await app.runtime.deps.db.select({ topicId: contactTopics.topicId, subscribed: contactTopics.subscribed }).from(contactTopics).where(eq(contactTopics.contactId, kurt))).toEqual(
+      expect.arrayContaining([{ topicId: news, subscribed: true }, { topicId: offers, subscribed: false }]),
+    );
+    // on_conflict skip: Linus exists and keeps no choice; Alan is new and takes them.
+    const skipping = await imported(org, 'email\nlinus@example.net\nalan@example.net\n', { on_conflict: 'skip', topics: [{ id: offers, subscription: 'opt_in' }] });
+    expect(skipping).toMatchObject({ status: 'completed', counts: { created: 1, skipped: 1 } });
+    expect(await stateIn(org, 'linus@example.net', offers)).toBe('opt_out');
+    expect(await stateIn(org, 'alan@example.net', offers)).toBe('opt_in');
+    const audit = await app.runtime.deps.db.select({ details: auditEvents.details }).from(auditEvents).where(and(eq(auditEvents.organizationId, org.organizationId), eq(auditEvents.action, 'contact.imported')));
+    expect(audit.map((entry) => (entry.details as { topics: number }).topics).sort()).toEqual([1, 2]);
+  });
+
+  it('hold their topics: a topic an import is giving its contacts cannot be deleted until it ends', async () => {
+    const org = await app.createOrg();
+    const news = await topicOf(org, 'Product news', 'opt_in');
+    const queued = await uploadImport(app, org.apiKey, 'email\nada@example.net\n', { topics: [{ id: news, subscription: 'opt_out' }] });
+    expect(queued.status).toBe(202);
+    const held = await call(org, 'DELETE', `/topics/${news}`);
+    expect(held.status).toBe(409);
+    expect(held.body).toEqual({ error: `The topic cannot be deleted: the contact import ${queued.body.id} is giving its contacts this topic; wait for it to finish`, code: 'CONFLICT' });
+    await drain();
+    expect(await stateIn(org, 'ada@example.net', news)).toBe('opt_out');
+    expect((await call(org, 'DELETE', `/topics/${news}`)).status).toBe(200);
   });
 });
 

@@ -19,7 +19,7 @@ const form = z.object({
     .array(z.object({ id: z.uuid(), subscription: z.enum(['opt_in', 'opt_out']) }))
     .max(50)
     .optional()
-    .describe('Not applied by imports yet: a non-empty list is refused (400)'),
+    .describe("Topic choices every imported contact takes as its own: opt_out takes it out of the topic, opt_in puts it in unless it left the topic itself (an import never removes an opt-out)"),
   on_conflict: z.enum(IMPORT_CONFLICT_MODES).optional().describe('An address the organization has: upsert updates it, skip (the default, as Resend) leaves it untouched'),
   header: z.enum(['true', 'false']).optional().describe('Ours: false when the first row is a contact, not titles (columns are then named by position)'),
 });

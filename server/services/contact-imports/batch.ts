@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { column, perDatabase, prepareSql, recordsetOf, tableName } from '@/db/raw-sql';
-import { audienceMemberships, audiences, contactImportChunks, contactImports, contactProperties, contacts, organizations } from '@/db/schema';
+import { audienceMemberships, audiences, contactImportChunks, contactImports, contactProperties, contacts, contactTopics, organizations } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';
@@ -247,6 +247,7 @@ async function storeBatch(tx: Db, deps: WorkDeps, id: string, cache: ReadingCach
     for (const outcome of rewritten) event('contact.updated', eventData({ ...outcome.row, updatedAt: now }));
   }
   for (const segmentId of row.segmentIds) await joinSegment(tx, row.organizationId, segmentId, [...outcomes.values()], now, event);
+  await chooseTopics(tx, row.organizationId, row.topics, [...outcomes.values()], now);
   await logEvents(tx, deps, events);
 
   const last = taken.at(-1)?.next ?? { chunk: row.nextChunk, record: row.nextRecord };
@@ -302,6 +303,23 @@ async function joinSegment(tx: Db, organizationId: string, segmentId: string, ou
   }
 }
 
+/**
+ * The contacts of the batch (created, or upserted) take the import's topic choices as their own.
+ * An import adds opt-outs and never removes one: `opt_out` is written over any state, `opt_in`
+ * only where the contact has not left the topic itself. A choice that stays as it was keeps its
+ * time (the fan-out reads it).
+ */
+async function chooseTopics(tx: Db, organizationId: string, choices: Array<{ id: string; subscription: string }>, outcomes: Outcome[], now: Date): Promise<void> {
+  if (outcomes.length === 0) return;
+  for (const choice of choices) {
+    const subscribed = choice.subscription === 'opt_in';
+    const insert = tx.insert(contactTopics).values(outcomes.map((outcome) => ({ contactId: outcome.row.id, topicId: choice.id, organizationId, subscribed, updatedAt: now })));
+    // In: only where the contact has no choice of its own yet. Out: a contact in the topic is taken out.
+    if (subscribed) await insert.onConflictDoNothing();
+    else await insert.onConflictDoUpdate({ target: [contactTopics.contactId, contactTopics.topicId], set: { subscribed: false, updatedAt: now }, setWhere: sql`${contactTopics.subscribed}` });
+  }
+}
+
 /** The end of an import, in the transaction of its last batch: its file deleted, one audit entry with the counts, by whoever asked for it. */
 async function finish(tx: Db, deps: Pick<Deps, 'clock'>, row: ContactImportRow): Promise<void> {
   await tx.delete(contactImportChunks).where(eq(contactImportChunks.importId, row.id));
@@ -318,6 +336,7 @@ async function finish(tx: Db, deps: Pick<Deps, 'clock'>, row: ContactImportRow):
       skipped: row.skipped,
       failed: row.failed,
       segments: row.segmentIds.length,
+      topics: row.topics.length,
       onConflict: row.onConflict,
       ...(row.failure ? { failure: row.failure.code } : {}),
     },

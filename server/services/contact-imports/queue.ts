@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { audiences, contactImports, contactProperties } from '@/db/schema';
+import { audiences, contactImports, contactProperties, topics } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { AppError, validationError } from '../../errors';
 import type { ImportConflictMode } from '../../vocabulary/contact-imports';
@@ -24,14 +24,14 @@ export const IMPORT_SEGMENTS_MAX = 100;
 
 /**
  * Queues a received file for the background import (run.ts): its columns resolved against the
- * file's header and the organization's properties, its segments the organization's own (404
- * otherwise; held from deletion until the import ends: holds.ts). Topic subscriptions cannot be
- * applied by an import yet: a non-empty `topics` is refused rather than silently dropped. The
- * caller discards the file when this refuses.
+ * file's header and the organization's properties, its segments and topics the organization's own
+ * (404 otherwise; held from deletion until the import ends: holds.ts, topics/crud.ts), a topic at
+ * most once (400). The caller discards the file when this refuses.
  */
 export async function queueContactImport(deps: Pick<Deps, 'db' | 'jobs'>, principal: Principal, file: ReceivedFile, options: ImportOptions): Promise<ContactImportView> {
-  if (options.topics.length > 0) {
-    throw validationError('topics: an import cannot subscribe contacts to topics yet; leave topics out, and set each contact\'s topics once imported');
+  const topicChoices = options.topics.map((choice) => ({ id: choice.id.toLowerCase(), subscription: choice.subscription }));
+  for (const [index, choice] of topicChoices.entries()) {
+    if (topicChoices.findIndex((other) => other.id === choice.id) !== index) throw validationError(`topics[${index}].id: the topic ${choice.id} is given twice`);
   }
   const properties = new Map(
     (await deps.db.select({ key: contactProperties.key, type: contactProperties.type }).from(contactProperties).where(eq(contactProperties.organizationId, principal.organizationId))).map(
@@ -52,6 +52,16 @@ export async function queueContactImport(deps: Pick<Deps, 'db' | 'jobs'>, princi
       if (missing) throw new AppError('NOT_FOUND', `Segment ${missing} not found`);
       for (const segment of found) refuseRuleSegment(segment);
     }
+    if (topicChoices.length > 0) {
+      // Key-share locks, as for segments: a topic being deleted now is either gone (404) or sees this import.
+      const found = await tx
+        .select({ id: topics.id })
+        .from(topics)
+        .where(and(inArray(topics.id, topicChoices.map((choice) => choice.id)), eq(topics.organizationId, principal.organizationId)))
+        .for('key share');
+      const missing = topicChoices.find((choice) => !found.some((topic) => topic.id === choice.id));
+      if (missing) throw new AppError('NOT_FOUND', `Topic ${missing.id} not found`);
+    }
     const [queued] = await tx
       .update(contactImports)
       .set({
@@ -60,7 +70,7 @@ export async function queueContactImport(deps: Pick<Deps, 'db' | 'jobs'>, princi
         columnCount: file.firstRecord.length,
         columns,
         segmentIds,
-        topics: options.topics,
+        topics: topicChoices,
         onConflict: options.onConflict,
         total: file.records - (options.hasHeader ? 1 : 0),
         nextChunk: 0,

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { broadcasts, topics, type TopicDefaultSubscription } from '@/db/schema';
+import { broadcasts, contactImports, topics, type TopicDefaultSubscription } from '@/db/schema';
 import type { Db } from '@/db/client';
 import { isUniqueViolation } from '@/db/unique-violation';
 import type { Deps } from '../../deps';
@@ -136,6 +136,13 @@ export async function deleteTopic(deps: Pick<Deps, 'db' | 'clock'>, principal: P
       const way = held.status === 'draft' || held.status === 'scheduled' ? 'change its topic first' : 'cancel it or wait until it is sent';
       throw conflict(`The topic cannot be deleted: the broadcast "${held.name}" under it is ${held.status}; ${way}`);
     }
+    // A topic an import is still giving its contacts cannot go: its next batch would name it.
+    const [importing] = await tx
+      .select({ id: contactImports.id })
+      .from(contactImports)
+      .where(and(inArray(contactImports.status, ['queued', 'in_progress']), sql`${contactImports.topics} @> ${JSON.stringify([{ id: row.id }])}::jsonb`))
+      .limit(1);
+    if (importing) throw conflict(`The topic cannot be deleted: the contact import ${importing.id} is giving its contacts this topic; wait for it to finish`);
     await tx.delete(topics).where(eq(topics.id, row.id));
     await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'topic.deleted', target: { type: 'topic', id: row.id, label: row.name } });
   });
