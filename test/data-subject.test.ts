@@ -5,11 +5,13 @@ import { auditEvents, emailAttachments, emailEvents, emails, events, suppression
 import { runAdminCommand } from '@/server/admin/commands';
 import { closeOutboundConnections } from '@/server/net/outbound';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
+import { sweepContactImports } from '@/server/services/contact-imports/run';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { applyRetention } from '@/server/services/emails/retention';
 import { suppressionHash } from '@/server/services/suppressions/address-hash';
 import { DAY_MS } from '@/server/services/shared/time';
 import { startTestApp, type TestApp } from './support/app';
+import { uploadImport } from './support/contact-imports';
 import { dashboardCall, makeMemberOf, signUpPerson } from './support/dashboard-session';
 import { keyFor } from './support/keys';
 import { sendingOrg } from './support/sending-org';
@@ -111,6 +113,53 @@ describe('GET /recipients/{email}/data', () => {
     expect(JSON.stringify(data)).not.toContain('bob@');
   });
 
+  it("holds Ada's contact (names, properties, engagement, global unsubscribe), her own topic choices and the import rows that named her", async () => {
+    await adaEverywhere();
+    const call = (method: 'POST' | 'PATCH', url: string, body: unknown) => app.request(method, `/api${url}`, { key: org.apiKey, body });
+    expect((await call('POST', '/contact-properties', { key: 'plan', type: 'string' })).status).toBe(201);
+    const news = (await call('POST', '/topics', { name: 'Product news', default_subscription: 'opt_in' })).body.id as string;
+    const offers = (await call('POST', '/topics', { name: 'Offers', default_subscription: 'opt_out' })).body.id as string;
+    await call('POST', '/topics', { name: 'Never chosen', default_subscription: 'opt_in' });
+    expect((await call('PATCH', `/contacts/${ADA}`, { first_name: 'Ada', last_name: 'Lovelace', properties: { plan: 'pro' } })).status).toBe(200);
+    expect((await call('PATCH', `/contacts/${ADA}/topics`, { topics: [{ id: offers, subscription: 'opt_in' }, { id: news, subscription: 'opt_out' }] })).status).toBe(200);
+    // An import that could not store a row for her, and one row for someone else.
+    const upload = await uploadImport(app, org.apiKey, 'email,plan_seats\nADA@example.net <x>,1\nbob@,2\n', { column_map: { email: 'email' } });
+    expect(upload.status, upload.text).toBe(202);
+    while ((await sweepContactImports(deps())).outcomes.more);
+
+    const data = (await read(ADA)).body;
+    expect(data.contact).toEqual({
+      id: data.contacts[0].id,
+      email: ADA,
+      name: 'Ada',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      unsubscribed: false,
+      properties: { plan: 'pro' },
+      engagement: { lastDeliveredAt: null, lastOpenedAt: null, lastClickedAt: null },
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect(data.topics).toEqual([
+      { id: news, name: 'Product news', subscription: 'opt_out', updatedAt: expect.any(String) },
+      { id: offers, name: 'Offers', subscription: 'opt_in', updatedAt: expect.any(String) },
+    ]);
+    expect(data.imports).toEqual([{ id: upload.body.id, fileName: 'contacts.csv', createdAt: expect.any(String), errors: [{ row: 2, email: 'ADA@example.net <x>', error: expect.any(String) }] }]);
+  });
+
+  it('finds, and erases, a contact that is in no audience', async () => {
+    const created = await app.request('POST', '/api/contacts', { key: org.apiKey, body: { email: 'Grace@example.net', first_name: 'Grace' } });
+    expect(created.status, created.text).toBe(201);
+    const held = await read('grace@example.net');
+    expect(held.status, held.text).toBe(200);
+    expect(held.body).toMatchObject({ contacts: [], contact: { id: created.body.id, firstName: 'Grace' }, topics: [], imports: [] });
+    const erased = await erase('grace@example.net');
+    expect(erased.status, erased.text).toBe(200);
+    expect(erased.body.erased).toEqual({ emails: 0, events: expect.any(Number), contacts: 1, suppressions: 0 });
+    expect((await app.request('GET', `/api/contacts/${created.body.id}`, { key: org.apiKey })).status).toBe(404);
+    expect((await read('grace@example.net')).status).toBe(404);
+  });
+
   it('answers 404 for an address the organization holds nothing of, even one another organization holds', async () => {
     const other = await app.createOrg({ name: 'Other', ownerEmail: 'owner@other.test' });
     await audience('Theirs', [{ email: ADA }], other.apiKey);
@@ -159,6 +208,9 @@ describe('DELETE /recipients/{email}/data', () => {
       events: [],
       contacts: [],
       suppressions: [{ id: ada.suppressionId, reason: 'unsubscribe', createdAt: expect.any(String), emailId: null, hashed: true }],
+      contact: null,
+      topics: [],
+      imports: [],
     });
 
     // And in the tables themselves, nowhere the address in clear.

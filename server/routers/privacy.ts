@@ -9,6 +9,8 @@ import { EVENT_TYPES } from '../vocabulary/event-types';
 import { SUPPRESSION_REASONS } from '../vocabulary/suppression-reasons';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
+import { importRowError } from './contact-imports/router';
+import { contactProfile } from './contacts';
 import { decodedPathParam, isoDate } from './shared';
 
 const tags = ['Privacy'];
@@ -83,6 +85,13 @@ const recipientDataOutput = z
     suppressions: z
       .array(z.object({ id: z.uuid(), reason: z.enum(SUPPRESSION_REASONS), createdAt: isoDate, emailId: z.uuid().nullable(), hashed: z.boolean().describe('Kept as a keyed hash after an erasure') }))
       .describe('Entries for the address, and its hashed entry once erased'),
+    contact: contactProfile.nullable().describe("The organization's contact of the address (one per address), in an audience or not; null when none"),
+    topics: z
+      .array(z.object({ id: z.uuid(), name: z.string(), subscription: z.enum(['opt_in', 'opt_out']), updatedAt: isoDate }))
+      .describe("The contact's own topic choices; a topic it never chose on follows the topic's default"),
+    imports: z
+      .array(z.object({ id: z.uuid(), fileName: z.string().nullable(), createdAt: isoDate, errors: z.array(importRowError) }))
+      .describe('Contact imports that list the address among the rows they did not import, with those rows, oldest first'),
   })
   .meta({ id: 'RecipientData' });
 

@@ -20,11 +20,16 @@ const summaryFields = {
   completedAt: isoDate.nullable(),
 };
 
+/** A row an import did not store: where it is, the address cell as the file had it, and why. */
+export const importRowError = z
+  .object({ row: z.number().int().describe('The line of the file the row starts on'), email: z.string(), error: z.string() })
+  .meta({ id: 'ContactImportRowError' });
+
 const contactImport = z
   .object({
     ...summaryFields,
     errors: z
-      .array(z.object({ row: z.number().int().describe('The line of the file the row starts on'), email: z.string(), error: z.string() }))
+      .array(importRowError)
       .describe(`The first ${IMPORT_ERRORS_KEPT} rows not stored, in file order; counts.failed counts them all`),
   })
   .meta({ id: 'ContactImport' });

@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { contactImports } from '@/db/schema';
+import { namesAddress } from './errors-naming';
 
 /**
  * An erased address (GDPR Art. 17) taken out of the rows imports listed as not imported: their
@@ -8,7 +9,7 @@ import { contactImports } from '@/db/schema';
  * many imports changed.
  */
 export async function forgetAddressInImports(tx: Db, organizationId: string, address: string): Promise<number> {
-  const holds = (text: SQL) => sql`position(${address} in lower(${text})) > 0`;
+  const holds = (text: SQL) => namesAddress(text, address);
   const changed = await tx
     .update(contactImports)
     .set({ errors: sql`coalesce((select jsonb_agg(e) from jsonb_array_elements(${contactImports.errors}) as e where not ${holds(sql`e->>'email'`)}), '[]'::jsonb)` })

@@ -35,7 +35,12 @@ async function deleteEmails(tx: Db, ids: string[]): Promise<void> {
   }
 }
 
-/** Deletes the address's contact (with its memberships) and takes it off its audiences' counts and the organization's (the plan's contact cap reads that). */
+/**
+ * Deletes the address's contact (with its memberships, topic choices and former ids) and takes it
+ * off its audiences' counts and the organization's (the plan's contact cap reads that). Answers
+ * what `erased.contacts` counts: its memberships (the spec's contacts, one per audience), or 1 for
+ * a contact in no audience.
+ */
 async function deleteContacts(tx: Db, organizationId: string, address: string): Promise<number> {
   const memberships = await tx
     .select({ audienceId: audienceMemberships.audienceId })
@@ -48,7 +53,7 @@ async function deleteContacts(tx: Db, organizationId: string, address: string): 
     await tx.update(audiences).set({ contactCount: sql`${audiences.contactCount} - 1` }).where(eq(audiences.id, audienceId));
   }
   await tx.update(organizations).set({ contactCount: sql`${organizations.contactCount} - ${removed.length}` }).where(eq(organizations.id, organizationId));
-  return memberships.length;
+  return Math.max(memberships.length, removed.length);
 }
 
 /**

@@ -1,11 +1,14 @@
 import { asc, eq } from 'drizzle-orm';
-import { audienceMemberships, audiences, contacts, emails, events, suppressions } from '@/db/schema';
+import { audienceMemberships, audiences, contacts, contactTopics, emails, events, suppressions, topics } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
+import type { ImportRowError } from '../../vocabulary/contact-imports';
 import type { EmailStatus } from '../../vocabulary/email-statuses';
 import type { EventType } from '../../vocabulary/event-types';
 import type { Mode, Principal } from '../shared/principal';
 import type { SuppressionReason } from '../../vocabulary/suppression-reasons';
+import { importErrorsNaming } from '../contact-imports/errors-naming';
+import { profileView, type ContactProfileView } from '../contacts/profile';
 import { suppressionHash } from '../suppressions/address-hash';
 import { contactsOf, emailsOf, eventsOf, suppressionsOf } from './address-match';
 import { requireLiveCaller, requireOrganizationAuthority } from './authority';
@@ -18,6 +21,12 @@ export interface RecipientData {
   events: Array<{ id: string; type: EventType; createdAt: string; emailId: string | null }>;
   contacts: Array<{ id: string; audienceId: string; audienceName: string; name: string | null; subscribed: boolean; createdAt: string }>;
   suppressions: Array<{ id: string; reason: SuppressionReason; createdAt: string; emailId: string | null; hashed: boolean }>;
+  /** The organization's contact of the address (names, properties, global unsubscribe, engagement), in an audience or not; null when none. */
+  contact: ContactProfileView | null;
+  /** The contact's own topic choices (a topic it never chose on is its default, not data about it). */
+  topics: Array<{ id: string; name: string; subscription: 'opt_in' | 'opt_out'; updatedAt: string }>;
+  /** Imports that list the address among the rows they did not import, with those rows. */
+  imports: Array<{ id: string; fileName: string | null; createdAt: string; errors: ImportRowError[] }>;
 }
 
 export const DATA_SUBJECT_MESSAGE = 'Only the organization owner or an admin, or a full_access API key, can answer a data-subject request';
@@ -33,7 +42,7 @@ export async function recipientData(deps: Pick<Deps, 'db' | 'encryptionKey'>, pr
   const address = subjectAddress(given);
   const organizationId = principal.organizationId;
   const hash = suppressionHash(deps.encryptionKey, organizationId, address);
-  const [emailRows, eventRows, contactRows, suppressionRows] = await Promise.all([
+  const [emailRows, eventRows, contactRows, suppressionRows, profileRows, topicRows, importRows] = await Promise.all([
     deps.db
       .select({ id: emails.id, mode: emails.mode, subject: emails.subject, status: emails.status, createdAt: emails.createdAt, fromAddress: emails.fromAddress, recipients: emails.recipientAddresses })
       .from(emails)
@@ -48,8 +57,18 @@ export async function recipientData(deps: Pick<Deps, 'db' | 'encryptionKey'>, pr
       .where(contactsOf(organizationId, address))
       .orderBy(asc(contacts.id)),
     deps.db.select().from(suppressions).where(suppressionsOf(organizationId, address, hash)).orderBy(asc(suppressions.id)),
+    deps.db.select().from(contacts).where(contactsOf(organizationId, address)),
+    deps.db
+      .select({ id: topics.id, name: topics.name, subscribed: contactTopics.subscribed, updatedAt: contactTopics.updatedAt })
+      .from(contactTopics)
+      .innerJoin(contacts, eq(contacts.id, contactTopics.contactId))
+      .innerJoin(topics, eq(topics.id, contactTopics.topicId))
+      .where(contactsOf(organizationId, address))
+      .orderBy(asc(topics.createdAt), asc(topics.id)),
+    importErrorsNaming(deps.db, organizationId, address),
   ]);
-  if (emailRows.length + eventRows.length + contactRows.length + suppressionRows.length === 0) throw notFound('Data for this address');
+  const held = emailRows.length + eventRows.length + contactRows.length + suppressionRows.length + profileRows.length + importRows.length;
+  if (held === 0) throw notFound('Data for this address');
   return {
     email: address,
     emails: emailRows.map((row) => {
@@ -60,5 +79,8 @@ export async function recipientData(deps: Pick<Deps, 'db' | 'encryptionKey'>, pr
     events: eventRows.map((row) => ({ id: row.id, type: row.type, createdAt: row.createdAt.toISOString(), emailId: typeof row.data.emailId === 'string' ? row.data.emailId : null })),
     contacts: contactRows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
     suppressions: suppressionRows.map((row) => ({ id: row.id, reason: row.reason, createdAt: row.createdAt.toISOString(), emailId: row.emailId, hashed: row.email === null })),
+    contact: profileRows[0] ? profileView(profileRows[0]) : null,
+    topics: topicRows.map((row) => ({ id: row.id, name: row.name, subscription: row.subscribed ? 'opt_in' : 'opt_out', updatedAt: row.updatedAt.toISOString() })),
+    imports: importRows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
   };
 }
