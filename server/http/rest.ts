@@ -73,6 +73,8 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
       }
       if (!operation) return await reply.error('NOT_FOUND', 'Not found');
       if (BODY_METHODS.has(method)) {
+        const arrayField = match.entry.meta?.arrayBodyField;
+        if (arrayField && Array.isArray(body)) body = { [arrayField]: body };
         // The body is spread into the input (as trpc-to-openapi does), so anything but an object would be mangled.
         if (typeof body !== 'object' || body === null || Array.isArray(body)) {
           return await reply.error('VALIDATION_ERROR', 'The request body must be a JSON object');

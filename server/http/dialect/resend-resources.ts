@@ -35,7 +35,8 @@ export const RESEND_RESOURCES: readonly ResendResource[] = [
   { path: '/contacts/{idOrEmail}/topics', object: 'topic' },
   { path: '/contact-properties', object: 'contact_property' },
   { path: '/topics', object: 'topic' },
-  { path: '/suppressions', object: 'suppression' },
+  // Resend's `origin` (bounce, complaint, manual) is our reason; its `source_id` the email that caused it.
+  { path: '/suppressions', object: 'suppression', copies: { reason: 'origin', emailId: 'source_id' } },
   // Resend's `variables` are the declared ones; ours (the names a template reads) keep a name of their own.
   { path: '/templates', object: 'template', renames: { declaredVariables: 'variables', variables: 'variable_names' } },
   { path: '/broadcasts', object: 'broadcast', copies: { audienceId: 'segment_id' } },
