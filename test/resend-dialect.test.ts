@@ -86,6 +86,9 @@ describe('a resend key', () => {
     expect(notAllowed.status).toBe(405);
     expect(notAllowed.headers.get('allow')).toBe('POST, GET');
     expect(notAllowed.body).toEqual({ statusCode: 405, name: 'method_not_allowed', message: 'PUT is not allowed on /templates' });
+    // Health is nobody's: the same answer whatever key comes with it.
+    const health = await call(resendKey, 'GET', '/health');
+    expect(health.text).toBe((await call(org.apiKey, 'GET', '/health')).text);
     // A code Resend has no name for keeps ours, in lower case.
     const conflict = await call(resendKey, 'POST', '/templates', { name: 'A', alias: 'welcome', subject: 'S', text: 'x' });
     expect(conflict.status).toBe(201);

@@ -53,6 +53,7 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
       // Checked for every route, so a procedure never meets a malformed escape either.
       const params = decodePathParams(match.params);
       reply.route = { path: match.entry.path, method, params };
+      reply.keyless = isPublic(match.entry);
       const operation = match.entry.procedure;
       let body: unknown = undefined;
       const originalUrl = req.url ?? '/';

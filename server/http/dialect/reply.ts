@@ -25,6 +25,8 @@ export async function dialectOfRequest(deps: Deps, req: IncomingMessage): Promis
 export interface Reply {
   /** The route once matched: a Resend answer is shaped by its resource. */
   route?: AnsweredRoute;
+  /** A route anyone may call (health): the spec's answers, whatever key is sent, with no lookup. */
+  keyless?: boolean;
   /** The request's dialect, read once. */
   dialect(): Promise<Dialect>;
   json(status: number, body: unknown, headers?: Record<string, string>): Promise<void>;
@@ -37,18 +39,18 @@ export interface Reply {
  */
 export function replyFor(deps: Deps, req: IncomingMessage, res: ServerResponse): Reply {
   let dialect: Promise<Dialect> | undefined;
-  const dialectNow = () => (dialect ??= dialectOfRequest(deps, req));
-  return {
-    dialect: dialectNow,
+  const reply: Reply = {
+    dialect: () => (reply.keyless ? Promise.resolve('spec') : (dialect ??= dialectOfRequest(deps, req))),
     async json(status, body, headers) {
-      if ((await dialectNow()) === 'resend' && this.route) return sendJson(res, status, toResendAnswer(this.route, body), headers);
+      if (reply.route && (await reply.dialect()) === 'resend') return sendJson(res, status, toResendAnswer(reply.route, body), headers);
       sendJson(res, status, body, headers);
     },
     async error(code, message, headers) {
-      if ((await dialectNow()) === 'resend') return sendJson(res, ERROR_STATUS[code], toResendError(code, message, String(res.getHeader('X-Request-Id') ?? '')), headers);
+      if ((await reply.dialect()) === 'resend') return sendJson(res, ERROR_STATUS[code], toResendError(code, message, String(res.getHeader('X-Request-Id') ?? '')), headers);
       sendError(res, code, message, headers);
     },
   };
+  return reply;
 }
 
 /**
