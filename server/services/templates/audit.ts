@@ -18,7 +18,7 @@ export async function recordTemplateUpdated(tx: Db, deps: Pick<Deps, 'clock'>, p
     ...CONTENT.filter((field) => from[field] !== to[field]),
     ...(JSON.stringify(from.declaredVariables) !== JSON.stringify(to.declaredVariables) ? ['variables'] : []),
     ...((from.from ?? null) !== (to.from ?? null) ? ['from'] : []),
-    ...(JSON.stringify(from.replyTo ?? []) !== JSON.stringify(to.replyTo ?? []) ? ['reply_to'] : []),
+    ...(JSON.stringify(from.replyTo ?? []) !== JSON.stringify(to.replyTo ?? []) ? ['replyTo'] : []),
     ...(before.alias !== after.alias ? ['alias'] : []),
   ];
   if (fields.length === 0) return;
