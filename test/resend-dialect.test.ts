@@ -137,5 +137,8 @@ describe('the conversion', () => {
     expect(toResendAnswer({ path: '/emails/batch', method: 'POST', params: {} }, { data: [{ id: 'a' }, { error: 'x', code: 'VALIDATION_ERROR' }] })).toEqual({ data: [{ id: 'a' }, { error: 'x', code: 'VALIDATION_ERROR' }] });
     expect(toResendAnswer({ path: '/templates/{id}', method: 'DELETE', params: { id: 't1' } }, { message: 'Template deleted' })).toEqual({ object: 'template', id: 't1', message: 'Template deleted', deleted: true });
     expect(toResendAnswer({ path: '/contacts/{idOrEmail}/topics', method: 'GET', params: { idOrEmail: 'a@b.c' } }, { data: [{ id: 't', name: 'N' }] })).toEqual({ object: 'list', has_more: false, data: [{ id: 't', name: 'N' }], next_cursor: null });
+    // An action on one record names it; an answer about something else does not borrow its id.
+    expect(toResendAnswer({ path: '/domains/{id}/verify', method: 'POST', params: { id: 'd1' } }, { message: 'Verification started' })).toEqual({ object: 'domain', id: 'd1', message: 'Verification started' });
+    expect(toResendAnswer({ path: '/audiences/{id}/contacts/batch', method: 'POST', params: { id: 'a1' } }, { created: 1, updated: 0, unchanged: 0, errors: [] })).toEqual({ created: 1, updated: 0, unchanged: 0, errors: [] });
   });
 });

@@ -165,7 +165,7 @@ describe("Resend's Node SDK", () => {
     expect((await ok(resend.webhooks.list())).data).toEqual([expect.objectContaining({ id: created.id, endpoint: 'http://hooks.example.com:9/resend' })]);
     await ok(resend.webhooks.update(created.id, { endpoint: 'http://hooks.example.com:9/v2', events: ['email.sent'] }));
     const rotated = await ok(resend.webhooks.rotateSigningSecret(created.id));
-    expect(rotated).toMatchObject({ signing_secret: expect.stringMatching(/^whsec_/) });
+    expect(rotated).toMatchObject({ object: 'webhook', id: created.id, signing_secret: expect.stringMatching(/^whsec_/) });
     expect(rotated.signing_secret).not.toBe(created.signing_secret);
 
     const seen = await spec('GET', `/webhooks/${created.id}`);
@@ -259,6 +259,7 @@ describe("Resend's Node SDK", () => {
     const domains = await ok(resend.domains.list());
     expect(domains.data).toContainEqual(expect.objectContaining({ id: org.domainId, name: 'acme.example.com', status: 'verified', created_at: expect.any(String) }));
     expect(await ok(resend.domains.get(org.domainId))).toMatchObject({ object: 'domain', id: org.domainId, name: 'acme.example.com' });
+    expect(await ok(resend.domains.verify(org.domainId))).toMatchObject({ object: 'domain', id: org.domainId });
 
     const key = await ok(resend.apiKeys.create({ name: 'Deploys' }));
     expect(key).toMatchObject({ object: 'api_key', id: expect.any(String), token: expect.stringMatching(/^eu_live_/) });

@@ -76,6 +76,10 @@ export function toResendAnswer(route: AnsweredRoute, body: unknown): unknown {
   const removed = route.method === 'DELETE' ? lastParam(route) : undefined;
   if (removed !== undefined) return { object: resource?.object, id: removed, ...record, deleted: true };
   if (resource && typeof record.id === 'string') return { object: resource.object, ...record };
+  // An action on one record (`POST /domains/{id}/verify`, `GET /webhooks/{id}/secret`) answers
+  // without its id here; Resend's answers name the record, and its SDK's callers read `id`.
+  const acted = resource && route.params.id !== undefined && route.path.startsWith(`${resource.path}/{id}`) ? route.params.id : undefined;
+  if (acted !== undefined) return { object: resource!.object, id: acted, ...record };
   return record;
 }
 
