@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
 import { runAdminCommand } from '@/server/admin/commands';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
+import { sweepContactImports } from '@/server/services/contact-imports/run';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { DAY_MS } from '@/server/services/shared/time';
 import { startTestApp, type TestApp } from './support/app';
@@ -114,6 +115,15 @@ describe("Resend's Node SDK", () => {
     expect(contact.body).toMatchObject({ id: ada.id, email: 'ada@example.net', firstName: 'Augusta', lastName: 'Lovelace', properties: { plan: 'pro' } });
     expect((await spec('GET', '/contacts/grace@example.net/topics')).body.data).toEqual([expect.objectContaining({ id: topic.id, subscription: 'opt_out' })]);
     expect((await spec('GET', `/contact-properties/${property.id}`)).body).toMatchObject({ key: 'plan', fallbackValue: 'starter' });
+
+    // An import: a CSV into the segment, run in the background.
+    const csv = new Blob(['email,first_name\nlin@example.net,Lin\n'], { type: 'text/csv' });
+    const started = await ok(resend.contacts.imports.create({ file: csv, segments: [{ id: segment.id }] }));
+    expect(started).toMatchObject({ object: 'contact_import', id: expect.any(String) });
+    while ((await sweepContactImports(app.runtime.deps)).handled > 0);
+    expect(await ok(resend.contacts.imports.get(started.id))).toMatchObject({ object: 'contact_import', id: started.id, status: 'completed' });
+    expect((await ok(resend.contacts.imports.list())).data).toEqual([expect.objectContaining({ id: started.id })]);
+    expect((await spec('GET', '/contacts/lin@example.net')).body).toMatchObject({ firstName: 'Lin' });
 
     expect(await ok(resend.contacts.remove({ email: 'grace@example.net' }))).toMatchObject({ object: 'contact', deleted: true });
     expect((await spec('GET', `/contacts/${grace.id}`)).status).toBe(404);
