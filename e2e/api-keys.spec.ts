@@ -271,3 +271,21 @@ test('a sending key pinned to the domain in the create form, a key renamed, and 
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'api-keys-last-used-pinned-390');
 });
+
+test("a key that answers in Resend's shapes, for Resend's SDKs, chosen in the create form and noted in the list", async ({ page }) => {
+  await signUp(page, uniqueEmail());
+  await page.getByRole('button', { name: 'Create API key' }).first().click();
+  const dialog = page.getByTestId('create-api-key-dialog');
+  await dialog.getByLabel('Name').fill('Resend SDK');
+  // The spec's answers unless asked otherwise.
+  await expect(dialog.getByLabel('Answers')).toHaveValue('spec');
+  await dialog.getByLabel('Answers').selectOption({ label: "Resend's shapes" });
+  await expect(dialog.getByText("answers in Resend's shapes")).toBeVisible();
+  await shot(page, 'api-key-create-resend-dialect', { fullPage: false });
+  await dialog.getByRole('button', { name: 'Create key' }).click();
+  await expect(dialog.getByRole('heading', { name: 'API key created' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(rowOf(page, 'Resend SDK').getByTestId('api-key-dialect')).toHaveText("Resend's answers");
+  await shot(page, 'api-keys-resend-dialect');
+});

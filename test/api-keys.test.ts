@@ -38,6 +38,7 @@ describe('POST /api-keys', () => {
       permission: 'full_access',
       mode: 'live',
       domainId: null,
+      dialect: 'spec',
       createdAt: '2026-11-21T10:00:00.000Z',
       lastUsedAt: null,
     });

@@ -9,6 +9,7 @@ const failure = (code: string, error: string) => ({ data: { envelope: { status: 
 const template: Template = {
   id: '01a2138a-9daa-71a5-b82d-16cd67318e96',
   name: 'Welcome',
+  alias: null,
   subject: 'Welcome, {{ name | default: "there" }}',
   html: '<h1>Hello {{ name }}</h1>',
   text: null,
@@ -16,6 +17,8 @@ const template: Template = {
   status: 'published',
   publishedAt: '2026-11-25T10:00:00.000Z',
   declaredVariables: [],
+  from: null,
+  replyTo: [],
   drafts: false,
   createdAt: '2026-11-25T10:00:00.000Z',
   updatedAt: '2026-11-25T10:00:00.000Z',

@@ -256,3 +256,55 @@ describe('drafts and publish', () => {
     expect((await call('POST', `/broadcasts/${broadcast.id}/send`)).body.status).toBe('sending');
   });
 });
+
+describe("Resend's template from, reply_to and alias", () => {
+  it('give a send by template that names none its sender and reply-to; a send’s own win; without either a send is 400 naming from', async () => {
+    const template = await create({ text: 'Hi', from: 'Acme Orders <orders@acme.example.com>', reply_to: ['help@acme.example.com', 'desk@acme.example.com'] });
+    expect(template).toMatchObject({ from: 'Acme Orders <orders@acme.example.com>', replyTo: ['help@acme.example.com', 'desk@acme.example.com'], alias: null });
+    const bare = { to: 'ada@example.net', template_id: template.id };
+    const byTemplate = await sentEmail(await call('POST', '/emails', bare));
+    expect(byTemplate).toMatchObject({ from: 'Acme Orders <orders@acme.example.com>', replyTo: ['help@acme.example.com', 'desk@acme.example.com'] });
+    const own = await sentEmail(await send({ template_id: template.id, reply_to: 'me@acme.example.com' }));
+    expect(own).toMatchObject({ from: 'Acme <hello@acme.example.com>', replyTo: ['me@acme.example.com'] });
+
+    const plain = await create({ text: 'Hi' });
+    expect((await call('POST', '/emails', { to: 'ada@example.net', template_id: plain.id })).body).toEqual({ error: 'from: is required; the template has no from to use', code: 'VALIDATION_ERROR' });
+    expect((await call('POST', '/emails', { to: 'ada@example.net', subject: 'S', text: 'x' })).body).toEqual({ error: 'from: is required (or give a template that has a from)', code: 'VALIDATION_ERROR' });
+    // The template's sender is checked at the send as any sender: a domain not verified is refused.
+    const elsewhere = await create({ text: 'Hi', from: 'x@unverified.example.org' });
+    expect((await call('POST', '/emails', { to: 'ada@example.net', template_id: elsewhere.id })).body.code).toBe('DOMAIN_NOT_VERIFIED');
+    // null removes them.
+    expect((await call('PATCH', `/templates/${template.id}`, { from: null, reply_to: null })).body).toMatchObject({ from: null, replyTo: [] });
+    expect((await call('POST', '/templates', { name: 'T', subject: 'S', text: 'x', from: 'not an address' })).body).toEqual({ error: expect.stringMatching(/^from: /), code: 'VALIDATION_ERROR' });
+  });
+
+  it('wait for the next publish on a published template with drafts, as its content does', async () => {
+    const template = await create({ text: 'Hi', from: 'Acme <hello@acme.example.com>', draft: true });
+    await call('POST', `/templates/${template.id}/publish`);
+    const edited = await call('PATCH', `/templates/${template.id}`, { from: 'Acme Orders <orders@acme.example.com>' });
+    expect(edited.body).toMatchObject({ status: 'draft', from: 'Acme Orders <orders@acme.example.com>' });
+    expect(await sentEmail(await call('POST', '/emails', { to: 'ada@example.net', template_id: template.id }))).toMatchObject({ from: 'Acme <hello@acme.example.com>' });
+    await call('POST', `/templates/${template.id}/publish`);
+    expect(await sentEmail(await call('POST', '/emails', { to: 'ada@example.net', template_id: template.id }))).toMatchObject({ from: 'Acme Orders <orders@acme.example.com>' });
+  });
+
+  it('keeps an alias unique within the organization (409), refuses one shaped like an id, and does not copy it to a duplicate', async () => {
+    const template = await create({ text: 'x', alias: 'order-confirmation' });
+    expect(template.alias).toBe('order-confirmation');
+    expect((await call('POST', '/templates', { name: 'T', subject: 'S', text: 'x', alias: 'order-confirmation' })).body).toEqual({
+      error: 'alias: "order-confirmation" is already another template\'s alias',
+      code: 'CONFLICT',
+    });
+    const second = await create({ text: 'x' });
+    expect((await call('PATCH', `/templates/${second.id}`, { alias: 'order-confirmation' })).status).toBe(409);
+    expect((await call('PATCH', `/templates/${second.id}`, { alias: 'receipt' })).body.alias).toBe('receipt');
+    // Another organization has its own names.
+    const other = await app.createOrg({ name: 'Other' });
+    expect((await call('POST', '/templates', { name: 'T', subject: 'S', text: 'x', alias: 'order-confirmation' }, other.apiKey)).status).toBe(201);
+    for (const alias of ['0190a0a0-0000-7000-8000-000000000000', '', 'has space', '-lead']) {
+      expect((await call('POST', '/templates', { name: 'T', subject: 'S', text: 'x', alias })).body, alias).toEqual({ error: expect.stringMatching(/^alias: /), code: 'VALIDATION_ERROR' });
+    }
+    expect((await call('POST', `/templates/${template.id}/duplicate`)).body.alias).toBeNull();
+    expect((await call('PATCH', `/templates/${template.id}`, { alias: null })).body.alias).toBeNull();
+  });
+});

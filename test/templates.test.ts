@@ -58,6 +58,9 @@ describe('template CRUD', () => {
       status: 'published',
       publishedAt: app.clock.now().toISOString(),
       declaredVariables: [],
+      alias: null,
+      from: null,
+      replyTo: [],
       drafts: false,
       createdAt: app.clock.now().toISOString(),
       updatedAt: app.clock.now().toISOString(),
@@ -102,7 +105,7 @@ describe('template CRUD', () => {
     for (let i = 0; i < 5; i += 1) ids.push((await create({ name: `T${i}`, subject: `S${i}`, text: 'x' })).id);
     const first = await app.request('GET', '/api/templates?limit=2', { key: org.apiKey });
     expect(first.body.data.map((t: { id: string }) => t.id)).toEqual([ids[4], ids[3]]);
-    expect(first.body.data[0]).toEqual({ id: ids[4], name: 'T4', subject: 'S4', variables: [], status: 'published', publishedAt: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(first.body.data[0]).toEqual({ id: ids[4], name: 'T4', alias: null, subject: 'S4', variables: [], status: 'published', publishedAt: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String) });
     expect(first.body.nextCursor).toBe(ids[3]);
     const second = await app.request('GET', `/api/templates?limit=2&cursor=${first.body.nextCursor}`, { key: org.apiKey });
     expect(second.body.data.map((t: { id: string }) => t.id)).toEqual([ids[2], ids[1]]);

@@ -1,6 +1,6 @@
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
-import { API_KEY_MODES, API_KEY_PERMISSIONS } from '@/server/vocabulary/api-keys';
+import { API_KEY_DIALECTS, API_KEY_MODES, API_KEY_PERMISSIONS } from '@/server/vocabulary/api-keys';
 
 export const apiKeys = pgTable(
   'api_keys',
@@ -20,6 +20,8 @@ export const apiKeys = pgTable(
     mode: text('mode', { enum: API_KEY_MODES }).notNull(),
     /** Pins a sending_access key to one sending domain. */
     domainId: uuid('domain_id'),
+    /** spec | resend: the shape of the key's REST answers (server/http/dialect/). */
+    dialect: text('dialect', { enum: API_KEY_DIALECTS }).notNull().default('spec'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** When the key last authenticated a request or an SMTP login, to the minute (admission writes it at most once a minute). */
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),

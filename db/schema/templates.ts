@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations';
 
 /** A variable declared Resend's way (`variables: [{ key, type, fallback_value }]`): its type, and the value used when a send does not give it. */
@@ -16,6 +16,9 @@ export interface TemplateDraft {
   text: string | null;
   variables: string[];
   declaredVariables: DeclaredVariable[];
+  /** Absent in drafts saved before templates had them (none then). */
+  from?: string | null;
+  replyTo?: string[];
 }
 
 /**
@@ -38,6 +41,12 @@ export const templates = pgTable(
     variables: text('variables').array().notNull(),
     /** Variables declared with a type and a fallback (Resend's); a send's values are checked against them. */
     declaredVariables: jsonb('declared_variables').$type<DeclaredVariable[]>().notNull().default([]),
+    /** The sender a send by this template uses when it gives none (Resend's template `from`). */
+    from: text('from'),
+    /** The reply-to addresses a send by this template uses when it gives none (Resend's `reply_to`). */
+    replyTo: text('reply_to').array().notNull().default([]),
+    /** Resend's template alias: another name for it, unique within the organization; not drafted (like `name`). */
+    alias: text('alias'),
     /** Whether changes wait for a publish (created with `draft: true`, or published once); false: a change is sent at once. */
     drafts: boolean('drafts').notNull().default(false),
     /** When what a send renders was published; null only for a template with drafts never published, which cannot be sent. */
@@ -47,5 +56,5 @@ export const templates = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('templates_org_idx').on(t.organizationId, t.id)],
+  (t) => [index('templates_org_idx').on(t.organizationId, t.id), uniqueIndex('templates_org_alias_idx').on(t.organizationId, t.alias)],
 );

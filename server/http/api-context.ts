@@ -36,6 +36,11 @@ export function admitRequestKey(deps: Deps, req: IncomingMessage, calls = 1): Pr
   return (request[ADMISSION] ??= admitBearer(deps, nodeHeader(req), calls));
 }
 
+/** The request's admission if one was asked for (the answer's dialect is the admitted key's), else undefined. */
+export function admissionAskedFor(req: IncomingMessage): Promise<Admission | null> | undefined {
+  return (req as WithAdmission)[ADMISSION];
+}
+
 /**
  * The context of a request made with an API key, whichever door it came through (REST, a plain
  * route or `/api/trpc`), so the key's admission, rate limit and reach are the same on all of them.

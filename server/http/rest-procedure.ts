@@ -5,19 +5,20 @@ import type { Meta } from '../trpc/init';
 import { toEnvelope } from '../trpc/envelope';
 import { apiContext } from './api-context';
 import { restInput } from './openapi-input';
-import { sendError, sendJson } from './respond';
+import type { Reply } from './dialect/reply';
 import type { ProcedureRoute } from './routes';
 
 /**
  * Calls the procedure a REST route matched, as trpc-to-openapi's adapter would (the same input,
  * context, middleware chain, output validation, success status and JSON answer), with the route
- * already found: a failure answers the spec's {error, code} with the status and headers of its
- * envelope, and a failure of ours (5xx) is logged with the request's id.
+ * already found: a failure answers {error, code} (or the key's dialect's error: server/http/dialect/)
+ * with the status and headers of its envelope, and a failure of ours (5xx) is logged with the request's id.
  */
 export async function callRestProcedure(
   deps: Deps,
   req: IncomingMessage,
   res: ServerResponse,
+  reply: Reply,
   requestId: string,
   route: ProcedureRoute,
   meta: Meta | undefined,
@@ -35,11 +36,11 @@ export async function callRestProcedure(
       signal: undefined,
       batchIndex: 0,
     });
-    sendJson(res, meta?.successStatus ?? 200, data);
+    await reply.json(meta?.successStatus ?? 200, data);
   } catch (cause) {
     const error = getTRPCErrorFromUnknown(cause);
     const envelope = toEnvelope(error);
     if (envelope.status >= 500) logFailure(requestId, error.cause ?? error);
-    sendError(res, envelope.code, envelope.error, envelope.headers);
+    await reply.error(envelope.code, envelope.error, envelope.headers);
   }
 }

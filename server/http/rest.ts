@@ -9,7 +9,7 @@ import { readJsonBody } from './body';
 import { authorizeBeforeBody } from './early-auth';
 import { checkJsonBody, parseQuery } from './hostile-input';
 import { decodePathParams } from '../trpc/path-params';
-import { sendError, sendJson } from './respond';
+import { replyFor, resendQueryOf } from './dialect/reply';
 import { apiContext } from './api-context';
 import { bodyLimitOf } from '../trpc/request-limits';
 import { buildRouteTable, matchRoute, type PlainRoute, type RouteEntry } from './routes';
@@ -40,16 +40,20 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
     const requestId = request.requestId ?? randomUUID();
     request.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
+    // Every answer goes out through it: the spec's shape, or the key's dialect's (server/http/dialect/).
+    const reply = replyFor(deps, req, res);
     try {
       const method = req.method ?? 'GET';
       const match = matchRoute(table, method, path);
-      if (match.kind === 'none') return sendError(res, 'NOT_FOUND', `No route for ${method} ${path}`);
+      if (match.kind === 'none') return await reply.error('NOT_FOUND', `No route for ${method} ${path}`);
       if (match.kind === 'method') {
-        return sendError(res, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, { Allow: match.allow.join(', ') });
+        return await reply.error('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, { Allow: match.allow.join(', ') });
       }
       noteRoute(req, match.entry.path);
       // Checked for every route, so a procedure never meets a malformed escape either.
       const params = decodePathParams(match.params);
+      reply.route = { path: match.entry.path, method, params };
+      reply.keyless = isPublic(match.entry);
       const operation = match.entry.procedure;
       let body: unknown = undefined;
       const originalUrl = req.url ?? '/';
@@ -65,26 +69,32 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
         }
       }
       if (match.entry.plain) {
-        await match.entry.plain.handle({ req, res, ctx: apiContext(deps, req, res, requestId), deps, requestId, body, params, json: (status, answer) => sendJson(res, status, answer) });
+        await match.entry.plain.handle({ req, res, ctx: apiContext(deps, req, res, requestId), deps, requestId, body, params, json: (status, answer) => reply.json(status, answer) });
         return;
       }
-      if (!operation) return sendError(res, 'NOT_FOUND', 'Not found');
+      if (!operation) return await reply.error('NOT_FOUND', 'Not found');
       if (BODY_METHODS.has(method)) {
+        const arrayField = match.entry.meta?.arrayBodyField;
+        if (arrayField && Array.isArray(body)) body = { [arrayField]: body };
         // The body is spread into the input (as trpc-to-openapi does), so anything but an object would be mangled.
         if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-          return sendError(res, 'VALIDATION_ERROR', 'The request body must be a JSON object');
+          return await reply.error('VALIDATION_ERROR', 'The request body must be a JSON object');
         }
-        // The path is laid over the body: a body `id` would vanish unseen, not be refused.
-        const shadowed = Object.keys(params).find((name) => Object.hasOwn(body as object, name));
-        if (shadowed) return sendError(res, 'VALIDATION_ERROR', `${shadowed}: is given in the path; the body may not carry it`);
+        // The path is laid over the body: a body `id` would vanish unseen, not be refused. The same
+        // value again is the same request (Resend's SDK repeats a topic's id in its PATCH body).
+        const fields = body as Record<string, unknown>;
+        for (const name of Object.keys(params)) if (Object.hasOwn(fields, name) && fields[name] === params[name]) delete fields[name];
+        const shadowed = Object.keys(params).find((name) => Object.hasOwn(fields, name));
+        if (shadowed) return await reply.error('VALIDATION_ERROR', `${shadowed}: is given in the path with another value; the body may not carry it`);
       }
-      await callRestProcedure(deps, req, res, requestId, operation, match.entry.meta, BODY_METHODS.has(method) ? { body: body as Record<string, unknown> } : { query }, match.params, logFailure);
+      const source = BODY_METHODS.has(method) ? { body: body as Record<string, unknown> } : { query: await resendQueryOf(reply, query) };
+      await callRestProcedure(deps, req, res, reply, requestId, operation, match.entry.meta, source, match.params, logFailure);
     } catch (error) {
       if (res.headersSent) return;
       const known = clientErrorOf(error);
-      if (known) return sendError(res, known.appCode, known.message, known.headers);
+      if (known) return await reply.error(known.appCode, known.message, known.headers);
       logFailure(requestId, error);
-      return sendError(res, 'INTERNAL_ERROR', 'Internal server error');
+      return await reply.error('INTERNAL_ERROR', 'Internal server error');
     }
   };
 }

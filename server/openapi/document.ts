@@ -83,7 +83,8 @@ function dropSafeIntegerBounds(node: unknown): void {
 export function buildOpenApiDocument(router: AnyTRPCRouter, plainRoutes: PlainRoute[], options: { appUrl: string }): OpenAPIObject {
   const document = generateOpenApiDocument(router, {
     title: 'EU Mail API',
-    description: 'Transactional and broadcast email, processed and stored in the EU. Every non-2xx answer is `{error, code}`.',
+    description:
+      'Transactional and broadcast email, processed and stored in the EU. Every non-2xx answer is `{error, code}`. A key created with `dialect: "resend"` reads every answer in Resend\'s shapes instead (snake_case, `object`, `{ object: "list", has_more, data }` pages, errors `{ statusCode, name, message }`), for Resend\'s SDKs; the schemas below are the spec\'s.',
     version: '1.0.0',
     openApiVersion: '3.1.0',
     baseUrl: `${options.appUrl}/api`,

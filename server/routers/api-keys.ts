@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_KEY_MODES, API_KEY_PERMISSIONS } from '../vocabulary/api-keys';
+import { API_KEY_DIALECTS, API_KEY_MODES, API_KEY_PERMISSIONS } from '../vocabulary/api-keys';
 import { createApiKey, listApiKeys, renameApiKey, revokeApiKey } from '../services/api-keys/keys';
 import { SMTP_CERTIFICATES, SMTP_USERNAME, smtpSettings } from '../services/api-keys/smtp-settings';
 import { orgProcedure } from '../trpc/procedures';
@@ -8,6 +8,9 @@ import { idParam, isoDate, messageResponse } from './shared';
 
 const permission = z.enum(API_KEY_PERMISSIONS);
 const mode = z.enum(API_KEY_MODES);
+const dialect = z
+  .enum(API_KEY_DIALECTS)
+  .describe("The shape of the key's REST answers. `spec` (default): camelCase, errors `{ error, code }`. `resend`: Resend's, for Resend's SDKs: snake_case fields, `object`, lists `{ object: \"list\", has_more, data }`, errors `{ statusCode, name, message }`; the secret is answered as `token`");
 
 const apiKey = z
   .object({
@@ -17,6 +20,7 @@ const apiKey = z
     permission,
     mode,
     domainId: z.uuid().nullable(),
+    dialect,
     createdAt: isoDate,
     lastUsedAt: isoDate.nullable().describe('When the key last authenticated a request or an SMTP login, to the minute; null if never'),
   })
@@ -37,6 +41,7 @@ const createBody = z.strictObject({
   permission: permission.optional(),
   domain_id: z.uuid({ message: 'must be a UUID' }).optional(),
   mode: mode.optional().describe("Defaults to the calling key's mode; a test key may only create test keys"),
+  dialect: dialect.optional(),
 });
 
 export const apiKeysRouter = router({
@@ -48,7 +53,7 @@ export const apiKeysRouter = router({
     .input(createBody)
     .output(apiKey.extend({ key: z.string().describe('The secret; shown only in this response') }).meta({ id: 'CreatedApiKey' }))
     .mutation(({ ctx, input }) =>
-      createApiKey(ctx.deps, ctx.principal, { name: input.name, permission: input.permission, domainId: input.domain_id, mode: input.mode }),
+      createApiKey(ctx.deps, ctx.principal, { name: input.name, permission: input.permission, domainId: input.domain_id, mode: input.mode, dialect: input.dialect }),
     ),
 
   list: orgProcedure

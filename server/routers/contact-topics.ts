@@ -34,8 +34,16 @@ export const contactTopicsRouter = router({
 
   update: orgProcedure
     .meta({
-      openapi: { method: 'PATCH', path: '/contacts/{idOrEmail}/topics', operationId: 'updateContactTopics', tags, summary: "Set the contact's subscription to the topics named (the others stay as they are)" },
+      openapi: {
+        method: 'PATCH',
+        path: '/contacts/{idOrEmail}/topics',
+        operationId: 'updateContactTopics',
+        tags,
+        summary: "Set the contact's subscription to the topics named (the others stay as they are)",
+        description: 'The body may also be the `topics` array itself, as Resend\'s SDK sends it: `[{ "id": "…", "subscription": "opt_out" }]`.',
+      },
       liveWrite: true,
+      arrayBodyField: 'topics',
     })
     .input(
       z.strictObject({

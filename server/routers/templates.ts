@@ -12,6 +12,7 @@ import { parseVariables } from '../services/templates/variables';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { mailbox } from './emails/wire';
+import { EMAIL_LIMITS } from '../services/emails/accept/limits';
 import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery } from './shared';
 
 const NO_BREAKS = /^[^\r\n\0]*$/;
@@ -20,6 +21,7 @@ const templateSummary = z
   .object({
     id: z.uuid(),
     name: z.string(),
+    alias: z.string().nullable().describe("Resend's alias: another name for the template, unique within the organization"),
     subject: z.string().describe('Liquid source of the subject'),
     variables: z.array(z.string()).describe('The variables its subject, html and text read, found when it was saved'),
     status: z
@@ -38,6 +40,8 @@ const template = templateSummary
     declaredVariables: z
       .array(z.object({ key: z.string(), type: z.enum(['string', 'number']), fallbackValue: z.union([z.string(), z.number()]).nullable() }))
       .describe("Variables declared with a type and a fallback (Resend's `variables` on create and update)"),
+    from: z.string().nullable().describe('The sender of a send by this template that gives no `from`'),
+    replyTo: z.array(z.string()).describe('The reply-to addresses of a send by this template that gives no `reply_to`'),
     drafts: z.boolean().describe('Whether changes wait for a publish (created with `draft: true`, or published once); false: a change is sent at once'),
   })
   .meta({ id: 'Template' });
@@ -95,6 +99,23 @@ const declaredVariables = z
 type DeclaredInput = z.infer<typeof declaredVariables>;
 const toDeclared = (list: DeclaredInput): DeclaredVariable[] => list.map((variable) => ({ key: variable.key, type: variable.type, fallbackValue: variable.fallback_value ?? null }));
 
+/** Resend's template `from` and `reply_to`: what a send by the template uses when it gives none. */
+const sendingDefaults = {
+  from: mailbox('from').describe('Used as the sender of a send by this template that gives no `from` (its domain is checked at the send, as any sender)'),
+  reply_to: z
+    .union([mailbox('reply_to'), z.array(mailbox('reply_to')).max(EMAIL_LIMITS.recipients)])
+    .transform((value) => (Array.isArray(value) ? value : [value]))
+    .describe('Used as the reply-to addresses of a send by this template that gives no `reply_to`'),
+};
+const UUID_SHAPED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const alias = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(TEMPLATE_LIMITS.nameChars)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'may contain only letters, digits, ., _ and -, starting with a letter or digit')
+  .refine((value) => !UUID_SHAPED.test(value), 'must not look like a template id (a UUID)')
+  .describe("Resend's alias: another name, unique within the organization (409 when another template has it); answered, not yet taken in place of the id");
+
 const tags = ['Templates'];
 const byId = z.strictObject({ id: idParam });
 // A template's html and text may reach the body bound of an email, JSON-escaped.
@@ -110,11 +131,17 @@ export const templatesRouter = router({
         html: html.optional(),
         text: text.optional(),
         variables: declaredVariables.optional(),
+        from: sendingDefaults.from.optional(),
+        reply_to: sendingDefaults.reply_to.optional(),
+        alias: alias.optional(),
         draft: jsonBoolean().optional().describe('true: changes wait for `POST /templates/{id}/publish`, and the template cannot be sent before its first publish (Resend\'s create-then-publish)'),
       }),
     )
     .output(template)
-    .mutation(({ ctx, input }) => createTemplate(ctx.deps, ctx.principal, { ...input, variables: input.variables && toDeclared(input.variables) })),
+    .mutation(({ ctx, input }) => {
+      const { reply_to: replyTo, ...rest } = input;
+      return createTemplate(ctx.deps, ctx.principal, { ...rest, replyTo, variables: input.variables && toDeclared(input.variables) });
+    }),
 
   list: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/templates', operationId: 'listTemplates', tags, summary: 'List templates, newest first, without their bodies' } })
@@ -190,16 +217,37 @@ export const templatesRouter = router({
         path: '/templates/{id}',
         operationId: 'updateTemplate',
         tags,
-        summary: 'Change any of name, subject, html, text and variables (null removes html, text or the declared variables)',
+        summary: 'Change any of name, subject, html, text, variables, from, reply_to and alias (null removes html, text, the declared variables, from, reply_to or alias)',
         description: 'A template without drafts sends the change at once. A published template with drafts keeps it as its draft until `POST /templates/{id}/publish`.',
       },
       liveWrite: true,
       bodyLimitBytes,
     })
-    .input(z.strictObject({ id: idParam, name: name.optional(), subject: subject.optional(), html: html.nullable().optional(), text: text.nullable().optional(), variables: declaredVariables.nullable().optional() }))
+    .input(
+      z.strictObject({
+        id: idParam,
+        name: name.optional(),
+        subject: subject.optional(),
+        html: html.nullable().optional(),
+        text: text.nullable().optional(),
+        variables: declaredVariables.nullable().optional(),
+        from: sendingDefaults.from.nullable().optional(),
+        reply_to: sendingDefaults.reply_to.nullable().optional(),
+        alias: alias.nullable().optional(),
+      }),
+    )
     .output(template)
     .mutation(({ ctx, input }) =>
-      updateTemplate(ctx.deps, ctx.principal, input.id, { name: input.name, subject: input.subject, html: input.html, text: input.text, variables: input.variables === undefined || input.variables === null ? input.variables : toDeclared(input.variables) }),
+      updateTemplate(ctx.deps, ctx.principal, input.id, {
+        name: input.name,
+        subject: input.subject,
+        html: input.html,
+        text: input.text,
+        variables: input.variables === undefined || input.variables === null ? input.variables : toDeclared(input.variables),
+        from: input.from,
+        replyTo: input.reply_to,
+        alias: input.alias,
+      }),
     ),
 
   delete: orgProcedure

@@ -16,6 +16,8 @@ export type AccessMeta = {
   bodyLimitBytes?: number;
   /** A list of many items in one body: up to BODY_LIMIT_BYTES rather than the 64 KiB of a plain operation. */
   bulkBody?: boolean;
+  /** A top-level JSON array body is read as this field of the object body (Resend's form of the same request). */
+  arrayBodyField?: string;
   /** Dashboard only: callable by a person whose organization requires two-factor sign-in before they set it up (the set-up itself). */
   beforeTwoFactor?: boolean;
   /** Refusals this operation answers beyond every operation's (400, 401, 403, 404, 429, 500; 413 and 415 with a body): for the document. */

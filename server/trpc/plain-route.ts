@@ -16,8 +16,8 @@ export interface PlainRouteRequest {
   requestId: string;
   body: unknown;
   params: Record<string, string>;
-  /** Answers JSON with this status, as the procedures' answers go out. */
-  json(status: number, body: unknown): void;
+  /** Answers JSON with this status, as the procedures' answers go out (in the key's dialect). */
+  json(status: number, body: unknown): Promise<void>;
 }
 
 /**

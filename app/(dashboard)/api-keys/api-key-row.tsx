@@ -27,6 +27,11 @@ export function ApiKeyRow({ apiKey, pinnedTo }: { apiKey: ApiKey; pinnedTo?: str
       </td>
       <td className="px-4 py-3">
         <ModeBadge mode={apiKey.mode} />
+        {apiKey.dialect === 'resend' && (
+          <div className="mt-1 text-xs whitespace-nowrap text-slate-500" data-testid="api-key-dialect" title="Answers in Resend's shapes, for Resend's SDKs">
+            Resend's answers
+          </div>
+        )}
       </td>
       <td className="px-4 py-3 whitespace-nowrap text-slate-500">
         <time dateTime={apiKey.createdAt} title={formatDateTime(apiKey.createdAt)}>

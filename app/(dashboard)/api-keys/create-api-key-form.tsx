@@ -8,8 +8,8 @@ import { useDashboardMode } from '../../lib/dashboard-mode';
 import { useTRPC } from '../../lib/trpc';
 import { ErrorAlert } from '../../components/error-alert';
 import { ANY_DOMAIN, DomainPinField } from './domain-pin-field';
-import { MODE_LABELS, PERMISSION_LABELS } from './key-badges';
-import type { CreatedApiKey, Mode, Permission } from './types';
+import { DIALECT_LABELS, MODE_LABELS, PERMISSION_LABELS } from './key-badges';
+import type { CreatedApiKey, Dialect, Mode, Permission } from './types';
 import { useInvalidateApiKeys } from './use-invalidate-api-keys';
 
 const PERMISSION_HELP: Record<Permission, string> = {
@@ -22,6 +22,11 @@ const MODE_HELP: Record<Mode, string> = {
   test: 'Simulates delivery and never sends; test emails stay apart from live ones.',
 };
 
+const DIALECT_HELP: Record<Dialect, string> = {
+  spec: 'Answers as this API documents them (camelCase fields, errors { error, code }).',
+  resend: "For Resend's SDKs pointed at EU Mail: answers in Resend's shapes (snake_case fields, object, has_more, Resend's error body).",
+};
+
 export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (created: CreatedApiKey) => void; onCancel: () => void }) {
   const trpc = useTRPC();
   const invalidate = useInvalidateApiKeys();
@@ -31,6 +36,7 @@ export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (created:
   // The world the dashboard shows: in test mode a live key could not be created anyway.
   const dashboardMode = useDashboardMode();
   const [mode, setMode] = useState<Mode>(dashboardMode);
+  const [dialect, setDialect] = useState<Dialect>('spec');
   const create = useMutation(
     trpc.apiKeys.create.mutationOptions({
       onSuccess: (created) => {
@@ -44,7 +50,7 @@ export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (created:
     event.preventDefault();
     // A pin is for sending keys only (the API refuses one on a full access key).
     const pin = permission === 'sending_access' && domainId !== ANY_DOMAIN ? { domain_id: domainId } : {};
-    create.mutate({ name: name.trim(), permission, mode, ...pin });
+    create.mutate({ name: name.trim(), permission, mode, dialect, ...pin });
   };
 
   return (
@@ -72,6 +78,13 @@ export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (created:
         {(Object.keys(MODE_LABELS) as Mode[]).map((value) => (
           <option key={value} value={value}>
             {MODE_LABELS[value]}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField label="Answers" name="dialect" value={dialect} onChange={(event) => setDialect(event.target.value as Dialect)} description={DIALECT_HELP[dialect]}>
+        {(Object.keys(DIALECT_LABELS) as Dialect[]).map((value) => (
+          <option key={value} value={value}>
+            {DIALECT_LABELS[value]}
           </option>
         ))}
       </SelectField>

@@ -64,6 +64,8 @@ export function detailWords(event: AuditEvent): string | null {
       return `as ${details.role}`;
     case 'organization.ownership_transferred':
       return `${details.from} → ${details.to}; the former owner is now an admin`;
+    case 'api_key.created':
+      return details.dialect === 'resend' ? "answers in Resend's shapes" : null;
     case 'api_key.revoked':
       return details.reason === 'domain_deleted' ? 'its domain was deleted' : null;
     case 'user.signed_in':

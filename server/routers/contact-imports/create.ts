@@ -61,6 +61,6 @@ export const contactImportRoute: PlainRoute = {
     const principal = await authorize(ctx, { liveWrite: true });
     const view = await importFromForm(deps, principal, { headers: req.headers, body: req });
     res.setHeader('Location', `${deps.config.appUrl}/api/contacts/imports/${view.id}`);
-    json(202, { id: view.id, status: view.status });
+    await json(202, { id: view.id, status: view.status });
   },
 };

@@ -26,6 +26,6 @@ export const emailBatchPreflightRoute: PlainRoute = {
   async handle({ ctx, deps, requestId, body, json }) {
     const principal = await authorize(ctx, {});
     const data = await preflightBatch(deps, principal, batchItemsOf(body), (error) => deps.log.error({ requestId, err: error }, 'batch preflight item failed'));
-    json(200, { data });
+    await json(200, { data });
   },
 };

@@ -26,6 +26,6 @@ export const emailBatchRoute: PlainRoute = {
     const principal = await authorize(ctx, { access: 'sending' });
     const items = batchItemsOf(body);
     const data = await sendBatch(deps, principal, items, (error) => deps.log.error({ requestId, err: error }, 'batch item failed'));
-    json(200, { data });
+    await json(200, { data });
   },
 };

@@ -52,7 +52,7 @@ const attachment = z.strictObject({
 });
 
 const fields = {
-  from: mailbox('from'),
+  from: mailbox('from').optional().describe("Required unless the template named gives one (a template's `from`)"),
   to: oneOrMany('to'),
   cc: oneOrMany('cc').optional(),
   bcc: oneOrMany('bcc').optional(),
@@ -74,7 +74,7 @@ const fields = {
   tracking: z.strictObject({ opens: jsonBoolean().optional(), clicks: jsonBoolean().optional() }).optional(),
 };
 
-type ContentFields = { subject?: string; html?: string; text?: string; template_id?: string; variables?: Record<string, unknown>; template?: { id: string; variables?: Record<string, unknown> } };
+type ContentFields = { from?: string; subject?: string; html?: string; text?: string; template_id?: string; variables?: Record<string, unknown>; template?: { id: string; variables?: Record<string, unknown> } };
 
 const BOTH_TEMPLATE_FORMS = 'give template_id (with variables) or template { id, variables } (Resend\'s form), not both';
 
@@ -87,6 +87,7 @@ function bodyRules<T extends { to: string[]; cc?: string[]; bcc?: string[] } & C
     return;
   }
   const named = value.template_id !== undefined ? 'template_id' : value.template !== undefined ? 'template' : null;
+  if (!named && value.from === undefined) ctx.addIssue({ code: 'custom', path: ['from'], message: "is required (or give a template that has a from)" });
   if (named) {
     // The template gives the subject and bodies: given beside it, which would win is a guess.
     for (const field of ['subject', 'html', 'text'] as const) {
@@ -158,7 +159,8 @@ type SendEmailBody = z.infer<typeof emailBody>;
 /** A parsed batch item (or the common part of `POST /emails`) as the accept path takes it. */
 export function toEmailInput(body: EmailBody): EmailRequest {
   const email = {
-    from: body.from,
+    // Without one, the template's (template-content.ts); bodyRules saw to it that a template is named.
+    from: body.from ?? '',
     to: body.to,
     cc: body.cc ?? [],
     bcc: body.bcc ?? [],

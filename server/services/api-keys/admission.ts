@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { column, columnNames, perDatabase, prepareSql, tableName } from '@/db/raw-sql';
 import { apiKeys, organizations, rateLimitBuckets } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { PLANS, RATE_LIMIT_WINDOW_MS } from '../plans/plans';
 import type { Mode, Permission, Principal } from '../shared/principal';
+import type { Dialect } from '../../vocabulary/api-keys';
 import { slidingWindowUpsert, toRateLimitResult, type RateLimitResult } from '../plans/rate-limits';
 
 /** What a request with an API key is let in as, and how it stands against its organization's rate limit. */
 export interface Admission {
   principal: Principal;
   rateLimit: RateLimitResult | null;
+  /** The shape of the key's REST answers (an edge concern, so beside the principal, not in it); absent for a session: the spec's. */
+  dialect?: Dialect;
 }
 
 const KEY_PATTERN = /^eu_(live|test)_[A-Za-z0-9_-]{43}$/;
@@ -26,6 +29,7 @@ interface AdmissionRow {
   permission: Permission;
   mode: Mode;
   domain_id: string | null;
+  dialect: Dialect;
   plan: string;
   rate_limit_override: number | null;
   window_limit: number;
@@ -60,7 +64,7 @@ const admit = perDatabase((db) =>
         select * from unnest((select ${sql.placeholder('hashes')}::text[]), (select ${sql.placeholder('calls')}::int[])) with ordinality as i(hash, calls, ordinal)
       ), key as (
         select i.ordinal::int as ordinal, i.calls, ${column(apiKeys, 'id', 'k')} as key_id, ${column(apiKeys, 'organizationId', 'k')} as organization_id, ${column(apiKeys, 'permission', 'k')},
-          ${column(apiKeys, 'mode', 'k')}, ${column(apiKeys, 'domainId', 'k')} as domain_id, ${column(organizations, 'plan', 'o')},
+          ${column(apiKeys, 'mode', 'k')}, ${column(apiKeys, 'domainId', 'k')} as domain_id, ${column(apiKeys, 'dialect', 'k')}, ${column(organizations, 'plan', 'o')},
           ${column(organizations, 'rateLimitOverride', 'o')} as rate_limit_override,
           coalesce(${column(organizations, 'rateLimitOverride', 'o')}, (${sql.placeholder('planLimits')}::jsonb ->> ${column(organizations, 'plan', 'o')})::int) as window_limit
         from input i
@@ -204,5 +208,25 @@ export async function admitApiKey(deps: Pick<Deps, 'db' | 'clock'>, secret: stri
       rateLimitOverride: row.rate_limit_override,
     },
     rateLimit: toRateLimitResult(row, Number(row.window_limit), RATE_LIMIT_WINDOW_MS, nowMs),
+    dialect: row.dialect,
   };
+}
+
+const dialectOfHash = perDatabase((db) =>
+  db
+    .select({ dialect: apiKeys.dialect })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
+    .prepare('api_key_dialect'),
+);
+
+/**
+ * The dialect of a key that was not admitted, for a refusal made before admission (an unknown
+ * path, a method not allowed): a read that counts nothing against the rate limit and notes no use.
+ * Null for a malformed, unknown or revoked key.
+ */
+export async function dialectOfKey(deps: Pick<Deps, 'db'>, secret: string): Promise<Dialect | null> {
+  if (!KEY_PATTERN.test(secret)) return null;
+  const [row] = await dialectOfHash(deps.db).execute({ hash: hashKey(secret) });
+  return row?.dialect ?? null;
 }

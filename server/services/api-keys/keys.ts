@@ -11,6 +11,7 @@ import { hashKey } from './admission';
 import { findOwnDomain } from '../domains/repo';
 import { planInForce } from '../plans/effective';
 import type { Mode, Permission, Principal } from '../shared/principal';
+import type { Dialect } from '../../vocabulary/api-keys';
 import { enqueueSystemEmail } from '../system-mail/queue';
 import { byPrincipal, keyLabel, recordAudit, type AuditSource } from '../audit/record';
 import { noticeAddressOf } from '../organizations/notice-address';
@@ -24,6 +25,7 @@ interface ApiKeyView {
   permission: Permission;
   mode: Mode;
   domainId: string | null;
+  dialect: Dialect;
   createdAt: string;
   /** When the key last authenticated, to the minute; null if never. */
   lastUsedAt: string | null;
@@ -36,6 +38,7 @@ const toApiKeyView = (row: ApiKeyRecord): ApiKeyView => ({
   permission: row.permission,
   mode: row.mode,
   domainId: row.domainId,
+  dialect: row.dialect,
   createdAt: row.createdAt.toISOString(),
   lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
 });
@@ -44,7 +47,7 @@ const toApiKeyView = (row: ApiKeyRecord): ApiKeyView => ({
 export async function issueApiKey(
   tx: Db,
   deps: Pick<Deps, 'clock'>,
-  input: { organizationId: string; name: string; permission: Permission; mode: Mode; domainId: string | null },
+  input: { organizationId: string; name: string; permission: Permission; mode: Mode; domainId: string | null; dialect?: Dialect },
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = `eu_${input.mode}_${randomBytes(32).toString('base64url')}`;
   const [record] = await tx
@@ -58,6 +61,7 @@ export async function issueApiKey(
       permission: input.permission,
       mode: input.mode,
       domainId: input.domainId,
+      dialect: input.dialect ?? 'spec',
       createdAt: deps.clock.now(),
     })
     .returning();
@@ -71,7 +75,7 @@ export function recordKeyCreated(tx: Db, deps: Pick<Deps, 'clock'>, key: ApiKeyR
     by,
     action: 'api_key.created',
     target: { type: 'api_key', id: key.id, label: keyLabel(key) },
-    details: { permission: key.permission, mode: key.mode, domainId: key.domainId },
+    details: { permission: key.permission, mode: key.mode, domainId: key.domainId, ...(key.dialect === 'spec' ? {} : { dialect: key.dialect }) },
   });
 }
 
@@ -80,6 +84,8 @@ export interface CreateApiKeyInput {
   permission?: Permission;
   domainId?: string | null;
   mode?: Mode;
+  /** The shape of the key's REST answers; the spec's by default. */
+  dialect?: Dialect;
 }
 
 export async function createApiKey(deps: Deps, principal: Principal, input: CreateApiKeyInput): Promise<ApiKeyView & { key: string }> {
@@ -118,6 +124,7 @@ export async function createApiKey(deps: Deps, principal: Principal, input: Crea
       permission,
       mode,
       domainId: input.domainId ?? null,
+      dialect: input.dialect,
     });
     await recordKeyCreated(tx, deps, record, byPrincipal(principal));
     return { ...toApiKeyView(record), key };

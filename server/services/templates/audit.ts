@@ -17,6 +17,9 @@ export async function recordTemplateUpdated(tx: Db, deps: Pick<Deps, 'clock'>, p
     ...(before.name !== after.name ? ['name'] : []),
     ...CONTENT.filter((field) => from[field] !== to[field]),
     ...(JSON.stringify(from.declaredVariables) !== JSON.stringify(to.declaredVariables) ? ['variables'] : []),
+    ...((from.from ?? null) !== (to.from ?? null) ? ['from'] : []),
+    ...(JSON.stringify(from.replyTo ?? []) !== JSON.stringify(to.replyTo ?? []) ? ['replyTo'] : []),
+    ...(before.alias !== after.alias ? ['alias'] : []),
   ];
   if (fields.length === 0) return;
   await recordAudit(tx, deps, {

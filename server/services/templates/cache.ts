@@ -21,6 +21,9 @@ let chars = 0;
 export interface StoredTemplate extends TemplateSource {
   id: string;
   updatedAt: Date;
+  /** What a send by it takes when it gives none (absent where only the content is needed). */
+  from?: string | null;
+  replyTo?: string[];
 }
 
 function drop(id: string): void {

@@ -2,7 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { templates, type TemplateDraft } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
-import { notFound, validationError } from '../../errors';
+import { conflict, notFound, validationError } from '../../errors';
+import { isUniqueViolation } from '@/db/unique-violation';
 import { newId } from '../../ids';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
@@ -25,6 +26,11 @@ export interface CreateTemplateInput {
   variables?: DeclaredVariable[];
   /** Changes wait for a publish, and the template cannot be sent before its first (Resend's way). */
   draft?: boolean;
+  /** The sender and reply-to addresses a send by the template uses when it gives none (Resend's). */
+  from?: string;
+  replyTo?: string[];
+  /** Resend's alias: another name, unique within the organization. */
+  alias?: string;
 }
 
 /** Any of the fields; `null` removes the html or text part (one of them must remain), or every declared variable. */
@@ -34,6 +40,10 @@ export interface UpdateTemplateInput {
   html?: string | null;
   text?: string | null;
   variables?: DeclaredVariable[] | null;
+  /** `null` removes the default sender, reply-to addresses or alias. */
+  from?: string | null;
+  replyTo?: string[] | null;
+  alias?: string | null;
 }
 
 /** The organization's template, or 404 (another organization's is not found either). */
@@ -61,14 +71,37 @@ function checkTemplate(source: TemplateSource): ParsedTemplate {
   return parseTemplate(source);
 }
 
+/** What a send by the template takes from it when the send gives none: drafted with the content, as Resend versions them. */
+interface SendingDefaults {
+  from: string | null;
+  replyTo: string[];
+}
+
 /** A template's content as stored, its variables found. */
-function contentOf(source: Required<TemplateSource>): TemplateDraft {
+function contentOf(source: Required<TemplateSource> & SendingDefaults): TemplateDraft {
   const parsed = checkTemplate(source);
-  return { subject: source.subject, html: source.html, text: source.text, variables: parsed.variables, declaredVariables: source.declaredVariables };
+  return { subject: source.subject, html: source.html, text: source.text, variables: parsed.variables, declaredVariables: source.declaredVariables, from: source.from, replyTo: source.replyTo };
 }
 
 const sameContent = (a: TemplateDraft, b: TemplateDraft) =>
-  a.subject === b.subject && a.html === b.html && a.text === b.text && JSON.stringify(a.declaredVariables) === JSON.stringify(b.declaredVariables);
+  a.subject === b.subject &&
+  a.html === b.html &&
+  a.text === b.text &&
+  JSON.stringify(a.declaredVariables) === JSON.stringify(b.declaredVariables) &&
+  (a.from ?? null) === (b.from ?? null) &&
+  JSON.stringify(a.replyTo ?? []) === JSON.stringify(b.replyTo ?? []);
+
+const aliasTaken = (alias: string) => conflict(`alias: "${alias}" is already another template's alias`);
+
+/** A write that may meet the alias index: another template's alias is a 409, not a fault. */
+async function claimingAlias<T>(alias: string | null | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (alias && isUniqueViolation(error)) throw aliasTaken(alias);
+    throw error;
+  }
+}
 
 /** A change's time: at least a millisecond after the last, even when the clock has not moved, so that with the id it names one version. */
 export const nextVersion = (deps: Pick<Deps, 'clock'>, current: Pick<TemplateRow, 'updatedAt'>) => new Date(Math.max(deps.clock.now().getTime(), current.updatedAt.getTime() + 1));
@@ -79,14 +112,16 @@ export const nextVersion = (deps: Pick<Deps, 'clock'>, current: Pick<TemplateRow
  * next publish (Resend's).
  */
 export async function createTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: CreateTemplateInput): Promise<TemplateView> {
-  const content = contentOf({ subject: input.subject, html: input.html ?? null, text: input.text ?? null, declaredVariables: input.variables ?? [] });
+  const content = contentOf({ subject: input.subject, html: input.html ?? null, text: input.text ?? null, declaredVariables: input.variables ?? [], from: input.from ?? null, replyTo: input.replyTo ?? [] });
   const drafts = input.draft === true;
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(templates)
-      .values({ id: newId(), organizationId: principal.organizationId, name: input.name, ...content, drafts, publishedAt: drafts ? null : now, createdAt: now, updatedAt: now })
-      .returning();
+    const [created] = await claimingAlias(input.alias, () =>
+      tx
+        .insert(templates)
+        .values({ id: newId(), organizationId: principal.organizationId, name: input.name, alias: input.alias ?? null, ...content, from: content.from ?? null, replyTo: content.replyTo ?? [], drafts, publishedAt: drafts ? null : now, createdAt: now, updatedAt: now })
+        .returning(),
+    );
     await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'template.created', target: { type: 'template', id: created!.id, label: created!.name } });
     return created!;
   });
@@ -101,6 +136,7 @@ export async function listTemplates(deps: Pick<Deps, 'db'>, principal: Principal
       .select({
         id: templates.id,
         name: templates.name,
+        alias: templates.alias,
         subject: templates.subject,
         variables: templates.variables,
         // Only the draft's subject and variables: its bodies may be megabytes.
@@ -144,19 +180,24 @@ export async function updateTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal
       html: input.html === undefined ? latest.html : input.html,
       text: input.text === undefined ? latest.text : input.text,
       declaredVariables: input.variables === undefined ? latest.declaredVariables : (input.variables ?? []),
+      from: input.from === undefined ? (latest.from ?? null) : input.from,
+      replyTo: input.replyTo === undefined ? (latest.replyTo ?? []) : (input.replyTo ?? []),
     });
     const updatedAt = nextVersion(deps, current);
-    const changesContent = [input.subject, input.html, input.text, input.variables].some((field) => field !== undefined);
+    const changesContent = [input.subject, input.html, input.text, input.variables, input.from, input.replyTo].some((field) => field !== undefined);
     const keepsDraft = current.drafts && current.publishedAt !== null;
     const change = keepsDraft
       ? // Back to what is published is no draft.
         { draft: sameContent(content, current) ? null : content }
       : { ...content, ...(changesContent && !current.drafts ? { publishedAt: updatedAt } : {}) };
-    const [updated] = await tx
-      .update(templates)
-      .set({ name: input.name ?? current.name, ...change, updatedAt })
-      .where(eq(templates.id, current.id))
-      .returning();
+    const alias = input.alias === undefined ? current.alias : input.alias;
+    const [updated] = await claimingAlias(alias, () =>
+      tx
+        .update(templates)
+        .set({ name: input.name ?? current.name, alias, ...change, updatedAt })
+        .where(eq(templates.id, current.id))
+        .returning(),
+    );
     await recordTemplateUpdated(tx, deps, principal, current, updated!);
     return updated!;
   });

@@ -7,7 +7,7 @@ import { latestContent, type TemplateView } from './view';
 
 /**
  * A new template with the content of one of the organization's as last written (its draft, if it
- * has one), its declared variables and whether it has drafts (Resend's `POST /templates/{id}/duplicate`),
+ * has one), its declared variables, sender defaults (not its alias, which is its own) and whether it has drafts (Resend's `POST /templates/{id}/duplicate`),
  * named "… (copy)". A copy of a template with drafts starts unpublished, as a new one would.
  */
 export async function duplicateTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string): Promise<TemplateView> {
@@ -19,6 +19,8 @@ export async function duplicateTemplate(deps: Pick<Deps, 'db' | 'clock'>, princi
     ...(content.html === null ? {} : { html: content.html }),
     ...(content.text === null ? {} : { text: content.text }),
     variables: content.declaredVariables,
+    ...(content.from ? { from: content.from } : {}),
+    replyTo: content.replyTo ?? [],
     draft: source.drafts,
   });
 }

@@ -35,7 +35,7 @@ export async function templatesOf(db: Db, organizationId: string, ids: string[])
   }
   if (missing.length > 0) {
     const rows = await db
-      .select({ id: templates.id, updatedAt: templates.updatedAt, subject: templates.subject, html: templates.html, text: templates.text, declaredVariables: templates.declaredVariables })
+      .select({ id: templates.id, updatedAt: templates.updatedAt, subject: templates.subject, html: templates.html, text: templates.text, declaredVariables: templates.declaredVariables, from: templates.from, replyTo: templates.replyTo })
       .from(templates)
       .where(and(eq(templates.organizationId, organizationId), inArray(templates.id, missing)));
     for (const row of rows) {

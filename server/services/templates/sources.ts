@@ -27,7 +27,7 @@ export function rememberSource(row: StoredTemplate): void {
   forgetSource(row.id);
   const size = sizeOf(row);
   if (size > MAX_CHARS) return;
-  entries.set(row.id, { id: row.id, updatedAt: row.updatedAt, subject: row.subject, html: row.html, text: row.text, declaredVariables: row.declaredVariables ?? [] });
+  entries.set(row.id, { id: row.id, updatedAt: row.updatedAt, subject: row.subject, html: row.html, text: row.text, declaredVariables: row.declaredVariables ?? [], from: row.from ?? null, replyTo: row.replyTo ?? [] });
   chars += size;
   for (const [oldest] of entries) {
     if (entries.size <= MAX_TEMPLATES && chars <= MAX_CHARS) break;

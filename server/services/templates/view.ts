@@ -10,6 +10,7 @@ export type TemplateStatus = 'published' | 'draft';
 export interface TemplateSummary {
   id: string;
   name: string;
+  alias: string | null;
   subject: string;
   variables: string[];
   status: TemplateStatus;
@@ -22,6 +23,8 @@ export interface TemplateView extends TemplateSummary {
   html: string | null;
   text: string | null;
   declaredVariables: DeclaredVariable[];
+  from: string | null;
+  replyTo: string[];
   drafts: boolean;
 }
 
@@ -40,6 +43,7 @@ const iso = (at: Date | null) => (at ? at.toISOString() : null);
 export interface SummaryRow {
   id: string;
   name: string;
+  alias: string | null;
   subject: string;
   variables: string[];
   publishedAt: Date | null;
@@ -51,6 +55,7 @@ export interface SummaryRow {
 export const summaryView = (row: SummaryRow): TemplateSummary => ({
   id: row.id,
   name: row.name,
+  alias: row.alias,
   subject: row.subject,
   variables: row.variables,
   status: row.publishedAt === null || row.hasDraft ? 'draft' : 'published',
@@ -64,6 +69,7 @@ export function templateView(row: TemplateRow): TemplateView {
   return {
     id: row.id,
     name: row.name,
+    alias: row.alias,
     subject: latest.subject,
     variables: latest.variables,
     status: statusOf(row),
@@ -73,6 +79,8 @@ export function templateView(row: TemplateRow): TemplateView {
     html: latest.html,
     text: latest.text,
     declaredVariables: latest.declaredVariables,
+    from: latest.from ?? null,
+    replyTo: latest.replyTo ?? [],
     drafts: row.drafts,
   };
 }

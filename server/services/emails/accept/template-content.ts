@@ -1,6 +1,7 @@
 import type { Deps } from '../../../deps';
 import { AppError, notFound, validationError } from '../../../errors';
 import type { Principal } from '../../shared/principal';
+import type { StoredTemplate } from '../../templates/cache';
 import { templatesOf } from '../../templates/lookup';
 import type { RenderOutcome } from '../../templates/render-pool';
 import type { RenderedTemplate } from '../../templates/render';
@@ -22,6 +23,16 @@ export function checkRendered(rendered: RenderedTemplate): void {
     throw validationError(`html: html and text together render to more than ${EMAIL_LIMITS.bodyBytes} bytes`);
   }
   if (html.includes('\0') || text.includes('\0')) throw validationError('html: renders with a NUL character (from the variables)');
+}
+
+/**
+ * The sender and reply-to addresses of a send by template: the request's, else the template's
+ * (Resend's template `from` and `reply_to`); a send that gives no sender needs a template with one.
+ */
+function sendingDefaults(email: { from: string; replyTo: string[] }, template: StoredTemplate): { from: string; replyTo: string[] } {
+  const from = email.from || template.from;
+  if (!from) throw validationError('from: is required; the template has no from to use');
+  return { from, replyTo: email.replyTo.length > 0 ? email.replyTo : (template.replyTo ?? []) };
 }
 
 /** The request's names for the template and its variables, as refusals say them. */
@@ -71,7 +82,8 @@ export async function withTemplateContent<T extends EmailInput>(deps: Pick<Deps,
       if (!rendered) throw notFound('Template');
       if (rendered instanceof AppError) throw rendered;
       checkRendered(rendered);
-      return { ...email, subject: rendered.subject, html: rendered.html ?? undefined, text: rendered.text ?? undefined } as unknown as T;
+      const defaults = sendingDefaults(email, found.get(template.templateId)!);
+      return { ...email, ...defaults, subject: rendered.subject, html: rendered.html ?? undefined, text: rendered.text ?? undefined } as unknown as T;
     } catch (error) {
       if (error instanceof AppError) return error;
       throw error;
