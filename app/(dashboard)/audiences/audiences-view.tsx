@@ -78,7 +78,7 @@ export function AudiencesView() {
         </AudiencesTable>
       )}
 
-      <CreateAudienceDialog open={creating} onClose={() => setCreating(false)} />
+      {creating && <CreateAudienceDialog onClose={() => setCreating(false)} />}
       {deleting && <DeleteAudienceDialog audience={deleting} open onClose={() => setDeleting(null)} />}
     </>
   );

@@ -2,19 +2,17 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
-import { Button } from '../../components/button';
-import { Dialog } from '../../components/dialog';
-import { ErrorAlert } from '../../components/error-alert';
+import { useState } from 'react';
 import { TextField } from '../../components/field';
+import { FormDialog } from '../../components/form-dialog';
 import { fieldErrors } from '../../lib/field-errors';
 import { useTRPC } from '../../lib/trpc';
 import { useInvalidateAudiences } from './use-invalidate-audiences';
 
 const FIELDS = ['name'] as const;
 
-/** A name, and the new audience's page, where its contacts are added. */
-export function CreateAudienceDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** A name, and the new audience's page, where its contacts are added. Rendered only while open. */
+export function CreateAudienceDialog({ onClose }: { onClose: () => void }) {
   const trpc = useTRPC();
   const router = useRouter();
   const invalidate = useInvalidateAudiences();
@@ -29,44 +27,33 @@ export function CreateAudienceDialog({ open, onClose }: { open: boolean; onClose
   );
   const { byField, other } = fieldErrors(create.error, FIELDS);
 
-  const close = () => {
-    if (create.isPending) return;
-    setName('');
-    create.reset();
-    onClose();
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate({ name: name.trim() });
-  };
-
   return (
-    <Dialog open={open} onClose={close} testId="create-audience-dialog" title="Create audience" description="A list of contacts to send broadcasts to. You add its contacts next.">
-      <form onSubmit={submit} className="space-y-5" noValidate>
-        <TextField
-          label="Name"
-          name="name"
-          placeholder="Newsletter"
-          required
-          maxLength={200}
-          autoFocus
-          autoComplete="off"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          description="For example the list a signup form feeds. The same address may be in several audiences."
-          error={byField.name}
-        />
-        {other ? <ErrorAlert error={other} fallbackTitle="Could not create the audience" /> : null}
-        <div className="flex justify-end gap-2 pt-1">
-          <Button variant="secondary" onClick={close} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending || create.isSuccess} disabled={!name.trim()}>
-            Create audience
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      onClose={onClose}
+      testId="create-audience-dialog"
+      title="Create audience"
+      description="A list of contacts to send broadcasts to. You add its contacts next."
+      onSubmit={() => create.mutate({ name: name.trim() })}
+      submitLabel="Create audience"
+      submitDisabled={!name.trim()}
+      pending={create.isPending}
+      loading={create.isPending || create.isSuccess}
+      error={other}
+      errorTitle="Could not create the audience"
+    >
+      <TextField
+        label="Name"
+        name="name"
+        placeholder="Newsletter"
+        required
+        maxLength={200}
+        autoFocus
+        autoComplete="off"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        description="For example the list a signup form feeds. The same address may be in several audiences."
+        error={byField.name}
+      />
+    </FormDialog>
   );
 }

@@ -98,7 +98,7 @@ export function ContactsView() {
         )}
       </div>
 
-      <AddContactDialog segments={segments} open={adding} onClose={() => setAdding(false)} />
+      {adding && <AddContactDialog segments={segments} onClose={() => setAdding(false)} />}
     </>
   );
 }

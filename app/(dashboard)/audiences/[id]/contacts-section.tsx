@@ -158,7 +158,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
         </>
       )}
 
-      <AddContactDialog audienceId={audience.id} open={open?.dialog === 'add'} onClose={close} />
+      {open?.dialog === 'add' && <AddContactDialog audienceId={audience.id} onClose={close} />}
       <ImportContactsDialog audience={audience} open={open?.dialog === 'import'} onClose={close} />
       {open?.dialog === 'edit' && <EditContactDialog audienceId={audience.id} contact={open.contact} onClose={close} />}
       {open?.dialog === 'delete' && <DeleteContactDialog audienceId={audience.id} contact={open.contact} onClose={close} onDeleted={(id) => forget([id])} />}
