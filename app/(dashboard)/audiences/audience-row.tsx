@@ -1,8 +1,8 @@
 import Link from 'next/link';
-import { ChevronRightIcon, Trash2Icon } from 'lucide-react';
+import { ChevronRightIcon } from 'lucide-react';
+import { RowAction, RowActions } from '../../components/row-actions';
 import { formatCount, formatDate, formatDateTime } from '../../lib/format';
 import type { Audience } from './types';
-import { MayCall } from '../../components/may-call';
 
 export function AudienceRow({ audience, onDelete }: { audience: Audience; onDelete: () => void }) {
   const href = `/audiences/${audience.id}`;
@@ -21,24 +21,12 @@ export function AudienceRow({ audience, onDelete }: { audience: Audience; onDele
           {formatDate(audience.createdAt)}
         </time>
       </td>
-      <td className="py-3 pr-5 pl-4">
-        <div className="flex items-center justify-end gap-1">
-          <MayCall procedure="audiences.delete">
-            <button
-              type="button"
-              onClick={onDelete}
-              aria-label={`Delete ${audience.name}`}
-              title="Delete audience"
-              className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600"
-            >
-              <Trash2Icon className="size-4" />
-            </button>
-          </MayCall>
-          <Link href={href} aria-label={`Open ${audience.name}`} className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-600">
-            <ChevronRightIcon className="size-5" />
-          </Link>
-        </div>
-      </td>
+      <RowActions>
+        <RowAction procedure="audiences.delete" kind="delete" label={`Delete ${audience.name}`} title="Delete audience" onClick={onDelete} />
+        <Link href={href} aria-label={`Open ${audience.name}`} className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-600">
+          <ChevronRightIcon className="size-5" />
+        </Link>
+      </RowActions>
     </tr>
   );
 }

@@ -1,7 +1,6 @@
-import { PencilIcon, Trash2Icon } from 'lucide-react';
-import { MayCall } from '../../../components/may-call';
-import { RelativeTime } from '../../../components/relative-time';
 import { cx } from '../../../components/cx';
+import { RelativeTime } from '../../../components/relative-time';
+import { RowAction, RowActions } from '../../../components/row-actions';
 import type { Contact } from '../types';
 import { SubscriptionBadge } from './subscription-badge';
 
@@ -46,20 +45,10 @@ export function ContactRow({
       <td className="px-4 py-3 whitespace-nowrap text-slate-500">
         <RelativeTime iso={contact.createdAt} />
       </td>
-      <td className="py-3 pr-5 pl-4">
-        <div className="flex items-center justify-end gap-1">
-          <MayCall procedure="audiences.updateContact">
-            <button type="button" onClick={onEdit} aria-label={`Edit ${contact.email}`} title="Edit contact" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700">
-              <PencilIcon className="size-4" />
-            </button>
-          </MayCall>
-          <MayCall procedure="audiences.deleteContact">
-            <button type="button" onClick={onDelete} aria-label={`Delete ${contact.email}`} title="Delete contact" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600">
-              <Trash2Icon className="size-4" />
-            </button>
-          </MayCall>
-        </div>
-      </td>
+      <RowActions>
+        <RowAction procedure="audiences.updateContact" kind="edit" label={`Edit ${contact.email}`} title="Edit contact" onClick={onEdit} />
+        <RowAction procedure="audiences.deleteContact" kind="delete" label={`Delete ${contact.email}`} title="Delete contact" onClick={onDelete} />
+      </RowActions>
     </tr>
   );
 }
