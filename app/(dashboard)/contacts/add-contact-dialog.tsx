@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { TextField } from '../../components/field';
 import { FormDialog } from '../../components/form-dialog';
+import { refetchThenClose } from '../../components/mutation-dialog-props';
 import { fieldErrors } from '../../lib/field-errors';
 import { useTRPC } from '../../lib/trpc';
 import type { Audience } from '../audiences/types';
@@ -25,14 +26,7 @@ export function AddContactDialog({ segments, onClose }: { segments: Audience[]; 
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');
   const [chosen, setChosen] = useState<Set<string>>(new Set());
-  const create = useMutation(
-    trpc.contacts.create.mutationOptions({
-      onSuccess: async () => {
-        await invalidate();
-        onClose();
-      },
-    }),
-  );
+  const create = useMutation(trpc.contacts.create.mutationOptions({ onSuccess: refetchThenClose(invalidate, onClose) }));
   const { byField, other } = fieldErrors(create.error, FIELDS);
 
   const submit = () =>

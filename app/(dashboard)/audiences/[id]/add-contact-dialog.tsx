@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CheckboxField, TextField } from '../../../components/field';
 import { FormDialog } from '../../../components/form-dialog';
+import { refetchThenClose } from '../../../components/mutation-dialog-props';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useTRPC } from '../../../lib/trpc';
 import { ContactEmailField } from '../../contacts/contact-email-field';
@@ -18,14 +19,7 @@ export function AddContactDialog({ audienceId, onClose }: { audienceId: string; 
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [subscribed, setSubscribed] = useState(true);
-  const create = useMutation(
-    trpc.audiences.createContact.mutationOptions({
-      onSuccess: async () => {
-        await invalidate();
-        onClose();
-      },
-    }),
-  );
+  const create = useMutation(trpc.audiences.createContact.mutationOptions({ onSuccess: refetchThenClose(invalidate, onClose) }));
   const { byField, other } = fieldErrors(create.error, FIELDS);
 
   return (

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Alert } from '../../../components/alert';
 import { CheckboxField, TextField } from '../../../components/field';
 import { FormDialog } from '../../../components/form-dialog';
+import { refetchThenClose } from '../../../components/mutation-dialog-props';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useTRPC } from '../../../lib/trpc';
 import type { Contact } from '../types';
@@ -22,14 +23,7 @@ export function EditContactDialog({ audienceId, contact, onClose }: { audienceId
   const invalidate = useInvalidateAudiences();
   const [name, setName] = useState(contact.name ?? '');
   const [subscribed, setSubscribed] = useState(contact.subscribed);
-  const update = useMutation(
-    trpc.audiences.updateContact.mutationOptions({
-      onSuccess: async () => {
-        await invalidate();
-        onClose();
-      },
-    }),
-  );
+  const update = useMutation(trpc.audiences.updateContact.mutationOptions({ onSuccess: refetchThenClose(invalidate, onClose) }));
   const { byField, other } = fieldErrors(update.error, FIELDS);
   const resubscribing = !contact.subscribed && subscribed;
 

@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { TextField } from '../../../components/field';
 import { FormDialog } from '../../../components/form-dialog';
+import { refetchThenClose } from '../../../components/mutation-dialog-props';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useTRPC } from '../../../lib/trpc';
 import type { ContactProfile } from '../types';
@@ -27,14 +28,7 @@ export function EditNamesDialog({ contact, onClose }: { contact: ContactProfile;
   const [firstName, setFirstName] = useState(contact.firstName ?? '');
   const [lastName, setLastName] = useState(contact.lastName ?? '');
   const [name, setName] = useState(contact.name ?? '');
-  const update = useMutation(
-    trpc.contacts.update.mutationOptions({
-      onSuccess: async () => {
-        await invalidate();
-        onClose();
-      },
-    }),
-  );
+  const update = useMutation(trpc.contacts.update.mutationOptions({ onSuccess: refetchThenClose(invalidate, onClose) }));
   const { byField, other } = fieldErrors(update.error, FIELDS);
 
   const submit = () => {

@@ -2,8 +2,9 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { FormDialog } from '../../../components/form-dialog';
 import { SelectField, TextField } from '../../../components/field';
+import { FormDialog } from '../../../components/form-dialog';
+import { refetchThenClose } from '../../../components/mutation-dialog-props';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useTRPC } from '../../../lib/trpc';
 import { parseInput, PROPERTY_TYPES } from '../property-values';
@@ -22,14 +23,7 @@ export function CreatePropertyDialog({ onClose }: { onClose: () => void }) {
   const [type, setType] = useState<PropertyType>('string');
   const [fallback, setFallback] = useState('');
   const [fallbackError, setFallbackError] = useState<string | undefined>();
-  const create = useMutation(
-    trpc.contactProperties.create.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries(trpc.contactProperties.pathFilter());
-        onClose();
-      },
-    }),
-  );
+  const create = useMutation(trpc.contactProperties.create.mutationOptions({ onSuccess: refetchThenClose(() => queryClient.invalidateQueries(trpc.contactProperties.pathFilter()), onClose) }));
   const { byField, other } = fieldErrors(create.error, FIELDS);
 
   const submit = () => {

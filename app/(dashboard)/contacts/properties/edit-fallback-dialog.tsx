@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormDialog } from '../../../components/form-dialog';
+import { refetchThenClose } from '../../../components/mutation-dialog-props';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useTRPC } from '../../../lib/trpc';
 import { inputText, parseInput, typeLabel } from '../property-values';
@@ -18,14 +19,7 @@ export function EditFallbackDialog({ property, onClose }: { property: ContactPro
   const initial = inputText(property.type, property.fallbackValue);
   const [fallback, setFallback] = useState(initial);
   const [localError, setLocalError] = useState<string | undefined>();
-  const update = useMutation(
-    trpc.contactProperties.update.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries(trpc.contactProperties.pathFilter());
-        onClose();
-      },
-    }),
-  );
+  const update = useMutation(trpc.contactProperties.update.mutationOptions({ onSuccess: refetchThenClose(() => queryClient.invalidateQueries(trpc.contactProperties.pathFilter()), onClose) }));
   const { byField, other } = fieldErrors(update.error, FIELDS);
 
   const submit = () => {

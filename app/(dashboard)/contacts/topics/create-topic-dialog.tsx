@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { TextareaField, TextField } from '../../../components/field';
 import { FormDialog } from '../../../components/form-dialog';
+import { refetchThenClose } from '../../../components/mutation-dialog-props';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useTRPC } from '../../../lib/trpc';
 import type { DefaultSubscription } from '../types';
@@ -21,14 +22,7 @@ export function CreateTopicDialog({ onClose }: { onClose: () => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [defaultSubscription, setDefaultSubscription] = useState<DefaultSubscription | null>(null);
-  const create = useMutation(
-    trpc.topics.create.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries(trpc.topics.pathFilter());
-        onClose();
-      },
-    }),
-  );
+  const create = useMutation(trpc.topics.create.mutationOptions({ onSuccess: refetchThenClose(() => queryClient.invalidateQueries(trpc.topics.pathFilter()), onClose) }));
   const { byField, other } = fieldErrors(create.error, FIELDS);
 
   const submit = () => {

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { TextareaField, TextField } from '../../../components/field';
 import { FormDialog } from '../../../components/form-dialog';
+import { refetchThenClose } from '../../../components/mutation-dialog-props';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useTRPC } from '../../../lib/trpc';
 import type { Topic } from '../types';
@@ -17,14 +18,7 @@ export function EditTopicDialog({ topic, onClose }: { topic: Topic; onClose: () 
   const queryClient = useQueryClient();
   const [name, setName] = useState(topic.name);
   const [description, setDescription] = useState(topic.description ?? '');
-  const update = useMutation(
-    trpc.topics.update.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries(trpc.topics.pathFilter());
-        onClose();
-      },
-    }),
-  );
+  const update = useMutation(trpc.topics.update.mutationOptions({ onSuccess: refetchThenClose(() => queryClient.invalidateQueries(trpc.topics.pathFilter()), onClose) }));
   const { byField, other } = fieldErrors(update.error, FIELDS);
 
   const submit = () => {
