@@ -114,7 +114,8 @@ describe('the navigation and the topics', () => {
   it('says what each default subscription means', () => {
     expect(DEFAULT_SUBSCRIPTIONS.opt_in.label).toBe('Opt-in');
     expect(DEFAULT_SUBSCRIPTIONS.opt_out.label).toBe('Opt-out');
-    expect(DEFAULT_SUBSCRIPTIONS.opt_in.meaning).toMatch(/once they join/);
-    expect(DEFAULT_SUBSCRIPTIONS.opt_out.meaning).toMatch(/until they leave/);
+    // As the server sends: a contact who never chose gets an opt_in topic's broadcasts, not an opt_out one's.
+    expect(DEFAULT_SUBSCRIPTIONS.opt_in.meaning).toMatch(/until they leave/);
+    expect(DEFAULT_SUBSCRIPTIONS.opt_out.meaning).toMatch(/once they join/);
   });
 });
