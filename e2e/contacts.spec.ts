@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { trpcMutation } from './dashboard-api';
+import { trpcMutation, trpcQuery } from './dashboard-api';
 import { shot, signUp, uniqueEmail } from './helpers';
 
 /**
@@ -11,6 +11,7 @@ import { shot, signUp, uniqueEmail } from './helpers';
 const contactRow = (page: Page, email: string) => page.locator(`[data-testid="contact-row"][data-email="${email}"]`);
 const propertyValue = (page: Page, key: string) => page.locator(`[data-testid="property-value"][data-key="${key}"]`);
 const tabs = (page: Page) => page.getByRole('navigation', { name: 'Contacts pages' });
+const contactTopic = (page: Page, name: string) => page.locator(`[data-testid="contact-topic"][data-name="${name}"]`);
 
 test('a contact is added with its names, given property values and a segment, found by it, and deleted', async ({ page }) => {
   test.setTimeout(120_000);
@@ -233,6 +234,58 @@ test('a contact is added with its names, given property values and a segment, fo
   await expect(page.getByTestId('contact-not-found')).toContainText('Contact not found');
   await page.goto('/contacts/not-a-contact');
   await expect(page.getByTestId('contact-not-found')).toBeVisible();
+});
+
+test("a contact's page lists every topic with where it stands, and joins or leaves one at once", async ({ page }) => {
+  await signUp(page, uniqueEmail('e2e-contact-topics'), { landOn: '/' });
+  const contact = await trpcMutation<{ id: string }>(page, 'contacts.create', { email: 'ada@example.com', first_name: 'Ada' });
+
+  // No topic yet: the way to make one.
+  await page.goto(`/contacts/${contact.id}`);
+  const section = page.getByTestId('contact-topics');
+  await expect(section.getByTestId('no-topics')).toContainText('no topics yet');
+  await expect(section.getByRole('link', { name: 'Create one' })).toHaveAttribute('href', '/contacts/topics');
+  await shot(page, 'contact-topics-none');
+
+  // Two topics: a contact who never chose is in the opt-in one and out of the opt-out one.
+  const news = await trpcMutation<{ id: string }>(page, 'topics.create', { name: 'Product news', description: 'New features, once a month.', default_subscription: 'opt_in' });
+  const digest = await trpcMutation<{ id: string }>(page, 'topics.create', { name: 'Weekly digest', default_subscription: 'opt_out' });
+  await page.reload();
+  await expect(section.getByTestId('contact-topic')).toHaveCount(2);
+  await expect(section.getByTestId('contact-topic-name')).toHaveText(['Product news', 'Weekly digest']);
+  await expect(contactTopic(page, 'Product news').getByTestId('contact-topic-state')).toHaveText('Subscribed');
+  await expect(contactTopic(page, 'Product news').getByTestId('contact-topic-default')).toHaveText('Opt-in topic: contacts receive it until they leave the topic.');
+  await expect(contactTopic(page, 'Weekly digest').getByTestId('contact-topic-state')).toHaveText('Not subscribed');
+  await expect(page.getByRole('switch', { name: 'Subscribed to Product news' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByRole('switch', { name: 'Subscribed to Weekly digest' })).toHaveAttribute('aria-checked', 'false');
+  await shot(page, 'contact-topics-defaults');
+
+  // Leaving one and joining the other is saved at once, as the contact's own choices.
+  await page.getByRole('switch', { name: 'Subscribed to Product news' }).click();
+  await expect(contactTopic(page, 'Product news')).toHaveAttribute('data-subscription', 'opt_out');
+  await expect(contactTopic(page, 'Product news').getByTestId('contact-topic-state')).toHaveText('Not subscribed');
+  await page.getByRole('switch', { name: 'Subscribed to Weekly digest' }).click();
+  await expect(contactTopic(page, 'Weekly digest')).toHaveAttribute('data-subscription', 'opt_in');
+  const saved = await trpcQuery<{ data: Array<{ id: string; subscription: string }> }>(page, 'contactTopics.list', { idOrEmail: contact.id });
+  expect(saved.data).toEqual([
+    expect.objectContaining({ id: news.id, subscription: 'opt_out' }),
+    expect.objectContaining({ id: digest.id, subscription: 'opt_in' }),
+  ]);
+  await page.reload();
+  await expect(page.getByRole('switch', { name: 'Subscribed to Product news' })).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByRole('switch', { name: 'Subscribed to Weekly digest' })).toHaveAttribute('aria-checked', 'true');
+  await shot(page, 'contact-topics-chosen');
+
+  // A refusal is shown in the server's words, and the switch stays as it was.
+  await trpcMutation(page, 'topics.delete', { id: digest.id });
+  await page.getByRole('switch', { name: 'Subscribed to Weekly digest' }).click();
+  await expect(section.getByTestId('error-message')).toContainText('not found');
+  await expect(page.getByRole('switch', { name: 'Subscribed to Weekly digest' })).toHaveAttribute('aria-checked', 'true');
+
+  // In test mode the choices are read, not changed.
+  await page.context().addCookies([{ name: 'eumail_mode', value: 'test', url: page.url() }]);
+  await page.reload();
+  await expect(page.getByRole('switch', { name: 'Subscribed to Product news' })).toBeDisabled();
 });
 
 test('in test mode contacts are read, and their changes wait for Live', async ({ page }) => {
