@@ -239,7 +239,7 @@ test('an audience gets 2,500 contacts from a CSV file, and its contacts are sear
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('Newsletter readers');
   await expect(row.getByTestId('audience-contact-count')).toHaveText('2,497');
-  await expect(page.getByTestId('contacts-total')).toHaveText('2,497 contacts across 1 audience.');
+  await expect(page.getByTestId('contacts-total')).toHaveText('2,497 contacts in all.');
   await shot(page, 'audiences-list');
 
   // Deleting says what goes with it; cancelled from the list, then confirmed on the audience's page.

@@ -288,6 +288,105 @@ test("a contact's page lists every topic with where it stands, and joins or leav
   await expect(page.getByRole('switch', { name: 'Subscribed to Product news' })).toBeDisabled();
 });
 
+test('a segment defined by rules is made, shows its rules and their live count, has them changed, and takes its contacts from them', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUp(page, uniqueEmail('e2e-rule-segments'), { landOn: '/' });
+  await trpcMutation(page, 'contactProperties.create', { key: 'plan', type: 'string' });
+  await trpcMutation(page, 'contactProperties.create', { key: 'seats', type: 'number' });
+  const readers = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Newsletter readers' });
+  const ada = await trpcMutation<{ id: string }>(page, 'contacts.create', { email: 'ada@example.com', properties: { plan: 'Pro', seats: 12 }, segments: [{ id: readers.id }] });
+  await trpcMutation(page, 'contacts.create', { email: 'grace@example.com', properties: { plan: 'Free', seats: 2 } });
+  await trpcMutation(page, 'contacts.create', { email: 'linus@example.net', properties: { plan: 'Pro' }, unsubscribed: true });
+  await trpcMutation(page, 'contacts.create', { email: 'alan@example.org', properties: { seats: 40 } });
+
+  // Made from the audiences page: a name, "Defined by rules", and its conditions, checked before sending.
+  await page.goto('/audiences');
+  await page.getByRole('button', { name: 'Create audience' }).click();
+  const create = page.getByTestId('create-audience-dialog');
+  await create.getByLabel('Name').fill('Pro customers');
+  await create.getByRole('radio', { name: /Defined by rules/ }).check();
+  const conditions = create.getByTestId('rule-condition');
+  await expect(conditions).toHaveCount(1);
+  await expect(conditions.first().getByLabel('Activity')).toHaveValue('opened_or_clicked');
+  await conditions.first().getByLabel('Within (days)').fill('0');
+  await create.getByRole('button', { name: 'Create audience' }).click();
+  await expect(conditions.first().getByTestId('field-error')).toHaveText('the days must be a whole number from 1 to 3,650');
+  await create.getByRole('button', { name: 'Property condition' }).click();
+  await conditions.nth(1).getByLabel('Property').selectOption('plan');
+  await expect(conditions.nth(1).getByLabel('Comparison').locator('option')).toHaveText(['is', 'is not', 'contains', 'has a value', 'has no value']);
+  await conditions.nth(1).getByLabel('Value').fill('Pro');
+  await create.getByRole('button', { name: 'Remove condition 1' }).click();
+  await expect(conditions).toHaveCount(1);
+  await shot(page, 'segment-create-rules', { fullPage: false });
+  await create.getByRole('button', { name: 'Create audience' }).click();
+
+  // Its page: the rules in words, whom they match now (not the one unsubscribed from everything), and those contacts.
+  await expect(page).toHaveURL(/\/audiences\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { name: 'Pro customers', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('audience-detail').getByTestId('audience-rule-based')).toHaveText('Defined by rules');
+  const rules = page.getByTestId('segment-rules');
+  await expect(rules.getByTestId('segment-condition')).toHaveText(['plan is "Pro"']);
+  await expect(rules.getByTestId('segment-matching-now')).toHaveText('1 contact');
+  await expect(page.getByTestId('contact-row')).toHaveCount(1);
+  await expect(page.getByTestId('contact-row')).toHaveAttribute('data-email', 'ada@example.com');
+  // Its contacts are its rules': none added, imported or deleted by hand; their subscription may change.
+  await expect(page.getByRole('button', { name: 'Add contact' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Import CSV' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete ada@example.com' })).toHaveCount(0);
+  await expect(page.getByRole('checkbox', { name: 'Select ada@example.com' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Edit ada@example.com' })).toBeVisible();
+  await shot(page, 'segment-rules');
+
+  // The rules changed: any of two conditions, evaluated at once.
+  await rules.getByRole('button', { name: 'Edit rules' }).click();
+  const edit = page.getByTestId('edit-rules-dialog');
+  await expect(edit.getByTestId('rule-condition').first().getByLabel('Value')).toHaveValue('Pro');
+  await edit.getByLabel('Match').selectOption('any');
+  await edit.getByRole('button', { name: 'Property condition' }).click();
+  const seats = edit.getByTestId('rule-condition').nth(1);
+  await seats.getByLabel('Property').selectOption('seats');
+  await seats.getByLabel('Comparison').selectOption({ label: 'is more than' });
+  await seats.getByLabel('Value').fill('thirty');
+  await edit.getByRole('button', { name: 'Save rules' }).click();
+  await expect(seats.getByTestId('field-error')).toHaveText('must be a number');
+  await seats.getByLabel('Value').fill('30');
+  await shot(page, 'segment-edit-rules', { fullPage: false });
+  await edit.getByRole('button', { name: 'Save rules' }).click();
+  await expect(edit).toBeHidden();
+  await expect(rules).toContainText('Contacts who match any of these');
+  await expect(rules.getByTestId('segment-condition')).toHaveText(['plan is "Pro"', 'seats is more than 30']);
+  await expect(rules.getByTestId('segment-matching-now')).toHaveText('2 contacts');
+  await expect(page.getByTestId('contact-row')).toHaveCount(2);
+
+  // A refusal the server makes about one condition shows under it: a property deleted meanwhile.
+  await trpcMutation(page, 'contactProperties.delete', { id: (await trpcQuery<{ data: Array<{ id: string; key: string }> }>(page, 'contactProperties.list', {})).data.find((property) => property.key === 'seats')!.id });
+  await rules.getByRole('button', { name: 'Edit rules' }).click();
+  await edit.getByRole('button', { name: 'Save rules' }).click();
+  await expect(edit.getByTestId('rule-condition').nth(1).getByTestId('field-error')).toContainText('no contact property has the key "seats"');
+  await edit.getByRole('button', { name: 'Cancel' }).click();
+  await expect(edit).toBeHidden();
+
+  // On the contact's page, the segment is its rules' to leave.
+  await page.goto(`/contacts/${ada.id}`);
+  const adaSegments = page.getByTestId('contact-segments');
+  await expect(adaSegments.getByTestId('contact-segment')).toHaveCount(2);
+  await expect(adaSegments.locator('[data-testid="contact-segment"]', { hasText: 'Pro customers' }).getByTestId('contact-segment-ruled')).toHaveText('by its rules');
+  await expect(adaSegments.getByRole('button', { name: 'Remove from Pro customers' })).toHaveCount(0);
+  await expect(adaSegments.getByRole('button', { name: 'Remove from Newsletter readers' })).toBeVisible();
+  await shot(page, 'contact-rule-segment');
+
+  // The list: each kind, the live count beside the rule segment's members. Counted now: with seats
+  // gone, Alan no longer matches, though he stays a member until the rules are evaluated again.
+  await page.goto('/audiences');
+  const segmentRow = page.locator('[data-testid="audience-row"][data-rules="true"]');
+  await expect(segmentRow).toContainText('Pro customers');
+  await expect(segmentRow.getByTestId('audience-contact-count')).toHaveText('2');
+  await expect(segmentRow.getByTestId('audience-matching-now')).toHaveText('1 match now');
+  await expect(page.locator('[data-testid="audience-row"][data-rules="false"]').getByTestId('audience-matching-now')).toHaveCount(0);
+  await expect(page.getByTestId('contacts-total')).toHaveText('4 contacts in all.');
+  await shot(page, 'audiences-with-rule-segment');
+});
+
 test('in test mode contacts are read, and their changes wait for Live', async ({ page }) => {
   await signUp(page, uniqueEmail('e2e-contacts-test-mode'), { landOn: '/' });
   const contact = await trpcMutation<{ id: string }>(page, 'contacts.create', { email: 'ada@example.com', first_name: 'Ada' });

@@ -25,6 +25,7 @@ export function FormDialog({
   loading = pending,
   error,
   errorTitle,
+  wide = false,
 }: {
   onClose: () => void;
   title: string;
@@ -43,6 +44,8 @@ export function FormDialog({
   /** What failed and names no field (fieldErrors' `other`); field errors show under their fields. */
   error: unknown;
   errorTitle: string;
+  /** Room for a form wider than a column of fields (a segment's rules). */
+  wide?: boolean;
 }) {
   const close = () => {
     if (!pending) onClose();
@@ -53,7 +56,7 @@ export function FormDialog({
   };
 
   return (
-    <Dialog open onClose={close} testId={testId} title={title} description={description}>
+    <Dialog open onClose={close} testId={testId} title={title} description={description} wide={wide}>
       <form onSubmit={submit} className="space-y-5" noValidate>
         {children}
         {error ? <ErrorAlert error={error} fallbackTitle={errorTitle} /> : null}

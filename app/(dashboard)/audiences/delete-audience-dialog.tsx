@@ -19,11 +19,12 @@ export function DeleteAudienceDialog({ audience, open, onClose, leaveTo }: { aud
   const remove = useMutation(
     trpc.audiences.delete.mutationOptions({
       onSuccess: async () => {
-        await queryClient.invalidateQueries(trpc.audiences.list.pathFilter());
+        await Promise.all([queryClient.invalidateQueries(trpc.audiences.list.pathFilter()), queryClient.invalidateQueries(trpc.segments.list.pathFilter())]);
         if (leaveTo) {
           router.push(leaveTo);
           // Dropped after leaving, so the page never refetches an audience that is gone.
           queryClient.removeQueries(trpc.audiences.get.queryFilter({ id: audience.id }));
+          queryClient.removeQueries(trpc.segments.get.queryFilter({ id: audience.id }));
           queryClient.removeQueries(trpc.audiences.listContacts.pathFilter());
         } else {
           onClose();

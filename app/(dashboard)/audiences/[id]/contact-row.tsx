@@ -18,7 +18,8 @@ export function ContactRow({
   selected: boolean;
   onSelect: (selected: boolean) => void;
   onEdit: () => void;
-  onDelete: () => void;
+  /** None for a rule segment's contacts: its rules decide who is in it. */
+  onDelete?: () => void;
 }) {
   return (
     <tr data-testid="contact-row" data-contact-id={contact.id} data-email={contact.email} className={cx(selected ? 'bg-indigo-50/50' : 'hover:bg-slate-50/60')}>
@@ -33,7 +34,7 @@ export function ContactRow({
           />
         </td>
       )}
-      <td className="max-w-80 px-4 py-3 font-medium break-all text-slate-900" data-testid="contact-email">
+      <td className={cx('max-w-80 py-3 pr-4 font-medium break-all text-slate-900', selectable ? 'pl-4' : 'pl-5')} data-testid="contact-email">
         {contact.email}
       </td>
       <td className="max-w-64 px-4 py-3 break-words text-slate-700" data-testid="contact-name">
@@ -47,7 +48,7 @@ export function ContactRow({
       </td>
       <RowActions>
         <RowAction procedure="audiences.updateContact" kind="edit" label={`Edit ${contact.email}`} title="Edit contact" onClick={onEdit} />
-        <RowAction procedure="audiences.deleteContact" kind="delete" label={`Delete ${contact.email}`} title="Delete contact" onClick={onDelete} />
+        {onDelete && <RowAction procedure="audiences.deleteContact" kind="delete" label={`Delete ${contact.email}`} title="Delete contact" onClick={onDelete} />}
       </RowActions>
     </tr>
   );

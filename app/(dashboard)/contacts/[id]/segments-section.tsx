@@ -14,10 +14,12 @@ import { SegmentRow } from './segment-row';
 export function SegmentsSection({ contact }: { contact: ContactProfile }) {
   const trpc = useTRPC();
   const joined = useQuery(trpc.contacts.listSegments.queryOptions({ idOrEmail: contact.id }));
-  const audiences = useQuery(trpc.audiences.list.queryOptions({}));
+  const audiences = useQuery(trpc.segments.list.queryOptions({}));
   const [leaving, setLeaving] = useState<ContactSegment | null>(null);
   const list = joined.data?.data;
-  const joinable = list && audiences.data ? audiences.data.data.filter((audience) => !list.some((segment) => segment.id === audience.id)) : [];
+  // A rule segment's members are its rules': the contact is neither added to one nor taken out by hand (the server refuses it).
+  const ruled = new Set(audiences.data?.data.filter((audience) => audience.rules !== null).map((audience) => audience.id));
+  const joinable = list && audiences.data ? audiences.data.data.filter((audience) => !ruled.has(audience.id) && !list.some((segment) => segment.id === audience.id)) : [];
 
   return (
     <ContactSection
@@ -30,7 +32,7 @@ export function SegmentsSection({ contact }: { contact: ContactProfile }) {
       {list && list.length > 0 && (
         <ul className="mt-4 divide-y divide-slate-100 border-t border-slate-100">
           {list.map((segment) => (
-            <SegmentRow key={segment.id} segment={segment} onLeave={() => setLeaving(segment)} />
+            <SegmentRow key={segment.id} segment={segment} ruled={ruled.has(segment.id)} onLeave={() => setLeaving(segment)} />
           ))}
         </ul>
       )}
