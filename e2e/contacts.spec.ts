@@ -387,6 +387,42 @@ test('a segment defined by rules is made, shows its rules and their live count, 
   await shot(page, 'audiences-with-rule-segment');
 });
 
+test('the broadcast composer sends under a topic: only the contacts in it are counted, and the draft keeps it', async ({ page }) => {
+  await signUp(page, uniqueEmail('e2e-broadcast-topic'), { landOn: '/' });
+  const readers = await trpcMutation<{ id: string }>(page, 'audiences.create', { name: 'Newsletter' });
+  const news = await trpcMutation<{ id: string }>(page, 'topics.create', { name: 'Product news', default_subscription: 'opt_in' });
+  await trpcMutation(page, 'contacts.create', { email: 'ada@example.com', segments: [{ id: readers.id }] });
+  await trpcMutation(page, 'contacts.create', { email: 'grace@example.com', segments: [{ id: readers.id }], topics: [{ id: news.id, subscription: 'opt_out' }] });
+  await trpcMutation(page, 'contacts.create', { email: 'alan@example.org', segments: [{ id: readers.id }] });
+
+  await page.goto('/broadcasts/new');
+  const form = page.getByTestId('broadcast-form');
+  await form.getByLabel('Audience').selectOption({ label: 'Newsletter · 3 contacts' });
+  await form.getByLabel('From').fill('news@example.com');
+  await form.getByLabel('Subject').fill('November news');
+  await form.getByLabel('HTML').fill('<p>Hello</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>');
+  await expect(form.getByTestId('audience-subscribed')).toHaveText('3 subscribed contacts');
+  const topic = form.getByLabel('Topic');
+  await expect(topic).toHaveValue('');
+  await expect(topic).toHaveAccessibleDescription(/Without a topic every subscribed contact of the audience gets it/);
+  // Under the topic, the one who left it is not counted.
+  await topic.selectOption({ label: 'Product news' });
+  await expect(form.getByTestId('audience-subscribed')).toHaveText('2 subscribed contacts in the topic');
+  await expect(topic).toHaveAccessibleDescription(/Only the audience's contacts in Product news get it, and its unsubscribe link leaves Product news only/);
+  await shot(page, 'broadcast-topic');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/broadcasts\/[0-9a-f-]{36}$/);
+  const id = page.url().split('/').pop()!;
+  await expect(form.getByLabel('Topic')).toHaveValue(news.id);
+  expect((await trpcQuery<{ topicId: string | null }>(page, 'broadcasts.get', { id })).topicId).toBe(news.id);
+
+  // Taken off again: saved as none.
+  await form.getByLabel('Topic').selectOption({ label: 'No topic' });
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByTestId('unsaved-changes')).toHaveCount(0);
+  await expect.poll(async () => (await trpcQuery<{ topicId: string | null }>(page, 'broadcasts.get', { id })).topicId).toBeNull();
+});
+
 test('in test mode contacts are read, and their changes wait for Live', async ({ page }) => {
   await signUp(page, uniqueEmail('e2e-contacts-test-mode'), { landOn: '/' });
   const contact = await trpcMutation<{ id: string }>(page, 'contacts.create', { email: 'ada@example.com', first_name: 'Ada' });
