@@ -366,8 +366,9 @@ test('a segment defined by rules is made, shows its rules and their live count, 
   await edit.getByRole('button', { name: 'Cancel' }).click();
   await expect(edit).toBeHidden();
 
-  // On the contact's page, the segment is its rules' to leave.
-  await page.goto(`/contacts/${ada.id}`);
+  // A member's row leads to the contact's page, where the segment is its rules' to leave.
+  await page.getByTestId('contact-row').filter({ hasText: 'ada@example.com' }).getByRole('link', { name: 'ada@example.com' }).click();
+  await expect(page).toHaveURL(new RegExp(`/contacts/${ada.id}$`));
   const adaSegments = page.getByTestId('contact-segments');
   await expect(adaSegments.getByTestId('contact-segment')).toHaveCount(2);
   await expect(adaSegments.locator('[data-testid="contact-segment"]', { hasText: 'Pro customers' }).getByTestId('contact-segment-ruled')).toHaveText('by its rules');

@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { cx } from '../../../components/cx';
 import { RelativeTime } from '../../../components/relative-time';
 import { RowAction, RowActions } from '../../../components/row-actions';
@@ -35,7 +36,10 @@ export function ContactRow({
         </td>
       )}
       <td className={cx('max-w-80 py-3 pr-4 font-medium break-all text-slate-900', selectable ? 'pl-4' : 'pl-5')} data-testid="contact-email">
-        {contact.email}
+        {/* The member is the organization's contact: its page has its values, segments and topics. */}
+        <Link href={`/contacts/${contact.id}`} className="hover:text-indigo-600 hover:underline">
+          {contact.email}
+        </Link>
       </td>
       <td className="max-w-64 px-4 py-3 break-words text-slate-700" data-testid="contact-name">
         {contact.name ?? <span className="text-slate-400">—</span>}
