@@ -245,7 +245,9 @@ test('an audience gets 2,500 contacts from a CSV file, and its contacts are sear
   // Deleting says what goes with it; cancelled from the list, then confirmed on the audience's page.
   await row.getByRole('button', { name: 'Delete Newsletter readers' }).click();
   const remove = page.getByTestId('delete-audience-dialog');
-  await expect(remove.getByTestId('delete-audience-contacts')).toHaveText('Its 2,497 contacts are deleted with it, their subscription status included.');
+  await expect(remove.getByTestId('delete-audience-contacts')).toHaveText(
+    'Its 2,497 contacts leave it, with their subscription status in it. Of them, contacts in no other audience are deleted; those also in another audience stay there.',
+  );
   await shot(page, 'audiences-delete-confirm', { fullPage: false });
   await remove.getByRole('button', { name: 'Cancel' }).click();
   await expect(remove).toBeHidden();

@@ -322,6 +322,7 @@ test('a segment defined by rules is made, shows its rules and their live count, 
 
   // Its page: the rules in words, whom they match now (not the one unsubscribed from everything), and those contacts.
   await expect(page).toHaveURL(/\/audiences\/[0-9a-f-]{36}$/);
+  const segmentUrl = page.url();
   await expect(page.getByRole('heading', { name: 'Pro customers', level: 1 })).toBeVisible();
   await expect(page.getByTestId('audience-detail').getByTestId('audience-rule-based')).toHaveText('Defined by rules');
   const rules = page.getByTestId('segment-rules');
@@ -386,6 +387,23 @@ test('a segment defined by rules is made, shows its rules and their live count, 
   await expect(page.locator('[data-testid="audience-row"][data-rules="false"]').getByTestId('audience-matching-now')).toHaveCount(0);
   await expect(page.getByTestId('contacts-total')).toHaveText('4 contacts in all.');
   await shot(page, 'audiences-with-rule-segment');
+
+  // Deleting says what happens: a rule segment goes alone; a list takes the contacts it alone holds.
+  await segmentRow.getByRole('button', { name: 'Delete Pro customers' }).click();
+  const remove = page.getByTestId('delete-audience-dialog');
+  await expect(remove.getByTestId('delete-audience-contacts')).toContainText('Its contacts stay contacts');
+  await shot(page, 'segment-delete-confirm', { fullPage: false });
+  await remove.getByRole('button', { name: 'Delete audience' }).click();
+  await expect(remove).toBeHidden();
+  await page.getByRole('button', { name: 'Delete Newsletter readers' }).click();
+  await expect(remove.getByTestId('delete-audience-contacts')).toContainText('contacts in no other audience are deleted');
+  await remove.getByRole('button', { name: 'Delete audience' }).click();
+  await expect(page.getByTestId('audiences-empty')).toBeVisible();
+  await page.goto(segmentUrl);
+  await expect(page.getByTestId('audience-not-found')).toBeVisible();
+  // Ada was in the list alone (the rule segment had gone): deleted with it; the others, in no list, stay.
+  const left = await trpcQuery<{ data: Array<{ email: string }> }>(page, 'contacts.list', {});
+  expect(left.data.map((contact) => contact.email).sort()).toEqual(['alan@example.org', 'grace@example.com', 'linus@example.net']);
 });
 
 test('the broadcast composer sends under a topic: only the contacts in it are counted, and the draft keeps it', async ({ page }) => {
