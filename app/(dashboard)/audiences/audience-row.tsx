@@ -24,7 +24,7 @@ export function AudienceRow({ audience, onDelete }: { audience: Segment; onDelet
         <span data-testid="audience-contact-count">{formatCount(audience.contactCount)}</span>
         {audience.matchingNow !== null && (
           <span className="block text-xs text-slate-500" data-testid="audience-matching-now" data-count={audience.matchingNow}>
-            {formatCount(audience.matchingNow)} match now
+            {audience.matchingNow === 0 ? 'none' : formatCount(audience.matchingNow)} match now
           </span>
         )}
       </td>

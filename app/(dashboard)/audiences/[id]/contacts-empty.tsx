@@ -13,7 +13,7 @@ export function ContactsEmpty({ filtered, ruled, actions }: { filtered: boolean;
   }
   if (ruled) {
     return (
-      <EmptyState testId="contacts-empty" icon={<UsersIcon className="size-6" />} title="No contact matches its rules">
+      <EmptyState testId="contacts-empty" icon={<UsersIcon className="size-6" />} title="No contact matched its rules">
         When contacts come to match them (a property value set, a broadcast opened), they join this segment the next time its rules are evaluated: when
         they are changed, or when a broadcast to it is sent.
       </EmptyState>

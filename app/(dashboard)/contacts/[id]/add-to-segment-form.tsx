@@ -27,7 +27,7 @@ export function AddToSegmentForm({ contact, segments }: { contact: ContactProfil
     }),
   );
   if (!write.offered) return null;
-  if (segments.length === 0) return <p className="text-sm text-slate-500">The contact is in every list of your organization; a segment defined by rules takes its contacts from them.</p>;
+  if (segments.length === 0) return <p className="text-sm text-slate-500">The contact is in every segment it can be added to.</p>;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
