@@ -239,13 +239,15 @@ test('an audience gets 2,500 contacts from a CSV file, and its contacts are sear
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('Newsletter readers');
   await expect(row.getByTestId('audience-contact-count')).toHaveText('2,497');
-  await expect(page.getByTestId('contacts-total')).toHaveText('2,497 contacts across 1 audience.');
+  await expect(page.getByTestId('contacts-total')).toHaveText('2,497 contacts in all.');
   await shot(page, 'audiences-list');
 
   // Deleting says what goes with it; cancelled from the list, then confirmed on the audience's page.
   await row.getByRole('button', { name: 'Delete Newsletter readers' }).click();
   const remove = page.getByTestId('delete-audience-dialog');
-  await expect(remove.getByTestId('delete-audience-contacts')).toHaveText('Its 2,497 contacts are deleted with it, their subscription status included.');
+  await expect(remove.getByTestId('delete-audience-contacts')).toHaveText(
+    'Its 2,497 contacts leave it, with their subscription status in it. Of them, contacts in no other audience are deleted; those also in another audience stay there.',
+  );
   await shot(page, 'audiences-delete-confirm', { fullPage: false });
   await remove.getByRole('button', { name: 'Cancel' }).click();
   await expect(remove).toBeHidden();

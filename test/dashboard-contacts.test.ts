@@ -3,6 +3,8 @@ import { NAV_ITEMS } from '@/app/(dashboard)/nav-items';
 import { inputText, parseInput, propertyChanges, propertyErrors, typeLabel, valueText } from '@/app/(dashboard)/contacts/property-values';
 import type { ContactProperty } from '@/app/(dashboard)/contacts/types';
 import { DEFAULT_SUBSCRIPTIONS } from '@/app/(dashboard)/contacts/topics/default-subscription';
+import { draftOf, rulesInputOf, segmentErrors, withKey, type ConditionDraft } from '@/app/(dashboard)/audiences/rules/rule-draft';
+import { conditionWords, matchWords, operatorsFor } from '@/app/(dashboard)/audiences/rules/rule-words';
 
 // Issue 35 item 9: what the contact pages compute before calling the API. The values a form
 // sends are typed JSON (the server checks them again), only what changed is sent, and the API's
@@ -114,7 +116,83 @@ describe('the navigation and the topics', () => {
   it('says what each default subscription means', () => {
     expect(DEFAULT_SUBSCRIPTIONS.opt_in.label).toBe('Opt-in');
     expect(DEFAULT_SUBSCRIPTIONS.opt_out.label).toBe('Opt-out');
-    expect(DEFAULT_SUBSCRIPTIONS.opt_in.meaning).toMatch(/once they join/);
-    expect(DEFAULT_SUBSCRIPTIONS.opt_out.meaning).toMatch(/until they leave/);
+    // As the server sends: a contact who never chose gets an opt_in topic's broadcasts, not an opt_out one's.
+    expect(DEFAULT_SUBSCRIPTIONS.opt_in.meaning).toMatch(/until they leave/);
+    expect(DEFAULT_SUBSCRIPTIONS.opt_out.meaning).toMatch(/once they join/);
+  });
+});
+
+describe("a rule segment's rules in the dashboard", () => {
+  it('offers the comparisons the server allows for each type', () => {
+    expect(operatorsFor('string')).toEqual(['equals', 'not_equals', 'contains', 'exists', 'not_exists']);
+    expect(operatorsFor('number')).toEqual(['equals', 'not_equals', 'greater_than', 'less_than', 'exists', 'not_exists']);
+    expect(operatorsFor('date')).toEqual(['equals', 'not_equals', 'greater_than', 'less_than', 'exists', 'not_exists']);
+    expect(operatorsFor('boolean')).toEqual(['equals', 'not_equals', 'exists', 'not_exists']);
+  });
+
+  it('says each condition in words', () => {
+    expect(matchWords('all')).toBe('Contacts who match all of these');
+    expect(matchWords('any')).toBe('Contacts who match any of these');
+    expect(conditionWords({ type: 'property', key: 'plan', operator: 'equals', value: 'Pro' }, PROPERTIES)).toBe('plan is "Pro"');
+    expect(conditionWords({ type: 'property', key: 'seats', operator: 'greater_than', value: 30 }, PROPERTIES)).toBe('seats is more than 30');
+    expect(conditionWords({ type: 'property', key: 'renews_on', operator: 'less_than', value: '2026-11-30' }, PROPERTIES)).toBe('renews_on is before 2026-11-30');
+    expect(conditionWords({ type: 'property', key: 'vip', operator: 'not_exists' }, PROPERTIES)).toBe('vip has no value');
+    expect(conditionWords({ type: 'engagement', activity: 'opened_or_clicked', withinDays: 30 }, PROPERTIES)).toBe('Opened or clicked a broadcast in the last 30 days');
+    expect(conditionWords({ type: 'engagement', activity: 'delivered', withinDays: 1, negate: true }, PROPERTIES)).toBe('Received no broadcast in the last day');
+  });
+
+  it('sends the rules as the API takes them, and says which condition is no rule before sending', () => {
+    const draft = {
+      match: 'any' as const,
+      conditions: [
+        { type: 'property', key: 'seats', operator: 'greater_than', value: ' 30 ' },
+        { type: 'property', key: 'plan', operator: 'exists', value: 'ignored' },
+        { type: 'engagement', activity: 'clicked', withinDays: '7', negate: true },
+      ] satisfies ConditionDraft[],
+    };
+    expect(rulesInputOf(draft, PROPERTIES)).toEqual({
+      rules: {
+        match: 'any',
+        conditions: [
+          { type: 'property', key: 'seats', operator: 'greater_than', value: 30 },
+          { type: 'property', key: 'plan', operator: 'exists' },
+          { type: 'engagement', activity: 'clicked', within_days: 7, negate: true },
+        ],
+      },
+    });
+    const wrong = {
+      match: 'all' as const,
+      conditions: [
+        { type: 'property', key: 'seats', operator: 'equals', value: 'thirty' },
+        { type: 'property', key: 'plan', operator: 'equals', value: '' },
+        { type: 'engagement', activity: 'opened', withinDays: '1.5', negate: false },
+        { type: 'property', key: 'gone', operator: 'equals', value: 'x' },
+      ] satisfies ConditionDraft[],
+    };
+    expect(rulesInputOf(wrong, PROPERTIES)).toEqual({
+      errors: { 0: 'must be a number', 1: 'give a value to compare with', 2: 'the days must be a whole number from 1 to 3,650', 3: 'choose a property' },
+    });
+  });
+
+  it('reads saved rules back into the editor, and starts a comparison again when the property changes type', () => {
+    const draft = draftOf(
+      { match: 'all', conditions: [{ type: 'property', key: 'renews_on', operator: 'greater_than', value: '2026-11-30T09:00:00.000Z' }, { type: 'engagement', activity: 'opened', withinDays: 14 }] },
+      PROPERTIES,
+    );
+    expect(draft.conditions).toEqual([
+      { type: 'property', key: 'renews_on', operator: 'greater_than', value: '2026-11-30' },
+      { type: 'engagement', activity: 'opened', withinDays: '14', negate: false },
+    ]);
+    expect(withKey({ type: 'property', key: 'seats', operator: 'greater_than', value: '3' }, 'plan', PROPERTIES)).toEqual({ type: 'property', key: 'plan', operator: 'equals', value: '' });
+    expect(withKey({ type: 'property', key: 'seats', operator: 'not_exists', value: '' }, 'plan', PROPERTIES)).toEqual({ type: 'property', key: 'plan', operator: 'not_exists', value: '' });
+  });
+
+  it("puts the API's refusal of a condition under that condition", () => {
+    const refused = segmentErrors(failure('VALIDATION_ERROR', 'rules.conditions.1.key: no contact property has the key "seats"; name: must not be empty'));
+    expect(refused.byCondition).toEqual({ 1: 'no contact property has the key "seats"' });
+    expect(refused.name).toBe('must not be empty');
+    expect(refused.other).toBeNull();
+    expect(segmentErrors(failure('VALIDATION_ERROR', 'rules.conditions: at most 20 conditions')).rules).toBe('at most 20 conditions');
+    expect(segmentErrors(failure('CONFLICT', 'The segment "A" is a list')).other).toBeTruthy();
   });
 });

@@ -22,3 +22,14 @@ export function mutationDialogProps(mutation: ConfirmedMutation, onClose: () => 
     error: mutation.error,
   };
 }
+
+/**
+ * The `onSuccess` of a dialog's mutation: refetch what it changed, then close. The dialog stays
+ * busy until the page behind it shows the change, so it never closes onto stale data.
+ */
+export function refetchThenClose(refetch: () => Promise<unknown>, onClose: () => void) {
+  return async () => {
+    await refetch();
+    onClose();
+  };
+}

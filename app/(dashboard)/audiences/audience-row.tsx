@@ -1,44 +1,44 @@
 import Link from 'next/link';
-import { ChevronRightIcon, Trash2Icon } from 'lucide-react';
+import { ChevronRightIcon } from 'lucide-react';
+import { Badge } from '../../components/badge';
+import { RowAction, RowActions } from '../../components/row-actions';
 import { formatCount, formatDate, formatDateTime } from '../../lib/format';
-import type { Audience } from './types';
-import { MayCall } from '../../components/may-call';
+import type { Segment } from './types';
 
-export function AudienceRow({ audience, onDelete }: { audience: Audience; onDelete: () => void }) {
+/** An audience: its name (and whether rules choose its contacts), its members, and for a rule segment how many its rules match now. */
+export function AudienceRow({ audience, onDelete }: { audience: Segment; onDelete: () => void }) {
   const href = `/audiences/${audience.id}`;
   return (
-    <tr data-testid="audience-row" data-audience-id={audience.id} className="hover:bg-slate-50/60">
+    <tr data-testid="audience-row" data-audience-id={audience.id} data-rules={audience.rules ? 'true' : 'false'} className="hover:bg-slate-50/60">
       <td className="max-w-96 py-3 pr-4 pl-5 font-medium text-slate-900">
         <Link href={href} className="line-clamp-2 wrap-anywhere hover:text-indigo-600 hover:underline">
           {audience.name}
         </Link>
+        {audience.rules && (
+          <span className="mt-1 block" data-testid="audience-rule-based">
+            <Badge tone="violet">Defined by rules</Badge>
+          </span>
+        )}
       </td>
-      <td className="px-4 py-3 text-slate-700 tabular-nums" data-testid="audience-contact-count">
-        {formatCount(audience.contactCount)}
+      <td className="px-4 py-3 text-slate-700 tabular-nums">
+        <span data-testid="audience-contact-count">{formatCount(audience.contactCount)}</span>
+        {audience.matchingNow !== null && (
+          <span className="block text-xs text-slate-500" data-testid="audience-matching-now" data-count={audience.matchingNow}>
+            {audience.matchingNow === 0 ? 'none' : formatCount(audience.matchingNow)} match now
+          </span>
+        )}
       </td>
       <td className="px-4 py-3 whitespace-nowrap text-slate-500">
         <time dateTime={audience.createdAt} title={formatDateTime(audience.createdAt)}>
           {formatDate(audience.createdAt)}
         </time>
       </td>
-      <td className="py-3 pr-5 pl-4">
-        <div className="flex items-center justify-end gap-1">
-          <MayCall procedure="audiences.delete">
-            <button
-              type="button"
-              onClick={onDelete}
-              aria-label={`Delete ${audience.name}`}
-              title="Delete audience"
-              className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600"
-            >
-              <Trash2Icon className="size-4" />
-            </button>
-          </MayCall>
-          <Link href={href} aria-label={`Open ${audience.name}`} className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-600">
-            <ChevronRightIcon className="size-5" />
-          </Link>
-        </div>
-      </td>
+      <RowActions>
+        <RowAction procedure="audiences.delete" kind="delete" label={`Delete ${audience.name}`} title="Delete audience" onClick={onDelete} />
+        <Link href={href} aria-label={`Open ${audience.name}`} className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-600">
+          <ChevronRightIcon className="size-5" />
+        </Link>
+      </RowActions>
     </tr>
   );
 }

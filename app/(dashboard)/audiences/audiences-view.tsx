@@ -17,13 +17,14 @@ import { AudiencesTable } from './audiences-table';
 import { ContactsTotal } from './contacts-total';
 import { CreateAudienceDialog } from './create-audience-dialog';
 import { DeleteAudienceDialog } from './delete-audience-dialog';
-import type { Audience } from './types';
+import type { Segment } from './types';
 
 export function AudiencesView() {
   const trpc = useTRPC();
-  const audiences = useQuery(trpc.audiences.list.queryOptions({}));
+  // As segments: each with its rules and their live count when it is defined by them.
+  const audiences = useQuery(trpc.segments.list.queryOptions({}));
   const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<Audience | null>(null);
+  const [deleting, setDeleting] = useState<Segment | null>(null);
   const list = audiences.data?.data;
   const gate = useCreateGate({ procedure: 'audiences.create', liveOnly: 'Audiences are shared by Live and Test mode: create them in Live.' });
 
@@ -40,11 +41,11 @@ export function AudiencesView() {
         title="Audiences"
         description={
           <>
-            Lists of contacts you send broadcasts to, with each contact&apos;s subscription status.
+            Contacts you send broadcasts to: lists you fill, and segments their rules fill. Each contact keeps its subscription status in each.
             {list && list.length > 0 && (
               <>
                 {' '}
-                <ContactsTotal audiences={list} />
+                <ContactsTotal />
               </>
             )}
           </>
@@ -78,7 +79,7 @@ export function AudiencesView() {
         </AudiencesTable>
       )}
 
-      <CreateAudienceDialog open={creating} onClose={() => setCreating(false)} />
+      {creating && <CreateAudienceDialog onClose={() => setCreating(false)} />}
       {deleting && <DeleteAudienceDialog audience={deleting} open onClose={() => setDeleting(null)} />}
     </>
   );

@@ -1,15 +1,20 @@
+'use client';
+
 import { countOf } from '../../lib/format';
-import type { Audience } from './types';
+import { useUsage } from '../billing/use-usage';
 
 /**
- * The contacts stored across all audiences: the number the plan's contact limit counts. (The
- * limit itself is not on the organization the dashboard reads, so it is not shown.)
+ * The organization's contacts, each counted once (the number the plan's contact limit counts), from
+ * the usage read. Not a sum over the audiences: a contact may be in several, and a rule segment
+ * holds contacts that exist without it. Asked afresh when the page opens, since adding and deleting
+ * contacts here does not refresh the usage.
  */
-export function ContactsTotal({ audiences }: { audiences: Audience[] }) {
-  const total = audiences.reduce((sum, audience) => sum + audience.contactCount, 0);
+export function ContactsTotal() {
+  const total = useUsage({ fresh: true }).data?.caps.contacts.used;
+  if (total === undefined) return null;
   return (
     <span className="whitespace-nowrap" data-testid="contacts-total" data-total={total}>
-      {countOf(total, 'contact')} across {countOf(audiences.length, 'audience')}.
+      {countOf(total, 'contact')} in all.
     </span>
   );
 }

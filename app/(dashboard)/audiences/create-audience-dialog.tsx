@@ -1,72 +1,89 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
-import { Button } from '../../components/button';
-import { Dialog } from '../../components/dialog';
-import { ErrorAlert } from '../../components/error-alert';
+import { useState } from 'react';
 import { TextField } from '../../components/field';
-import { fieldErrors } from '../../lib/field-errors';
+import { FormDialog } from '../../components/form-dialog';
 import { useTRPC } from '../../lib/trpc';
+import { newRulesDraft, rulesInputOf, segmentErrors, type RulesDraft } from './rules/rule-draft';
+import { RulesEditor } from './rules/rules-editor';
+import { SegmentKindChoice, type SegmentKind } from './rules/segment-kind-choice';
 import { useInvalidateAudiences } from './use-invalidate-audiences';
 
-const FIELDS = ['name'] as const;
-
-/** A name, and the new audience's page, where its contacts are added. */
-export function CreateAudienceDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/**
+ * A name, whether its contacts are added (a list) or chosen by rules, and then the new audience's
+ * page: where a list's contacts are added, or where a rule segment shows whom its rules matched.
+ * Rendered only while open.
+ */
+export function CreateAudienceDialog({ onClose }: { onClose: () => void }) {
   const trpc = useTRPC();
   const router = useRouter();
   const invalidate = useInvalidateAudiences();
+  const properties = useQuery(trpc.contactProperties.list.queryOptions({}));
   const [name, setName] = useState('');
+  const [kind, setKind] = useState<SegmentKind>('list');
+  const [draft, setDraft] = useState<RulesDraft>(newRulesDraft);
+  const [localErrors, setLocalErrors] = useState<Record<number, string>>({});
   const create = useMutation(
-    trpc.audiences.create.mutationOptions({
-      onSuccess: (audience) => {
+    trpc.segments.create.mutationOptions({
+      onSuccess: (segment) => {
         void invalidate();
-        router.push(`/audiences/${audience.id}`);
+        router.push(`/audiences/${segment.id}`);
       },
     }),
   );
-  const { byField, other } = fieldErrors(create.error, FIELDS);
+  const errors = segmentErrors(create.error);
+  const rulesWanted = kind === 'rules';
 
-  const close = () => {
-    if (create.isPending) return;
-    setName('');
-    create.reset();
-    onClose();
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate({ name: name.trim() });
+  const submit = () => {
+    if (!rulesWanted) return create.mutate({ name: name.trim() });
+    const built = rulesInputOf(draft, properties.data?.data ?? []);
+    if ('errors' in built) return setLocalErrors(built.errors);
+    setLocalErrors({});
+    create.mutate({ name: name.trim(), rules: built.rules });
   };
 
   return (
-    <Dialog open={open} onClose={close} testId="create-audience-dialog" title="Create audience" description="A list of contacts to send broadcasts to. You add its contacts next.">
-      <form onSubmit={submit} className="space-y-5" noValidate>
-        <TextField
-          label="Name"
-          name="name"
-          placeholder="Newsletter"
-          required
-          maxLength={200}
-          autoFocus
-          autoComplete="off"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          description="For example the list a signup form feeds. The same address may be in several audiences."
-          error={byField.name}
+    <FormDialog
+      onClose={onClose}
+      testId="create-audience-dialog"
+      title="Create audience"
+      description="Contacts to send broadcasts to: a list you fill, or a segment its rules fill."
+      onSubmit={submit}
+      submitLabel="Create audience"
+      submitDisabled={!name.trim() || (rulesWanted && !properties.data)}
+      pending={create.isPending}
+      loading={create.isPending || create.isSuccess}
+      error={errors.rules ? create.error : errors.other}
+      errorTitle="Could not create the audience"
+      wide={rulesWanted}
+    >
+      <TextField
+        label="Name"
+        name="name"
+        placeholder={rulesWanted ? 'Engaged readers' : 'Newsletter'}
+        required
+        maxLength={200}
+        autoFocus
+        autoComplete="off"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        description={rulesWanted ? 'For example the readers who opened a broadcast lately. A contact may be in several audiences.' : 'For example the list a signup form feeds. The same address may be in several audiences.'}
+        error={errors.name}
+      />
+      <SegmentKindChoice value={kind} onChange={setKind} />
+      {rulesWanted && (
+        <RulesEditor
+          draft={draft}
+          onChange={(next) => {
+            setDraft(next);
+            setLocalErrors({});
+          }}
+          properties={properties.data?.data ?? []}
+          errors={{ ...errors.byCondition, ...localErrors }}
         />
-        {other ? <ErrorAlert error={other} fallbackTitle="Could not create the audience" /> : null}
-        <div className="flex justify-end gap-2 pt-1">
-          <Button variant="secondary" onClick={close} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending || create.isSuccess} disabled={!name.trim()}>
-            Create audience
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      )}
+    </FormDialog>
   );
 }

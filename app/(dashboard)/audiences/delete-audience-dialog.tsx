@@ -6,24 +6,27 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { IrreversibleConsequences } from '../../components/irreversible-consequences';
 import { countOf } from '../../lib/format';
 import { useTRPC } from '../../lib/trpc';
-import type { Audience } from './types';
+import type { Segment } from './types';
 
 /**
- * Delete an audience with its contacts, after saying so. The server refuses (409) while a
- * broadcast is scheduled for it or sending to it, and its reason shows here.
+ * Delete an audience, after saying what goes with it (docs/contacts.md): a list takes its
+ * memberships and every contact left in no other audience, a contact also in another audience
+ * stays there; a rule segment goes alone. The server refuses (409) while a broadcast is scheduled
+ * for it, sending to it or held, or an import fills it, and its reason shows here.
  */
-export function DeleteAudienceDialog({ audience, open, onClose, leaveTo }: { audience: Audience; open: boolean; onClose: () => void; leaveTo?: string }) {
+export function DeleteAudienceDialog({ audience, open, onClose, leaveTo }: { audience: Segment; open: boolean; onClose: () => void; leaveTo?: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
   const remove = useMutation(
     trpc.audiences.delete.mutationOptions({
       onSuccess: async () => {
-        await queryClient.invalidateQueries(trpc.audiences.list.pathFilter());
+        await Promise.all([queryClient.invalidateQueries(trpc.audiences.list.pathFilter()), queryClient.invalidateQueries(trpc.segments.list.pathFilter())]);
         if (leaveTo) {
           router.push(leaveTo);
           // Dropped after leaving, so the page never refetches an audience that is gone.
           queryClient.removeQueries(trpc.audiences.get.queryFilter({ id: audience.id }));
+          queryClient.removeQueries(trpc.segments.get.queryFilter({ id: audience.id }));
           queryClient.removeQueries(trpc.audiences.listContacts.pathFilter());
         } else {
           onClose();
@@ -58,10 +61,14 @@ export function DeleteAudienceDialog({ audience, open, onClose, leaveTo }: { aud
     >
       <IrreversibleConsequences>
         <li data-testid="delete-audience-contacts">
-          {audience.contactCount === 0 ? 'It has no contacts.' : `Its ${countOf(audience.contactCount, 'contact')} are deleted with it, their subscription status included.`}
+          {audience.rules
+            ? 'Its contacts stay contacts, with their values and their other audiences: a segment defined by rules goes alone.'
+            : audience.contactCount === 0
+              ? 'It has no contacts.'
+              : `Its ${countOf(audience.contactCount, 'contact')} leave it, with their subscription status in it. Of them, contacts in no other audience are deleted; those also in another audience stay there.`}
         </li>
-        <li>Webhooks get no contact.deleted event for them: the audience goes, not each subscription.</li>
-        <li>An audience that a broadcast is scheduled for or sending to cannot be deleted until that broadcast is done or cancelled.</li>
+        {!audience.rules && audience.contactCount > 0 && <li>Webhooks get no contact.deleted event for them: the audience goes, not each subscription.</li>}
+        <li>An audience cannot be deleted while a broadcast is scheduled for it, sending to it or held, or while an import fills it.</li>
       </IrreversibleConsequences>
     </ConfirmDialog>
   );

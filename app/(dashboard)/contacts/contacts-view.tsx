@@ -30,7 +30,9 @@ export function ContactsView() {
   const [segmentId, setSegmentId] = useState('');
   const search = useDebouncedValue(searchText.trim(), 300);
   const { query, contacts } = useContactProfiles({ search, segmentId });
-  const segments = useQuery(trpc.audiences.list.queryOptions({})).data?.data ?? [];
+  const segments = useQuery(trpc.segments.list.queryOptions({})).data?.data ?? [];
+  // A rule segment's members are its rules': a contact is put in lists only (the server refuses the others).
+  const lists = segments.filter((segment) => segment.rules === null);
   const [adding, setAdding] = useState(false);
   const filtered = search !== '' || segmentId !== '';
   const empty = !filtered && contacts?.length === 0;
@@ -98,7 +100,7 @@ export function ContactsView() {
         )}
       </div>
 
-      <AddContactDialog segments={segments} open={adding} onClose={() => setAdding(false)} />
+      {adding && <AddContactDialog segments={lists} onClose={() => setAdding(false)} />}
     </>
   );
 }

@@ -8,3 +8,4 @@ export type PropertyType = ContactProperty['type'];
 export type PropertyValue = NonNullable<ContactProperty['fallbackValue']>;
 export type Topic = RouterOutputs['topics']['get'];
 export type DefaultSubscription = Topic['defaultSubscription'];
+export type ContactTopic = RouterOutputs['contactTopics']['list']['data'][number];

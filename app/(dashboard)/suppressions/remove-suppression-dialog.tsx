@@ -2,6 +2,7 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { mutationDialogProps, refetchThenClose } from '../../components/mutation-dialog-props';
 import { useTRPC } from '../../lib/trpc';
 import type { Suppression } from './types';
 import { useInvalidateSuppressions } from './use-invalidate-suppressions';
@@ -10,22 +11,11 @@ import { useInvalidateSuppressions } from './use-invalidate-suppressions';
 export function RemoveSuppressionDialog({ suppression, onClose }: { suppression: Suppression; onClose: () => void }) {
   const trpc = useTRPC();
   const invalidate = useInvalidateSuppressions();
-  const remove = useMutation(
-    trpc.suppressions.delete.mutationOptions({
-      onSuccess: async () => {
-        await invalidate();
-        onClose();
-      },
-    }),
-  );
-
-  const close = () => {
-    if (!remove.isPending) onClose();
-  };
+  const remove = useMutation(trpc.suppressions.delete.mutationOptions({ onSuccess: refetchThenClose(invalidate, onClose) }));
 
   return (
     <ConfirmDialog
-      onClose={close}
+      {...mutationDialogProps(remove, onClose)}
       testId="remove-suppression-dialog"
       title="Remove from the suppression list"
       description={
@@ -35,8 +25,6 @@ export function RemoveSuppressionDialog({ suppression, onClose }: { suppression:
       }
       confirmLabel="Remove address"
       onConfirm={() => remove.mutate({ id: suppression.id })}
-      pending={remove.isPending}
-      error={remove.error}
       errorTitle="Could not remove the address"
     >
       <p className="text-sm text-slate-600">

@@ -1,9 +1,8 @@
 import Link from 'next/link';
-import { Trash2Icon } from 'lucide-react';
 import { RelativeTime } from '../../components/relative-time';
+import { RowAction, RowActions } from '../../components/row-actions';
 import { ReasonBadge } from './reason-badge';
 import type { Suppression } from './types';
-import { MayCall } from '../../components/may-call';
 
 export function SuppressionRow({ suppression, onRemove }: { suppression: Suppression; onRemove: () => void }) {
   return (
@@ -26,19 +25,9 @@ export function SuppressionRow({ suppression, onRemove }: { suppression: Suppres
       <td className="px-4 py-3 whitespace-nowrap text-slate-500">
         <RelativeTime iso={suppression.createdAt} />
       </td>
-      <td className="py-3 pr-5 pl-4 text-right">
-        <MayCall procedure="suppressions.delete">
-          <button
-            type="button"
-            onClick={onRemove}
-            aria-label={`Remove ${suppression.email}`}
-            title="Remove from the list"
-            className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600"
-          >
-            <Trash2Icon className="size-4" />
-          </button>
-        </MayCall>
-      </td>
+      <RowActions>
+        <RowAction procedure="suppressions.delete" kind="delete" label={`Remove ${suppression.email}`} title="Remove from the list" onClick={onRemove} />
+      </RowActions>
     </tr>
   );
 }

@@ -11,10 +11,12 @@ import { AudienceNotFound } from './audience-not-found';
 import { BackToAudiences } from './back-to-audiences';
 import { ContactsSection } from './contacts-section';
 import { DeleteAudienceSection } from './delete-audience-section';
+import { RulesSection } from './rules-section';
 
 export function AudienceDetailView({ id }: { id: string }) {
   const trpc = useTRPC();
-  const query = useQuery(trpc.audiences.get.queryOptions({ id }));
+  // As a segment: an audience, with its rules and their live count when it is defined by them.
+  const query = useQuery(trpc.segments.get.queryOptions({ id }));
 
   if (query.isPending) return <AudienceDetailSkeleton />;
 
@@ -31,9 +33,10 @@ export function AudienceDetailView({ id }: { id: string }) {
 
   const audience = query.data;
   return (
-    <div className="space-y-6" data-testid="audience-detail" data-audience-id={audience.id}>
+    <div className="space-y-6" data-testid="audience-detail" data-audience-id={audience.id} data-rules={audience.rules ? 'true' : 'false'}>
       <BackToAudiences />
       <AudienceHeader audience={audience} />
+      {audience.rules && <RulesSection segment={audience} rules={audience.rules} />}
       <ContactsSection audience={audience} />
       <DeleteAudienceSection audience={audience} />
     </div>

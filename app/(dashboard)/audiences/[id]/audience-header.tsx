@@ -1,13 +1,21 @@
+import { Badge } from '../../../components/badge';
 import { CopyButton } from '../../../components/copy-button';
 import { RelativeTime } from '../../../components/relative-time';
 import { countOf, formatPreciseDateTime } from '../../../lib/format';
-import type { Audience } from '../types';
+import type { Segment } from '../types';
 
-/** The audience's name, how many contacts it holds, since when, and its id for the API. */
-export function AudienceHeader({ audience }: { audience: Audience }) {
+/** The audience's name (and whether rules choose its contacts), how many contacts it holds, since when, and its id for the API. */
+export function AudienceHeader({ audience }: { audience: Segment }) {
   return (
     <section aria-labelledby="audience-name" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">Audience</p>
+      <p className="flex items-center gap-2 text-xs font-medium tracking-wide text-slate-500 uppercase">
+        Audience
+        {audience.rules && (
+          <span data-testid="audience-rule-based">
+            <Badge tone="violet">Defined by rules</Badge>
+          </span>
+        )}
+      </p>
       <h1 id="audience-name" className="mt-1 text-2xl font-semibold tracking-tight wrap-anywhere text-slate-900">
         {audience.name}
       </h1>

@@ -1,7 +1,7 @@
-import { PencilIcon, Trash2Icon } from 'lucide-react';
-import { MayCall } from '../../../components/may-call';
-import { RelativeTime } from '../../../components/relative-time';
+import Link from 'next/link';
 import { cx } from '../../../components/cx';
+import { RelativeTime } from '../../../components/relative-time';
+import { RowAction, RowActions } from '../../../components/row-actions';
 import type { Contact } from '../types';
 import { SubscriptionBadge } from './subscription-badge';
 
@@ -19,7 +19,8 @@ export function ContactRow({
   selected: boolean;
   onSelect: (selected: boolean) => void;
   onEdit: () => void;
-  onDelete: () => void;
+  /** None for a rule segment's contacts: its rules decide who is in it. */
+  onDelete?: () => void;
 }) {
   return (
     <tr data-testid="contact-row" data-contact-id={contact.id} data-email={contact.email} className={cx(selected ? 'bg-indigo-50/50' : 'hover:bg-slate-50/60')}>
@@ -34,8 +35,11 @@ export function ContactRow({
           />
         </td>
       )}
-      <td className="max-w-80 px-4 py-3 font-medium break-all text-slate-900" data-testid="contact-email">
-        {contact.email}
+      <td className={cx('max-w-80 py-3 pr-4 font-medium break-all text-slate-900', selectable ? 'pl-4' : 'pl-5')} data-testid="contact-email">
+        {/* The member is the organization's contact: its page has its values, segments and topics. */}
+        <Link href={`/contacts/${contact.id}`} className="hover:text-indigo-600 hover:underline">
+          {contact.email}
+        </Link>
       </td>
       <td className="max-w-64 px-4 py-3 break-words text-slate-700" data-testid="contact-name">
         {contact.name ?? <span className="text-slate-400">—</span>}
@@ -46,20 +50,10 @@ export function ContactRow({
       <td className="px-4 py-3 whitespace-nowrap text-slate-500">
         <RelativeTime iso={contact.createdAt} />
       </td>
-      <td className="py-3 pr-5 pl-4">
-        <div className="flex items-center justify-end gap-1">
-          <MayCall procedure="audiences.updateContact">
-            <button type="button" onClick={onEdit} aria-label={`Edit ${contact.email}`} title="Edit contact" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700">
-              <PencilIcon className="size-4" />
-            </button>
-          </MayCall>
-          <MayCall procedure="audiences.deleteContact">
-            <button type="button" onClick={onDelete} aria-label={`Delete ${contact.email}`} title="Delete contact" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600">
-              <Trash2Icon className="size-4" />
-            </button>
-          </MayCall>
-        </div>
-      </td>
+      <RowActions>
+        <RowAction procedure="audiences.updateContact" kind="edit" label={`Edit ${contact.email}`} title="Edit contact" onClick={onEdit} />
+        {onDelete && <RowAction procedure="audiences.deleteContact" kind="delete" label={`Delete ${contact.email}`} title="Delete contact" onClick={onDelete} />}
+      </RowActions>
     </tr>
   );
 }

@@ -12,7 +12,7 @@ import { useMay } from '../../../lib/use-role';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { GatedActions } from '../../create-gate/gated-actions';
 import { useCreateGate } from '../../create-gate/use-create-gate';
-import type { Audience, Contact } from '../types';
+import type { Contact, Segment } from '../types';
 import { AddContactDialog } from './add-contact-dialog';
 import { ContactRow } from './contact-row';
 import { ContactSkeletonRows } from './contact-skeleton-rows';
@@ -29,8 +29,13 @@ import { useContacts, type SubscriptionFilter as Filter } from './use-contacts';
 
 type Open = { dialog: 'add' } | { dialog: 'import' } | { dialog: 'edit'; contact: Contact } | { dialog: 'delete'; contact: Contact } | { dialog: 'delete-selected' } | null;
 
-/** The audience's contacts: searched, filtered, paged, ticked for deletion, added one by one or from a CSV file. */
-export function ContactsSection({ audience }: { audience: Audience }) {
+/**
+ * The audience's contacts: searched, filtered, paged, ticked for deletion, added one by one or from
+ * a CSV file. A rule segment's contacts are its rules': they are listed and their subscription
+ * changed, never added or removed by hand (the server refuses it).
+ */
+export function ContactsSection({ audience }: { audience: Segment }) {
+  const ruled = audience.rules !== null;
   const [searchText, setSearchText] = useState('');
   const [subscription, setSubscription] = useState<Filter>('all');
   const search = useDebouncedValue(searchText.trim(), 300);
@@ -67,7 +72,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
   };
 
   // A role that may not delete contacts gets no checkboxes: ticking is only for deleting.
-  const mayDelete = useMay('audiences.batchDeleteContacts');
+  const mayDelete = useMay('audiences.batchDeleteContacts') && !ruled;
   const gate = useCreateGate({ procedure: 'audiences.createContact', liveOnly: 'Contacts are shared by Live and Test mode: add and import them in Live.' });
   const addButton = (
     <Button variant="secondary" onClick={() => setOpen({ dialog: 'add' })} disabled={gate.disabled} aria-describedby={gate.noteId}>
@@ -82,6 +87,12 @@ export function ContactsSection({ audience }: { audience: Audience }) {
     </Button>
   );
   const empty = audience.contactCount === 0 && !filtered && contacts?.length === 0;
+  const actions = ruled ? null : (
+    <>
+      {addButton}
+      {importButton}
+    </>
+  );
 
   return (
     <section aria-labelledby="contacts-heading" className="space-y-4" data-testid="contacts">
@@ -90,14 +101,13 @@ export function ContactsSection({ audience }: { audience: Audience }) {
           <h2 id="contacts-heading" className="text-base font-semibold text-slate-900">
             Contacts
           </h2>
-          <p className="mt-1 text-sm text-slate-500">Newest first. Broadcasts to this audience go to its subscribed contacts only.</p>
+          <p className="mt-1 text-sm text-slate-500">
+            {ruled
+              ? 'Newest first, as its rules matched them. Broadcasts to this segment go to its subscribed contacts only.'
+              : 'Newest first. Broadcasts to this audience go to its subscribed contacts only.'}
+          </p>
         </div>
-        {!empty && (
-          <GatedActions gate={gate}>
-            {addButton}
-            {importButton}
-          </GatedActions>
-        )}
+        {!empty && actions && <GatedActions gate={gate}>{actions}</GatedActions>}
       </div>
 
       {!empty && (
@@ -120,11 +130,13 @@ export function ContactsSection({ audience }: { audience: Audience }) {
       {contacts?.length === 0 && (
         <ContactsEmpty
           filtered={filtered}
+          ruled={ruled}
           actions={
-            <GatedActions gate={gate} align="center">
-              {addButton}
-              {importButton}
-            </GatedActions>
+            actions && (
+              <GatedActions gate={gate} align="center">
+                {actions}
+              </GatedActions>
+            )
           }
         />
       )}
@@ -143,7 +155,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
                 selected={selected.has(contact.id)}
                 onSelect={(on) => select(contact.id, on)}
                 onEdit={() => setOpen({ dialog: 'edit', contact })}
-                onDelete={() => setOpen({ dialog: 'delete', contact })}
+                onDelete={ruled ? undefined : () => setOpen({ dialog: 'delete', contact })}
               />
             ))}
             {query.isFetchingNextPage && <ContactSkeletonRows count={2} selectable={mayDelete} />}
@@ -158,7 +170,7 @@ export function ContactsSection({ audience }: { audience: Audience }) {
         </>
       )}
 
-      <AddContactDialog audienceId={audience.id} open={open?.dialog === 'add'} onClose={close} />
+      {open?.dialog === 'add' && <AddContactDialog audienceId={audience.id} onClose={close} />}
       <ImportContactsDialog audience={audience} open={open?.dialog === 'import'} onClose={close} />
       {open?.dialog === 'edit' && <EditContactDialog audienceId={audience.id} contact={open.contact} onClose={close} />}
       {open?.dialog === 'delete' && <DeleteContactDialog audienceId={audience.id} contact={open.contact} onClose={close} onDeleted={(id) => forget([id])} />}

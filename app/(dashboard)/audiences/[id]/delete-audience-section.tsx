@@ -2,12 +2,15 @@
 
 import { DeleteSection } from '../../../components/delete-section';
 import { DeleteAudienceDialog } from '../delete-audience-dialog';
-import type { Audience } from '../types';
+import type { Segment } from '../types';
 
-export function DeleteAudienceSection({ audience }: { audience: Audience }) {
+export function DeleteAudienceSection({ audience }: { audience: Segment }) {
   return (
     <DeleteSection procedure="audiences.delete" headingId="delete-audience-heading" title="Delete audience" dialog={(open, onClose) => <DeleteAudienceDialog audience={audience} open={open} onClose={onClose} leaveTo="/audiences" />}>
-      Delete the audience and every contact in it. Not possible while a broadcast is scheduled for it or sending to it.
+      {audience.rules
+        ? 'Delete the segment; its contacts stay. '
+        : 'Delete the audience, and the contacts in it that are in no other audience. '}
+      Not possible while a broadcast is scheduled for it or sending to it.
     </DeleteSection>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { mutationDialogProps } from '../../../components/mutation-dialog-props';
 import { useTRPC } from '../../../lib/trpc';
 import type { Contact } from '../types';
 import { useInvalidateAudiences } from '../use-invalidate-audiences';
@@ -20,13 +21,9 @@ export function DeleteContactDialog({ audienceId, contact, onClose, onDeleted }:
     }),
   );
 
-  const close = () => {
-    if (!remove.isPending) onClose();
-  };
-
   return (
     <ConfirmDialog
-      onClose={close}
+      {...mutationDialogProps(remove, onClose)}
       testId="delete-contact-dialog"
       title="Delete contact"
       description={
@@ -36,8 +33,6 @@ export function DeleteContactDialog({ audienceId, contact, onClose, onDeleted }:
       }
       confirmLabel="Delete contact"
       onConfirm={() => remove.mutate({ id: audienceId, contactId: contact.id })}
-      pending={remove.isPending}
-      error={remove.error}
       errorTitle="Could not delete the contact"
     >
       <p className="text-sm text-slate-600">

@@ -1,12 +1,11 @@
 'use client';
 
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert } from '../../../components/alert';
-import { Button } from '../../../components/button';
-import { Dialog } from '../../../components/dialog';
-import { ErrorAlert } from '../../../components/error-alert';
 import { CheckboxField, TextField } from '../../../components/field';
+import { FormDialog } from '../../../components/form-dialog';
+import { refetchThenClose } from '../../../components/mutation-dialog-props';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useTRPC } from '../../../lib/trpc';
 import type { Contact } from '../types';
@@ -24,23 +23,11 @@ export function EditContactDialog({ audienceId, contact, onClose }: { audienceId
   const invalidate = useInvalidateAudiences();
   const [name, setName] = useState(contact.name ?? '');
   const [subscribed, setSubscribed] = useState(contact.subscribed);
-  const update = useMutation(
-    trpc.audiences.updateContact.mutationOptions({
-      onSuccess: async () => {
-        await invalidate();
-        onClose();
-      },
-    }),
-  );
+  const update = useMutation(trpc.audiences.updateContact.mutationOptions({ onSuccess: refetchThenClose(invalidate, onClose) }));
   const { byField, other } = fieldErrors(update.error, FIELDS);
   const resubscribing = !contact.subscribed && subscribed;
 
-  const close = () => {
-    if (!update.isPending) onClose();
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const nextName = name.trim() || null;
     const changes = {
       name: nextName === contact.name ? undefined : nextName,
@@ -51,50 +38,43 @@ export function EditContactDialog({ audienceId, contact, onClose }: { audienceId
   };
 
   return (
-    <Dialog
-      open
-      onClose={close}
+    <FormDialog
+      onClose={onClose}
       testId="edit-contact-dialog"
       title="Edit contact"
       description={<span className="font-medium break-all text-slate-700">{contact.email}</span>}
+      onSubmit={submit}
+      submitLabel={resubscribing ? 'Save and subscribe again' : 'Save changes'}
+      pending={update.isPending}
+      error={other}
+      errorTitle="Could not save the contact"
     >
-      <form onSubmit={submit} className="space-y-5" noValidate>
-        <TextField
-          label="Name"
-          name="name"
-          hint="Optional"
-          maxLength={200}
-          autoFocus
-          autoComplete="off"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          description="Leave it empty to remove the name."
-          error={byField.name}
-        />
-        <CheckboxField
-          label="Subscribed"
-          checked={subscribed}
-          onChange={(event) => setSubscribed(event.target.checked)}
-          description={contact.subscribed ? 'Untick to stop sending this person broadcasts to this audience.' : 'This person is unsubscribed and is not sent broadcasts to this audience.'}
-        />
-        {resubscribing && (
-          <Alert tone="warning" title="Only with their consent">
-            <span data-testid="resubscribe-warning">
-              Subscribe this person again only if they asked you to, for example by signing up again. Sending broadcasts to someone who unsubscribed
-              breaks their choice and privacy law (GDPR, ePrivacy), and complaints hurt the delivery of all your email.
-            </span>
-          </Alert>
-        )}
-        {other ? <ErrorAlert error={other} fallbackTitle="Could not save the contact" /> : null}
-        <div className="flex justify-end gap-2 pt-1">
-          <Button variant="secondary" onClick={close} disabled={update.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            {resubscribing ? 'Save and subscribe again' : 'Save changes'}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      <TextField
+        label="Name"
+        name="name"
+        hint="Optional"
+        maxLength={200}
+        autoFocus
+        autoComplete="off"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        description="Leave it empty to remove the name."
+        error={byField.name}
+      />
+      <CheckboxField
+        label="Subscribed"
+        checked={subscribed}
+        onChange={(event) => setSubscribed(event.target.checked)}
+        description={contact.subscribed ? 'Untick to stop sending this person broadcasts to this audience.' : 'This person is unsubscribed and is not sent broadcasts to this audience.'}
+      />
+      {resubscribing && (
+        <Alert tone="warning" title="Only with their consent">
+          <span data-testid="resubscribe-warning">
+            Subscribe this person again only if they asked you to, for example by signing up again. Sending broadcasts to someone who unsubscribed
+            breaks their choice and privacy law (GDPR, ePrivacy), and complaints hurt the delivery of all your email.
+          </span>
+        </Alert>
+      )}
+    </FormDialog>
   );
 }

@@ -20,7 +20,16 @@ function SavedMessage({ broadcast }: { broadcast: Broadcast }) {
   return <Skeleton className="h-72 w-full rounded-lg" />;
 }
 
-/** Who it was from and to, what it said, and when: the broadcast's facts, and its message on demand. */
+/** The topic a broadcast went under, by name once the topics are read; a topic deleted since leaves null on the broadcast. */
+function TopicName({ topicId }: { topicId: string }) {
+  const trpc = useTRPC();
+  const topics = useQuery(trpc.topics.list.queryOptions({}));
+  const topic = topics.data?.data.find((entry) => entry.id === topicId);
+  if (topics.isPending) return <Skeleton className="h-4 w-24" />;
+  return <span>{topic?.name ?? 'A topic'}</span>;
+}
+
+/** Who it was from and to (its audience, under its topic), what it said, and when: the broadcast's facts, and its message on demand. */
 export function MessageSection({ broadcast, audienceName }: { broadcast: Broadcast; audienceName: string | undefined }) {
   const [open, setOpen] = useState(false);
   return (
@@ -38,6 +47,11 @@ export function MessageSection({ broadcast, audienceName }: { broadcast: Broadca
             <span className="text-slate-500 italic">Deleted</span>
           )}
         </Fact>
+        {broadcast.topicId && (
+          <Fact label="Topic" testId="detail-topic">
+            <TopicName topicId={broadcast.topicId} />
+          </Fact>
+        )}
         <Fact label="From">{broadcast.from}</Fact>
         {broadcast.replyTo.length > 0 && <Fact label="Reply-To">{broadcast.replyTo.join(', ')}</Fact>}
         <Fact label="Subject">{broadcast.subject ?? <span className="text-slate-500 italic">The template’s</span>}</Fact>

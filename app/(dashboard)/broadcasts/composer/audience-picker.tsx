@@ -3,40 +3,33 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { FieldError, SelectField } from '../../../components/field';
-import { Skeleton } from '../../../components/skeleton';
 import { countOf } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
+import { PickerLoadState } from './picker-load-state';
 
 /**
  * The audience to send to, each with its number of contacts (one list request: the subscribed
- * count of the chosen one comes with the preview, `subscribed`). No audience yet: the way to make one.
+ * count of the chosen one, under the chosen topic, comes with the preview, `subscribed`). No audience yet: the way to make one.
  */
-export function AudiencePicker({ value, onChange, subscribed, error }: { value: string; onChange: (id: string) => void; subscribed: number | null; error?: string }) {
+export function AudiencePicker({
+  value,
+  onChange,
+  subscribed,
+  underTopic = false,
+  error,
+}: {
+  value: string;
+  onChange: (id: string) => void;
+  subscribed: number | null;
+  /** A topic is chosen: `subscribed` counts those in it. */
+  underTopic?: boolean;
+  error?: string;
+}) {
   const trpc = useTRPC();
   const query = useQuery(trpc.audiences.list.queryOptions({}));
   const audiences = query.data?.data;
 
-  if (query.isPending) {
-    return (
-      <div aria-busy="true" data-testid="audience-picker-loading">
-        <Skeleton className="mb-1.5 h-4 w-20" />
-        <Skeleton className="h-9 w-full rounded-md" />
-      </div>
-    );
-  }
-  if (query.isError) {
-    return (
-      <div>
-        <p className="mb-1.5 text-sm font-medium text-slate-700">Audience</p>
-        <FieldError id="audience-load-error">
-          Could not load your audiences.{' '}
-          <button type="button" className="font-medium underline" onClick={() => void query.refetch()}>
-            Try again
-          </button>
-        </FieldError>
-      </div>
-    );
-  }
+  if (query.isPending || query.isError) return <PickerLoadState query={query} label="Audience" name="audience" />;
   if (audiences && audiences.length === 0) {
     return (
       <div data-testid="no-audiences" className="rounded-lg border border-dashed border-slate-300 px-4 py-3 text-sm text-slate-600">
@@ -60,8 +53,8 @@ export function AudiencePicker({ value, onChange, subscribed, error }: { value: 
         name="audience_id"
         value={value}
         onChange={(event) => onChange(event.target.value)}
-        hint={value && subscribed !== null ? <span data-testid="audience-subscribed">{countOf(subscribed, 'subscribed contact')}</span> : undefined}
-        description="Every subscribed contact of the audience gets the broadcast, except addresses on your suppression list."
+        hint={value && subscribed !== null ? <span data-testid="audience-subscribed">{countOf(subscribed, 'subscribed contact')}{underTopic ? ' in the topic' : ''}</span> : undefined}
+        description={`Every subscribed contact of the audience${underTopic ? ' in the topic' : ''} gets the broadcast, except addresses on your suppression list.`}
       >
         {(!value || !known) && (
           <option value="" disabled>

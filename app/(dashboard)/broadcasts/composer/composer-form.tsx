@@ -11,12 +11,13 @@ import { ContentSourceToggle } from './content-source-toggle';
 import { FromField } from './from-field';
 import { PersonalisationHelp } from './personalisation-help';
 import { TemplatePicker } from './template-picker';
+import { TopicPicker } from './topic-picker';
 
 /** The id the Save button names with `form=`, as it sits in the header, outside the form. */
 export const COMPOSER_FORM_ID = 'broadcast-form';
 
 /**
- * Who gets the broadcast, who it is from, and what it says. The server checks everything on
+ * Who gets the broadcast (an audience, under a topic or not), who it is from, and what it says. The server checks everything on
  * save; its complaint about a field ("from: …", "html: line 3: …") shows under that field.
  */
 export function ComposerForm({
@@ -51,7 +52,8 @@ export function ComposerForm({
   return (
     <form id={COMPOSER_FORM_ID} onSubmit={submit} className="space-y-5" data-testid="broadcast-form" noValidate>
       <ReadOnlyFields.Provider value={readOnly}>
-        <AudiencePicker value={values.audienceId} onChange={set('audienceId')} subscribed={subscribed} error={byField.audience_id} />
+        <AudiencePicker value={values.audienceId} onChange={set('audienceId')} subscribed={subscribed} underTopic={values.topicId !== ''} error={byField.audience_id} />
+        <TopicPicker value={values.topicId} onChange={set('topicId')} error={byField.topic_id} />
         <FromField value={values.from} onChange={set('from')} error={byField.from} />
           <TextField
             label="Reply-To"

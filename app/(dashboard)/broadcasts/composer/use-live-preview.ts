@@ -11,7 +11,13 @@ const DEBOUNCE_MS = 400;
 
 /** The composer's content as the preview procedure takes it, or why there is nothing to render yet. */
 function previewInput(values: ComposerValues, contactId: string): { input: PreviewInput } | { missing: string } {
-  const common = { audience_id: values.audienceId || undefined, contact_id: contactId || undefined, preview_text: values.previewText.trim() || undefined };
+  const common = {
+    audience_id: values.audienceId || undefined,
+    // The recipients counted are those of the topic too, as sending will count them.
+    topic_id: values.topicId || undefined,
+    contact_id: contactId || undefined,
+    preview_text: values.previewText.trim() || undefined,
+  };
   if (values.source === 'template') {
     if (!values.templateId) return { missing: 'Choose a template to see the broadcast as a contact will get it.' };
     return { input: { ...common, template_id: values.templateId, subject: values.subject || undefined } };

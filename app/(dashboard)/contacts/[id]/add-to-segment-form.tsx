@@ -12,7 +12,7 @@ import type { ContactProfile } from '../types';
 import { useInvalidateContacts } from '../use-invalidate-contacts';
 import { useContactWrite } from './use-contact-write';
 
-/** Puts the contact in one more segment, subscribed there. */
+/** Puts the contact in one more segment (a list: a rule segment's members are its rules'), subscribed there. */
 export function AddToSegmentForm({ contact, segments }: { contact: ContactProfile; segments: Audience[] }) {
   const trpc = useTRPC();
   const invalidate = useInvalidateContacts();
@@ -27,7 +27,7 @@ export function AddToSegmentForm({ contact, segments }: { contact: ContactProfil
     }),
   );
   if (!write.offered) return null;
-  if (segments.length === 0) return <p className="text-sm text-slate-500">The contact is in every segment of your organization.</p>;
+  if (segments.length === 0) return <p className="text-sm text-slate-500">The contact is in every segment it can be added to.</p>;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -15,8 +15,9 @@ import { PropertiesSection } from './properties-section';
 import { SegmentsSection } from './segments-section';
 import { SubscriptionSection } from './subscription-section';
 import { TestModeNote } from './test-mode-note';
+import { TopicsSection } from './topics-section';
 
-/** One contact: who it is, whether it left everything, how it engaged, its property values and segments, and deleting it. */
+/** One contact: who it is, whether it left everything, how it engaged, its property values, segments and topics, and deleting it. */
 export function ContactDetailView({ id }: { id: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.contacts.get.queryOptions({ idOrEmail: id }));
@@ -44,6 +45,7 @@ export function ContactDetailView({ id }: { id: string }) {
       <EngagementSection engagement={contact.engagement} />
       <PropertiesSection contact={contact} />
       <SegmentsSection contact={contact} />
+      <TopicsSection contact={contact} />
       <DeleteContactSection contact={contact} />
     </div>
   );

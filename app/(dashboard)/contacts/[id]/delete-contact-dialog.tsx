@@ -22,7 +22,11 @@ export function DeleteContactDialog({ contact, onClose }: { contact: ContactProf
         // Dropped after leaving, so the page never refetches a contact that is gone.
         queryClient.removeQueries(trpc.contacts.get.queryFilter({ idOrEmail: contact.id }));
         queryClient.removeQueries(trpc.contacts.listSegments.queryFilter({ idOrEmail: contact.id }));
-        await Promise.all([queryClient.invalidateQueries(trpc.contacts.list.pathFilter()), queryClient.invalidateQueries(trpc.audiences.pathFilter())]);
+        await Promise.all([
+          queryClient.invalidateQueries(trpc.contacts.list.pathFilter()),
+          queryClient.invalidateQueries(trpc.audiences.pathFilter()),
+          queryClient.invalidateQueries(trpc.segments.pathFilter()),
+        ]);
       },
     }),
   );

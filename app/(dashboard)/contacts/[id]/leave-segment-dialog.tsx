@@ -2,6 +2,7 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { mutationDialogProps, refetchThenClose } from '../../../components/mutation-dialog-props';
 import { useTRPC } from '../../../lib/trpc';
 import type { ContactProfile, ContactSegment } from '../types';
 import { useInvalidateContacts } from '../use-invalidate-contacts';
@@ -13,21 +14,10 @@ import { useInvalidateContacts } from '../use-invalidate-contacts';
 export function LeaveSegmentDialog({ contact, segment, onClose }: { contact: ContactProfile; segment: ContactSegment; onClose: () => void }) {
   const trpc = useTRPC();
   const invalidate = useInvalidateContacts();
-  const remove = useMutation(
-    trpc.contacts.removeSegment.mutationOptions({
-      onSuccess: async () => {
-        await invalidate();
-        onClose();
-      },
-    }),
-  );
-  const close = () => {
-    if (!remove.isPending) onClose();
-  };
-
+  const remove = useMutation(trpc.contacts.removeSegment.mutationOptions({ onSuccess: refetchThenClose(invalidate, onClose) }));
   return (
     <ConfirmDialog
-      onClose={close}
+      {...mutationDialogProps(remove, onClose)}
       testId="leave-segment-dialog"
       title="Remove from segment"
       description={
@@ -38,8 +28,6 @@ export function LeaveSegmentDialog({ contact, segment, onClose }: { contact: Con
       }
       confirmLabel="Remove from segment"
       onConfirm={() => remove.mutate({ idOrEmail: contact.id, segmentId: segment.id })}
-      pending={remove.isPending}
-      error={remove.error}
       errorTitle="Could not remove the contact from the segment"
     >
       <ul className="list-disc space-y-1 pl-5 text-sm text-slate-600">

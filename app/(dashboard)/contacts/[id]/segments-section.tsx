@@ -2,55 +2,37 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useId, useState } from 'react';
-import { ErrorAlert } from '../../../components/error-alert';
-import { RetryButton } from '../../../components/retry-button';
-import { Skeleton } from '../../../components/skeleton';
+import { useState } from 'react';
 import { useTRPC } from '../../../lib/trpc';
 import type { ContactProfile, ContactSegment } from '../types';
 import { AddToSegmentForm } from './add-to-segment-form';
+import { ContactSection, SectionEmpty, SectionLoadState } from './contact-section';
 import { LeaveSegmentDialog } from './leave-segment-dialog';
 import { SegmentRow } from './segment-row';
 
 /** The segments (audiences) the contact is in, with its subscription in each; joining another, leaving one. */
 export function SegmentsSection({ contact }: { contact: ContactProfile }) {
   const trpc = useTRPC();
-  const headingId = useId();
   const joined = useQuery(trpc.contacts.listSegments.queryOptions({ idOrEmail: contact.id }));
-  const audiences = useQuery(trpc.audiences.list.queryOptions({}));
+  const audiences = useQuery(trpc.segments.list.queryOptions({}));
   const [leaving, setLeaving] = useState<ContactSegment | null>(null);
   const list = joined.data?.data;
-  const joinable = list && audiences.data ? audiences.data.data.filter((audience) => !list.some((segment) => segment.id === audience.id)) : [];
+  // A rule segment's members are its rules': the contact is neither added to one nor taken out by hand (the server refuses it).
+  const ruled = new Set(audiences.data?.data.filter((audience) => audience.rules !== null).map((audience) => audience.id));
+  const joinable = list && audiences.data ? audiences.data.data.filter((audience) => !ruled.has(audience.id) && !list.some((segment) => segment.id === audience.id)) : [];
 
   return (
-    <section aria-labelledby={headingId} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="contact-segments">
-      <h2 id={headingId} className="text-base font-semibold text-slate-900">
-        Segments
-      </h2>
-      <p className="mt-1 text-sm text-slate-500">
-        A broadcast to a segment reaches the contact while it is subscribed there{contact.unsubscribed ? ' and not unsubscribed from everything (it is now)' : ''}.
-      </p>
-
-      {joined.isPending && (
-        <div className="mt-4 space-y-2" aria-busy="true">
-          <Skeleton className="h-8 w-full" />
-          <Skeleton className="h-8 w-full" />
-        </div>
-      )}
-      {joined.isError && (
-        <div className="mt-4">
-          <ErrorAlert error={joined.error} fallbackTitle="Could not load the contact's segments" action={<RetryButton query={joined} />} />
-        </div>
-      )}
-      {list?.length === 0 && (
-        <p className="mt-4 rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-500" data-testid="no-segments">
-          In no segment: no broadcast reaches this contact.
-        </p>
-      )}
+    <ContactSection
+      testId="contact-segments"
+      title="Segments"
+      description={`A broadcast to a segment reaches the contact while it is subscribed there${contact.unsubscribed ? ' and not unsubscribed from everything (it is now)' : ''}.`}
+    >
+      <SectionLoadState query={joined} errorTitle="Could not load the contact's segments" />
+      {list?.length === 0 && <SectionEmpty testId="no-segments">In no segment: no broadcast reaches this contact.</SectionEmpty>}
       {list && list.length > 0 && (
         <ul className="mt-4 divide-y divide-slate-100 border-t border-slate-100">
           {list.map((segment) => (
-            <SegmentRow key={segment.id} segment={segment} onLeave={() => setLeaving(segment)} />
+            <SegmentRow key={segment.id} segment={segment} ruled={ruled.has(segment.id)} onLeave={() => setLeaving(segment)} />
           ))}
         </ul>
       )}
@@ -70,6 +52,6 @@ export function SegmentsSection({ contact }: { contact: ContactProfile }) {
         </div>
       )}
       {leaving && <LeaveSegmentDialog contact={contact} segment={leaving} onClose={() => setLeaving(null)} />}
-    </section>
+    </ContactSection>
   );
 }

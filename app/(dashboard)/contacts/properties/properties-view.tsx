@@ -73,7 +73,7 @@ export function PropertiesView() {
         </PropertiesTable>
       )}
 
-      <CreatePropertyDialog open={open?.dialog === 'create'} onClose={close} />
+      {open?.dialog === 'create' && <CreatePropertyDialog onClose={close} />}
       {open?.dialog === 'edit' && <EditFallbackDialog property={open.property} onClose={close} />}
       {open?.dialog === 'delete' && <DeletePropertyDialog property={open.property} onClose={close} />}
     </>

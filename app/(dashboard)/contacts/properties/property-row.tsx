@@ -1,6 +1,5 @@
-import { PencilIcon, Trash2Icon } from 'lucide-react';
 import { Badge } from '../../../components/badge';
-import { MayCall } from '../../../components/may-call';
+import { RowAction, RowActions } from '../../../components/row-actions';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { typeLabel, valueText } from '../property-values';
 import type { ContactProperty } from '../types';
@@ -22,20 +21,10 @@ export function PropertyRow({ property, onEdit, onDelete }: { property: ContactP
           {formatDate(property.createdAt)}
         </time>
       </td>
-      <td className="py-3 pr-5 pl-4">
-        <div className="flex items-center justify-end gap-1">
-          <MayCall procedure="contactProperties.update">
-            <button type="button" onClick={onEdit} aria-label={`Edit the fallback of ${property.key}`} title="Edit fallback" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700">
-              <PencilIcon className="size-4" />
-            </button>
-          </MayCall>
-          <MayCall procedure="contactProperties.delete">
-            <button type="button" onClick={onDelete} aria-label={`Delete ${property.key}`} title="Delete property" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600">
-              <Trash2Icon className="size-4" />
-            </button>
-          </MayCall>
-        </div>
-      </td>
+      <RowActions>
+        <RowAction procedure="contactProperties.update" kind="edit" label={`Edit the fallback of ${property.key}`} title="Edit fallback" onClick={onEdit} />
+        <RowAction procedure="contactProperties.delete" kind="delete" label={`Delete ${property.key}`} title="Delete property" onClick={onDelete} />
+      </RowActions>
     </tr>
   );
 }

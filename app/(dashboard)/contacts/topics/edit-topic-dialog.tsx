@@ -1,11 +1,10 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { Button } from '../../../components/button';
-import { Dialog } from '../../../components/dialog';
-import { ErrorAlert } from '../../../components/error-alert';
+import { useState } from 'react';
 import { TextareaField, TextField } from '../../../components/field';
+import { FormDialog } from '../../../components/form-dialog';
+import { refetchThenClose } from '../../../components/mutation-dialog-props';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useTRPC } from '../../../lib/trpc';
 import type { Topic } from '../types';
@@ -19,22 +18,10 @@ export function EditTopicDialog({ topic, onClose }: { topic: Topic; onClose: () 
   const queryClient = useQueryClient();
   const [name, setName] = useState(topic.name);
   const [description, setDescription] = useState(topic.description ?? '');
-  const update = useMutation(
-    trpc.topics.update.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries(trpc.topics.pathFilter());
-        onClose();
-      },
-    }),
-  );
+  const update = useMutation(trpc.topics.update.mutationOptions({ onSuccess: refetchThenClose(() => queryClient.invalidateQueries(trpc.topics.pathFilter()), onClose) }));
   const { byField, other } = fieldErrors(update.error, FIELDS);
 
-  const close = () => {
-    if (!update.isPending) onClose();
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const nextName = name.trim();
     const nextDescription = description.trim() || null;
     const changes = { name: nextName === topic.name ? undefined : nextName, description: nextDescription === topic.description ? undefined : nextDescription };
@@ -44,30 +31,30 @@ export function EditTopicDialog({ topic, onClose }: { topic: Topic; onClose: () 
 
   const fixed = DEFAULT_SUBSCRIPTIONS[topic.defaultSubscription];
   return (
-    <Dialog open onClose={close} testId="edit-topic-dialog" title="Edit topic" description={`${fixed.label}, fixed: ${fixed.meaning.charAt(0).toLowerCase()}${fixed.meaning.slice(1)}`}>
-      <form onSubmit={submit} className="space-y-5" noValidate>
-        <TextField label="Name" name="name" required maxLength={100} autoFocus autoComplete="off" value={name} onChange={(event) => setName(event.target.value)} error={byField.name} />
-        <TextareaField
-          label="Description"
-          name="description"
-          hint="Optional"
-          rows={2}
-          maxLength={500}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-          description="Leave it empty to remove it."
-          error={byField.description}
-        />
-        {other ? <ErrorAlert error={other} fallbackTitle="Could not save the topic" /> : null}
-        <div className="flex justify-end gap-2 pt-1">
-          <Button variant="secondary" onClick={close} disabled={update.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending} disabled={!name.trim()}>
-            Save changes
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      onClose={onClose}
+      testId="edit-topic-dialog"
+      title="Edit topic"
+      description={`${fixed.label}, fixed: ${fixed.meaning.charAt(0).toLowerCase()}${fixed.meaning.slice(1)}`}
+      onSubmit={submit}
+      submitLabel="Save changes"
+      submitDisabled={!name.trim()}
+      pending={update.isPending}
+      error={other}
+      errorTitle="Could not save the topic"
+    >
+      <TextField label="Name" name="name" required maxLength={100} autoFocus autoComplete="off" value={name} onChange={(event) => setName(event.target.value)} error={byField.name} />
+      <TextareaField
+        label="Description"
+        name="description"
+        hint="Optional"
+        rows={2}
+        maxLength={500}
+        value={description}
+        onChange={(event) => setDescription(event.target.value)}
+        description="Leave it empty to remove it."
+        error={byField.description}
+      />
+    </FormDialog>
   );
 }

@@ -1,5 +1,4 @@
-import { PencilIcon, Trash2Icon } from 'lucide-react';
-import { MayCall } from '../../../components/may-call';
+import { RowAction, RowActions } from '../../../components/row-actions';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import type { Topic } from '../types';
 import { DefaultSubscriptionBadge } from './default-subscription-badge';
@@ -21,20 +20,10 @@ export function TopicRow({ topic, onEdit, onDelete }: { topic: Topic; onEdit: ()
           {formatDate(topic.createdAt)}
         </time>
       </td>
-      <td className="py-3 pr-5 pl-4">
-        <div className="flex items-center justify-end gap-1">
-          <MayCall procedure="topics.update">
-            <button type="button" onClick={onEdit} aria-label={`Edit ${topic.name}`} title="Edit topic" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700">
-              <PencilIcon className="size-4" />
-            </button>
-          </MayCall>
-          <MayCall procedure="topics.delete">
-            <button type="button" onClick={onDelete} aria-label={`Delete ${topic.name}`} title="Delete topic" className="inline-flex rounded-md p-1 text-slate-400 hover:bg-red-50 hover:text-red-600">
-              <Trash2Icon className="size-4" />
-            </button>
-          </MayCall>
-        </div>
-      </td>
+      <RowActions>
+        <RowAction procedure="topics.update" kind="edit" label={`Edit ${topic.name}`} title="Edit topic" onClick={onEdit} />
+        <RowAction procedure="topics.delete" kind="delete" label={`Delete ${topic.name}`} title="Delete topic" onClick={onDelete} />
+      </RowActions>
     </tr>
   );
 }

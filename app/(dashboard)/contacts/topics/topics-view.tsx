@@ -77,7 +77,7 @@ export function TopicsView() {
         </div>
       )}
 
-      <CreateTopicDialog open={open?.dialog === 'create'} onClose={close} />
+      {open?.dialog === 'create' && <CreateTopicDialog onClose={close} />}
       {open?.dialog === 'edit' && <EditTopicDialog topic={open.topic} onClose={close} />}
       {open?.dialog === 'delete' && <DeleteTopicDialog topic={open.topic} onClose={close} />}
     </>
