@@ -14,6 +14,12 @@
  *            inserted into `memberships_bare`), as many in flight; `contacts_bare` is LIKE contacts
  *            INCLUDING ALL (the same columns, defaults and indexes, the pg_trgm GIN one too) and
  *            `memberships_bare` LIKE audience_memberships INCLUDING ALL, with the same foreign keys.
+ *   job      BENCH_CONTACTS contacts as one CSV file through POST /api/contacts/imports (Resend's
+ *            multipart form, into a segment), then the background import run to its end by
+ *            sweepContactImports in a worker of its own (bench/import-worker.ts), in a second
+ *            organization; timed from the upload's first byte to the import's completion. The
+ *            floor: the bare INSERT above, one statement in flight (an import stores one batch of
+ *            1,000 at a time).
  *   search   at 1M contacts, GET /api/audiences/{id}/contacts?search=<term>&limit=50 for a few
  *            terms, BENCH_SEARCH_REQUESTS (50) one after the other each, median/p95; next to the
  *            very SQL the service sends (captured from listContacts: the audience's memberships
@@ -51,6 +57,7 @@ import {
   cpuWindow,
   createDatabase,
   fixed,
+  forkWorker,
   int,
   log,
   machineInfo,
@@ -63,7 +70,7 @@ import {
   type CpuUsage,
 } from './harness';
 
-const PARTS = ['import', 'search', 'export'] as const;
+const PARTS = ['import', 'search', 'export', 'job'] as const;
 type Part = (typeof PARTS)[number];
 
 const BATCH = 1_000;
@@ -104,7 +111,8 @@ export const contactsDeadlineMs = () => {
     120_000 +
     (has('import') ? (settings.probeContacts * settings.probeLevels.length + 2 * settings.contacts) : 0) +
     (has('search') ? 120_000 : 0) +
-    (has('export') ? 180_000 + settings.suppressions * 0.4 : 0)
+    (has('export') ? 180_000 + settings.suppressions * 0.4 : 0) +
+    (has('job') ? 120_000 + 3 * settings.contacts : 0)
   );
 };
 
@@ -240,6 +248,8 @@ interface World {
   sql: postgres.Sql;
   organizationId: string;
   apiKey: string;
+  /** A second organization, for the import job: its contacts do not count against the first's plan. */
+  jobOrganization: { organizationId: string; apiKey: string };
   serviceEnv: Record<string, string>;
 }
 
@@ -251,10 +261,11 @@ async function setUp(): Promise<World> {
     const deps = { db: database.db, clock: systemClock };
     const { organizationId, apiKey } = await createOrganizationWithKey(deps, { name: 'Contacts bench', ownerEmail: 'owner@bench.example', plan: PLAN });
     await setRateLimit(deps, organizationId, settings.rateLimit, OPERATOR);
+    const jobOrganization = await createOrganizationWithKey(deps, { name: 'Contacts bench: import job', ownerEmail: 'jobs@bench.example', plan: PLAN });
     const sql = postgres(databaseUrl, { max: 8, onnotice: () => {} });
     onCleanup(() => sql.end({ timeout: 2 }));
     log(`organization on the ${PLAN} plan (${planOf(PLAN).contacts.toLocaleString('en')} contacts), rate limit ${settings.rateLimit.toLocaleString('en')} per 10 s`);
-    return { databaseUrl, sql, organizationId, apiKey, serviceEnv: { DATABASE_URL: databaseUrl, BENCH_POOL_SIZE: String(settings.poolSize) } };
+    return { databaseUrl, sql, organizationId, apiKey, jobOrganization, serviceEnv: { DATABASE_URL: databaseUrl, BENCH_POOL_SIZE: String(settings.poolSize) } };
   } finally {
     await database.close();
   }
@@ -778,6 +789,129 @@ async function exportPart(world: World): Promise<ExportPartResult> {
 
 /* ------------------------------------------------------------------ output -------------------- */
 
+/* ------------------------------------------------------------------ import job ---------------- */
+
+interface JobPartResult {
+  contacts: number;
+  fileBytes: number;
+  uploadSeconds: number;
+  runSeconds: number;
+  sweeps: number;
+  seconds: number;
+  contactsPerSecond: number;
+  workerCpuMsPer1k: number | null;
+  serverCpuMsPer1k: number | null;
+  postgresCpuMsPer1k: number | null;
+  otherCores: number | null;
+  loadAverage: number;
+  bare: ImportFigure;
+}
+
+/** The CSV of contacts [0, count): email, name, and whether each is subscribed in the segment. */
+function contactsCsv(count: number): string {
+  const lines = ['email,name,subscribed'];
+  for (let i = 0; i < count; i++) {
+    const row = contactRow(i);
+    lines.push(`${row.email},${row.name ?? ''},${row.subscribed === false ? 'no' : 'yes'}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function jobPart(world: World, service: Service): Promise<JobPartResult> {
+  const org = world.jobOrganization;
+  const csv = contactsCsv(settings.contacts);
+  log(`import job: a file of ${settings.contacts.toLocaleString('en')} contacts, ${(Buffer.byteLength(csv) / 1024 / 1024).toFixed(1)} MB`);
+
+  // The floor first, in its own tables, then dropped (as the import part does).
+  await world.sql.unsafe(`create table if not exists contacts_bare (like contacts including all)`);
+  await world.sql.unsafe(`alter table contacts_bare add foreign key (organization_id) references organizations (id) on delete cascade`);
+  await world.sql.unsafe(`create table if not exists memberships_bare (like audience_memberships including all)`);
+  await world.sql.unsafe(`alter table memberships_bare add foreign key (audience_id) references audiences (id) on delete cascade`);
+  await world.sql.unsafe(`alter table memberships_bare add foreign key (contact_id) references contacts_bare (id) on delete cascade`);
+  const bareAudience = await json<{ id: string }>(service.port, 'POST', '/api/audiences', world.apiKey, { name: 'Bare floor (job)' });
+  await settle(world);
+  const bare = await importBare(world, bareAudience.id, 0, settings.contacts, 1);
+  await world.sql.unsafe('drop table memberships_bare, contacts_bare');
+  await world.sql`delete from audiences where id = ${bareAudience.id}`;
+
+  const segment = await json<{ id: string }>(service.port, 'POST', '/api/segments', org.apiKey, { name: 'Imported' });
+  const worker = forkWorker('import-job', 'import-worker.ts', world.serviceEnv, { profile: settings.profile });
+  try {
+    await worker.receive<{ ready: true }>(60_000);
+    await settle(world);
+    const window = cpuWindow({ worker: worker.child.pid, server: service.child.pid });
+    const started = performance.now();
+    const form = new FormData();
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'contacts.csv');
+    form.append('column_map', JSON.stringify({ email: 'email', name: 'name', subscription: { column: 'subscribed', lists: 'subscribed' } }));
+    form.append('segments', JSON.stringify([segment.id]));
+    const upload = await fetch(`http://127.0.0.1:${service.port}/api/contacts/imports`, { method: 'POST', headers: { authorization: `Bearer ${org.apiKey}` }, body: form });
+    const answer = (await upload.json()) as { id: string; status: string };
+    if (upload.status !== 202) throw new Error(`import job: POST /api/contacts/imports answered ${upload.status}: ${JSON.stringify(answer).slice(0, 500)}`);
+    const uploadMs = performance.now() - started;
+    log(`import job: uploaded in ${(uploadMs / 1000).toFixed(1)} s; running it`);
+    const run = await worker.ask<{ sweeps: number; ms: number }>({ op: 'run' }, 3 * settings.contacts + 120_000);
+    const ms = performance.now() - started;
+    const usage = window.end();
+    const result = await json<{ status: string; counts: { total: number; created: number; failed: number } }>(service.port, 'GET', `/api/contacts/imports/${answer.id}`, org.apiKey);
+    const [counted] = await world.sql<Array<{ members: number; unsubscribed: number }>>`
+      select count(*)::int as members, (count(*) filter (where not subscribed))::int as unsubscribed from audience_memberships where audience_id = ${segment.id}`;
+    const expectedOut = Array.from({ length: settings.contacts }, (_, i) => contactRow(i)).filter((row) => row.subscribed === false).length;
+    if (result.status !== 'completed' || result.counts.created !== settings.contacts || result.counts.failed !== 0 || counted!.members !== settings.contacts || counted!.unsubscribed !== expectedOut) {
+      throw new Error(`import job: ${JSON.stringify(result)}, ${JSON.stringify(counted)} (expected ${settings.contacts} members, ${expectedOut} unsubscribed)`);
+    }
+    const per1k = (value: number | null | undefined) => (value == null ? null : (value / settings.contacts) * 1000);
+    const figure: JobPartResult = {
+      contacts: settings.contacts,
+      fileBytes: Buffer.byteLength(csv),
+      uploadSeconds: uploadMs / 1000,
+      runSeconds: run.ms / 1000,
+      sweeps: run.sweeps,
+      seconds: ms / 1000,
+      contactsPerSecond: settings.contacts / (ms / 1000),
+      workerCpuMsPer1k: per1k(usage.processes.worker),
+      serverCpuMsPer1k: per1k(usage.processes.server),
+      postgresCpuMsPer1k: per1k(usage.postgresMs),
+      otherCores: usage.otherCores,
+      loadAverage: os.loadavg()[0]!,
+      bare,
+    };
+    log(`import job: ${settings.contacts.toLocaleString('en')} contacts in ${figure.seconds.toFixed(1)} s = ${figure.contactsPerSecond.toFixed(0)}/s (${run.sweeps} sweeps)`);
+    return figure;
+  } finally {
+    await worker.stop();
+  }
+}
+
+function printJob(result: JobPartResult): void {
+  printTable(
+    ['measure', 'contacts', 'upload s', 'run s', 's', 'contacts/s', 'worker CPU ms/1k', 'server CPU ms/1k', 'pg CPU ms/1k', 'other procs (cores)', 'load avg'],
+    [
+      ['bare INSERT, 1 in flight', result.bare.contacts.toLocaleString('en'), '', '', result.bare.seconds.toFixed(1), result.bare.contactsPerSecond.toFixed(0), '', '', fixed(result.bare.postgresCpuMsPer1k, 0), fixed(result.bare.otherCores, 2), result.bare.loadAverage.toFixed(2)],
+      [
+        'import job (upload + background run)',
+        result.contacts.toLocaleString('en'),
+        result.uploadSeconds.toFixed(1),
+        result.runSeconds.toFixed(1),
+        result.seconds.toFixed(1),
+        result.contactsPerSecond.toFixed(0),
+        fixed(result.workerCpuMsPer1k, 0),
+        fixed(result.serverCpuMsPer1k, 0),
+        fixed(result.postgresCpuMsPer1k, 0),
+        fixed(result.otherCores, 2),
+        result.loadAverage.toFixed(2),
+      ],
+    ],
+  );
+  const projected = (TARGET.contacts / result.contactsPerSecond).toFixed(0);
+  console.log(
+    `import job: ${result.contacts.toLocaleString('en')} contacts from one file in ${result.seconds.toFixed(1)} s = ${result.contactsPerSecond.toFixed(0)}/s ` +
+      `(${result.contactsPerSecond * TARGET.seconds >= TARGET.contacts ? 'meets' : 'BELOW'} the target of ${TARGET.contacts.toLocaleString('en')} in ${TARGET.seconds} s` +
+      `${result.contacts !== TARGET.contacts ? `; 1M would take ${projected} s` : ''}); bare ${result.bare.contactsPerSecond.toFixed(0)}/s, ` +
+      `job = ${((result.contactsPerSecond / result.bare.contactsPerSecond) * 100).toFixed(0)} % of bare`,
+  );
+}
+
 function printImport(result: ImportPartResult): void {
   const rows = [...result.probes, result.bare, result.service];
   printTable(
@@ -878,6 +1012,16 @@ export async function runContactsSuite(): Promise<void> {
         report.search = figures;
         printSearch(figures);
       }
+    } finally {
+      await service.stop();
+    }
+  }
+  if (settings.parts.includes('job')) {
+    const service = await startService(world, 'rest-job');
+    try {
+      const result = await jobPart(world, service);
+      report.job = result;
+      printJob(result);
     } finally {
       await service.stop();
     }
