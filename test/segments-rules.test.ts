@@ -69,6 +69,9 @@ describe('a segment defined by rules', () => {
     app.clock.advance(31 * DAY_MS);
     expect((await call('GET', `/segments/${active.id}`)).body.matchingNow).toBe(0);
     expect((await call('GET', `/segments/${inactive.id}`)).body.matchingNow).toBe(2);
+    const list = (await call('POST', '/segments', { name: 'Newsletter' })).body;
+    const listed = new Map(((await call('GET', '/segments')).body.data as Array<{ id: string; matchingNow: number | null }>).map((segment) => [segment.id, segment.matchingNow]));
+    expect([listed.get(active.id), listed.get(inactive.id), listed.get(list.id)]).toEqual([0, 2, null]);
   });
 
   it('refuses rules that do not fit the properties, and hand-made changes of its members', async () => {

@@ -6,7 +6,7 @@ import { newId } from '../../ids';
 import { ownAudience, type AudienceRow } from '../audiences/crud';
 import { byPrincipal, recordAudit } from '../audit/record';
 import type { Principal } from '../shared/principal';
-import { countMatching, evaluateRuleSegment } from './evaluate';
+import { countMatching, countMatchingEach, evaluateRuleSegment } from './evaluate';
 import { checkedRules, type SegmentRules } from './rules';
 
 /** A segment: an audience, with its rules when it is defined by them. */
@@ -22,16 +22,20 @@ export interface SegmentView {
   createdAt: string;
 }
 
-async function view(deps: Pick<Deps, 'db' | 'clock'>, row: AudienceRow): Promise<SegmentView> {
+function viewOf(row: AudienceRow, matchingNow: number | null): SegmentView {
   return {
     id: row.id,
     name: row.name,
     contactCount: row.contactCount,
     rules: row.rules,
-    matchingNow: row.rules ? await countMatching(deps.db, row.organizationId, row.rules, deps.clock.now()) : null,
+    matchingNow,
     rulesEvaluatedAt: row.rulesEvaluatedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+async function view(deps: Pick<Deps, 'db' | 'clock'>, row: AudienceRow): Promise<SegmentView> {
+  return viewOf(row, row.rules ? await countMatching(deps.db, row.organizationId, row.rules, deps.clock.now()) : null);
 }
 
 /** Refuses (409) a hand-made change of a rule segment's members: its rules decide them. */
@@ -87,5 +91,7 @@ export async function getSegment(deps: Pick<Deps, 'db' | 'clock'>, principal: Pr
 
 export async function listSegments(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal): Promise<SegmentView[]> {
   const rows = await deps.db.select().from(audiences).where(eq(audiences.organizationId, principal.organizationId)).orderBy(desc(audiences.id));
-  return Promise.all(rows.map((row) => view(deps, row)));
+  const ruleSegments = rows.flatMap((row) => (row.rules ? [{ id: row.id, rules: row.rules }] : []));
+  const matching = await countMatchingEach(deps.db, principal.organizationId, ruleSegments, deps.clock.now());
+  return rows.map((row) => viewOf(row, matching.get(row.id) ?? null));
 }
