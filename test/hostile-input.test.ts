@@ -36,6 +36,16 @@ describe('deep JSON', () => {
     const response = await app.request('POST', '/api/api-keys', { key, rawBody: `{"name":"x","extra":${deep}}`, headers: { 'content-type': 'application/json' } });
     expectRefusal(response, 400, 'VALIDATION_ERROR', /nest/i);
   });
+  it('counts the same depth whether the body holds a \\u escape or not (two walks)', async () => {
+    // The object is level 0 and "extra" level 1: the number sits at level 64, then at 65 (inside 63, then 64 arrays).
+    const nested = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+    for (const name of ['plain', 'esc\\u0061ped']) {
+      const deepest = await app.request('POST', '/api/api-keys', { key, rawBody: `{"name":"${name}","extra":${nested(63)}}`, headers: { 'content-type': 'application/json' } });
+      expect(JSON.stringify(deepest.body), name).not.toMatch(/nest/i);
+      const past = await app.request('POST', '/api/api-keys', { key, rawBody: `{"name":"${name}","extra":${nested(64)}}`, headers: { 'content-type': 'application/json' } });
+      expectRefusal(past, 400, 'VALIDATION_ERROR', /nest/i);
+    }
+  });
 });
 
 describe('text Postgres cannot store, and broken UTF-16', () => {
@@ -57,6 +67,15 @@ describe('bytes that are not UTF-8', () => {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: Buffer.concat([Buffer.from('{"name":"k'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'The request body is not valid UTF-8', code: 'VALIDATION_ERROR' });
+  });
+  it('refuses a lone surrogate spelt in bytes (CESU), not only as an escape', async () => {
+    const response = await fetch(`${app.url}/api/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from('{"name":"k'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]),
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: 'The request body is not valid UTF-8', code: 'VALIDATION_ERROR' });

@@ -8,6 +8,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a JSON body up to `limit` bytes; an empty body is {} whatever its declared type. */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  return (await readJsonDocument(req, limit)).value;
+}
+
+/** A JSON body's value, and whether its text holds any `\u` escape (hostile-input.ts checks what those can spell). */
+export async function readJsonDocument(req: IncomingMessage, limit: number): Promise<{ value: unknown; escapes: boolean }> {
   const raw = await readRawBody(req, limit);
   let text: string;
   try {
@@ -16,12 +21,12 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     // Not text: decoding leniently would store U+FFFD where the client sent something else.
     throw new AppError('VALIDATION_ERROR', 'The request body is not valid UTF-8');
   }
-  if (text.trim() === '') return {};
+  if (text.trim() === '') return { value: {}, escapes: false };
   if (!isJsonContentType(req.headers['content-type'])) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json');
   }
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), escapes: text.includes('\\u') };
   } catch {
     throw new AppError('VALIDATION_ERROR', 'The request body is not valid JSON');
   }

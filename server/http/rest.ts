@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import { clientErrorOf } from '../errors';
 import type { AppRouter } from '../routers';
 import { callRestProcedure } from './rest-procedure';
-import { readJsonBody } from './body';
+import { readJsonDocument } from './body';
 import { authorizeBeforeBody } from './early-auth';
 import { checkJsonBody, parseQuery } from './hostile-input';
 import { decodePathParams } from '../trpc/path-params';
@@ -64,8 +64,9 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
       if (BODY_METHODS.has(method)) {
         if (!isPublic(match.entry)) await authorizeBeforeBody(deps, req, res, requestId, match.entry.meta);
         if (!match.entry.plain?.streamsBody) {
-          body = await readJsonBody(req, bodyLimitOf(match.entry, deps.config.bodyLimitBytes));
-          checkJsonBody(body);
+          const parsed = await readJsonDocument(req, bodyLimitOf(match.entry, deps.config.bodyLimitBytes));
+          checkJsonBody(parsed.value, { escapes: parsed.escapes });
+          body = parsed.value;
         }
       }
       if (match.entry.plain) {
