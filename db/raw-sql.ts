@@ -116,30 +116,88 @@ const quoted = (text: string) =>
  */
 const PLAIN_TYPES = /^(uuid|integer|bigint|smallint|boolean|numeric|real|double precision|date|timestamp( with(out)? time zone)?)$/;
 
-/** Postgres's array literal of one property of these records (`{"a",NULL}`), each element spelt by `spell`. */
-function arrayLiteral(records: ArrayLike<unknown>, read: (record: unknown) => unknown, spell: Spell, plain: boolean): string {
+/** Postgres's array literal of one property of these records (`{"a",NULL}`), each element written by `element`. */
+function arrayLiteral(records: ArrayLike<unknown>, read: (record: unknown) => unknown, element: Spell): string {
   // Joined, not concatenated: one flat string, which the driver then copies once.
   const elements = new Array<string>(records.length);
   for (let i = 0; i < records.length; i++) {
     const value = read(records[i]);
-    elements[i] = value === null || value === undefined ? 'NULL' : plain && typeof value !== 'string' ? spell(value) : quoted(spell(value));
+    elements[i] = value === null || value === undefined ? 'NULL' : element(value);
   }
   return `{${elements.join(',')}}`;
 }
 
 const itself = (value: unknown) => value;
 
+/**
+ * A JSON document as an array element, quoted: JSON.stringify of its text escapes exactly the
+ * quotes and backslashes, as {@link quoted} does, because the text JSON.stringify wrote holds no
+ * control character and no lone surrogate (both are escaped in it) for the second pass to touch.
+ * Two native calls, where a document full of quotes would be scanned and copied twice more.
+ */
+const quotedJson = (value: unknown) => JSON.stringify(JSON.stringify(value));
+
+/**
+ * A time's text, remembered for the next element: the rows of one statement mostly share their
+ * times (an email's created, updated and due moments are the request's `now`).
+ */
+function timeSpeller(): Spell {
+  let lastTime = Number.NaN;
+  let lastText = '';
+  return (value) => {
+    if (!(value instanceof Date)) return typeof value === 'string' ? value : String(value);
+    const time = value.getTime();
+    if (time !== lastTime) {
+      lastText = value.toISOString();
+      lastTime = time;
+    }
+    return lastText;
+  };
+}
+
 /** How one value of an SQL type is written as text that the type's input function reads back. */
 function spellerOf(sqlType: string): Spell {
   if (sqlType.endsWith('[]')) {
-    const elementType = sqlType.slice(0, -2);
-    const element = spellerOf(elementType);
-    const plain = PLAIN_TYPES.test(elementType);
-    return (value) => arrayLiteral(value as unknown[], itself, element, plain);
+    const element = elementOf(sqlType.slice(0, -2));
+    return (value) => arrayLiteral(value as unknown[], itself, element);
   }
-  if (sqlType === 'jsonb' || sqlType === 'json') return (value) => JSON.stringify(value);
+  if (JSON_TYPES.has(sqlType)) return (value) => JSON.stringify(value);
   if (sqlType === 'boolean') return (value) => (value ? 't' : 'f');
-  return (value) => (typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : String(value));
+  if (sqlType.startsWith('timestamp') || sqlType === 'date') return timeSpeller();
+  return (value) => (typeof value === 'string' ? value : String(value));
+}
+
+/**
+ * A list of strings as an element (the inner literal, quoted): written escaped at once when no
+ * string holds a quote or a backslash, the same text {@link quoted} makes of the inner literal
+ * without scanning and copying it twice more; otherwise that way.
+ */
+function textListElement(spell: Spell): Spell {
+  const generic = (value: unknown) => quoted(spell(value));
+  return (value) => {
+    const list = value as unknown[];
+    let text = '"{';
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      if (typeof item !== 'string' || item.indexOf('"') !== -1 || item.indexOf('\\') !== -1) return generic(value);
+      text += (i === 0 ? '\\"' : ',\\"') + item + '\\"';
+    }
+    return text + '}"';
+  };
+}
+
+const JSON_TYPES = new Set(['json', 'jsonb']);
+
+/** How one non-null value of an SQL type is written as an element of an array literal. */
+function elementOf(sqlType: string): Spell {
+  if (JSON_TYPES.has(sqlType)) return quotedJson;
+  const spell = spellerOf(sqlType);
+  if (sqlType.endsWith('[]')) {
+    const inner = sqlType.slice(0, -2);
+    return PLAIN_TYPES.test(inner) || JSON_TYPES.has(inner) ? (value) => quoted(spell(value)) : textListElement(spell);
+  }
+  if (!PLAIN_TYPES.test(sqlType)) return (value) => quoted(spell(value));
+  return (value) => (typeof value === 'string' ? quoted(value) : spell(value));
 }
 
 /**
@@ -172,12 +230,11 @@ interface InputColumn {
 function recordset(placeholder: string, alias: string, columns: InputColumn[]): SQL {
   const source = sql.placeholder(placeholder);
   const arrays = columns.map(({ type, read }) => {
-    const spell = spellerOf(type);
-    const plain = PLAIN_TYPES.test(type);
+    const element = elementOf(type);
     const encoder = {
       mapToDriverValue(rows: unknown) {
         if (!Array.isArray(rows)) throw new TypeError(`placeholder "${placeholder}" takes an array of rows, not ${typeof rows}`);
-        return arrayLiteral(rows, read, spell, plain);
+        return arrayLiteral(rows, read, element);
       },
     };
     return sql`(select ${sql.param(source, encoder)}::text::${sql.raw(type.endsWith('[]') ? 'text' : type)}[])`;

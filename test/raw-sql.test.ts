@@ -103,6 +103,21 @@ describe('prepared statements on the real database', () => {
     await expect(read.execute({ rows: JSON.stringify(rows) })).rejects.toThrow(/takes an array of rows/);
     // Numbers, booleans and dates go unquoted; a string never does, even in a uuid column, so text
     // that holds a comma cannot become a second element and shift the rows.
+    // Times repeat from row to row (remembered) and change (spelt again); lists of plain strings and
+    // JSON with control characters and line separators go their quicker ways.
+    const shared = new Date('2026-11-30T02:00:00.001Z');
+    const timed = [shared, shared, new Date('2026-11-30T02:00:00.002Z'), shared].map((at, index) =>
+      sqlNamed(awkward, { count: index, at, list: index === 1 ? ['plain', 'x y', ''] : [hostile], data: { text: 'tab\tbell\u0007 \u2028 "q" \\' } }),
+    );
+    const readBack = await read.execute({ rows: timed });
+    expect(readBack.map((row) => new Date(row.at as string | Date).toISOString())).toEqual([
+      '2026-11-30T02:00:00.001Z',
+      '2026-11-30T02:00:00.001Z',
+      '2026-11-30T02:00:00.002Z',
+      '2026-11-30T02:00:00.001Z',
+    ]);
+    expect(readBack.map((row) => row.list)).toEqual([[hostile], ['plain', 'x y', ''], [hostile], [hostile]]);
+    expect(readBack.every((row) => (row.data as { text: string }).text === 'tab\tbell\u0007 \u2028 "q" \\')).toBe(true);
     const splitting = `${newId()},${newId()}`;
     await expect(read.execute({ rows: [sqlNamed(awkward, { id: splitting, count: 1 }), sqlNamed(awkward, { count: 2 })] })).rejects.toThrow(/uuid/);
   });
