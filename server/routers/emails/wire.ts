@@ -158,21 +158,24 @@ type SendEmailBody = z.infer<typeof emailBody>;
 
 /** A parsed batch item (or the common part of `POST /emails`) as the accept path takes it. */
 export function toEmailInput(body: EmailBody): EmailRequest {
-  const email = {
-    // Without one, the template's (template-content.ts); bodyRules saw to it that a template is named.
-    from: body.from ?? '',
-    to: body.to,
-    cc: body.cc ?? [],
-    bcc: body.bcc ?? [],
-    replyTo: body.reply_to ?? [],
-    headers: body.headers ?? {},
-    tags: body.tags ?? [],
-    tracking: body.tracking ?? {},
-  };
-  if (body.template_id !== undefined) return { ...email, template: { templateId: body.template_id, variables: body.variables ?? {} } };
-  if (body.template !== undefined) return { ...email, template: { templateId: body.template.id, variables: body.template.variables ?? {}, form: 'template' } };
+  // Each shape written out whole: a spread followed by more properties costs V8 microseconds per
+  // object (docs/benchmarks.md), and this runs for every email of a batch.
+  // Without one, the template's (template-content.ts); bodyRules saw to it that a template is named.
+  const from = body.from ?? '';
+  const cc = body.cc ?? [];
+  const bcc = body.bcc ?? [];
+  const replyTo = body.reply_to ?? [];
+  const headers = body.headers ?? {};
+  const tags = body.tags ?? [];
+  const tracking = body.tracking ?? {};
+  if (body.template_id !== undefined) {
+    return { from, to: body.to, cc, bcc, replyTo, headers, tags, tracking, template: { templateId: body.template_id, variables: body.variables ?? {} } };
+  }
+  if (body.template !== undefined) {
+    return { from, to: body.to, cc, bcc, replyTo, headers, tags, tracking, template: { templateId: body.template.id, variables: body.template.variables ?? {}, form: 'template' } };
+  }
   // bodyRules saw to it: without a template, subject is given.
-  return { ...email, subject: body.subject ?? '', html: body.html, text: body.text } satisfies EmailInput;
+  return { from, to: body.to, cc, bcc, replyTo, headers, tags, tracking, subject: body.subject ?? '', html: body.html, text: body.text } satisfies EmailInput;
 }
 
 const toAttachment = (attachment: NonNullable<SendEmailBody['attachments']>[number]): AttachmentInput => ({
@@ -184,11 +187,12 @@ const toAttachment = (attachment: NonNullable<SendEmailBody['attachments']>[numb
 
 /** A parsed `POST /emails` body and its Idempotency-Key header. */
 export function toSendEmailInput(body: SendEmailBody, idempotencyKey: string | undefined): EmailRequest<SendEmailInput> {
+  // The added fields first: properties after a spread cost V8 microseconds per object.
   return {
-    ...toEmailInput(body),
     attachments: (body.attachments ?? []).map(toAttachment),
     scheduledAt: body.scheduled_at === undefined ? undefined : new Date(body.scheduled_at),
     idempotencyKey,
+    ...toEmailInput(body),
   };
 }
 

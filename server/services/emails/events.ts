@@ -74,11 +74,15 @@ export function emailEventCtes(written: string, options: { tally: boolean }): SQ
 
 /** The `events` placeholder's rows for one email's events at one moment. */
 export function emailEventRecords(emailId: string, at: Date, list: EmailEventInput[]): Array<Record<string, unknown>> {
-  return list.map((event) => ({
-    ...sqlNamed(emailEvents, { id: newId(), emailId, type: event.type, recipient: event.recipient ?? null, data: event.data ?? {}, createdAt: at }),
-    log_id: newId(),
-    counts: event.counts ?? null,
-  }));
+  return list.map((event) => {
+    const id = newId();
+    // The extra fields before the spread: properties after one cost V8 microseconds per object.
+    return {
+      log_id: newId(),
+      counts: event.counts ?? null,
+      ...sqlNamed(emailEvents, { id, emailId, type: event.type, recipient: event.recipient ?? null, data: event.data ?? {}, createdAt: at }),
+    };
+  });
 }
 
 // Unnamed: the join to the organization's endpoints is planned for each run.

@@ -16,7 +16,8 @@ export function checkBatchSize(items: unknown[]): void {
 }
 
 /** A batch item as the admit door takes it: a batch item carries no send time, attachments nor key. */
-export const admitItemOf = (item: BatchItem) => ('invalid' in item ? item : { request: { ...item.input, attachments: [] } });
+// `attachments` before the spread: a property after one costs V8 microseconds per object (docs/benchmarks.md).
+export const admitItemOf = (item: BatchItem) => ('invalid' in item ? item : { request: { attachments: [], ...item.input } });
 
 /**
  * Checks each item as `POST /emails` would, in request order, then stores every accepted one in
