@@ -16,6 +16,7 @@
 import { createHmac } from 'node:crypto';
 import postgres from 'postgres';
 import { newId } from '../server/ids';
+import { exitWithError } from './child-failure';
 
 export interface BareFanOutJob {
   op: 'run';
@@ -143,10 +144,7 @@ async function run(job: BareFanOutJob): Promise<BareFanOutRun> {
 process.on('message', (job: BareFanOutJob) => {
   run(job)
     .then((result) => process.send!(result))
-    .catch((error: unknown) => {
-      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-      process.exit(1);
-    });
+    .catch(exitWithError);
 });
 const stop = () => void sql.end({ timeout: 2 }).finally(() => process.exit(0));
 process.on('disconnect', stop);

@@ -9,6 +9,7 @@
  */
 import nodemailer from 'nodemailer';
 import { SIGNED_HEADERS } from '../server/mail/message';
+import { exitWithError } from './child-failure';
 
 export interface BareSmtpJob {
   op: 'run';
@@ -78,10 +79,7 @@ async function run(job: BareSmtpJob): Promise<BareSmtpRun> {
 process.on('message', (job: BareSmtpJob) => {
   run(job)
     .then((result) => process.send!(result))
-    .catch((error: unknown) => {
-      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-      process.exit(1);
-    });
+    .catch(exitWithError);
 });
 process.on('disconnect', () => process.exit(0));
 process.on('SIGTERM', () => process.exit(0));

@@ -11,6 +11,7 @@
 import { Resolver } from 'node:dns/promises';
 import { Webhook } from 'standardwebhooks';
 import { Pool } from 'undici';
+import { exitWithError } from './child-failure';
 
 export interface BareWebhookJob {
   op: 'run';
@@ -93,10 +94,7 @@ async function run(job: BareWebhookJob): Promise<BareWebhookRun> {
 process.on('message', (job: BareWebhookJob) => {
   run(job)
     .then((result) => process.send!(result))
-    .catch((error: unknown) => {
-      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-      process.exit(1);
-    });
+    .catch(exitWithError);
 });
 process.on('disconnect', () => process.exit(0));
 process.on('SIGTERM', () => process.exit(0));

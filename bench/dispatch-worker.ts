@@ -12,6 +12,7 @@
 import { loadConfig } from '../server/config';
 import { createRuntime, stopRuntime } from '../server/runtime';
 import { dispatchesInFlight, dueEmailIds, sweepEmailDispatch } from '../server/services/emails/pipeline/dispatch';
+import { exitWithError } from './child-failure';
 
 export interface DispatchRun {
   handled: number;
@@ -63,15 +64,9 @@ async function main(): Promise<void> {
       result.leftInFlight = dispatchesInFlight(deps);
       result.ms = performance.now() - started;
       process.send!(result);
-    })().catch((error: unknown) => {
-      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-      process.exit(1);
-    });
+    })().catch(exitWithError);
   });
   process.send!({ ready: true });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+main().catch(exitWithError);

@@ -17,6 +17,7 @@ import { loadConfig } from '../server/config';
 import { createRuntime, stopRuntime } from '../server/runtime';
 import { SWEEPS } from '../server/runner/sweeps';
 import { sweepBroadcasts, type BroadcastSweepReport } from '../server/services/broadcasts/fan-out';
+import { exitWithError } from './child-failure';
 
 export interface FanOutRun {
   /** Sweeps made, and how many of them found the broadcast claimed by someone else (or nothing due). */
@@ -71,15 +72,9 @@ async function main(): Promise<void> {
       }
       result.ms = performance.now() - started;
       process.send!(result);
-    })().catch((error: unknown) => {
-      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-      process.exit(1);
-    });
+    })().catch(exitWithError);
   });
   process.send!({ ready: true });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+main().catch(exitWithError);

@@ -9,6 +9,7 @@
 import { loadConfig } from '../server/config';
 import { createRuntime, stopRuntime } from '../server/runtime';
 import { sweepContactImports } from '../server/services/contact-imports/run';
+import { exitWithError } from './child-failure';
 
 export interface ImportRun {
   sweeps: number;
@@ -31,15 +32,9 @@ async function main(): Promise<void> {
         if (!report.outcomes.more) break;
       }
       process.send!({ sweeps, ms: performance.now() - started } satisfies ImportRun);
-    })().catch((error: unknown) => {
-      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-      process.exit(1);
-    });
+    })().catch(exitWithError);
   });
   process.send!({ ready: true });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+main().catch(exitWithError);

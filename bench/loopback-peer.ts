@@ -17,6 +17,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { startDnsServer } from '../test/support/dns';
+import { exitWithError } from './child-failure';
 
 export interface PeerStats {
   messages: number;
@@ -166,7 +167,4 @@ async function main(): Promise<void> {
   process.send!({ dns: dns.address, smtpPort });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+main().catch(exitWithError);

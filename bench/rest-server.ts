@@ -11,13 +11,11 @@ import { loadConfig } from '../server/config';
 import { createRequestListener } from '../server/http/server';
 import { createRuntime, stopRuntime } from '../server/runtime';
 import { serveTarget } from './serve-target';
+import { exitWithError } from './child-failure';
 
 async function main(): Promise<void> {
   const runtime = await createRuntime(loadConfig(process.env), { runner: false });
   await serveTarget('rest', createRequestListener(runtime, {}), () => stopRuntime(runtime));
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+main().catch(exitWithError);

@@ -21,6 +21,7 @@ import { EMAIL_STATUSES } from '../server/vocabulary/email-statuses';
 import { sendEmail } from '../server/services/emails/accept/send';
 import { listEmails } from '../server/services/emails/read';
 import { serveTarget } from './serve-target';
+import { exitWithError } from './child-failure';
 
 const batchItems = (body: unknown): BatchItem[] =>
   (body as unknown[]).map((item) => {
@@ -70,7 +71,4 @@ async function main(): Promise<void> {
   await serveTarget('services', handle, () => stopRuntime(runtime));
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+main().catch(exitWithError);

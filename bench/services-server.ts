@@ -14,6 +14,7 @@ import { parseBearer } from '../server/http/bearer';
 import { admitApiKey } from '../server/services/api-keys/admission';
 import { listApiKeys } from '../server/services/api-keys/keys';
 import { serveTarget } from './serve-target';
+import { exitWithError } from './child-failure';
 
 async function main(): Promise<void> {
   const runtime = await createRuntime(loadConfig(process.env), { runner: false });
@@ -31,7 +32,4 @@ async function main(): Promise<void> {
   await serveTarget('services', handle, () => stopRuntime(runtime));
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+main().catch(exitWithError);

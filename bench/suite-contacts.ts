@@ -903,12 +903,18 @@ function printJob(result: JobPartResult): void {
       ],
     ],
   );
-  const projected = (TARGET.contacts / result.contactsPerSecond).toFixed(0);
-  console.log(
-    `import job: ${result.contacts.toLocaleString('en')} contacts from one file in ${result.seconds.toFixed(1)} s = ${result.contactsPerSecond.toFixed(0)}/s ` +
-      `(${result.contactsPerSecond * TARGET.seconds >= TARGET.contacts ? 'meets' : 'BELOW'} the target of ${TARGET.contacts.toLocaleString('en')} in ${TARGET.seconds} s` +
-      `${result.contacts !== TARGET.contacts ? `; 1M would take ${projected} s` : ''}); bare ${result.bare.contactsPerSecond.toFixed(0)}/s, ` +
-      `job = ${((result.contactsPerSecond / result.bare.contactsPerSecond) * 100).toFixed(0)} % of bare`,
+  console.log(verdict({ part: 'import job', how: 'from one file', name: 'job', figure: result, bare: result.bare }));
+}
+
+/** The summary line of a part: its rate against the target (and what 1M would take) and against bare. */
+function verdict(line: { part: string; how: string; name: string; rateNote?: string; figure: { contacts: number; seconds: number; contactsPerSecond: number }; bare: { contactsPerSecond: number } }): string {
+  const { contacts, seconds, contactsPerSecond } = line.figure;
+  const projected = (TARGET.contacts / contactsPerSecond).toFixed(0);
+  return (
+    `${line.part}: ${contacts.toLocaleString('en')} contacts ${line.how} in ${seconds.toFixed(1)} s = ${contactsPerSecond.toFixed(0)}/s${line.rateNote ?? ''} ` +
+    `(${contactsPerSecond * TARGET.seconds >= TARGET.contacts ? 'meets' : 'BELOW'} the target of ${TARGET.contacts.toLocaleString('en')} in ${TARGET.seconds} s` +
+    `${contacts !== TARGET.contacts ? `; 1M would take ${projected} s` : ''}); bare ${line.bare.contactsPerSecond.toFixed(0)}/s, ` +
+    `${line.name} = ${((contactsPerSecond / line.bare.contactsPerSecond) * 100).toFixed(0)} % of bare`
   );
 }
 
@@ -932,13 +938,7 @@ function printImport(result: ImportPartResult): void {
     ]),
   );
   const s = result.service;
-  const projected = (TARGET.contacts / s.contactsPerSecond).toFixed(0);
-  console.log(
-    `import: ${s.contacts.toLocaleString('en')} contacts through the endpoint in ${s.seconds.toFixed(1)} s = ${s.contactsPerSecond.toFixed(0)}/s at ${s.concurrency} in flight ` +
-      `(${s.contactsPerSecond * TARGET.seconds >= TARGET.contacts ? 'meets' : 'BELOW'} the target of ${TARGET.contacts.toLocaleString('en')} in ${TARGET.seconds} s` +
-      `${s.contacts !== TARGET.contacts ? `; 1M would take ${projected} s` : ''}); bare ${result.bare.contactsPerSecond.toFixed(0)}/s, ` +
-      `service = ${((s.contactsPerSecond / result.bare.contactsPerSecond) * 100).toFixed(0)} % of bare`,
-  );
+  console.log(verdict({ part: 'import', how: 'through the endpoint', name: 'service', figure: s, bare: result.bare, rateNote: ` at ${s.concurrency} in flight` }));
   console.log(
     `contacts table ${result.tableMb} MB + indexes ${result.indexesMb} MB; audience_memberships ${result.membershipsMb} MB + indexes ${result.membershipIndexesMb} MB; ` +
       `events ${result.eventsMb} MB with indexes`,

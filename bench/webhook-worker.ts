@@ -13,6 +13,7 @@ import { closeOutboundConnections } from '../server/net/outbound';
 import { createRuntime, stopRuntime } from '../server/runtime';
 import { dueDeliveries } from '../server/services/webhooks/claim';
 import { sweepWebhookDeliveries } from '../server/services/webhooks/deliver';
+import { exitWithError } from './child-failure';
 
 export interface WebhookRun {
   handled: number;
@@ -57,15 +58,9 @@ async function main(): Promise<void> {
       }
       result.ms = performance.now() - started;
       process.send!(result);
-    })().catch((error: unknown) => {
-      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-      process.exit(1);
-    });
+    })().catch(exitWithError);
   });
   process.send!({ ready: true });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+main().catch(exitWithError);
