@@ -1,9 +1,8 @@
 'use client';
 
-import type { FormEvent, ReactNode } from 'react';
-import { Button } from './button';
+import type { ReactNode } from 'react';
 import { Dialog } from './dialog';
-import { ErrorAlert } from './error-alert';
+import { DialogForm } from './dialog-form';
 
 /**
  * A dialog that is one form: its fields, the error that names none of them, and Cancel beside
@@ -17,15 +16,9 @@ export function FormDialog({
   title,
   description,
   testId,
-  children,
-  onSubmit,
-  submitLabel,
-  submitDisabled,
-  pending,
-  loading = pending,
-  error,
-  errorTitle,
   wide = false,
+  pending,
+  ...form
 }: {
   onClose: () => void;
   title: string;
@@ -50,25 +43,10 @@ export function FormDialog({
   const close = () => {
     if (!pending) onClose();
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit();
-  };
 
   return (
     <Dialog open onClose={close} testId={testId} title={title} description={description} wide={wide}>
-      <form onSubmit={submit} className="space-y-5" noValidate>
-        {children}
-        {error ? <ErrorAlert error={error} fallbackTitle={errorTitle} /> : null}
-        <div className="flex justify-end gap-2 pt-1">
-          <Button variant="secondary" onClick={close} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={loading} disabled={submitDisabled}>
-            {submitLabel}
-          </Button>
-        </div>
-      </form>
+      <DialogForm {...form} pending={pending} onCancel={close} />
     </Dialog>
   );
 }
