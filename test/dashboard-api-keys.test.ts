@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dashboardContext } from '@/server/auth/session-context';
-import { appRouter } from '@/server/routers';
-import { createCallerFactory } from '@/server/trpc/init';
 import { startTestApp, type TestApp } from './support/app';
-import { makeMemberOf, signUpPerson, type DashboardPerson } from './support/dashboard-session';
+import { dashboardCaller, makeMemberOf, signUpPerson, type DashboardPerson } from './support/dashboard-session';
 
 // The API keys page's create form (app/(dashboard)/api-keys/create-api-key-form.tsx) sends the
 // key's `dialect`: the spec's answers or Resend's shapes (docs/resend.md "The dialect"). Through
@@ -17,8 +14,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 beforeEach(() => app.reset());
 
-const createCaller = createCallerFactory(appRouter);
-const callerOf = (person: DashboardPerson) => createCaller(dashboardContext(app.runtime.deps, app.runtime.auth, new Headers({ cookie: person.cookie }), 'req-1', () => {}));
+const callerOf = (person: DashboardPerson) => dashboardCaller(app, person.cookie);
 
 describe('a key created from the dashboard', () => {
   it('answers in the shape the form chose: Resend’s when asked, the spec’s by default', async () => {

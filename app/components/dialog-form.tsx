@@ -4,6 +4,24 @@ import type { FormEvent, ReactNode } from 'react';
 import { Button } from './button';
 import { ErrorAlert } from './error-alert';
 
+export interface DialogFormProps {
+  /** The form was submitted (the page's own submission is prevented). */
+  onSubmit: () => void;
+  onCancel: () => void;
+  /** The fields. */
+  children: ReactNode;
+  submitLabel: ReactNode;
+  submitDisabled?: boolean;
+  /** While the request runs: Cancel is disabled. */
+  pending: boolean;
+  /** The submit button's spinner; `pending` unless it should outlast it (a navigation). */
+  loading?: boolean;
+  /** What failed and names no field (fieldErrors' `other`); field errors show under their fields. */
+  error: unknown;
+  errorTitle: string;
+  testId?: string;
+}
+
 /**
  * A dialog's form: its fields, the error that names none of them, and Cancel beside the submit
  * button, Cancel disabled while it saves. FormDialog is this in its own dialog; a dialog that shows
@@ -20,23 +38,7 @@ export function DialogForm({
   error,
   errorTitle,
   testId,
-}: {
-  /** The form was submitted (the page's own submission is prevented). */
-  onSubmit: () => void;
-  onCancel: () => void;
-  /** The fields. */
-  children: ReactNode;
-  submitLabel: ReactNode;
-  submitDisabled?: boolean;
-  /** While the request runs: Cancel is disabled. */
-  pending: boolean;
-  /** The submit button's spinner; `pending` unless it should outlast it (a navigation). */
-  loading?: boolean;
-  /** What failed and names no field (fieldErrors' `other`); field errors show under their fields. */
-  error: unknown;
-  errorTitle: string;
-  testId?: string;
-}) {
+}: DialogFormProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit();

@@ -2,7 +2,7 @@
 
 import type { ReactNode } from 'react';
 import { Dialog } from './dialog';
-import { DialogForm } from './dialog-form';
+import { DialogForm, type DialogFormProps } from './dialog-form';
 
 /**
  * A dialog that is one form: its fields, the error that names none of them, and Cancel beside
@@ -19,27 +19,15 @@ export function FormDialog({
   wide = false,
   pending,
   ...form
-}: {
+}: Omit<DialogFormProps, 'onCancel' | 'testId'> & {
   onClose: () => void;
   title: string;
   description?: ReactNode;
   testId: string;
-  /** The fields. */
-  children: ReactNode;
-  /** The form was submitted (the page's own submission is prevented). */
-  onSubmit: () => void;
-  submitLabel: ReactNode;
-  submitDisabled?: boolean;
-  /** While the request runs: closing is refused and Cancel is disabled. */
-  pending: boolean;
-  /** The submit button's spinner; `pending` unless it should outlast it (a navigation). */
-  loading?: boolean;
-  /** What failed and names no field (fieldErrors' `other`); field errors show under their fields. */
-  error: unknown;
-  errorTitle: string;
   /** Room for a form wider than a column of fields (a segment's rules). */
   wide?: boolean;
 }) {
+  // Closing is refused while the request runs, as Cancel is.
   const close = () => {
     if (!pending) onClose();
   };
