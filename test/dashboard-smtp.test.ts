@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { emails } from '@/db/schema';
-import { dashboardContext } from '@/server/auth/session-context';
 import { loadConfig } from '@/server/config';
-import { appRouter } from '@/server/routers';
 import { smtpSettings } from '@/server/services/api-keys/smtp-settings';
-import { createCallerFactory } from '@/server/trpc/init';
 import { startTestApp, type TestApp } from './support/app';
+import { dashboardCaller } from './support/dashboard-session';
 import { keyFor } from './support/keys';
 import { sendingOrg } from './support/sending-org';
 
@@ -57,8 +55,6 @@ describe("an email's source", () => {
   });
 });
 
-const createCaller = createCallerFactory(appRouter);
-
 async function signedInCaller() {
   const response = await fetch(`${app.url}/api/auth/sign-up/email`, {
     method: 'POST',
@@ -67,7 +63,7 @@ async function signedInCaller() {
   });
   expect(response.status, await response.clone().text()).toBe(200);
   const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  return createCaller(dashboardContext(app.runtime.deps, app.runtime.auth, new Headers({ cookie }), 'req-1', () => {}));
+  return dashboardCaller(app, cookie);
 }
 
 describe('apiKeys.smtpSettings', () => {

@@ -1,5 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { members, organizations } from '@/db/schema';
+import { dashboardContext } from '@/server/auth/session-context';
+import { appRouter } from '@/server/routers';
+import { createCallerFactory } from '@/server/trpc/init';
 import { confirmOwnerByOperator } from '@/server/services/organizations/owner-confirmation';
 import type { TestApp } from './app';
 import type { Role } from '@/server/vocabulary/roles';
@@ -13,6 +16,11 @@ export interface DashboardPerson {
 }
 
 export const ORIGIN = 'http://127.0.0.1:3000';
+
+const createCaller = createCallerFactory(appRouter);
+
+/** The dashboard's procedures, called in-process as the person whose session `cookie` is. */
+export const dashboardCaller = (app: TestApp, cookie: string) => createCaller(dashboardContext(app.runtime.deps, app.runtime.auth, new Headers({ cookie }), 'req-1', () => {}));
 
 /** A tRPC call as the dashboard makes it (the session cookie, no API key). */
 export async function dashboardCall(app: TestApp, cookie: string, kind: 'query' | 'mutation', path: string, input: unknown = {}) {

@@ -1,12 +1,12 @@
 'use client';
 
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { Button } from '../../components/button';
-import { SelectField, TextField } from '../../components/field';
+import { useState } from 'react';
+import { ChoiceSelect, choicesOf } from '../../components/choice-select';
+import { DialogForm } from '../../components/dialog-form';
+import { NameField } from '../../components/name-field';
 import { useDashboardMode } from '../../lib/dashboard-mode';
 import { useTRPC } from '../../lib/trpc';
-import { ErrorAlert } from '../../components/error-alert';
 import { ANY_DOMAIN, DomainPinField } from './domain-pin-field';
 import { DIALECT_LABELS, MODE_LABELS, PERMISSION_LABELS } from './key-badges';
 import type { CreatedApiKey, Dialect, Mode, Permission } from './types';
@@ -27,6 +27,10 @@ const DIALECT_HELP: Record<Dialect, string> = {
   resend: "For Resend's SDKs pointed at EU Mail: answers in Resend's shapes (snake_case fields, object, has_more, Resend's error body).",
 };
 
+const PERMISSIONS = choicesOf(PERMISSION_LABELS);
+const MODES = choicesOf(MODE_LABELS);
+const DIALECTS = choicesOf(DIALECT_LABELS);
+
 export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (created: CreatedApiKey) => void; onCancel: () => void }) {
   const trpc = useTRPC();
   const invalidate = useInvalidateApiKeys();
@@ -46,57 +50,31 @@ export function CreateApiKeyForm({ onCreated, onCancel }: { onCreated: (created:
     }),
   );
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     // A pin is for sending keys only (the API refuses one on a full access key).
     const pin = permission === 'sending_access' && domainId !== ANY_DOMAIN ? { domain_id: domainId } : {};
     create.mutate({ name: name.trim(), permission, mode, dialect, ...pin });
   };
 
   return (
-    <form onSubmit={submit} className="space-y-4" data-testid="create-api-key-form">
-      <TextField
-        label="Name"
-        name="name"
-        placeholder="e.g. Production app"
-        required
-        maxLength={100}
-        autoFocus
-        autoComplete="off"
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-      />
-      <SelectField label="Permission" name="permission" value={permission} onChange={(event) => setPermission(event.target.value as Permission)} description={PERMISSION_HELP[permission]}>
-        {(Object.keys(PERMISSION_LABELS) as Permission[]).map((value) => (
-          <option key={value} value={value}>
-            {PERMISSION_LABELS[value]}
-          </option>
-        ))}
-      </SelectField>
-      {permission === 'sending_access' && <DomainPinField value={domainId} onChange={setDomainId} />}
-      <SelectField label="Mode" name="mode" value={mode} onChange={(event) => setMode(event.target.value as Mode)} description={MODE_HELP[mode]}>
-        {(Object.keys(MODE_LABELS) as Mode[]).map((value) => (
-          <option key={value} value={value}>
-            {MODE_LABELS[value]}
-          </option>
-        ))}
-      </SelectField>
-      <SelectField label="Answers" name="dialect" value={dialect} onChange={(event) => setDialect(event.target.value as Dialect)} description={DIALECT_HELP[dialect]}>
-        {(Object.keys(DIALECT_LABELS) as Dialect[]).map((value) => (
-          <option key={value} value={value}>
-            {DIALECT_LABELS[value]}
-          </option>
-        ))}
-      </SelectField>
-      {create.error && <ErrorAlert error={create.error} fallbackTitle="Could not create the key" />}
-      <div className="flex justify-end gap-2 pt-2">
-        <Button variant="secondary" onClick={onCancel} disabled={create.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={create.isPending} disabled={!name.trim()}>
-          Create key
-        </Button>
+    <DialogForm
+      testId="create-api-key-form"
+      onSubmit={submit}
+      onCancel={onCancel}
+      submitLabel="Create key"
+      submitDisabled={!name.trim()}
+      pending={create.isPending}
+      error={create.error}
+      errorTitle="Could not create the key"
+    >
+      {/* Four fields and a pin: closer together than a dialog's usual spacing. */}
+      <div className="space-y-4">
+        <NameField value={name} onChange={setName} maxLength={100} placeholder="e.g. Production app" />
+        <ChoiceSelect label="Permission" name="permission" choices={PERMISSIONS} value={permission} onChange={setPermission} description={PERMISSION_HELP[permission]} />
+        {permission === 'sending_access' && <DomainPinField value={domainId} onChange={setDomainId} />}
+        <ChoiceSelect label="Mode" name="mode" choices={MODES} value={mode} onChange={setMode} description={MODE_HELP[mode]} />
+        <ChoiceSelect label="Answers" name="dialect" choices={DIALECTS} value={dialect} onChange={setDialect} description={DIALECT_HELP[dialect]} />
       </div>
-    </form>
+    </DialogForm>
   );
 }

@@ -1,11 +1,11 @@
 'use client';
 
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Button } from '../../components/button';
-import { Dialog } from '../../components/dialog';
-import { ErrorAlert } from '../../components/error-alert';
-import { TextField } from '../../components/field';
+import { FormDialog } from '../../components/form-dialog';
+import { refetchThenClose } from '../../components/mutation-dialog-props';
+import { NameField } from '../../components/name-field';
 import { fieldErrors } from '../../lib/field-errors';
 import { useTRPC } from '../../lib/trpc';
 import type { ApiKey } from './types';
@@ -30,30 +30,17 @@ function RenameApiKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () =
   const trpc = useTRPC();
   const invalidate = useInvalidateApiKeys();
   const [name, setName] = useState(apiKey.name);
-  const rename = useMutation(
-    trpc.apiKeys.rename.mutationOptions({
-      onSuccess: async () => {
-        await invalidate();
-        onClose();
-      },
-    }),
-  );
+  const rename = useMutation(trpc.apiKeys.rename.mutationOptions({ onSuccess: refetchThenClose(invalidate, onClose) }));
   const { byField, other } = fieldErrors(rename.error, FIELDS);
 
-  const close = () => {
-    if (!rename.isPending) onClose();
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     if (name.trim() === apiKey.name) return onClose();
     rename.mutate({ id: apiKey.id, name: name.trim() });
   };
 
   return (
-    <Dialog
-      open
-      onClose={close}
+    <FormDialog
+      onClose={onClose}
       testId="rename-api-key-dialog"
       title="Rename API key"
       description={
@@ -61,29 +48,14 @@ function RenameApiKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () =
           Only the name changes: <code className="font-mono text-xs">{apiKey.tokenStart}…</code> keeps its secret and what it may do.
         </>
       }
+      onSubmit={submit}
+      submitLabel="Save name"
+      submitDisabled={!name.trim()}
+      pending={rename.isPending}
+      error={other}
+      errorTitle="Could not rename the key"
     >
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        <TextField
-          label="Name"
-          name="name"
-          required
-          maxLength={100}
-          autoFocus
-          autoComplete="off"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={byField.name}
-        />
-        {other ? <ErrorAlert error={other} fallbackTitle="Could not rename the key" /> : null}
-        <div className="flex justify-end gap-2 pt-1">
-          <Button variant="secondary" onClick={close} disabled={rename.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={rename.isPending} disabled={!name.trim()}>
-            Save name
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      <NameField value={name} onChange={setName} maxLength={100} error={byField.name} />
+    </FormDialog>
   );
 }

@@ -3,8 +3,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { TextField } from '../../components/field';
 import { FormDialog } from '../../components/form-dialog';
+import { NameField } from '../../components/name-field';
 import { useTRPC } from '../../lib/trpc';
 import { newRulesDraft, rulesInputOf, segmentErrors, type RulesDraft } from './rules/rule-draft';
 import { RulesEditor } from './rules/rules-editor';
@@ -59,16 +59,11 @@ export function CreateAudienceDialog({ onClose }: { onClose: () => void }) {
       errorTitle="Could not create the audience"
       wide={rulesWanted}
     >
-      <TextField
-        label="Name"
-        name="name"
-        placeholder={rulesWanted ? 'Engaged readers' : 'Newsletter'}
-        required
-        maxLength={200}
-        autoFocus
-        autoComplete="off"
+      <NameField
         value={name}
-        onChange={(event) => setName(event.target.value)}
+        onChange={setName}
+        maxLength={200}
+        placeholder={rulesWanted ? 'Engaged readers' : 'Newsletter'}
         description={rulesWanted ? 'For example the readers who opened a broadcast lately. A contact may be in several audiences.' : 'For example the list a signup form feeds. The same address may be in several audiences.'}
         error={errors.name}
       />

@@ -2,10 +2,14 @@
 
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
-import { SelectField, TextField } from '../../components/field';
+import { ChoiceSelect } from '../../components/choice-select';
+import { TextField } from '../../components/field';
 import { FunnelIcon } from 'lucide-react';
 import { hasFilters, type EmailFilters } from './filters';
-import { EMAIL_STATUSES, STATUS_STYLE, isEmailStatus } from './statuses';
+import { EMAIL_STATUSES, STATUS_STYLE } from './statuses';
+
+/** Every status, after the choice of none. */
+const STATUS_CHOICES = [{ value: '' as const, label: 'All statuses' }, ...EMAIL_STATUSES.map((status) => ({ value: status, label: STATUS_STYLE[status].label }))];
 
 const same = (a: EmailFilters, b: EmailFilters) => a.status === b.status && a.to === b.to && a.tag === b.tag;
 
@@ -36,23 +40,17 @@ export function EmailFiltersBar({ filters, onChange }: { filters: EmailFilters; 
       data-testid="email-filters"
       className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[11rem_minmax(0,1fr)_minmax(0,1fr)_auto]"
     >
-      <SelectField
+      <ChoiceSelect
         label="Status"
         name="status"
+        choices={STATUS_CHOICES}
         value={draft.status ?? ''}
-        onChange={(event) => {
-          const next = { ...draft, status: isEmailStatus(event.target.value) ? event.target.value : undefined };
+        onChange={(status) => {
+          const next = { ...draft, status: status || undefined };
           setDraft(next);
           onChange(next);
         }}
-      >
-        <option value="">All statuses</option>
-        {EMAIL_STATUSES.map((status) => (
-          <option key={status} value={status}>
-            {STATUS_STYLE[status].label}
-          </option>
-        ))}
-      </SelectField>
+      />
       <TextField
         label="Recipient"
         hint="Exact address"

@@ -1,8 +1,7 @@
 'use client';
 
-import { useState, type FormEvent } from 'react';
-import { Button } from '../../components/button';
-import { ErrorAlert } from '../../components/error-alert';
+import { useState } from 'react';
+import { DialogForm } from '../../components/dialog-form';
 import { TextField } from '../../components/field';
 import { fieldErrors } from '../../lib/field-errors';
 import { ALL_EVENTS } from './event-groups';
@@ -45,13 +44,21 @@ export function WebhookForm({
   const [events, setEvents] = useState(() => choiceOf(initial.events));
   const { byField, other } = fieldErrors(error, FIELDS);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     onSubmit({ url: url.trim(), events: events.all ? [ALL_EVENTS] : events.types });
   };
 
   return (
-    <form onSubmit={submit} className="space-y-5" data-testid={testId} noValidate>
+    <DialogForm
+      testId={testId}
+      onSubmit={submit}
+      onCancel={onCancel}
+      submitLabel={submitLabel}
+      submitDisabled={!url.trim()}
+      pending={pending}
+      error={other}
+      errorTitle={errorTitle}
+    >
       <TextField
         label="Endpoint URL"
         name="url"
@@ -70,15 +77,6 @@ export function WebhookForm({
         error={byField.url}
       />
       <EventPicker value={events} onChange={setEvents} error={byField.events} />
-      {other ? <ErrorAlert error={other} fallbackTitle={errorTitle} /> : null}
-      <div className="flex justify-end gap-2 pt-1">
-        <Button variant="secondary" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={pending} disabled={!url.trim()}>
-          {submitLabel}
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }

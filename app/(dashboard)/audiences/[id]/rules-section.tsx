@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PencilIcon } from 'lucide-react';
 import { Button } from '../../../components/button';
+import { CardSection } from '../../../components/card-section';
 import { RelativeTime } from '../../../components/relative-time';
 import { countOf } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
@@ -24,21 +25,19 @@ export function RulesSection({ segment, rules }: { segment: Segment; rules: Segm
   const gate = useCreateGate({ procedure: 'segments.update', liveOnly: 'Segments are shared by Live and Test mode: change their rules in Live.' });
 
   return (
-    <section aria-labelledby="rules-heading" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="segment-rules">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-        <div>
-          <h2 id="rules-heading" className="text-base font-semibold text-slate-900">
-            Rules
-          </h2>
-          <p className="mt-1 text-sm text-slate-500">{matchWords(rules.match)}, unless unsubscribed from everything:</p>
-        </div>
+    <CardSection
+      testId="segment-rules"
+      title="Rules"
+      description={`${matchWords(rules.match)}, unless unsubscribed from everything:`}
+      action={
         <GatedActions gate={gate}>
           <Button variant="secondary" onClick={() => setEditing(true)} disabled={gate.disabled || !properties.data} aria-describedby={gate.noteId}>
             <PencilIcon className="size-4" />
             Edit rules
           </Button>
         </GatedActions>
-      </div>
+      }
+    >
       <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-900" data-testid="segment-conditions">
         {rules.conditions.map((condition, index) => (
           <li key={index} data-testid="segment-condition">
@@ -69,6 +68,6 @@ export function RulesSection({ segment, rules }: { segment: Segment; rules: Segm
         The members follow the rules when they are changed and when a broadcast to this segment is sent; a contact who unsubscribed from it stays unsubscribed.
       </p>
       {editing && properties.data && <EditRulesDialog segment={segment} rules={rules} properties={properties.data.data} onClose={() => setEditing(false)} />}
-    </section>
+    </CardSection>
   );
 }

@@ -4,10 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { PencilIcon } from 'lucide-react';
+import { CardSection } from '../../../components/card-section';
 import { Button } from '../../../components/button';
 import { useTRPC } from '../../../lib/trpc';
 import type { ContactProfile } from '../types';
-import { ContactSection, SectionEmpty, SectionLoadState } from './contact-section';
+import { SectionEmpty, SectionLoadState } from './section-states';
 import { EditPropertiesDialog } from './edit-properties-dialog';
 import { PropertyValueRow } from './property-value-row';
 import { useContactWrite } from './use-contact-write';
@@ -21,7 +22,7 @@ export function PropertiesSection({ contact }: { contact: ContactProfile }) {
   const list = properties.data?.data;
 
   return (
-    <ContactSection
+    <CardSection
       testId="contact-properties"
       title="Properties"
       description="The contact's values; a value in grey is the property's fallback, used while the contact has none."
@@ -54,6 +55,6 @@ export function PropertiesSection({ contact }: { contact: ContactProfile }) {
         </dl>
       )}
       {editing && list && <EditPropertiesDialog contact={contact} properties={list} onClose={() => setEditing(false)} />}
-    </ContactSection>
+    </CardSection>
   );
 }

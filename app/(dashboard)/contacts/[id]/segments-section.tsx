@@ -3,10 +3,11 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
+import { CardSection } from '../../../components/card-section';
 import { useTRPC } from '../../../lib/trpc';
 import type { ContactProfile, ContactSegment } from '../types';
 import { AddToSegmentForm } from './add-to-segment-form';
-import { ContactSection, SectionEmpty, SectionLoadState } from './contact-section';
+import { SectionEmpty, SectionLoadState } from './section-states';
 import { LeaveSegmentDialog } from './leave-segment-dialog';
 import { SegmentRow } from './segment-row';
 
@@ -22,7 +23,7 @@ export function SegmentsSection({ contact }: { contact: ContactProfile }) {
   const joinable = list && audiences.data ? audiences.data.data.filter((audience) => !ruled.has(audience.id) && !list.some((segment) => segment.id === audience.id)) : [];
 
   return (
-    <ContactSection
+    <CardSection
       testId="contact-segments"
       title="Segments"
       description={`A broadcast to a segment reaches the contact while it is subscribed there${contact.unsubscribed ? ' and not unsubscribed from everything (it is now)' : ''}.`}
@@ -52,6 +53,6 @@ export function SegmentsSection({ contact }: { contact: ContactProfile }) {
         </div>
       )}
       {leaving && <LeaveSegmentDialog contact={contact} segment={leaving} onClose={() => setLeaving(null)} />}
-    </ContactSection>
+    </CardSection>
   );
 }

@@ -2,10 +2,11 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
+import { CardSection } from '../../../components/card-section';
 import { ErrorAlert } from '../../../components/error-alert';
 import { useTRPC } from '../../../lib/trpc';
 import type { ContactProfile } from '../types';
-import { ContactSection, SectionEmpty, SectionLoadState } from './contact-section';
+import { SectionEmpty, SectionLoadState } from './section-states';
 import { TopicChoiceRow } from './topic-choice-row';
 import { useContactWrite } from './use-contact-write';
 
@@ -32,7 +33,7 @@ export function TopicsSection({ contact }: { contact: ContactProfile }) {
   const failed = update.isError ? list?.find((topic) => topic.id === update.variables?.topics[0]?.id) : undefined;
 
   return (
-    <ContactSection
+    <CardSection
       testId="contact-topics"
       title="Topics"
       description={`A broadcast sent under a topic reaches the contact only while it is in the topic${contact.unsubscribed ? ', and never while it is unsubscribed from everything (it is now)' : ''}.`}
@@ -67,6 +68,6 @@ export function TopicsSection({ contact }: { contact: ContactProfile }) {
           <ErrorAlert error={update.error} fallbackTitle={failed ? `Could not change ${failed.name}` : 'Could not change the topic'} />
         </div>
       )}
-    </ContactSection>
+    </CardSection>
   );
 }

@@ -2,13 +2,14 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { TextareaField, TextField } from '../../../components/field';
 import { FormDialog } from '../../../components/form-dialog';
 import { refetchThenClose } from '../../../components/mutation-dialog-props';
+import { NameField } from '../../../components/name-field';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useTRPC } from '../../../lib/trpc';
 import type { DefaultSubscription } from '../types';
 import { DefaultSubscriptionChoice } from './default-subscription-choice';
+import { TopicDescriptionField } from './topic-description-field';
 
 const FIELDS = ['name', 'description'] as const;
 
@@ -43,30 +44,15 @@ export function CreateTopicDialog({ onClose }: { onClose: () => void }) {
       error={other}
       errorTitle="Could not create the topic"
     >
-      <TextField
-        label="Name"
-        name="name"
-        placeholder="Product news"
-        required
-        maxLength={100}
-        autoFocus
-        autoComplete="off"
+      <NameField
         value={name}
-        onChange={(event) => setName(event.target.value)}
+        onChange={setName}
+        maxLength={100}
+        placeholder="Product news"
         description="What contacts read on the preference page; no two topics share one."
         error={byField.name}
       />
-      <TextareaField
-        label="Description"
-        name="description"
-        hint="Optional"
-        rows={2}
-        maxLength={500}
-        placeholder="New features, once a month."
-        value={description}
-        onChange={(event) => setDescription(event.target.value)}
-        error={byField.description}
-      />
+      <TopicDescriptionField value={description} onChange={setDescription} placeholder="New features, once a month." error={byField.description} />
       <DefaultSubscriptionChoice value={defaultSubscription} onChange={setDefaultSubscription} />
     </FormDialog>
   );

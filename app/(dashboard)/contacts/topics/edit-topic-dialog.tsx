@@ -2,13 +2,14 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { TextareaField, TextField } from '../../../components/field';
 import { FormDialog } from '../../../components/form-dialog';
 import { refetchThenClose } from '../../../components/mutation-dialog-props';
+import { NameField } from '../../../components/name-field';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useTRPC } from '../../../lib/trpc';
 import type { Topic } from '../types';
 import { DEFAULT_SUBSCRIPTIONS } from './default-subscription';
+import { TopicDescriptionField } from './topic-description-field';
 
 const FIELDS = ['name', 'description'] as const;
 
@@ -43,18 +44,8 @@ export function EditTopicDialog({ topic, onClose }: { topic: Topic; onClose: () 
       error={other}
       errorTitle="Could not save the topic"
     >
-      <TextField label="Name" name="name" required maxLength={100} autoFocus autoComplete="off" value={name} onChange={(event) => setName(event.target.value)} error={byField.name} />
-      <TextareaField
-        label="Description"
-        name="description"
-        hint="Optional"
-        rows={2}
-        maxLength={500}
-        value={description}
-        onChange={(event) => setDescription(event.target.value)}
-        description="Leave it empty to remove it."
-        error={byField.description}
-      />
+      <NameField value={name} onChange={setName} maxLength={100} error={byField.name} />
+      <TopicDescriptionField value={description} onChange={setDescription} description="Leave it empty to remove it." error={byField.description} />
     </FormDialog>
   );
 }

@@ -1,28 +1,9 @@
 'use client';
 
-import { useId, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ErrorAlert } from '../../../components/error-alert';
 import { RetryButton, type RetryableQuery } from '../../../components/retry-button';
 import { Skeleton } from '../../../components/skeleton';
-
-/** One card of the contact's page: its heading, what it shows, an action beside them, and its content. */
-export function ContactSection({ testId, title, description, action, children }: { testId: string; title: string; description: ReactNode; action?: ReactNode; children: ReactNode }) {
-  const headingId = useId();
-  return (
-    <section aria-labelledby={headingId} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid={testId}>
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-        <div>
-          <h2 id={headingId} className="text-base font-semibold text-slate-900">
-            {title}
-          </h2>
-          <p className="mt-1 text-sm text-slate-500">{description}</p>
-        </div>
-        {action}
-      </div>
-      {children}
-    </section>
-  );
-}
 
 /** A section's list while it loads (two grey rows) or when it could not be loaded (the error, and Try again); nothing once it is there. */
 export function SectionLoadState({ query, errorTitle }: { query: RetryableQuery & { isPending: boolean; isError: boolean; error: unknown }; errorTitle: string }) {
