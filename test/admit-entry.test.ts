@@ -2,7 +2,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { emails, systemEmails } from '@/db/schema';
-import { runAdminCommand } from '@/server/admin/commands';
 import type { SmtpGateway } from '@/server/mail/gateway-server';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { ADMIT_VIAS, type AdmitVia } from '@/server/services/emails/accept/vias';
@@ -10,7 +9,7 @@ import { startTestApp, type TestApp } from './support/app';
 import { startTestGateway } from './support/gateway';
 import { keyFor } from './support/keys';
 import { sample } from './support/metrics';
-import { sendingOrg } from './support/sending-org';
+import { reviewedSendingOrg } from './support/sending-org';
 
 // Issue 30 point 1: every way mail enters goes through the one admit door
 // (server/services/emails/accept/admit.ts). The door counts what it stores by way in
@@ -32,8 +31,7 @@ afterAll(async () => {
 let org: { organizationId: string; apiKey: string; domainId: string };
 beforeEach(async () => {
   await app.reset();
-  org = await sendingOrg(app, { plan: '10k', createdAt: new Date(app.clock.now().getTime() - 60 * 86_400_000) });
-  await runAdminCommand(app.runtime.deps, 'org:review', { org: org.organizationId, approve: true });
+  org = await reviewedSendingOrg(app);
 });
 
 interface Snapshot {

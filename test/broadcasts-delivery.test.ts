@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { domains, emails } from '@/db/schema';
-import { runAdminCommand } from '@/server/admin/commands';
 import { recordDeliveryReport } from '@/server/services/bounces/reports';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { recordOpen, resolveClick } from '@/server/services/tracking/records';
-import { DAY_MS } from '@/server/services/shared/time';
 import { clickToken, openToken } from '@/server/services/tracking/tokens';
 import { startTestApp, type TestApp } from './support/app';
 import { authenticateReceived } from './support/mail-auth';
-import { sendingOrg } from './support/sending-org';
+import { reviewedSendingOrg } from './support/sending-org';
 import { startMxServer, type MxServer } from './support/smtp-mx';
 
 let app: TestApp;
@@ -30,8 +28,7 @@ let org: { organizationId: string; apiKey: string };
 beforeEach(async () => {
   await app.reset();
   mx.messages.length = 0;
-  org = await sendingOrg(app, { plan: '10k', createdAt: new Date(app.clock.now().getTime() - 60 * DAY_MS) });
-  await runAdminCommand(app.runtime.deps, 'org:review', { org: org.organizationId, approve: true });
+  org = await reviewedSendingOrg(app);
   app.dns.a('mx.example.net', '127.0.0.1');
 });
 

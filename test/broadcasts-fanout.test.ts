@@ -10,7 +10,7 @@ import type { Deps } from '@/server/deps';
 import { newId } from '@/server/ids';
 import { DAY_MS } from '@/server/services/shared/time';
 import { startTestApp, type TestApp } from './support/app';
-import { sendingOrg } from './support/sending-org';
+import { reviewedSendingOrg } from './support/sending-org';
 
 let app: TestApp;
 let second: TestApp;
@@ -29,8 +29,7 @@ beforeEach(async () => {
   await app.reset();
   second.clock.set(app.clock.now());
   // Settled and reviewed: the pool and the review hold are tested on their own below.
-  org = await sendingOrg(app, { plan: '10k', createdAt: new Date(app.clock.now().getTime() - 60 * DAY_MS) });
-  await runAdminCommand(app.runtime.deps, 'org:review', { org: org.organizationId, approve: true });
+  org = await reviewedSendingOrg(app);
 });
 
 const HTML = '<p>Hello {{ name | default: "there" }} ({{ email }})</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';

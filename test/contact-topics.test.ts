@@ -3,15 +3,13 @@ import { and, eq } from 'drizzle-orm';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { auditEvents, contacts, contactTopics, emails } from '@/db/schema';
 import type { AppRouter } from '@/server/routers/types';
-import { runAdminCommand } from '@/server/admin/commands';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { preflightBroadcast } from '@/server/services/broadcasts/preflight/preflight';
 import { setTopicSubscriptions, topicSubscriptionsOf } from '@/server/services/topics/subscriptions';
-import { DAY_MS } from '@/server/services/shared/time';
 import { newId } from '@/server/ids';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
-import { sendingOrg } from './support/sending-org';
+import { reviewedSendingOrg } from './support/sending-org';
 
 // Issue 35, item 6: a contact's topics (GET/PATCH /contacts/{idOrEmail}/topics), and broadcasts
 // sent under a topic, which reach only the members in it (docs/contacts.md, "Topics").
@@ -26,8 +24,7 @@ let org: { organizationId: string; apiKey: string };
 beforeEach(async () => {
   await app.reset();
   // Settled and reviewed, so a broadcast sends at once.
-  org = await sendingOrg(app, { plan: '10k', createdAt: new Date(app.clock.now().getTime() - 60 * DAY_MS) });
-  await runAdminCommand(app.runtime.deps, 'org:review', { org: org.organizationId, approve: true });
+  org = await reviewedSendingOrg(app);
 });
 
 const db = () => app.runtime.deps.db;

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { domains, emails } from '@/db/schema';
-import { runAdminCommand } from '@/server/admin/commands';
 import { closeOutboundConnections } from '@/server/net/outbound';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
-import { DAY_MS } from '@/server/services/shared/time';
 import { burstLinks, judgeClick, judgeOpen, type MachineReason } from '@/server/services/tracking/machine';
 import { clickToken, openToken } from '@/server/services/tracking/tokens';
 import { sweepWebhookDeliveries } from '@/server/services/webhooks/deliver';
 import { startTestApp, type TestApp } from './support/app';
-import { sendingOrg } from './support/sending-org';
+import { reviewedSendingOrg } from './support/sending-org';
 import { startMxServer, type MxServer } from './support/smtp-mx';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -178,8 +176,7 @@ describe('through /t/ (real HTTP, the test clock)', () => {
     await app.reset();
     mx.messages.length = 0;
     receiver.received.length = 0;
-    org = await sendingOrg(app, { plan: '10k', createdAt: new Date(app.clock.now().getTime() - 60 * DAY_MS) });
-    await runAdminCommand(app.runtime.deps, 'org:review', { org: org.organizationId, approve: true });
+    org = await reviewedSendingOrg(app);
     app.dns.a('mx.example.net', '127.0.0.1');
     app.dns.a('hooks.example.com', '127.0.0.1');
   });

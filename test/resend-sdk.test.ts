@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { runAdminCommand } from '@/server/admin/commands';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { sweepContactImports } from '@/server/services/contact-imports/run';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
-import { DAY_MS } from '@/server/services/shared/time';
 import { startTestApp, type TestApp } from './support/app';
-import { sendingOrg } from './support/sending-org';
+import { reviewedSendingOrg } from './support/sending-org';
 import { startMxServer, type MxServer } from './support/smtp-mx';
 
 // Issue 36: Resend's own Node SDK (pinned in package.json), unchanged, against this service with a
@@ -32,9 +30,7 @@ let resend: Resend;
 beforeEach(async () => {
   await app.reset();
   mx.messages.length = 0;
-  org = await sendingOrg(app, { plan: '10k', createdAt: new Date(app.clock.now().getTime() - 60 * DAY_MS) });
-  // Past the list-send review, so a broadcast goes out whole.
-  await runAdminCommand(app.runtime.deps, 'org:review', { org: org.organizationId, approve: true });
+  org = await reviewedSendingOrg(app);
   app.dns.a('mx.example.net', '127.0.0.1');
   app.dns.a('hooks.example.com', '127.0.0.1');
   const created = await spec('POST', '/api-keys', { name: 'Resend SDK', dialect: 'resend' });

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { audienceMemberships, contacts, emails } from '@/db/schema';
-import { runAdminCommand } from '@/server/admin/commands';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { DAY_MS } from '@/server/services/shared/time';
 import { startTestApp, type TestApp } from './support/app';
-import { sendingOrg } from './support/sending-org';
+import { reviewedSendingOrg } from './support/sending-org';
 
 // Issue 35 item 5, beyond Resend: a segment defined by rules on property values and on the
 // engagement summary, evaluated when it is made or changed and when a broadcast to it is handed
@@ -20,8 +19,7 @@ afterAll(() => app.close());
 let org: { organizationId: string; apiKey: string };
 beforeEach(async () => {
   await app.reset();
-  org = await sendingOrg(app, { plan: '10k', createdAt: new Date(app.clock.now().getTime() - 60 * DAY_MS) });
-  await runAdminCommand(app.runtime.deps, 'org:review', { org: org.organizationId, approve: true });
+  org = await reviewedSendingOrg(app);
   for (const body of [{ key: 'plan', type: 'string' }, { key: 'seats', type: 'number' }, { key: 'renews', type: 'date' }]) {
     expect((await call('POST', '/contact-properties', body)).status).toBe(201);
   }

@@ -2,15 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { eq } from 'drizzle-orm';
 import { emailEvents, emailRecipients, emails } from '@/db/schema';
-import { runAdminCommand } from '@/server/admin/commands';
 import type { AppRouter } from '@/server/routers/types';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { RENDER_POOL } from '@/server/services/templates/render-pool';
 import { TEMPLATE_LIMITS } from '@/server/services/templates/limits';
-import { DAY_MS } from '@/server/services/shared/time';
 import { startTestApp, type TestApp } from './support/app';
 import { keyFor } from './support/keys';
-import { sendingOrg } from './support/sending-org';
+import { reviewedSendingOrg } from './support/sending-org';
 
 /**
  * Issue 28, point 2: one template must not stall the process. Every render runs in the render
@@ -28,8 +26,7 @@ let org: { organizationId: string; apiKey: string };
 let warm = false;
 beforeEach(async () => {
   await app.reset();
-  org = await sendingOrg(app, { plan: '10k', createdAt: new Date(app.clock.now().getTime() - 60 * DAY_MS) });
-  await runAdminCommand(app.runtime.deps, 'org:review', { org: org.organizationId, approve: true });
+  org = await reviewedSendingOrg(app);
   if (!warm) {
     // A server that has answered before: the health route and the pool's first thread started
     // (the threads start with the first render), so what is timed is the hostile render alone.

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { audienceMemberships, broadcasts, contacts, contactTopics, emailEvents, emails, events, suppressions, topics } from '@/db/schema';
-import { runAdminCommand } from '@/server/admin/commands';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { unsubscribe } from '@/server/services/unsubscribe/unsubscribe';
-import { DAY_MS } from '@/server/services/shared/time';
 import { newId } from '@/server/ids';
 import { startTestApp, type TestApp } from './support/app';
 import { seedAudienceMember, seedBroadcastCopy } from './support/broadcast-copy';
-import { sendingOrg } from './support/sending-org';
+import { reviewedSendingOrg } from './support/sending-org';
 
 // Issue 35, item 6: the unsubscribe of a message sent under a topic leaves that topic only, and the
 // page of an organization with topics is a preference page (docs/contacts.md, "Topics"). The plain
@@ -239,8 +237,7 @@ describe('the preference page', () => {
 
 describe('end to end: a broadcast under a topic, its one-click header, the next broadcasts', () => {
   it('leaves the topic by the List-Unsubscribe URL of the real message: the next broadcast under it skips Ada, another still reaches her', async () => {
-    const org = await sendingOrg(app, { plan: '10k', createdAt: new Date(app.clock.now().getTime() - 60 * DAY_MS) });
-    await runAdminCommand(app.runtime.deps, 'org:review', { org: org.organizationId, approve: true });
+    const org = await reviewedSendingOrg(app);
     const call = (method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown) => app.request(method, `/api${path}`, { key: org.apiKey, body });
     const news = (await call('POST', '/topics', { name: 'Product news', default_subscription: 'opt_in' })).body.id;
     const audienceId = (await call('POST', '/audiences', { name: 'Weekly news' })).body.id;
