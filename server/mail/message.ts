@@ -77,8 +77,22 @@ export interface OutgoingMessage {
 /** A bare ASCII `local@domain`: what most entries are, and what the parser would hand back unchanged. */
 const PLAIN_ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9.-]+$/;
 
-const addressesOf = (list: string[] = []): string[] =>
-  list.flatMap((entry) => (PLAIN_ADDRESS.test(entry) ? [entry] : addressparser(entry, { flatten: true }).map((parsed) => parsed.address))).filter(Boolean);
+const addressesIn = (list: string[]): string[] => {
+  const into: string[] = [];
+  addAddressesOf(list, into);
+  return into;
+};
+
+/** The addresses of a list's entries, in order (a group or a list in one entry gives several). Loops, not flatMap: this runs for every email accepted. */
+function addAddressesOf(list: string[], into: string[]): void {
+  for (const entry of list) {
+    if (PLAIN_ADDRESS.test(entry)) {
+      into.push(entry);
+      continue;
+    }
+    for (const parsed of addressparser(entry, { flatten: true })) if (parsed.address) into.push(parsed.address);
+  }
+}
 
 /** Lowercases the domain part only: local parts are case-sensitive in principle (RFC 5321 §2.4). */
 const normalizeAddress = (address: string) => {
@@ -92,11 +106,17 @@ const normalizeAddress = (address: string) => {
  * bounce back to an address with the same function over the stored email.
  */
 export function envelopeRecipients(to: string[], cc: string[] = [], bcc: string[] = []): string[] {
+  const all: string[] = [];
+  addAddressesOf(to, all);
+  addAddressesOf(cc, all);
+  addAddressesOf(bcc, all);
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const address of [...addressesOf(to), ...addressesOf(cc), ...addressesOf(bcc)].map(normalizeAddress)) {
-    if (seen.has(address.toLowerCase())) continue;
-    seen.add(address.toLowerCase());
+  for (const entry of all) {
+    const address = normalizeAddress(entry);
+    const key = address.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
     out.push(address);
   }
   return out;
@@ -122,7 +142,7 @@ function headersOf(input: MessageInput): Record<string, string> {
 /** One email as a DKIM-signed nodemailer message plus the per-recipient VERP envelopes. */
 export function buildMessage(input: MessageInput): OutgoingMessage {
   const domain = input.domain.name.toLowerCase();
-  const fromAddress = typeof input.from === 'string' ? addressesOf([input.from])[0] : input.from.address;
+  const fromAddress = typeof input.from === 'string' ? addressesIn([input.from])[0] : input.from.address;
   const fromDomain = fromAddress?.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
   if (!fromDomain || (fromDomain !== domain && !fromDomain.endsWith(`.${domain}`))) {
     throw new Error(`the From address ${fromAddress ?? '(none)'} is not on the sending domain ${domain}`);

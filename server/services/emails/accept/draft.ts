@@ -10,6 +10,16 @@ import { recipientDomain, type DraftRecipient } from '../recipients';
 
 const IDEMPOTENCY_MS = DAY_MS;
 
+/** What the tag filter matches: each tag's name, and its name:value. A loop, not flatMap: flatMap costs microseconds per email. */
+function tagKeysOf(tags: EmailInput['tags']): string[] {
+  const keys = new Set<string>();
+  for (const tag of tags) {
+    keys.add(tag.name);
+    keys.add(tag.name + ':' + tag.value);
+  }
+  return [...keys];
+}
+
 /** The row and acceptance events of an email that passed every check. */
 export function draftEmail(
   principal: Principal,
@@ -44,7 +54,7 @@ export function draftEmail(
     text: input.text ?? null,
     headers: input.headers,
     tags,
-    tagKeys: [...new Set(tags.flatMap((tag) => [tag.name, `${tag.name}:${tag.value}`]))],
+    tagKeys: tagKeysOf(tags),
     trackOpens: input.tracking.opens ?? permit.domain?.openTracking ?? false,
     trackClicks: input.tracking.clicks ?? permit.domain?.clickTracking ?? false,
     status: scheduledAt ? 'scheduled' : 'queued',

@@ -12,6 +12,7 @@ import { recipientsOf, type EmailRequest, type SendEmailInput } from './input';
 import type { EmailDraft } from './store';
 import { withTemplateContent } from './template-content';
 import type { Candidate } from './within-limits';
+import { flatMapped } from '../../shared/flat-mapped';
 
 /**
  * One email handed to the door, as its way in has it:
@@ -105,7 +106,7 @@ export async function evaluate(deps: EvaluateDeps, principal: Principal, items: 
       deps,
       principal.organizationId,
       valid.map(({ input }) => parseMailbox(input.from).domain),
-      valid.flatMap(({ recipients }) => recipients.map(normalizeAddress)),
+      flatMapped(valid, ({ recipients }) => recipients.map(normalizeAddress)),
     ));
   const now = deps.clock.now();
   for (const { index, input, recipients } of valid) {

@@ -6,6 +6,7 @@ import { emailEventCtes, emailEventRecords, eventSubjectColumns, type EmailEvent
 import { RESERVE_USAGE, reservationRecords } from '../../plans/reservation-sql';
 import type { Reservation } from '../../plans/sending-limits';
 import { recipientRecords, STORE_RECIPIENTS, type DraftRecipient } from '../recipients';
+import { flatMapped } from '../../shared/flat-mapped';
 
 type EmailInsert = typeof emails.$inferInsert;
 
@@ -58,7 +59,7 @@ export interface StoreResult {
 
 const draftValues = (drafts: EmailDraft[]) => ({
   emails: drafts.map((draft) => draft.row),
-  events: drafts.flatMap(({ row, events: list }) => emailEventRecords(row.id, row.createdAt, list)),
+  events: flatMapped(drafts, ({ row, events: list }) => emailEventRecords(row.id, row.createdAt, list)),
   recipients: recipientRecords(drafts),
 });
 
@@ -89,14 +90,14 @@ export async function storeReserved(db: Db, stores: ReservedStore[]): Promise<St
   const organizations = new Set(stores.map((store) => store.reservation.organizationId));
   if (organizations.size !== stores.length) throw new Error('one reservation per organization in a store statement');
   const rows = await storeWithinLimitsOn(db).execute({
-    ...draftValues(stores.flatMap((store) => store.drafts)),
+    ...draftValues(flatMapped(stores, (store) => store.drafts)),
     reservations: reservationRecords(stores.map((store) => store.reservation)),
   });
   const queued = rows.some((row) => (row.queued ?? 0) > 0);
   return stores.map(({ reservation }) => {
     const mine = rows.filter((row) => row.organization_id === reservation.organizationId);
     const counted = mine.find((row) => row.id === null);
-    const stored = new Set(mine.flatMap((row) => (row.id === null ? [] : [row.id])));
+    const stored = new Set(flatMapped(mine, (row) => (row.id === null ? [] : [row.id])));
     // The statement counts its queued deliveries together: each organization that stored anything wakes the sweep.
     return { stored, deliveriesQueued: queued && stored.size > 0, reserved: counted !== undefined, monthRecipients: counted?.month_recipients ?? null };
   });

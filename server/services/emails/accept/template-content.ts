@@ -7,6 +7,7 @@ import type { RenderOutcome } from '../../templates/render-pool';
 import type { RenderedTemplate } from '../../templates/render';
 import type { EmailInput, EmailRequest, TemplateContent } from './input';
 import { EMAIL_LIMITS } from './limits';
+import { flatMapped } from '../../shared/flat-mapped';
 
 const BREAK_OR_NUL = /[\r\n\0]/;
 
@@ -48,7 +49,7 @@ const fieldsOf = (template: TemplateContent) => (template.form === 'template' ? 
  * what an email may not carry.
  */
 export async function withTemplateContent<T extends EmailInput>(deps: Pick<Deps, 'db' | 'templateRenderer'>, principal: Principal, requests: Array<EmailRequest<T>>): Promise<Array<T | AppError>> {
-  const ids = requests.flatMap((request) => ('template' in request ? [request.template.templateId] : []));
+  const ids = flatMapped(requests, (request) => ('template' in request ? [request.template.templateId] : []));
   if (ids.length === 0) return requests as T[];
   const { found, unpublished } = await templatesOf(deps.db, principal.organizationId, ids);
   // Each template's renders together (per way of naming its variables, which refusals say): the requests' indexes, and their variables in the same order.
