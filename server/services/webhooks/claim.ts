@@ -56,8 +56,12 @@ const claimOneOn = perDatabase((db: Db) => claimStatement(db, 'claim_webhook_del
 // Oldest due first, none to an endpoint that already has its fill in this process.
 const claimDueOn = perDatabase((db: Db) => claimStatement(db, 'claim_due_webhook_deliveries', sql`not (${own('webhookId')} = any((select ${sql.placeholder('busy')}::uuid[])::uuid[]))`));
 
-// Raw SQL hands timestamps back as text on some drivers: one shape for the caller.
-const normalized = (row: ClaimedDelivery): ClaimedDelivery => ({ ...row, eventCreatedAt: new Date(row.eventCreatedAt) });
+// Raw SQL hands timestamps back as text on some drivers: one shape for the caller. The driver's own
+// fresh row is set in place (a copy with a property after the spread costs V8 microseconds a row).
+const normalized = (row: ClaimedDelivery): ClaimedDelivery => {
+  row.eventCreatedAt = new Date(row.eventCreatedAt);
+  return row;
+};
 
 /** Claims this delivery if its attempt is due and nobody holds it. */
 export async function claimDelivery(deps: Deps, id: string): Promise<ClaimedDelivery | undefined> {

@@ -31,7 +31,10 @@ export interface AttemptResult {
  * a test key caused it (events of the organization itself, like domains, are live).
  */
 export function eventBody(event: OutgoingEvent): { type: string; createdAt: string; data: Record<string, unknown> } {
-  return { type: event.type, createdAt: event.createdAt.toISOString(), data: { ...event.data, mode: event.data.mode ?? 'live' } };
+  // An email's event carries its mode already: its data goes as it is. A copy with a property after
+  // the spread only for the others, as that costs V8 microseconds per object.
+  const data = event.data.mode === undefined || event.data.mode === null ? { ...event.data, mode: 'live' } : event.data;
+  return { type: event.type, createdAt: event.createdAt.toISOString(), data };
 }
 
 export const payloadOf = (event: OutgoingEvent): string => JSON.stringify(eventBody(event));
