@@ -6,7 +6,7 @@ import { newId } from '../../ids';
 import { ownAudience, type AudienceRow } from '../audiences/crud';
 import { byPrincipal, recordAudit } from '../audit/record';
 import type { Principal } from '../shared/principal';
-import { countMatching, countMatchingEach, evaluateRuleSegment } from './evaluate';
+import { countMatchingEach, evaluateRuleSegment } from './evaluate';
 import { checkedRules, type SegmentRules } from './rules';
 
 /** A segment: an audience, with its rules when it is defined by them. */
@@ -35,7 +35,9 @@ function viewOf(row: AudienceRow, matchingNow: number | null): SegmentView {
 }
 
 async function view(deps: Pick<Deps, 'db' | 'clock'>, row: AudienceRow): Promise<SegmentView> {
-  return viewOf(row, row.rules ? await countMatching(deps.db, row.organizationId, row.rules, deps.clock.now()) : null);
+  if (!row.rules) return viewOf(row, null);
+  const counts = await countMatchingEach(deps.db, row.organizationId, [{ id: row.id, rules: row.rules }], deps.clock.now());
+  return viewOf(row, counts.get(row.id) ?? 0);
 }
 
 /** Refuses (409) a hand-made change of a rule segment's members: its rules decide them. */

@@ -1,18 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '@/db/client';
 import { sqlUuidV7 } from '@/db/raw-sql';
-import { audiences, contacts } from '@/db/schema';
+import { audiences } from '@/db/schema';
 import { rulesSql } from './rule-sql';
 import type { SegmentRules } from './rules';
-
-/** How many of the organization's contacts the rules match now, not counting those unsubscribed from everything. */
-export async function countMatching(db: Db, organizationId: string, rules: SegmentRules, now: Date): Promise<number> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(sql`${contacts} c`)
-    .where(sql`c.organization_id = ${organizationId} and not c.unsubscribed and ${rulesSql(rules, now)}`);
-  return row?.count ?? 0;
-}
 
 /**
  * How many contacts each rule segment's rules match now, in one pass over the organization's
