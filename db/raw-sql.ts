@@ -109,6 +109,8 @@ type Spell = (value: unknown) => string;
 const quoted = (text: string) =>
   text.indexOf('"') === -1 && text.indexOf('\\') === -1 ? '"' + text + '"' : '"' + text.replaceAll('\\', '\\\\').replaceAll('"', '\\"') + '"';
 
+const JSON_TYPES = new Set(['json', 'jsonb']);
+
 /**
  * Types whose spelling of a number, boolean or Date never holds a quote, comma, brace, backslash or
  * space: those elements go unquoted. A string is always quoted, whatever the type: text from a
@@ -155,12 +157,8 @@ function timeSpeller(): Spell {
   };
 }
 
-/** How one value of an SQL type is written as text that the type's input function reads back. */
-function spellerOf(sqlType: string): Spell {
-  if (sqlType.endsWith('[]')) {
-    const element = elementOf(sqlType.slice(0, -2));
-    return (value) => arrayLiteral(value as unknown[], itself, element);
-  }
+/** How one value of a scalar SQL type is written as text that the type's input function reads back. */
+function scalarSpeller(sqlType: string): Spell {
   if (JSON_TYPES.has(sqlType)) return (value) => JSON.stringify(value);
   if (sqlType === 'boolean') return (value) => (value ? 't' : 'f');
   if (sqlType.startsWith('timestamp') || sqlType === 'date') return timeSpeller();
@@ -186,18 +184,24 @@ function textListElement(spell: Spell): Spell {
   };
 }
 
-const JSON_TYPES = new Set(['json', 'jsonb']);
-
-/** How one non-null value of an SQL type is written as an element of an array literal. */
-function elementOf(sqlType: string): Spell {
+/** How one non-null value of a scalar SQL type is written as an element of an array literal. */
+function scalarElementOf(sqlType: string): Spell {
   if (JSON_TYPES.has(sqlType)) return quotedJson;
-  const spell = spellerOf(sqlType);
-  if (sqlType.endsWith('[]')) {
-    const inner = sqlType.slice(0, -2);
-    return PLAIN_TYPES.test(inner) || JSON_TYPES.has(inner) ? (value) => quoted(spell(value)) : textListElement(spell);
-  }
+  const spell = scalarSpeller(sqlType);
   if (!PLAIN_TYPES.test(sqlType)) return (value) => quoted(spell(value));
   return (value) => (typeof value === 'string' ? quoted(value) : spell(value));
+}
+
+/** A list of a scalar type as an element: its own array literal (`{"a","b"}`), quoted. */
+function listElementOf(itemType: string): Spell {
+  const item = scalarElementOf(itemType);
+  const literal = (value: unknown) => arrayLiteral(value as unknown[], itself, item);
+  return PLAIN_TYPES.test(itemType) || JSON_TYPES.has(itemType) ? (value) => quoted(literal(value)) : textListElement(literal);
+}
+
+/** How one non-null value of an SQL type, a scalar or a list of one, is written as an element of an array literal. */
+function elementOf(sqlType: string): Spell {
+  return sqlType.endsWith('[]') ? listElementOf(sqlType.slice(0, -2)) : scalarElementOf(sqlType);
 }
 
 /**
