@@ -42,6 +42,8 @@ describe('rows that depend on an email or an organization', () => {
     const org = await sendingOrg(app);
     const [gone, kept] = await sendTwo(org.apiKey);
     expect(await count('email_recipients', 'email_id', [gone!, kept!])).toBe(4);
+    // A delivery outcome each: history rows of both emails (acceptance is not stored, emails/history.ts).
+    await queryRows(app.runtime.deps.db, sql`insert into email_events (id, email_id, organization_id, type, data, created_at) select gen_random_uuid(), id, organization_id, 'email.sent', '{}', now() from emails where id = any(${`{${gone},${kept}}`}::uuid[])`);
     expect(await count('email_events', 'email_id', [gone!, kept!])).toBe(2);
 
     await queryRows(app.runtime.deps.db, sql`delete from emails where id = ${gone}::uuid`);

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps';
 import { newId } from '../../ids';
 import type { EmailEventType } from '../../vocabulary/event-types';
 import { eventLogCtes } from '../shared/events';
+import { UNSTORED_HISTORY_TYPE } from './history';
 import { tallyCte, type BroadcastCounts } from '../broadcasts/tally';
 import { engagementCte } from '../contacts/engagement';
 
@@ -68,7 +69,7 @@ export function emailEventCtes(written: string, options: { tally: boolean }): SQ
     ), history as (
       insert into ${tableName(emailEvents)} (${columnNames(emailEvents, HISTORY)})
       select ev.id, ${column(emails, 'id', 'e')}, ${column(emails, 'organizationId', 'e')}, ev.type, ev.recipient, coalesce(ev.data, '{}'::jsonb), ev.created_at
-      from ${events}
+      from ${events} where ev.type <> ${sql.raw(`'${UNSTORED_HISTORY_TYPE}'`)}
     ), ${options.tally ? sql`${tallyCte(INPUT, written)}, ${engagementCte(INPUT, written)}, ` : sql``}${eventLogCtes(sql`select ev.log_id, ${column(emails, 'organizationId', 'e')}, ev.type, ${payload('e', 'ev')}, ev.created_at from ${events}`)}`;
 }
 

@@ -1,10 +1,11 @@
 import { and, arrayContains, asc, eq } from 'drizzle-orm';
-import { emailAttachments, emailEvents, emails } from '@/db/schema';
+import { emailAttachments, emails } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
 import { emailSource, type EmailSource } from './source';
+import { emailHistory } from './history';
 import type { EmailStatus } from '../../vocabulary/email-statuses';
 
 type EmailRow = typeof emails.$inferSelect;
@@ -104,7 +105,7 @@ export async function ownEmail(deps: Pick<Deps, 'db'>, principal: Principal, id:
 export async function getEmail(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string) {
   const row = await ownEmail(deps, principal, id);
   const [history, attachments] = await Promise.all([
-    deps.db.select().from(emailEvents).where(eq(emailEvents.emailId, id)).orderBy(asc(emailEvents.id)),
+    emailHistory(deps.db, row),
     deps.db
       .select({ id: emailAttachments.id, filename: emailAttachments.filename, contentType: emailAttachments.contentType, size: emailAttachments.size, expiresAt: emailAttachments.expiresAt })
       .from(emailAttachments)

@@ -1,13 +1,14 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import { emailAttachments, emailEvents, organizations, suppressions } from '@/db/schema';
+import { emailAttachments, organizations, suppressions } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { ownEmail } from '../emails/read';
+import { emailHistory } from '../emails/history';
 import type { EmailStatus } from '../../vocabulary/email-statuses';
 import { planOf } from '../plans/plans';
 import type { Mode, Principal } from '../shared/principal';
 import { messageRetention, type PartRetention } from './message-retention';
 import { receivingPartiesOf, type ReceivingParty } from './receiving-parties';
-import { categoriesOf, eventTypesOf, type CategoryView, type EventTypeCount, type HistoryEvent } from './record-categories';
+import { categoriesOf, eventTypesOf, type CategoryView, type EventTypeCount } from './record-categories';
 import { retentionTermsOf, type RetentionTerms } from './retention-terms';
 import { PROCESSING_REGION, relayHostOf, SERVICE_NAME, serviceHosts, type ServiceHost } from './service-hosts';
 
@@ -38,7 +39,7 @@ export interface ProcessingRecord {
  */
 export async function getProcessingRecord(deps: Pick<Deps, 'db' | 'clock' | 'config'>, principal: Principal, emailId: string): Promise<ProcessingRecord> {
   const row = await ownEmail(deps, principal, emailId);
-  const [organizationRows, attachmentRows, historyRows, [caused]] = await Promise.all([
+  const [organizationRows, attachmentRows, history, [caused]] = await Promise.all([
     deps.db.select({ name: organizations.name, plan: organizations.plan }).from(organizations).where(eq(organizations.id, row.organizationId)),
     deps.db
       .select({
@@ -53,16 +54,11 @@ export async function getProcessingRecord(deps: Pick<Deps, 'db' | 'clock' | 'con
       .from(emailAttachments)
       .where(eq(emailAttachments.emailId, row.id))
       .orderBy(asc(emailAttachments.id)),
-    deps.db
-      .select({ type: emailEvents.type, recipient: emailEvents.recipient, data: emailEvents.data, createdAt: emailEvents.createdAt })
-      .from(emailEvents)
-      .where(eq(emailEvents.emailId, row.id))
-      .orderBy(asc(emailEvents.id)),
+    emailHistory(deps.db, row),
     deps.db.select({ count: count() }).from(suppressions).where(and(eq(suppressions.organizationId, row.organizationId), eq(suppressions.emailId, row.id))),
   ]);
   const organization = organizationRows[0]!;
   const now = deps.clock.now();
-  const history: HistoryEvent[] = historyRows;
   const attachments = attachmentRows.map((attachment) => ({ ...attachment, contentHeld: attachment.contentHeld === true && attachment.expiresAt > now }));
   const terms = retentionTermsOf(planOf(organization.plan));
   const receivingServers = receivingPartiesOf(history, relayHostOf(deps.config)?.hostname ?? null);

@@ -1,5 +1,6 @@
 import type { emails } from '@/db/schema';
 import type { EmailEventType } from '../../vocabulary/event-types';
+import type { HistoryEntry } from '../emails/history';
 
 /** The kinds of personal data one message carries, in the order the record lists them. */
 export const DATA_CATEGORIES = [
@@ -24,12 +25,8 @@ export interface CategoryView {
   held: boolean;
 }
 
-export interface HistoryEvent {
-  type: EmailEventType;
-  recipient: string | null;
-  data: Record<string, unknown>;
-  createdAt: Date;
-}
+/** An entry of the email's history, as the emails' reads tell it. */
+export type HistoryEvent = HistoryEntry;
 
 export interface AttachmentListing {
   filename: string;
