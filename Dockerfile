@@ -53,5 +53,6 @@ STOPSIGNAL SIGTERM
 # Role-aware: /api/health on a web process, the SMTP greeting on an smtp-only one (scripts/healthcheck.mjs).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 CMD ["node", "scripts/healthcheck.mjs"]
 # node itself, not `npm start`: no build check at start (the sources are not in the image) and
-# SIGTERM reaches the server directly.
-CMD ["node", "--enable-source-maps", "dist/server/main.mjs"]
+# SIGTERM reaches the server directly. Semi-spaces of up to 64 MB, as `npm start` runs it: fewer
+# scavenges of the garbage each request leaves (docs/deploy.md, "Node's young generation").
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=64", "dist/server/main.mjs"]

@@ -67,7 +67,9 @@ export function cleanup(): Promise<void> {
   cleanupPromise ??= (async () => {
     for (const fn of [...cleanups].reverse()) await fn().catch(() => {});
     await Promise.all([...children].map((child) => stopChild(child).catch(() => {})));
-    if (databases.length > 0) {
+    // BENCH_KEEP_DATABASES=1 leaves them for a look at what the run stored (drop them by hand).
+    if (process.env.BENCH_KEEP_DATABASES === '1') for (const name of databases) log(`kept database ${name}`);
+    else if (databases.length > 0) {
       const admin = postgres(adminUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
       try {
         for (const name of databases) {
@@ -262,10 +264,17 @@ function profileArgs(id: string, profile: boolean | undefined): string[] {
   return ['--cpu-prof', `--cpu-prof-dir=${dir}`];
 }
 
+/**
+ * The V8 heap flags the service runs with (package.json's start, the same as the image's CMD:
+ * test/deploy-files.test.ts), given to every target and worker the bench starts, the bare floors
+ * included: a ratio to the floor compares code, not heap tuning.
+ */
+export const HEAP_FLAGS: string[] = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--max-[a-z-]+-size=\d+/g) ?? [];
+
 /** Starts an HTTP target (it prints `READY <port>` once it listens on 127.0.0.1). */
 export async function startServer(spec: ServerSpec): Promise<{ child: ChildProcess; port: number }> {
   const child = track(
-    spawn(process.execPath, ['--import', 'tsx', ...profileArgs(spec.id, spec.profile), path.join(spec.root ? path.join(spec.root, 'bench') : benchDir, spec.script)], {
+    spawn(process.execPath, [...HEAP_FLAGS, '--import', 'tsx', ...profileArgs(spec.id, spec.profile), path.join(spec.root ? path.join(spec.root, 'bench') : benchDir, spec.script)], {
       cwd: spec.root ?? projectRoot,
       env: childEnv(spec.env),
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -305,7 +314,7 @@ export function forkWorker(id: string, script: string, env: Record<string, strin
     fork(path.join(benchDir, script), [], {
       cwd: projectRoot,
       env: childEnv(env),
-      execArgv: ['--import', 'tsx', ...profileArgs(id, options.profile)],
+      execArgv: [...HEAP_FLAGS, '--import', 'tsx', ...profileArgs(id, options.profile)],
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     }),
   );

@@ -1,7 +1,7 @@
 /**
  * The soak suite's service process, started as an operator starts it: the server bundle built by
  * `node scripts/ensure-build.mjs --server-only` (what `npm start` runs first), then
- * `node --enable-source-maps dist/server/main.mjs` (what it runs next), with the default roles
+ * `node --enable-source-maps <the start script's heap flags> dist/server/main.mjs` (what it runs next), with the default roles
  * (web, smtp, worker: the embedded runner delivers) and DASHBOARD=off. No npm in between, so the
  * child's pid is the server's and its RSS is the server's.
  *
@@ -11,7 +11,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createInterface } from 'node:readline';
-import { childEnv, projectRoot, track } from './harness';
+import { childEnv, HEAP_FLAGS, projectRoot, track } from './harness';
 
 export interface ServiceLog {
   lines: number;
@@ -76,7 +76,7 @@ export async function startBuiltService(env: Record<string, string>): Promise<{ 
   const fullEnv = childEnv({ DASHBOARD: 'off', BOUNCE_SMTP_PORT: '0', SMTP_GATEWAY_PORT: '0', SMTP_GATEWAY_TLS_PORT: '0', ...env });
   // The harness's children default to the web role only; the soak runs the default, all three.
   delete fullEnv.ROLES;
-  const child = track(spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], { cwd: projectRoot, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(spawn(process.execPath, ['--enable-source-maps', ...HEAP_FLAGS, 'dist/server/main.mjs'], { cwd: projectRoot, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] }));
   child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(`[service] ${chunk.toString()}`));
   const log: ServiceLog = {
     lines: 0,

@@ -151,9 +151,16 @@ describe('Dockerfile', () => {
     expect(runs(stage('build'))[0]).toMatch(/^npm run build && npm prune --omit=dev\b/);
   });
 
+  it('runs the image with the heap flags npm start runs the service with', () => {
+    const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
+    const heapFlags = (args: string[]) => args.filter((arg) => /^--max-[a-z-]+-size=\d+$/.test(arg));
+    expect(heapFlags(start.split(/\s+/))).toEqual(['--max-semi-space-size=64']);
+    expect(heapFlags(last(runtime, 'CMD')!.exec!)).toEqual(heapFlags(start.split(/\s+/)));
+  });
+
   it('runs the bundle as a non-root user with no sources and no build at start', () => {
     expect(last(runtime, 'USER')!.args).toBe('node');
-    expect(last(runtime, 'CMD')!.exec).toEqual(['node', '--enable-source-maps', 'dist/server/main.mjs']);
+    expect(last(runtime, 'CMD')!.exec).toEqual(['node', '--enable-source-maps', '--max-semi-space-size=64', 'dist/server/main.mjs']);
     const copied = runtime.instructions.filter((instruction) => instruction.keyword === 'COPY');
     expect(copied.every((instruction) => instruction.flags.from === 'build')).toBe(true);
     const sources = copied.map((instruction) => instruction.args.split(/\s+/)[0]);

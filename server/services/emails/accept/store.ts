@@ -23,8 +23,11 @@ export interface EmailDraft {
 // accepting costs one round trip and one commit, for one email or a hundred. An email that hits a
 // unique index (its idempotency key) is skipped, and so are its recipients and events. What an
 // event repeats of its email (organization, and for the log what a webhook receiver is told) is
-// taken from the stored row, not sent again.
-function storeStatement(withinLimits: boolean) {
+// taken from the stored row, not sent again. Only rows that carry a unique key of their own (an
+// idempotency key, a broadcast's contact) can hit one: a statement with none inserts them plainly,
+// without `on conflict`'s speculative insertion (a probe of the primary key, and a WAL record to
+// confirm each row).
+function storeStatement(withinLimits: boolean, keyed: boolean) {
   const limits = withinLimits ? sql`${RESERVE_USAGE}, ` : sql``;
   const gate = withinLimits ? sql`where organization_id in (select organization_id from reserved)` : sql``;
   const answer = withinLimits
@@ -36,18 +39,28 @@ function storeStatement(withinLimits: boolean) {
         insert into ${tableName(emails)} (${columnNames(emails)})
         select ${columnNames(emails)} from ${populateRecordset(emails, 'emails')}
         ${gate}
-        on conflict do nothing
+        ${keyed ? sql`on conflict do nothing` : sql``}
         returning ${eventSubjectColumns()}
       ), ${STORE_RECIPIENTS}, ${emailEventCtes('stored', { tally: false })}
       ${answer}`;
 }
 
-const storeOn = perDatabase((db: Db) => prepareSql<{ id: string; queued: number }>(db, 'store_emails', storeStatement(false)));
+type StoreRow = { id: string; queued: number };
+const storeOn = {
+  keyed: perDatabase((db: Db) => prepareSql<StoreRow>(db, 'store_keyed_emails', storeStatement(false, true))),
+  plain: perDatabase((db: Db) => prepareSql<StoreRow>(db, 'store_emails', storeStatement(false, false))),
+};
 // Live email moves the organization's sending counters in the same statement: accepted exactly when counted.
 // One row per stored email, then one per reserved organization (its month's count after the reservation).
-const storeWithinLimitsOn = perDatabase((db: Db) =>
-  prepareSql<{ id: string | null; organization_id: string; queued: number | null; month_recipients: number | null }>(db, 'store_emails_within_limits', storeStatement(true)),
-);
+type ReservedStoreRow = { id: string | null; organization_id: string; queued: number | null; month_recipients: number | null };
+const storeWithinLimitsOn = {
+  keyed: perDatabase((db: Db) => prepareSql<ReservedStoreRow>(db, 'store_keyed_emails_within_limits', storeStatement(true, true))),
+  plain: perDatabase((db: Db) => prepareSql<ReservedStoreRow>(db, 'store_emails_within_limits', storeStatement(true, false))),
+};
+
+/** Whether a draft carries a unique key another stored email may hold already. */
+const keyedDraft = (draft: EmailDraft) => draft.row.idempotencyKey != null || draft.row.broadcastId != null;
+const shapeOf = (drafts: EmailDraft[]) => (drafts.some(keyedDraft) ? 'keyed' : 'plain');
 
 export interface StoreResult {
   stored: Set<string>;
@@ -71,7 +84,7 @@ const draftValues = (drafts: EmailDraft[]) => ({
 export async function storeEmails(db: Db, drafts: EmailDraft[], reservation: Reservation | null = null): Promise<StoreResult> {
   if (drafts.length === 0) return { stored: new Set(), deliveriesQueued: false, reserved: true, monthRecipients: null };
   if (reservation) return (await storeReserved(db, [{ drafts, reservation }]))[0]!;
-  const stored = await storeOn(db).execute(draftValues(drafts));
+  const stored = await storeOn[shapeOf(drafts)](db).execute(draftValues(drafts));
   return { stored: new Set(stored.map((row) => row.id)), deliveriesQueued: (stored[0]?.queued ?? 0) > 0, reserved: true, monthRecipients: null };
 }
 
@@ -89,8 +102,9 @@ export interface ReservedStore {
 export async function storeReserved(db: Db, stores: ReservedStore[]): Promise<StoreResult[]> {
   const organizations = new Set(stores.map((store) => store.reservation.organizationId));
   if (organizations.size !== stores.length) throw new Error('one reservation per organization in a store statement');
-  const rows = await storeWithinLimitsOn(db).execute({
-    ...draftValues(flatMapped(stores, (store) => store.drafts)),
+  const drafts = flatMapped(stores, (store) => store.drafts);
+  const rows = await storeWithinLimitsOn[shapeOf(drafts)](db).execute({
+    ...draftValues(drafts),
     reservations: reservationRecords(stores.map((store) => store.reservation)),
   });
   const queued = rows.some((row) => (row.queued ?? 0) > 0);
