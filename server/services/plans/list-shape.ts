@@ -21,21 +21,28 @@ function countOf(tally: Tally, first: string, second: string, third: string): nu
  * Whether a batch is list-shaped: the same message to many people in one call, which is how a
  * newsletter looks when it avoids the broadcasts API. Every item of such a batch counts its
  * recipients against the list-send allowance; a batch of distinct messages (receipts, codes) is
- * transactional.
+ * transactional. The subjects are counted first: only items under a subject seen often enough can
+ * be one message seen often enough, so the bodies (kilobytes, hashed as map keys) of a batch of
+ * receipts are never read.
  */
 export function isListShaped(shapes: MessageShape[]): boolean {
   if (shapes.length < LIST_SHAPED_MIN_ITEMS) return false;
   const templates = new Map<string, number>();
+  const subjects = new Map<string, number>();
+  for (const shape of shapes) {
+    if (!('templateId' in shape)) tallied(subjects, shape.subject);
+    else if (tallied(templates, shape.templateId) >= LIST_SHAPED_MIN_ITEMS) return true;
+  }
   const messages: Tally = new Map();
   for (const shape of shapes) {
-    let count: number;
-    if ('templateId' in shape) {
-      count = (templates.get(shape.templateId) ?? 0) + 1;
-      templates.set(shape.templateId, count);
-    } else {
-      count = countOf(messages, shape.subject, shape.html ?? '', shape.text ?? '');
-    }
-    if (count >= LIST_SHAPED_MIN_ITEMS) return true;
+    if ('templateId' in shape || subjects.get(shape.subject)! < LIST_SHAPED_MIN_ITEMS) continue;
+    if (countOf(messages, shape.subject, shape.html ?? '', shape.text ?? '') >= LIST_SHAPED_MIN_ITEMS) return true;
   }
   return false;
+}
+
+function tallied(counts: Map<string, number>, key: string): number {
+  const count = (counts.get(key) ?? 0) + 1;
+  counts.set(key, count);
+  return count;
 }
