@@ -304,9 +304,9 @@ const recipientsOf = (id: string) => app.runtime.deps.db.select().from(emailReci
 const suppressed = () => app.runtime.deps.db.select().from(suppressions);
 // The organization's log also holds the send itself (email.queued): these tests look at what reports added.
 const orgEvents = async () =>
-  (await app.runtime.deps.db.select().from(events).where(eq(events.organizationId, org.organizationId))).filter((event) => event.type !== 'email.queued');
+  (await app.runtime.deps.db.select().from(events).where(eq(events.organizationId, org.organizationId)).orderBy(events.id)).filter((event) => event.type !== 'email.queued');
 const bounceEventsOf = async (id: string) =>
-  (await app.runtime.deps.db.select().from(emailEvents).where(eq(emailEvents.emailId, id))).filter((event) => event.type !== 'email.queued');
+  (await app.runtime.deps.db.select().from(emailEvents).where(eq(emailEvents.emailId, id)).orderBy(emailEvents.id)).filter((event) => event.type !== 'email.queued');
 
 describe('bounce receiver', () => {
   beforeAll(async () => {

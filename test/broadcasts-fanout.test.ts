@@ -104,7 +104,8 @@ describe('fan-out', () => {
     expect(rows.every((row) => row.status === 'queued')).toBe(true);
     const done = await read(id);
     expect(done).toMatchObject({ status: 'sent', counts: { recipients: 1200, queued: 1197, suppressed: 2, skipped: 1 } });
-    const types = (await app.runtime.deps.db.select({ type: events.type }).from(events).where(eq(events.organizationId, org.organizationId))).map((e) => e.type);
+    // In the order they were logged (ids are time-ordered): a select without an order has none.
+    const types = (await app.runtime.deps.db.select({ type: events.type }).from(events).where(eq(events.organizationId, org.organizationId)).orderBy(events.id)).map((e) => e.type);
     expect(types.filter((t) => t.startsWith('broadcast.'))).toEqual(['broadcast.sending', 'broadcast.sent']);
     // The org's counters moved by what was handed to delivery.
     const usage = await app.request('GET', '/api/usage', { key: org.apiKey });
@@ -261,7 +262,8 @@ describe('holds', () => {
     expect(await read(id)).toMatchObject({ status: 'sent', heldReason: null, counts: { queued: 730 } });
     const mail = await app.runtime.deps.db.select({ kind: systemEmails.kind }).from(systemEmails).where(eq(systemEmails.organizationId, org.organizationId));
     expect(mail.map((m) => m.kind).sort()).toEqual(['broadcast-held', 'broadcast-resumed']);
-    const types = (await app.runtime.deps.db.select({ type: events.type }).from(events).where(eq(events.organizationId, org.organizationId))).map((e) => e.type);
+    // In the order they were logged (ids are time-ordered): a select without an order has none.
+    const types = (await app.runtime.deps.db.select({ type: events.type }).from(events).where(eq(events.organizationId, org.organizationId)).orderBy(events.id)).map((e) => e.type);
     expect(types.filter((t) => t.startsWith('broadcast.'))).toEqual(['broadcast.sending', 'broadcast.held', 'broadcast.resumed', 'broadcast.sent']);
   });
 

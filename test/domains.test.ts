@@ -179,7 +179,7 @@ describe('verification by polling real DNS', () => {
     expect(verified).toMatchObject({ status: 'verified', isPolling: false, failureReason: null });
     expect(verified.records.map((r: { status: string }) => r.status)).toEqual(['verified', 'verified', 'verified', 'verified']);
     expect(new Date(verified.nextCheckAt).getTime() - app.clock.now().getTime()).toBe(6 * HOUR);
-    const log = await app.runtime.deps.db.select().from(events).where(eq(events.organizationId, organizationId));
+    const log = await app.runtime.deps.db.select().from(events).where(eq(events.organizationId, organizationId)).orderBy(events.id);
     expect(log.map((e) => [e.type, e.data.status])).toEqual([
       ['domain.created', 'pending'],
       ['domain.updated', 'verified'],
