@@ -1,5 +1,5 @@
 import { daysAfter, RETENTION_SWEEP_HOURS, type RetentionTerms } from './retention-terms';
-import type { HistoryEvent } from './record-categories';
+import type { HistoryEntry } from '../emails/history';
 
 /** The parts of a message that are deleted on their own schedule. */
 export const RETAINED_PARTS = ['message', 'bodies', 'history', 'attachment_contents', 'event_log', 'webhook_deliveries', 'suppressions'] as const;
@@ -32,7 +32,7 @@ export function messageRetention(
   createdAt: Date,
   terms: RetentionTerms,
   attachments: AttachmentRetention[],
-  history: HistoryEvent[],
+  history: HistoryEntry[],
   suppressionsCaused: number,
   now: Date,
 ): PartRetention[] {

@@ -1,4 +1,4 @@
-import type { HistoryEvent } from './record-categories';
+import type { HistoryEntry } from '../emails/history';
 
 /** A server that took (or refused) the message for some of its recipients. */
 export interface ReceivingParty {
@@ -12,7 +12,7 @@ export interface ReceivingParty {
  * The receiving servers a message was handed to, as its delivery events recorded them (`data.host`),
  * one entry per host. A relay's host is the relay itself, not a recipient's server: left out here.
  */
-export function receivingPartiesOf(history: HistoryEvent[], relayHostname: string | null): ReceivingParty[] {
+export function receivingPartiesOf(history: HistoryEntry[], relayHostname: string | null): ReceivingParty[] {
   const byHost = new Map<string, { recipients: Set<string>; lastSeenAt: Date }>();
   for (const event of history) {
     const host = event.data.host;

@@ -25,9 +25,6 @@ export interface CategoryView {
   held: boolean;
 }
 
-/** An entry of the email's history, as the emails' reads tell it. */
-export type HistoryEvent = HistoryEntry;
-
 export interface AttachmentListing {
   filename: string;
   size: number;
@@ -37,14 +34,14 @@ export interface AttachmentListing {
 type MessageRow = Pick<typeof emails.$inferSelect, 'to' | 'cc' | 'bcc' | 'replyTo' | 'recipientAddresses' | 'subject' | 'html' | 'text' | 'headers' | 'tags'>;
 
 export const TRACKING_EVENT_TYPES: readonly EmailEventType[] = ['email.opened', 'email.clicked'];
-const isTracking = (event: HistoryEvent) => TRACKING_EVENT_TYPES.includes(event.type);
+const isTracking = (event: HistoryEntry) => TRACKING_EVENT_TYPES.includes(event.type);
 
-const hasClientData = (event: HistoryEvent) => typeof event.data.ip === 'string' || typeof event.data.userAgent === 'string';
+const hasClientData = (event: HistoryEntry) => typeof event.data.ip === 'string' || typeof event.data.userAgent === 'string';
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** What one message holds, by category: counts and plain sentences, not the data itself (GET /emails/{id} has that). */
-export function categoriesOf(row: MessageRow, attachments: AttachmentListing[], history: HistoryEvent[]): CategoryView[] {
+export function categoriesOf(row: MessageRow, attachments: AttachmentListing[], history: HistoryEntry[]): CategoryView[] {
   const parts = [row.html !== null ? 'HTML' : null, row.text !== null ? 'text' : null].filter((part) => part !== null);
   const headerNames = Object.keys(row.headers);
   const tracking = history.filter(isTracking);
@@ -92,7 +89,7 @@ export interface EventTypeCount {
 }
 
 /** The message's history by event type, in the order each type first happened. */
-export function eventTypesOf(history: HistoryEvent[]): EventTypeCount[] {
+export function eventTypesOf(history: HistoryEntry[]): EventTypeCount[] {
   const byType = new Map<EmailEventType, EventTypeCount>();
   for (const event of history) {
     const entry = byType.get(event.type) ?? { type: event.type, count: 0, withClientData: 0 };
