@@ -76,7 +76,7 @@ async function snapshot(s: Seeded) {
     topics: Object.fromEntries(choices.map((choice) => [choice.topicId === s.news ? 'news' : choice.topicId === s.offers ? 'offers' : choice.topicId, choice.subscribed])),
     unsubscribedCount: broadcast!.unsubscribed,
     events: (await db().select({ type: events.type }).from(events).where(eq(events.organizationId, s.organizationId))).map((e) => e.type).sort(),
-    history: (await db().select({ type: emailEvents.type, data: emailEvents.data }).from(emailEvents).where(eq(emailEvents.emailId, s.emailId))).map((e) => [e.type, (e.data as { via?: string }).via]),
+    history: (await db().select({ type: emailEvents.type, data: emailEvents.data }).from(emailEvents).where(eq(emailEvents.emailId, s.emailId)).orderBy(emailEvents.id)).map((e) => [e.type, (e.data as { via?: string }).via]),
     suppressions: (await db().select({ email: suppressions.email, reason: suppressions.reason }).from(suppressions).where(eq(suppressions.organizationId, s.organizationId))).map((r) => [r.email, r.reason]),
   };
 }

@@ -70,7 +70,7 @@ async function snapshot(s: Seeded) {
     unsubscribedCount: broadcast!.unsubscribed,
     // By type: a contact's event and an email's are written by different statements in one transaction.
     events: (await db.select().from(events).where(eq(events.organizationId, s.organizationId))).map((e) => ({ type: e.type, data: e.data })).sort((a, b) => a.type.localeCompare(b.type)),
-    history: (await db.select().from(emailEvents).where(eq(emailEvents.emailId, s.emailId))).map((e) => ({ type: e.type, recipient: e.recipient, data: e.data })),
+    history: (await db.select().from(emailEvents).where(eq(emailEvents.emailId, s.emailId)).orderBy(emailEvents.id)).map((e) => ({ type: e.type, recipient: e.recipient, data: e.data })),
     deliveries: (await db.select({ eventType: webhookDeliveries.eventType }).from(webhookDeliveries).where(eq(webhookDeliveries.organizationId, s.organizationId))).map((d) => d.eventType).sort(),
     suppressions: (await db.select().from(suppressions).where(eq(suppressions.organizationId, s.organizationId))).map((r) => ({ email: r.email, reason: r.reason, emailId: r.emailId })),
   };

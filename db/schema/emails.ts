@@ -76,6 +76,8 @@ export const emails = pgTable(
     index('emails_tag_keys_gin').using('gin', t.tagKeys),
     index('emails_due_idx').on(t.nextAttemptAt).where(sql`${t.nextAttemptAt} is not null`),
     // One message per contact and broadcast, whatever a fan-out retried: a second is skipped on insert.
+    // A new unique index here must be named in `keyedDraft` (server/services/emails/accept/store.ts):
+    // only drafts it calls keyed are stored with `on conflict do nothing`.
     uniqueIndex('emails_broadcast_contact_unique').on(t.broadcastId, t.contactId).where(sql`${t.broadcastId} is not null`),
     uniqueIndex('emails_idempotency_unique').on(t.organizationId, t.mode, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
   ],

@@ -14,6 +14,9 @@ import type { EmailEventType } from '../../vocabulary/event-types';
 /** The acceptance entry the store leaves to {@link emailHistory}. */
 export const UNSTORED_HISTORY_TYPE = 'email.queued' satisfies EmailEventType;
 
+/** The acceptance entries: one of them opens every email's history, stored or told. */
+const ACCEPTANCE_TYPES: readonly EmailEventType[] = [UNSTORED_HISTORY_TYPE, 'email.scheduled'];
+
 export interface HistoryEntry {
   type: EmailEventType;
   recipient: string | null;
@@ -28,6 +31,6 @@ export async function emailHistory(db: Db, email: { id: string; createdAt: Date 
     .from(emailEvents)
     .where(eq(emailEvents.emailId, email.id))
     .orderBy(asc(emailEvents.id));
-  if (stored.some((entry) => entry.type === UNSTORED_HISTORY_TYPE || entry.type === 'email.scheduled')) return stored;
+  if (stored.some((entry) => ACCEPTANCE_TYPES.includes(entry.type))) return stored;
   return [{ type: UNSTORED_HISTORY_TYPE, recipient: null, data: {}, createdAt: email.createdAt }, ...stored];
 }

@@ -46,19 +46,25 @@ function storeStatement(withinLimits: boolean, keyed: boolean) {
 }
 
 type StoreRow = { id: string; queued: number };
-const storeOn = {
-  keyed: perDatabase((db: Db) => prepareSql<StoreRow>(db, 'store_keyed_emails', storeStatement(false, true))),
-  plain: perDatabase((db: Db) => prepareSql<StoreRow>(db, 'store_emails', storeStatement(false, false))),
-};
 // Live email moves the organization's sending counters in the same statement: accepted exactly when counted.
 // One row per stored email, then one per reserved organization (its month's count after the reservation).
 type ReservedStoreRow = { id: string | null; organization_id: string; queued: number | null; month_recipients: number | null };
-const storeWithinLimitsOn = {
-  keyed: perDatabase((db: Db) => prepareSql<ReservedStoreRow>(db, 'store_keyed_emails_within_limits', storeStatement(true, true))),
-  plain: perDatabase((db: Db) => prepareSql<ReservedStoreRow>(db, 'store_emails_within_limits', storeStatement(true, false))),
-};
 
-/** Whether a draft carries a unique key another stored email may hold already. */
+/** The store statement in both shapes (keyed, plain), prepared once per database. */
+function statementsFor<Row>(withinLimits: boolean) {
+  const name = withinLimits ? 'emails_within_limits' : 'emails';
+  return {
+    keyed: perDatabase((db: Db) => prepareSql<Row>(db, `store_keyed_${name}`, storeStatement(withinLimits, true))),
+    plain: perDatabase((db: Db) => prepareSql<Row>(db, `store_${name}`, storeStatement(withinLimits, false))),
+  };
+}
+const storeOn = statementsFor<StoreRow>(false);
+const storeWithinLimitsOn = statementsFor<ReservedStoreRow>(true);
+
+/**
+ * Whether a draft carries a unique key another stored email may hold already: the emails table's
+ * partial unique indexes (db/schema/emails.ts: idempotency key, broadcast contact), named here by hand.
+ */
 const keyedDraft = (draft: EmailDraft) => draft.row.idempotencyKey != null || draft.row.broadcastId != null;
 const shapeOf = (drafts: EmailDraft[]) => (drafts.some(keyedDraft) ? 'keyed' : 'plain');
 
