@@ -19,3 +19,4 @@ export * from './billing';
 export * from './contact-model';
 export * from './delivery-shaping';
 export * from './contact-imports';
+export * from './consent';
