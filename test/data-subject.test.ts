@@ -196,6 +196,8 @@ describe('DELETE /recipients/{email}/data', () => {
       email: ADA,
       erased: { emails: 2, events: expect.any(Number), contacts: 2, suppressions: 0 },
       keptSuppression: { id: ada.suppressionId, reason: 'unsubscribe' },
+      // Her consent history stays as the proof, by hash (docs/consent.md): the contact, its two audiences, the suppression.
+      consentEntriesHashed: 4,
     });
     expect(response.body.erased.events).toBeGreaterThanOrEqual(6);
 
@@ -211,7 +213,11 @@ describe('DELETE /recipients/{email}/data', () => {
       contact: null,
       topics: [],
       imports: [],
+      consent: expect.any(Array),
     });
+    // Her consent history, found by the hash: the entries, with no address and no client in them.
+    expect(after.body.consent).toHaveLength(4);
+    for (const entry of after.body.consent) expect(entry).toMatchObject({ email: null, clientAddress: null, userAgent: null });
 
     // And in the tables themselves, nowhere the address in clear.
     const db = deps().db;
@@ -260,7 +266,7 @@ describe('DELETE /recipients/{email}/data', () => {
     expect(again.body).toMatchObject({ erased: { emails: 1, contacts: 0, suppressions: 0 }, keptSuppression: { id: ada.suppressionId } });
     const third = await erase(ADA);
     expect(third.status).toBe(200);
-    expect(third.body).toEqual({ email: ADA, erased: { emails: 0, events: 0, contacts: 0, suppressions: 0 }, keptSuppression: { id: ada.suppressionId, reason: 'unsubscribe' } });
+    expect(third.body).toEqual({ email: ADA, erased: { emails: 0, events: 0, contacts: 0, suppressions: 0 }, keptSuppression: { id: ada.suppressionId, reason: 'unsubscribe' }, consentEntriesHashed: 0 });
     expect((await db.select().from(auditEvents).where(eq(auditEvents.action, 'recipient.erased'))).length).toBe(2);
   });
 

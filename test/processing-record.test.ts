@@ -255,7 +255,7 @@ describe('GET /organization/processing-activities', () => {
     expect(body.retention).toMatchObject({ plan: { id: '10k' }, logRetentionDays: 30, attachmentRetentionDays: 30, auditRetentionDays: 400 });
     expect(body.retention.rules).toContainEqual({ data: 'Email records, bodies and event history', days: 30, note: expect.any(String) });
     expect(body.retention.rules).toContainEqual({ data: 'Contacts', days: null, note: 'Until removed or erased' });
-    expect(body.activities.map((activity: { id: string }) => activity.id)).toEqual(['transactional_email', 'broadcasts', 'delivery_tracking', 'suppression_list', 'webhooks', 'account']);
+    expect(body.activities.map((activity: { id: string }) => activity.id)).toEqual(['transactional_email', 'broadcasts', 'delivery_tracking', 'suppression_list', 'consent_ledger', 'webhooks', 'account']);
     const webhooks = body.activities.find((activity: { id: string }) => activity.id === 'webhooks');
     expect(webhooks.recipients).toEqual(['The organization’s endpoint at hooks.acme.example']);
     expect(body.activities.find((activity: { id: string }) => activity.id === 'transactional_email').retention).toBe('Messages 30 days (Production 10k); attachment contents 30 days');

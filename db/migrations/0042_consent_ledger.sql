@@ -25,12 +25,12 @@ CREATE INDEX "consent_entries_email_idx" ON "consent_entries" USING btree ("orga
 -- The consent ledger is written by the database (docs/consent.md): a path that changes consent
 -- cannot leave its entry out. What the change came through is the writing transaction's
 -- declaration (`eumail.consent_source`, a JSON object: server/services/consent/source.ts).
-CREATE FUNCTION consent_append(org uuid, contact uuid, address text, act text, audience uuid, topic uuid, fallback_via text, mail uuid, at timestamptz) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION consent_append(org uuid, contact uuid, address text, act text, audience uuid, topic uuid, fallback_via text, mail uuid, at timestamptz, address_hash text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   s jsonb := coalesce(nullif(current_setting('eumail.consent_source', true), ''), '{}')::jsonb;
 BEGIN
-  INSERT INTO consent_entries (organization_id, contact_id, email, action, audience_id, topic_id, via, api_key_id, user_id, import_id, form_id, form_version, email_id, client_address, user_agent, created_at)
-  VALUES (org, contact, address, act, audience, topic, coalesce(s->>'via', fallback_via), (s->>'apiKeyId')::uuid, s->>'userId', (s->>'importId')::uuid,
+  INSERT INTO consent_entries (organization_id, contact_id, email, email_hash, action, audience_id, topic_id, via, api_key_id, user_id, import_id, form_id, form_version, email_id, client_address, user_agent, created_at)
+  VALUES (org, contact, address, address_hash, act, audience, topic, coalesce(s->>'via', fallback_via), (s->>'apiKeyId')::uuid, s->>'userId', (s->>'importId')::uuid,
     (s->>'formId')::uuid, (s->>'formVersion')::int, coalesce((s->>'emailId')::uuid, mail), s->>'clientAddress', s->>'userAgent',
     coalesce(at, (s->>'at')::timestamptz, now()));
 END $$;
@@ -75,20 +75,25 @@ CREATE TRIGGER consent_topic_choice_created AFTER INSERT ON contact_topics FOR E
 --> statement-breakpoint
 CREATE TRIGGER consent_topic_choice_changed AFTER UPDATE OF subscribed ON contact_topics FOR EACH ROW WHEN (OLD.subscribed IS DISTINCT FROM NEW.subscribed) EXECUTE FUNCTION consent_of_topic_choice();
 --> statement-breakpoint
--- A bounce or complaint says what it came through by its reason; an erased address's entry (no address) ties to no one.
+-- A bounce or complaint says what it came through by its reason; an erased address's entry is recorded by its hash, tied to no contact.
 CREATE FUNCTION consent_of_suppression() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   entry suppressions;
   contact uuid;
 BEGIN
   IF TG_OP = 'DELETE' THEN entry := OLD; ELSE entry := NEW; END IF;
-  IF entry.email IS NULL THEN
+  -- An erasure's clean-up of an address's other entries leaves it suppressed by its hashed one;
+  -- an organization's erasure takes its ledger with it.
+  IF TG_OP = 'DELETE' AND (coalesce(nullif(current_setting('eumail.consent_source', true), ''), '{}')::jsonb->>'via' = 'erasure'
+      OR NOT EXISTS (SELECT 1 FROM organizations WHERE id = entry.organization_id)) THEN
     RETURN NULL;
   END IF;
-  SELECT id INTO contact FROM contacts WHERE organization_id = entry.organization_id AND email = entry.email;
+  IF entry.email IS NOT NULL THEN
+    SELECT id INTO contact FROM contacts WHERE organization_id = entry.organization_id AND email = entry.email;
+  END IF;
   PERFORM consent_append(entry.organization_id, contact, entry.email, CASE WHEN TG_OP = 'DELETE' THEN 'unsuppressed' ELSE 'suppressed' END, NULL, NULL,
     CASE WHEN TG_OP = 'INSERT' AND entry.reason IN ('bounce', 'complaint') THEN entry.reason ELSE 'unrecorded' END,
-    entry.email_id, CASE WHEN TG_OP = 'INSERT' THEN entry.created_at END);
+    entry.email_id, CASE WHEN TG_OP = 'INSERT' THEN entry.created_at END, entry.email_hash);
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -110,3 +115,28 @@ BEGIN
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER consent_entries_append_only BEFORE UPDATE ON consent_entries FOR EACH ROW EXECUTE FUNCTION consent_entries_append_only();
+--> statement-breakpoint
+CREATE FUNCTION consent_entries_of_deleted_organizations() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM consent_entries WHERE organization_id IN (SELECT id FROM gone);
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER consent_entries_of_deleted_organizations AFTER DELETE ON organizations REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION consent_entries_of_deleted_organizations();
+--> statement-breakpoint
+-- What every contact stood at when the ledger began: one entry per standing, how it came unknown.
+INSERT INTO consent_entries (organization_id, contact_id, email, action, via, created_at)
+SELECT organization_id, id, email, CASE WHEN unsubscribed THEN 'unsubscribed' ELSE 'subscribed' END, 'before_ledger', updated_at FROM contacts ORDER BY id;
+--> statement-breakpoint
+INSERT INTO consent_entries (organization_id, contact_id, email, action, audience_id, via, created_at)
+SELECT m.organization_id, m.contact_id, c.email, CASE WHEN m.subscribed THEN 'subscribed' ELSE 'unsubscribed' END, m.audience_id, 'before_ledger', m.updated_at
+FROM audience_memberships m JOIN contacts c ON c.id = m.contact_id JOIN audiences a ON a.id = m.audience_id
+WHERE a.rules IS NULL OR NOT m.subscribed ORDER BY m.contact_id, m.audience_id;
+--> statement-breakpoint
+INSERT INTO consent_entries (organization_id, contact_id, email, action, topic_id, via, created_at)
+SELECT t.organization_id, t.contact_id, c.email, CASE WHEN t.subscribed THEN 'topic_in' ELSE 'topic_out' END, t.topic_id, 'before_ledger', t.updated_at
+FROM contact_topics t JOIN contacts c ON c.id = t.contact_id ORDER BY t.contact_id, t.topic_id;
+--> statement-breakpoint
+INSERT INTO consent_entries (organization_id, contact_id, email, email_hash, action, email_id, via, created_at)
+SELECT s.organization_id, c.id, s.email, s.email_hash, 'suppressed', s.email_id, 'before_ledger', s.created_at
+FROM suppressions s LEFT JOIN contacts c ON c.organization_id = s.organization_id AND c.email = s.email ORDER BY s.id;

@@ -8,6 +8,7 @@ import { SAMPLE_UNSUBSCRIBE_TOKENS } from '../services/unsubscribe/tokens';
 import { confirmPage, donePage, NOT_FOUND_PAGE, PAGE_CSP, SAMPLE_PAGE, savedPage, UNAVAILABLE_PAGE } from './unsubscribe-page';
 import type { PreferenceChoices } from '../services/unsubscribe/vocabulary';
 import { isUuid } from '../ids';
+import { requestOrigin } from './request-origin';
 
 /** `/unsubscribe/<token>`; the token alphabet is base64url, anything else is no unsubscribe link. */
 const UNSUBSCRIBE_PATH = /^\/unsubscribe\/([A-Za-z0-9_-]{1,128})\/?$/;
@@ -68,7 +69,9 @@ export async function handleUnsubscribe(req: IncomingMessage, res: ServerRespons
     if (!oneClick && !fields.has('confirm')) return text(res, 400, 'Send List-Unsubscribe=One-Click, or confirm on the unsubscribe page');
     const everything = !oneClick && fields.get('everything') === '1';
     const preferences = !oneClick && fields.get('preferences') === '1' ? preferenceChoices(fields) : undefined;
-    const outcome = await unsubscribe(deps, token, oneClick ? { everything: false, via: 'one-click' } : { everything, via: 'page', preferences });
+    const origin = requestOrigin((name) => req.headers[name] as string | undefined);
+    const client = { address: origin.address, userAgent: origin.userAgent };
+    const outcome = await unsubscribe(deps, token, oneClick ? { everything: false, via: 'one-click', client } : { everything, via: 'page', preferences, client });
     if (!outcome) return page(res, 404, NOT_FOUND_PAGE);
     if (oneClick) return text(res, 200, 'Unsubscribed');
     return page(res, 200, preferences ? savedPage(outcome.state, everything) : donePage(outcome.state));

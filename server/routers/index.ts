@@ -9,6 +9,7 @@ import { contactImportsRouter } from './contact-imports/router';
 import { contactPropertiesRouter } from './contact-properties';
 import { contactsRouter } from './contacts';
 import { contactTopicsRouter } from './contact-topics';
+import { contactConsentRouter } from './contact-consent';
 import { domainsRouter } from './domains';
 import { emailsRouter } from './emails/router';
 import { eventsRouter } from './events';
@@ -38,6 +39,7 @@ export const appRouter = router({
   topics: topicsRouter,
   contacts: contactsRouter,
   contactTopics: contactTopicsRouter,
+  contactConsent: contactConsentRouter,
   contactImports: contactImportsRouter,
   segments: segmentsRouter,
   events: eventsRouter,

@@ -12,6 +12,7 @@ import { orgProcedure } from '../trpc/procedures';
 import { importRowError } from './contact-imports/router';
 import { contactProfile } from './contacts';
 import { decodedPathParam, isoDate } from './shared';
+import { consentEntry } from './contact-consent';
 
 const tags = ['Privacy'];
 
@@ -92,6 +93,7 @@ const recipientDataOutput = z
     imports: z
       .array(z.object({ id: z.uuid(), fileName: z.string().nullable(), createdAt: isoDate, errors: z.array(importRowError) }))
       .describe('Contact imports that list the address among the rows they did not import, with those rows, oldest first'),
+    consent: z.array(consentEntry).describe("The address's consent ledger, oldest first, with the entries kept by hash after an erasure"),
   })
   .meta({ id: 'RecipientData' });
 
@@ -103,6 +105,7 @@ const erasure = z
       .object({ id: z.uuid(), reason: z.enum(SUPPRESSION_REASONS) })
       .nullable()
       .describe('The entry kept as a keyed hash because the address asked not to be mailed (unsubscribe, complaint or manual), so sends to it stay suppressed'),
+    consentEntriesHashed: z.number().int().describe("Consent-ledger entries kept as the proof of what the person agreed to and when they opted out, with the address replaced by its keyed hash and their client's address and user agent dropped"),
   })
   .meta({ id: 'RecipientErasure' });
 

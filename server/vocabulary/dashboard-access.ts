@@ -124,6 +124,7 @@ export const DASHBOARD_ACCESS = {
   'topics.update': AUDIENCE,
   'topics.delete': AUDIENCE,
   'contactTopics.list': EVERYONE,
+  'contactConsent.list': EVERYONE,
   'contactTopics.update': AUDIENCE,
   'audiences.batchDeleteContacts': AUDIENCE,
 

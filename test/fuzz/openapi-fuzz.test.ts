@@ -265,6 +265,7 @@ describe('the cross-organization sweep', () => {
     '/contacts/{idOrEmail}/segments': { idOrEmail: 'contact' },
     '/contacts/{idOrEmail}/segments/{segmentId}': { idOrEmail: 'contact', segmentId: 'audience' },
     '/contacts/{idOrEmail}/topics': { idOrEmail: 'contact' },
+    '/contacts/{idOrEmail}/consent': { idOrEmail: 'contact' },
     '/segments/{id}': { id: 'audience' },
     '/segments/{id}/contacts': { id: 'audience' },
     '/templates/{id}': { id: 'template' },

@@ -376,6 +376,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'PATCH', path: '/topics/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeTopic, () => ({ description: 'Now and then' })) },
   { method: 'DELETE', path: '/topics/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeTopic) },
   { method: 'GET', path: '/contacts/{idOrEmail}/topics', sendingAccess: false, liveWrite: false, ...withContactOnly() },
+  { method: 'GET', path: '/contacts/{idOrEmail}/consent', sendingAccess: false, liveWrite: false, ...withContactOnly() },
   {
     method: 'PATCH',
     path: '/contacts/{idOrEmail}/topics',

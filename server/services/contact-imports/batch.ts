@@ -17,6 +17,7 @@ import { logEvents, type EventRow } from '../shared/events';
 import { readCsv, type CsvDelimiter, type CsvRecord } from './csv-records';
 import { readRow, type ImportRowValues } from './rows';
 import type { ContactImportRow } from './view';
+import { declareConsentSource, type ConsentSource } from '../consent/source';
 
 /** Rows one batch stores, in one transaction: the spec's batch bound. */
 export const IMPORT_BATCH_ROWS = CONTACT_BATCH_LIMIT;
@@ -187,9 +188,16 @@ export async function importBatch(deps: WorkDeps, id: string, cache: ReadingCach
   }
 }
 
+/** The import, and who asked for it (a key or a member), as the consent ledger names them. */
+function importSource(importId: string, by: AuditSource): ConsentSource {
+  const actor = by.actor;
+  return { via: 'import', importId, apiKeyId: actor.kind === 'api_key' ? actor.keyId : null, userId: actor.kind === 'user' ? actor.userId : null };
+}
+
 async function storeBatch(tx: Db, deps: WorkDeps, id: string, cache: ReadingCache): Promise<BatchOutcome> {
   const [row] = await tx.select().from(contactImports).where(eq(contactImports.id, id)).for('update');
   if (!row || row.claimedBy !== deps.claims.id || (row.status !== 'queued' && row.status !== 'in_progress') || !row.columns) return 'stopped';
+  await declareConsentSource(tx, importSource(row.id, row.requestedBy as unknown as AuditSource));
   const now = deps.clock.now();
   const taken = await takeRecords(tx, row, cache, IMPORT_BATCH_ROWS);
   const propertyTypes = new Map(

@@ -11,6 +11,7 @@ import { logContactEvents } from './events';
 import { contactView, type ContactSqlRow, type ContactView } from './fields';
 import { getContact } from './read';
 import { canonicalContactIds } from './aliases';
+import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
 
 const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
 
@@ -83,6 +84,7 @@ export async function updateContact(
 ): Promise<ContactView> {
   const audience = await ownAudience(deps.db, principal, audienceId);
   const rows = await deps.db.transaction(async (tx) => {
+    await declareConsentSource(tx, sourceOfPrincipal(principal));
     const changed = await updateOn(tx).execute({
       organization: principal.organizationId,
       audience: audience.id,

@@ -15,6 +15,7 @@ import { profileView, type ContactProfileView } from './profile';
 import { joinSegment } from './segments';
 import type { ContactTarget } from './target';
 import { setTopicSubscriptions, type TopicChoice } from '../topics/subscriptions';
+import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'jobs'>;
 
@@ -68,6 +69,7 @@ export async function createContactProfile(deps: WriteDeps, principal: Principal
   const email = contactAddressOrRefuse(input.email, 'email');
   const changes = await propertyChangesOf(deps.db, principal.organizationId, input.properties);
   return deps.db.transaction(async (tx) => {
+    await declareConsentSource(tx, sourceOfPrincipal(principal));
     const now = deps.clock.now();
     await refusePastContactCap(tx, { organizationId: principal.organizationId, emails: [email], now });
     const [existing] = await tx
@@ -131,6 +133,7 @@ async function rewrite(tx: Db, deps: WriteDeps, principal: Principal, row: Conta
 export async function updateContactProfile(deps: WriteDeps, principal: Principal, target: ContactTarget, input: ContactProfileChanges): Promise<ContactProfileView> {
   const changes = await propertyChangesOf(deps.db, principal.organizationId, input.properties);
   return deps.db.transaction(async (tx) => {
+    await declareConsentSource(tx, sourceOfPrincipal(principal));
     const row = await ownContact(tx, principal, target, { lock: true });
     return profileView(await rewrite(tx, deps, principal, row, input, changes));
   });

@@ -11,6 +11,7 @@ import { recordEvent } from '../shared/events';
 import type { Principal } from '../shared/principal';
 import { ownContact, type ContactRow } from './own';
 import type { ContactTarget } from './target';
+import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'jobs'>;
 
@@ -70,6 +71,7 @@ export async function listContactSegments(deps: Pick<Deps, 'db'>, principal: Pri
 /** `POST /contacts/{idOrEmail}/segments/{segmentId}`: the contact joins it (nothing changes when it is in it already). */
 export async function addContactToSegment(deps: WriteDeps, principal: Principal, target: ContactTarget, segmentId: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
+    await declareConsentSource(tx, sourceOfPrincipal(principal));
     const contact = await ownContact(tx, principal, target, { lock: true });
     await joinSegment(tx, deps, principal, contact, segmentId);
   });

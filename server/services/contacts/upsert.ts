@@ -14,6 +14,7 @@ import { eventLogCtes } from '../shared/events';
 import { recordContactsWritten, type ContactAuditScope } from './audit';
 import { refusePastContactCap } from './cap';
 import { contactAddress, contactView, type ContactSqlRow, type ContactView } from './fields';
+import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
 
 /** Contacts of one batch upsert or delete (spec). */
 export const CONTACT_BATCH_LIMIT = 1_000;
@@ -168,6 +169,7 @@ export async function upsertContacts(
   if (rows.size === 0) return { created: 0, updated: 0, unchanged: 0, errors, changed: [] };
   const emails = [...rows.keys()];
   const written = await deps.db.transaction(async (tx) => {
+    await declareConsentSource(tx, sourceOfPrincipal(principal));
     await refusePastContactCap(tx, { organizationId: principal.organizationId, emails, now: deps.clock.now() });
     const upserted = await upsertOn(tx).execute({
       organization: principal.organizationId,

@@ -61,6 +61,15 @@ export function processingActivities(terms: RetentionTerms, webhookHosts: string
       retention: 'Until removed by the organization',
     },
     {
+      id: 'consent_ledger',
+      name: 'Consent ledger',
+      purpose: 'Prove each contact’s consent and opt-outs (GDPR Art. 7(1)): every change, when, and through what',
+      dataSubjects: ['Contacts', 'Recipients who unsubscribed, complained or bounced'],
+      dataCategories: ['Email address (or, once erased, its keyed hash)', 'What changed and through what (form and consent text, key, import, member, link)', 'The person’s IP address and user agent, for changes they made themselves'],
+      recipients: ['The organization (API, dashboard, data-subject export)'],
+      retention: 'As long as the organization’s account; an erasure keeps the entries by hash, without the client',
+    },
+    {
       id: 'webhooks',
       name: 'Event notifications (webhooks)',
       purpose: 'Deliver signed events about emails, contacts, domains and broadcasts to the organization’s own endpoints',
@@ -89,6 +98,7 @@ export function retentionRules(terms: RetentionTerms): RetentionRule[] {
     { data: 'Event log and webhook deliveries', days: terms.logRetentionDays, note: 'From each event' },
     { data: 'Contacts', days: null, note: 'Until removed or erased' },
     { data: 'Suppression entries', days: null, note: 'Until removed; an erased address that asked not to be mailed stays as a keyed hash' },
+    { data: 'Consent ledger', days: null, note: 'For the life of the account (the proof of consent and opt-outs); an erased address’s entries stay as a keyed hash, without the client’s address' },
     { data: 'Audit log', days: terms.auditRetentionDays, note: 'At every plan' },
   ];
 }

@@ -1,5 +1,5 @@
 import { and, arrayContains, eq, or, sql, type SQL } from 'drizzle-orm';
-import { contacts, emails, events, suppressions } from '@/db/schema';
+import { consentEntries, contacts, emails, events, suppressions } from '@/db/schema';
 
 /*
  * Where one address is held in an organization, as conditions shared by the listing
@@ -40,3 +40,7 @@ export const contactsOf = (organizationId: string, address: string): SQL => and(
 /** Suppression entries of it: by address, or the hashed entry of an erased address. */
 export const suppressionsOf = (organizationId: string, address: string, hash: string): SQL =>
   and(eq(suppressions.organizationId, organizationId), or(eq(suppressions.email, address), eq(suppressions.emailHash, hash)))!;
+
+/** Its consent-ledger entries: by address, or by hash once erased. */
+export const consentEntriesOf = (organizationId: string, address: string, hash: string): SQL =>
+  and(eq(consentEntries.organizationId, organizationId), or(eq(consentEntries.email, address), eq(consentEntries.emailHash, hash)))!;

@@ -1,10 +1,11 @@
-import { eq, inArray, sql } from 'drizzle-orm';
-import { audienceMemberships, audiences, contacts, emails, events, organizations, suppressions } from '@/db/schema';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { audienceMemberships, audiences, consentEntries, contacts, emails, events, organizations, suppressions } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { conflict, notFound } from '../../errors';
 import { forgetAddressInAuditLog } from '../audit/forget-address';
 import { forgetAddressInImports } from '../contact-imports/forget-address';
+import { declareConsentSource } from '../consent/source';
 import { byPrincipal, recordAudit } from '../audit/record';
 import type { Principal } from '../shared/principal';
 import { suppressionHash } from '../suppressions/address-hash';
@@ -26,6 +27,22 @@ export interface ErasureResult {
   erased: { emails: number; events: number; contacts: number; suppressions: number };
   /** The entry kept (as a hash) because the address asked not to be mailed; null when none was. */
   keptSuppression: { id: string; reason: SuppressionReason } | null;
+  /** Consent-ledger entries kept with the address replaced by its hash (docs/consent.md). */
+  consentEntriesHashed: number;
+}
+
+/**
+ * The address's consent-ledger entries stay, as the proof of what the person agreed to and when
+ * they opted out, with the address replaced by its keyed hash and their client's address and
+ * agent dropped: the ledger's one permitted rewrite (migration 0042).
+ */
+async function hashConsentEntries(tx: Db, organizationId: string, address: string, hash: string): Promise<number> {
+  const hashed = await tx
+    .update(consentEntries)
+    .set({ email: null, emailHash: hash, clientAddress: null, userAgent: null })
+    .where(and(eq(consentEntries.organizationId, organizationId), eq(consentEntries.email, address)))
+    .returning({ id: consentEntries.id });
+  return hashed.length;
 }
 
 async function deleteEmails(tx: Db, ids: string[]): Promise<void> {
@@ -99,6 +116,7 @@ export async function eraseRecipientData(deps: Pick<Deps, 'db' | 'clock' | 'encr
   const organizationId = principal.organizationId;
   const hash = suppressionHash(deps.encryptionKey, organizationId, address);
   return deps.db.transaction(async (tx) => {
+    await declareConsentSource(tx, { via: 'erasure', at: deps.clock.now() });
     // Locked: a claim waits for (or skips) these rows, so none is handed to a worker meanwhile.
     const held = await tx.select({ id: emails.id, claimedBy: emails.claimedBy }).from(emails).where(emailsOf(organizationId, address)).orderBy(emails.id).for('update');
     const inFlight = held.filter((row) => row.claimedBy !== null).length;
@@ -114,18 +132,19 @@ export async function eraseRecipientData(deps: Pick<Deps, 'db' | 'clock' | 'encr
     const suppression = await reduceSuppressions(tx, organizationId, address, hash);
     const auditLabels = await forgetAddressInAuditLog(tx, organizationId, address, hashedAddressLabel(hash));
     const importErrors = await forgetAddressInImports(tx, organizationId, address);
+    const consentEntriesHashed = await hashConsentEntries(tx, organizationId, address, hash);
     const erased = { emails: held.length, events: loggedEvents.length, contacts: contactCount, suppressions: suppression.deleted };
-    const changed = erased.emails + erased.events + erased.contacts + erased.suppressions + auditLabels + importErrors > 0 || suppression.hashedNow;
+    const changed = erased.emails + erased.events + erased.contacts + erased.suppressions + auditLabels + importErrors + consentEntriesHashed > 0 || suppression.hashedNow;
     if (!changed && !suppression.kept) throw notFound('Data for this address');
     // Erased before, with only its hash left: nothing changes, and nothing is recorded.
-    if (!changed) return { email: address, erased, keptSuppression: suppression.kept };
+    if (!changed) return { email: address, erased, keptSuppression: suppression.kept, consentEntriesHashed };
     await recordAudit(tx, deps, {
       organizationId,
       by: byPrincipal(principal),
       action: 'recipient.erased',
       target: { type: 'recipient', id: hash, label: hashedAddressLabel(hash) },
-      details: { ...erased, auditLabels, suppressionKept: suppression.kept?.reason ?? null },
+      details: { ...erased, auditLabels, consentEntriesHashed, suppressionKept: suppression.kept?.reason ?? null },
     });
-    return { email: address, erased, keptSuppression: suppression.kept };
+    return { email: address, erased, keptSuppression: suppression.kept, consentEntriesHashed };
   });
 }

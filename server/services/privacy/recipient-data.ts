@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { audienceMemberships, audiences, contacts, contactTopics, emails, events, suppressions, topics } from '@/db/schema';
+import { audienceMemberships, audiences, consentEntries, contacts, contactTopics, emails, events, suppressions, topics } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import type { ImportRowError } from '../../vocabulary/contact-imports';
@@ -10,7 +10,8 @@ import type { SuppressionReason } from '../../vocabulary/suppression-reasons';
 import { importErrorsNaming } from '../contact-imports/errors-naming';
 import { profileView, type ContactProfileView } from '../contacts/profile';
 import { suppressionHash } from '../suppressions/address-hash';
-import { contactsOf, emailsOf, eventsOf, suppressionsOf } from './address-match';
+import { consentEntriesOf, contactsOf, emailsOf, eventsOf, suppressionsOf } from './address-match';
+import { consentEntryView, type ConsentEntryView } from '../consent/ledger';
 import { requireLiveCaller, requireOrganizationAuthority } from './authority';
 import { subjectAddress } from './subject-address';
 
@@ -27,6 +28,8 @@ export interface RecipientData {
   topics: Array<{ id: string; name: string; subscription: 'opt_in' | 'opt_out'; updatedAt: string }>;
   /** Imports that list the address among the rows they did not import, with those rows. */
   imports: Array<{ id: string; fileName: string | null; createdAt: string; errors: ImportRowError[] }>;
+  /** Its consent ledger (docs/consent.md): every change of its consent, oldest first, those kept by hash after an erasure included. */
+  consent: ConsentEntryView[];
 }
 
 export const DATA_SUBJECT_MESSAGE = 'Only the organization owner or an admin, or a full_access API key, can answer a data-subject request';
@@ -42,7 +45,7 @@ export async function recipientData(deps: Pick<Deps, 'db' | 'encryptionKey'>, pr
   const address = subjectAddress(given);
   const organizationId = principal.organizationId;
   const hash = suppressionHash(deps.encryptionKey, organizationId, address);
-  const [emailRows, eventRows, contactRows, suppressionRows, profileRows, topicRows, importRows] = await Promise.all([
+  const [emailRows, eventRows, contactRows, suppressionRows, profileRows, topicRows, importRows, consentRows] = await Promise.all([
     deps.db
       .select({ id: emails.id, mode: emails.mode, subject: emails.subject, status: emails.status, createdAt: emails.createdAt, fromAddress: emails.fromAddress, recipients: emails.recipientAddresses })
       .from(emails)
@@ -66,8 +69,10 @@ export async function recipientData(deps: Pick<Deps, 'db' | 'encryptionKey'>, pr
       .where(contactsOf(organizationId, address))
       .orderBy(asc(topics.createdAt), asc(topics.id)),
     importErrorsNaming(deps.db, organizationId, address),
+    deps.db.select().from(consentEntries).where(consentEntriesOf(organizationId, address, hash)).orderBy(asc(consentEntries.id)),
   ]);
-  const held = emailRows.length + eventRows.length + contactRows.length + suppressionRows.length + profileRows.length + importRows.length;
+  // Entries kept by hash after an erasure are listed, but hold nothing of the address: alone, they are a 404 as before.
+  const held = emailRows.length + eventRows.length + contactRows.length + suppressionRows.length + profileRows.length + importRows.length + consentRows.filter((row) => row.email !== null).length;
   if (held === 0) throw notFound('Data for this address');
   return {
     email: address,
@@ -82,5 +87,6 @@ export async function recipientData(deps: Pick<Deps, 'db' | 'encryptionKey'>, pr
     contact: profileRows[0] ? profileView(profileRows[0]) : null,
     topics: topicRows.map((row) => ({ id: row.id, name: row.name, subscription: row.subscribed ? 'opt_in' : 'opt_out', updatedAt: row.updatedAt.toISOString() })),
     imports: importRows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+    consent: consentRows.map(consentEntryView),
   };
 }

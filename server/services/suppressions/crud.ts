@@ -10,6 +10,7 @@ import { fetchPage, type Page } from '../shared/pagination';
 import type { Principal } from '../shared/principal';
 import { containsLowercase } from '../shared/substring-search';
 import type { CallerReason, SuppressionReason } from '../../vocabulary/suppression-reasons';
+import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
 
 // The suppression list as the API manages it. Bounces and complaints are written by
 // `suppressAddress` (suppressions.ts) from delivery reports; sending reads `suppressedAmong`.
@@ -98,6 +99,7 @@ export async function addSuppression(deps: Pick<Deps, 'db' | 'clock'>, principal
   // Inserted, or else read; a concurrent removal between the two makes it try again.
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const created = await deps.db.transaction(async (tx) => {
+      await declareConsentSource(tx, sourceOfPrincipal(principal));
       const [inserted] = await tx
         .insert(suppressions)
         .values({ id: newId(), organizationId: principal.organizationId, email, reason: input.reason, emailId: null, createdAt: deps.clock.now() })
@@ -144,6 +146,7 @@ export async function addSuppressions(deps: Pick<Deps, 'db' | 'clock'>, principa
   if (addresses.size === 0) return { added: 0, alreadySuppressed: 0, invalid };
   const now = deps.clock.now();
   const inserted = await deps.db.transaction(async (tx) => {
+    await declareConsentSource(tx, sourceOfPrincipal(principal));
     const rows = await tx
       .insert(suppressions)
       .values([...addresses].map((email) => ({ id: newId(), organizationId: principal.organizationId, email, reason: input.reason, emailId: null, createdAt: now })))
@@ -196,6 +199,7 @@ export async function getSuppression(deps: Pick<Deps, 'db' | 'encryptionKey'>, p
 export async function removeSuppression(deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey'>, principal: Principal, target: SuppressionTarget): Promise<void> {
   const which = entryCondition(deps, principal, target);
   await deps.db.transaction(async (tx) => {
+    await declareConsentSource(tx, { ...sourceOfPrincipal(principal), at: deps.clock.now() });
     const deleted = await tx
       .delete(suppressions)
       .where(and(eq(suppressions.organizationId, principal.organizationId), which))

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps';
 import { byPrincipal, recordAudit } from '../audit/record';
+import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
 import { ownContact } from '../contacts/own';
 import type { ContactTarget } from '../contacts/target';
 import type { Principal } from '../shared/principal';
@@ -18,6 +19,7 @@ export async function getContactTopics(deps: Pick<Deps, 'db'>, principal: Princi
  */
 export async function updateContactTopics(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, target: ContactTarget, choices: TopicChoice[]): Promise<ContactTopicView[]> {
   return deps.db.transaction(async (tx) => {
+    await declareConsentSource(tx, sourceOfPrincipal(principal));
     // Locked, so two writes to one contact's topics record their changes one after the other.
     const contact = await ownContact(tx, principal, target, { lock: true });
     const changes = await setTopicSubscriptions(tx, deps, principal, contact.id, choices);

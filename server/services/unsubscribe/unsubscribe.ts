@@ -3,10 +3,12 @@ import type { Deps } from '../../deps';
 import { optOutContact, unsubscribeFromEverything } from '../contacts/opt-out';
 import { suppressAddress } from '../suppressions/suppressions';
 import { changeTopics, leaveTopic } from '../topics/subscriptions';
+import { declareConsentSource } from '../consent/source';
+import type { ConsentVia } from '../../vocabulary/consent';
 import { recordUnsubscribedEmail } from './email-record';
 import { findRecipient, stateOf, topicOfEmail, type EmailTopic, type Recipient } from './recipient';
 import { openUnsubscribeToken } from './tokens';
-import type { PreferenceChoices, UnsubscribeRequest, UnsubscribeState } from './vocabulary';
+import type { PreferenceChoices, UnsubscribeChannel, UnsubscribeRequest, UnsubscribeState } from './vocabulary';
 
 type UnsubscribeDeps = Pick<Deps, 'db' | 'clock' | 'jobs' | 'encryptionKey'>;
 
@@ -40,6 +42,13 @@ export async function unsubscribe(deps: UnsubscribeDeps, token: string, request:
   const target = openUnsubscribeToken(deps.encryptionKey, token);
   if (!target) return null;
   const outcome = await deps.db.transaction(async (tx) => {
+    await declareConsentSource(tx, {
+      via: CONSENT_VIA_OF[request.via],
+      emailId: target.emailId,
+      clientAddress: request.client?.address ?? null,
+      userAgent: request.client?.userAgent ?? null,
+      at: deps.clock.now(),
+    });
     const recipient = await findRecipient(tx, target.membershipId, { lock: true });
     if (!recipient) return { state: await stateOf(tx, deps.encryptionKey, null, null), changed: false, queued: 0 };
     const topic = await topicOfEmail(tx, target.emailId, recipient);
@@ -56,6 +65,9 @@ export async function unsubscribe(deps: UnsubscribeDeps, token: string, request:
   if (outcome.queued > 0) deps.jobs.wake('webhook-delivery', []);
   return { state: outcome.state, changed: outcome.changed };
 }
+
+/** How each channel is named in the consent ledger: the page is one page, with or without topics. */
+const CONSENT_VIA_OF: Record<UnsubscribeChannel, ConsentVia> = { 'one-click': 'one_click', page: 'preference_page', mailto: 'mailto' };
 
 type Outcome = { step: Step; leftIt: boolean };
 

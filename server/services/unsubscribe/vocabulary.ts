@@ -50,6 +50,8 @@ export interface PreferenceChoices {
  */
 export interface UnsubscribeRequest {
   via: UnsubscribeChannel;
+  /** The person's client (address and user agent) for the consent ledger; absent for mail to the mailto address. */
+  client?: { address: string | null; userAgent: string | null };
   everything: boolean;
   preferences?: PreferenceChoices;
 }

@@ -8,6 +8,7 @@ import { useTRPC } from '../../../lib/trpc';
 import { BackToContacts } from './back-to-contacts';
 import { ContactDetailSkeleton } from './contact-detail-skeleton';
 import { ContactHeader } from './contact-header';
+import { ConsentSection } from './consent-section';
 import { ContactNotFound } from './contact-not-found';
 import { DeleteContactSection } from './delete-contact-section';
 import { EngagementSection } from './engagement-section';
@@ -17,7 +18,7 @@ import { SubscriptionSection } from './subscription-section';
 import { TestModeNote } from './test-mode-note';
 import { TopicsSection } from './topics-section';
 
-/** One contact: who it is, whether it left everything, how it engaged, its property values, segments and topics, and deleting it. */
+/** One contact: who it is, whether it left everything, how it engaged, its property values, segments and topics, its consent history, and deleting it. */
 export function ContactDetailView({ id }: { id: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.contacts.get.queryOptions({ idOrEmail: id }));
@@ -46,6 +47,7 @@ export function ContactDetailView({ id }: { id: string }) {
       <PropertiesSection contact={contact} />
       <SegmentsSection contact={contact} />
       <TopicsSection contact={contact} />
+      <ConsentSection contact={contact} />
       <DeleteContactSection contact={contact} />
     </div>
   );
