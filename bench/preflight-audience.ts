@@ -116,7 +116,7 @@ try {
   const plan = await session.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${query.sql}`, query.params);
   say(plan.map((row) => row['QUERY PLAN']).join('\n'));
 
-  const broadcast = { id: current, from: 'news@bench.test', audienceId: audience, topicId: null, html: null, text: null, templateId: null };
+  const broadcast = { id: current, from: 'news@bench.test', audienceId: audience, topicId: null, requireConfirmedConsent: false, html: null, text: null, templateId: null };
   const timings: number[] = [];
   let result = null;
   for (let i = 0; i < runs; i += 1) {

@@ -14,6 +14,7 @@ import type { Principal } from '@/server/services/shared/principal';
 import { DAY_MS } from '@/server/services/shared/time';
 import { startTestApp, type TestApp } from './support/app';
 import { publishRecords } from './support/domains';
+import { declareConsentSource } from '@/server/services/consent/source';
 
 const MAIL_HOST = 'mx.eumail.example';
 const APP_URL = 'https://mail.eumail.example';
@@ -75,10 +76,14 @@ async function audienceWith(organizationId: string, count: number, options: { na
     updatedAt: now,
   }));
   if (rows.length > 0) {
-    await db().insert(contacts).values(rows.map(({ id: contactId, email }) => ({ id: contactId, organizationId, email, createdAt: now, updatedAt: now })));
-    await db()
-      .insert(audienceMemberships)
-      .values(rows.map((row) => ({ id: newId(), audienceId: id, contactId: row.id, organizationId, subscribed: row.subscribed, createdAt: now, updatedAt: now })));
+    // Added as the organization's API would add them: the consent ledger records how.
+    await db().transaction(async (tx) => {
+      await declareConsentSource(tx, { via: 'api' });
+      await tx.insert(contacts).values(rows.map(({ id: contactId, email }) => ({ id: contactId, organizationId, email, createdAt: now, updatedAt: now })));
+      await tx
+        .insert(audienceMemberships)
+        .values(rows.map((row) => ({ id: newId(), audienceId: id, contactId: row.id, organizationId, subscribed: row.subscribed, createdAt: now, updatedAt: now })));
+    });
   }
   return { id, contacts: rows };
 }
@@ -180,7 +185,7 @@ describe('against the app', () => {
     it('answers every check, in order, and ready when none fails', async () => {
       const { organizationId, broadcastId } = await readyBroadcast();
       const result = await preflight(organizationId, broadcastId);
-      expect(result.checks.map((check) => check.id)).toEqual(['sender_domain', 'spf', 'dkim', 'dmarc', 'one_click_unsubscribe', 'visible_unsubscribe', 'complaint_rate', 'audience_quality']);
+      expect(result.checks.map((check) => check.id)).toEqual(['sender_domain', 'spf', 'dkim', 'dmarc', 'one_click_unsubscribe', 'visible_unsubscribe', 'complaint_rate', 'audience_quality', 'recorded_consent']);
       expect(result.checks.map((check) => [check.id, check.status])).toEqual(result.checks.map((check) => [check.id, 'pass']));
       expect(result.ready).toBe(true);
       for (const check of result.checks) {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { audiences } from './audiences';
 import { claimColumns } from './claims';
 import { topics } from './contact-model';
@@ -24,6 +24,8 @@ export const broadcasts = pgTable(
     audienceId: uuid('audience_id').references(() => audiences.id, { onDelete: 'set null' }),
     /** Sent under a topic: only the members in it get the broadcast, and its unsubscribe leaves the topic only. */
     topicId: uuid('topic_id').references(() => topics.id, { onDelete: 'set null' }),
+    /** Only contacts whose consent was confirmed (double opt-in, or an import that declared it) get it (docs/consent.md). */
+    requireConfirmedConsent: boolean('require_confirmed_consent').notNull().default(false),
     name: text('name').notNull(),
     from: text('from').notNull(),
     replyTo: text('reply_to').array().notNull().default([]),

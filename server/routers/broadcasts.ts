@@ -14,7 +14,7 @@ import { TEMPLATE_LIMITS } from '../services/templates/limits';
 import { mailbox } from './emails/wire';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
-import { idParam, isoDate, messageResponse, pageQuery, underOneName } from './shared';
+import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery, underOneName } from './shared';
 
 const NO_BREAKS = /^[^\r\n\0]*$/;
 
@@ -45,6 +45,7 @@ const summary = z
     name: z.string(),
     audienceId: z.uuid().nullable().describe('Null once the audience was deleted'),
     topicId: z.uuid().nullable().describe('The topic it is sent under: only the contacts in it get it, and its unsubscribe leaves the topic only; null for none'),
+    requireConfirmedConsent: z.boolean().describe('Only contacts whose consent was confirmed (double opt-in, or an import that declared it) get it; the others are skipped'),
     from: z.string(),
     subject: z.string().nullable().describe('Liquid; null with a template: the template\'s subject'),
     templateId: z.uuid().nullable(),
@@ -108,6 +109,7 @@ const when = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-t
 const audienceId = z.uuid({ message: 'must be the id of one of your audiences' });
 /** Resend's name for `audience_id` (a segment is an audience under another name, docs/contacts.md): one of the two. */
 const segmentId = z.uuid({ message: 'must be the id of one of your segments (audiences)' }).describe("Resend's name for `audience_id`: give one of the two");
+const requireConfirmedConsent = jsonBoolean().describe('Send only to contacts whose consent was confirmed: a double opt-in link clicked, or an import that declared its rows confirmed (docs/consent.md). The others are skipped. Default false');
 const topicId = z
   .uuid({ message: 'must be the id of one of your topics' })
   .nullable()
@@ -139,6 +141,7 @@ export const broadcastsRouter = router({
           audience_id: audienceId.optional().describe('Required (or segment_id)'),
           segment_id: segmentId.optional(),
           topic_id: topicId.optional(),
+          require_confirmed_consent: requireConfirmedConsent.optional(),
           from: mailbox('from'),
           subject: subject.optional().describe('Required unless template_id is given (then it overrides the template\'s)'),
           html: body.optional(),
@@ -156,6 +159,7 @@ export const broadcastsRouter = router({
         ...fieldsOf(input),
         audienceId: (input.audience_id ?? input.segment_id)!,
         topicId: input.topic_id,
+        requireConfirmedConsent: input.require_confirmed_consent,
         from: input.from,
         subject: input.subject,
         html: input.html,
@@ -204,6 +208,7 @@ export const broadcastsRouter = router({
         audience_id: z.uuid({ message: 'must be the id of one of your audiences' }).optional(),
         preview_text: previewText.optional(),
         topic_id: z.uuid({ message: 'must be the id of one of your topics' }).optional(),
+        require_confirmed_consent: jsonBoolean().optional(),
         contact_id: z.uuid({ message: 'must be the id of a contact' }).optional(),
       }),
     )
@@ -213,7 +218,7 @@ export const broadcastsRouter = router({
         ctx.principal,
         input.id
           ? { id: input.id }
-          : { content: { subject: input.subject, html: input.html, text: input.text, templateId: input.template_id, audienceId: input.audience_id, previewText: input.preview_text, topicId: input.topic_id } },
+          : { content: { subject: input.subject, html: input.html, text: input.text, templateId: input.template_id, audienceId: input.audience_id, previewText: input.preview_text, topicId: input.topic_id, requireConfirmedConsent: input.require_confirmed_consent } },
         input.contact_id,
       ),
     ),
@@ -231,6 +236,7 @@ export const broadcastsRouter = router({
         audience_id: audienceId.optional(),
         segment_id: segmentId.optional(),
         topic_id: topicId.optional(),
+        require_confirmed_consent: requireConfirmedConsent.optional(),
         from: mailbox('from').optional(),
         subject: subject.nullable().optional(),
         html: body.nullable().optional(),
@@ -249,6 +255,7 @@ export const broadcastsRouter = router({
         audienceId: input.audience_id,
         segmentId: input.segment_id,
         topicId: input.topic_id,
+        requireConfirmedConsent: input.require_confirmed_consent,
         scheduledAt: input.scheduled_at === undefined ? undefined : input.scheduled_at === null ? null : new Date(input.scheduled_at),
       }),
     ),

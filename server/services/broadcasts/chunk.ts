@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { audienceMemberships, broadcasts, contacts, contactTopics, type ContactPropertyValue } from '@/db/schema';
 import { receivesBroadcasts, receivesBroadcastsJoined, type BroadcastTopic } from '../contacts/fields';
+import { confirmedConsent } from '../consent/confirmed';
 import { propertyFallbacks } from '../contact-properties/fallbacks';
 import { broadcastTopic } from '../topics/recipients';
 import type { Db } from '@/db/client';
@@ -282,7 +283,8 @@ function copyMaker(row: BroadcastRow, on: { principal: Principal; sender: Mailbo
  * topic the member's choice is left-joined in the same select: one probe of the choices' primary
  * key per member of the chunk, never a scan of the topic's choices, and no query per contact.
  */
-function members(db: Db, topic: BroadcastTopic | null) {
+function members(db: Db, topic: BroadcastTopic | null, requireConfirmedConsent: boolean) {
+  const receives = topic ? receivesBroadcastsJoined(topic) : receivesBroadcasts(null);
   const changed = topic ? sql`greatest(${audienceMemberships.updatedAt}, ${contacts.updatedAt}, ${contactTopics.updatedAt})` : sql`greatest(${audienceMemberships.updatedAt}, ${contacts.updatedAt})`;
   const query = db
     .select({
@@ -293,7 +295,8 @@ function members(db: Db, topic: BroadcastTopic | null) {
       firstName: contacts.firstName,
       lastName: contacts.lastName,
       properties: contacts.properties,
-      subscribed: sql<boolean>`${topic ? receivesBroadcastsJoined(topic) : receivesBroadcasts(null)}`.mapWith(audienceMemberships.subscribed),
+      // A broadcast for confirmed contacts only skips the others as it skips those who left.
+      subscribed: sql<boolean>`${requireConfirmedConsent ? sql`(${receives} and ${confirmedConsent})` : receives}`.mapWith(audienceMemberships.subscribed),
       // greatest() passes over a null: a contact who never chose about the topic.
       updatedAt: sql<Date>`${changed}`.mapWith(contacts.updatedAt),
     })
@@ -306,14 +309,14 @@ function members(db: Db, topic: BroadcastTopic | null) {
 /** Whether each contact gets the broadcast now, and since when it last changed; one no longer in the audience is missing. */
 async function subscriptionsNow(tx: Db, row: BroadcastRow, chunk: ContactRow[], topic: BroadcastTopic | null): Promise<Map<string, { subscribed: boolean; updatedAt: Date }>> {
   if (chunk.length === 0 || !row.audienceId) return new Map();
-  const rows = await members(tx, topic).where(and(eq(audienceMemberships.audienceId, row.audienceId), inArray(audienceMemberships.contactId, chunk.map((contact) => contact.id))));
+  const rows = await members(tx, topic, row.requireConfirmedConsent).where(and(eq(audienceMemberships.audienceId, row.audienceId), inArray(audienceMemberships.contactId, chunk.map((contact) => contact.id))));
   return new Map(rows.map((member) => [member.id, { subscribed: member.subscribed, updatedAt: member.updatedAt }]));
 }
 
 /** The audience's members after the cursor, by contact id, up to the newest when sending started; one who joined since is left out. */
 function contactsAfterCursor(tx: Db, row: BroadcastRow, topic: BroadcastTopic | null): Promise<ContactRow[]> {
   if (!row.audienceId || !row.lastContactId) return Promise.resolve([]);
-  return members(tx, topic)
+  return members(tx, topic, row.requireConfirmedConsent)
     .where(
       and(
         eq(audienceMemberships.audienceId, row.audienceId),

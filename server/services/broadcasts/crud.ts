@@ -23,6 +23,8 @@ export interface CreateBroadcastInput {
   audienceId: string;
   /** Sent under this topic of the organization's: only the members in it get it. */
   topicId?: string | null;
+  /** Only members whose consent was confirmed get it (docs/consent.md). */
+  requireConfirmedConsent?: boolean;
   from: string;
   name?: string;
   replyTo?: string[];
@@ -44,6 +46,7 @@ export interface UpdateBroadcastInput {
   segmentId?: string;
   /** A topic of the organization's, or null for none. */
   topicId?: string | null;
+  requireConfirmedConsent?: boolean;
   from?: string;
   name?: string;
   replyTo?: string[];
@@ -92,6 +95,7 @@ export async function createBroadcast(deps: Pick<Deps, 'db' | 'clock'>, principa
         organizationId: principal.organizationId,
         audienceId: input.audienceId,
         topicId: input.topicId ?? null,
+        requireConfirmedConsent: input.requireConfirmedConsent ?? false,
         name: input.name ?? content.subject ?? template?.name ?? 'Broadcast',
         from: input.from,
         replyTo: input.replyTo ?? [],
@@ -137,6 +141,7 @@ export async function updateBroadcast(deps: Deps, principal: Principal, id: stri
     const next: Partial<BroadcastRow> = {};
     if (audienceId !== undefined) next.audienceId = audienceId;
     if (input.topicId !== undefined) next.topicId = input.topicId;
+    if (input.requireConfirmedConsent !== undefined) next.requireConfirmedConsent = input.requireConfirmedConsent;
     for (const key of ['from', 'name', 'replyTo', 'subject', 'html', 'text', 'templateId', 'previewText'] as const) {
       if (input[key] !== undefined) Object.assign(next, { [key]: input[key] });
     }

@@ -22,6 +22,7 @@ export async function duplicateBroadcast(deps: Pick<Deps, 'db' | 'clock'>, princ
     audienceId: source.audienceId,
     // Its topic, while the topic is there (deleting one sets the broadcasts sent under it to none).
     topicId: source.topicId,
+    requireConfirmedConsent: source.requireConfirmedConsent,
     from: source.from,
     name: copyName(source.name, BROADCAST_NAME_CHARS),
     replyTo: source.replyTo,

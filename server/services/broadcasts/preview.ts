@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { audienceMemberships, audiences, contacts, templates } from '@/db/schema';
 import { receivesBroadcasts } from '../contacts/fields';
+import { consentRequirement } from '../consent/confirmed';
 import { propertyFallbacks } from '../contact-properties/fallbacks';
 import { ownTopic } from '../topics/crud';
 import { broadcastTopic } from '../topics/recipients';
@@ -25,6 +26,8 @@ export interface UnsavedContent {
   audienceId?: string;
   /** The topic it is to be sent under: only the members in it are counted. */
   topicId?: string;
+  /** Only contacts with confirmed consent: the count says how many of them there are. */
+  requireConfirmedConsent?: boolean;
 }
 
 /** A saved broadcast (as saved), or content from the composer. */
@@ -54,7 +57,7 @@ async function ownContact(db: Db, principal: Principal, given: string) {
   return row;
 }
 
-async function subscribedContacts(db: Db, principal: Principal, audienceId: string | null | undefined, topicId: string | null | undefined): Promise<number | null> {
+async function subscribedContacts(db: Db, principal: Principal, audienceId: string | null | undefined, topicId: string | null | undefined, requireConfirmed = false): Promise<number | null> {
   if (!audienceId) return null;
   const [audience] = await db
     .select({ id: audiences.id })
@@ -68,7 +71,7 @@ async function subscribedContacts(db: Db, principal: Principal, audienceId: stri
     .select({ subscribed: sql<number>`count(*)::int` })
     .from(audienceMemberships)
     .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
-    .where(and(eq(audienceMemberships.audienceId, audience.id), receivesBroadcasts(topic)));
+    .where(and(eq(audienceMemberships.audienceId, audience.id), receivesBroadcasts(topic), consentRequirement(requireConfirmed)));
   return row?.subscribed ?? 0;
 }
 
@@ -107,9 +110,9 @@ export async function previewBroadcast(deps: Pick<Deps, 'db' | 'config' | 'templ
       row.html !== null || row.text !== null
         ? await renderForContact(deps, { id: row.id, updatedAt: row.updatedAt }, { subject: row.subject ?? '', html: row.html, text: row.text, previewText: row.previewText }, values)
         : await renderForContact(deps, null, await contentOf(deps, row), values);
-    return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, row.audienceId, row.topicId) };
+    return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, row.audienceId, row.topicId, row.requireConfirmedConsent) };
   }
   // Unsaved content changes with every keystroke: parsed afresh, not kept in the cache of stored versions.
   const rendered = await renderForContact(deps, null, await unsavedContent(deps.db, principal, source.content), values);
-  return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, source.content.audienceId, source.content.topicId) };
+  return { subject: rendered.subject, html: rendered.html, text: rendered.text, contact, recipients: await subscribedContacts(deps.db, principal, source.content.audienceId, source.content.topicId, source.content.requireConfirmedConsent) };
 }

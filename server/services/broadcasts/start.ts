@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { audienceMemberships, audiences, broadcasts, contacts, domains, organizations, templates } from '@/db/schema';
 import { receivesBroadcasts } from '../contacts/fields';
+import { consentRequirement } from '../consent/confirmed';
 import { evaluateIfRuleSegment } from '../segments/evaluate';
 import { broadcastTopic } from '../topics/recipients';
 import type { Db } from '@/db/client';
@@ -80,7 +81,7 @@ export async function startSending(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, r
     .select({ recipients: sql<number>`count(*)::int` })
     .from(audienceMemberships)
     .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
-    .where(and(eq(audienceMemberships.audienceId, row.audienceId!), receivesBroadcasts(await broadcastTopic(tx, row.topicId))));
+    .where(and(eq(audienceMemberships.audienceId, row.audienceId!), receivesBroadcasts(await broadcastTopic(tx, row.topicId)), consentRequirement(row.requireConfirmedConsent)));
   const now = deps.clock.now();
   const [started] = await tx
     .update(broadcasts)

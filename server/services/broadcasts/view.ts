@@ -30,6 +30,8 @@ export interface BroadcastSummary {
   name: string;
   audienceId: string | null;
   topicId: string | null;
+  /** Only contacts whose consent was confirmed get it. */
+  requireConfirmedConsent: boolean;
   from: string;
   subject: string | null;
   templateId: string | null;
@@ -78,6 +80,7 @@ export const broadcastSummary = (row: BroadcastRow): BroadcastSummary => ({
   name: row.name,
   audienceId: row.audienceId,
   topicId: row.topicId,
+  requireConfirmedConsent: row.requireConfirmedConsent,
   from: row.from,
   subject: row.subject,
   templateId: row.templateId,

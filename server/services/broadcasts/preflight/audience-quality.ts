@@ -13,6 +13,14 @@ export interface AudienceCounts {
   suppressed: number;
   /** Subscribed, not suppressed, received at least one earlier tracked broadcast message and never opened or clicked one. */
   unengaged: number;
+  /** Of the subscribed: how many have no recorded consent, how many no confirmed consent, and whether only those confirmed get it. */
+  consent?: ConsentCounts;
+}
+
+export interface ConsentCounts {
+  unrecorded: number;
+  unconfirmed: number;
+  confirmedOnly: boolean;
 }
 
 const CLEAN_IT =

@@ -1,6 +1,7 @@
 import { and, eq, exists, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import { audienceMemberships, audiences, broadcasts, contacts, emailEvents, emails, suppressions, topics } from '@/db/schema';
 import { receivesBroadcasts, type BroadcastTopic } from '../../contacts/fields';
+import { confirmedConsent, recordedConsent } from '../../consent/confirmed';
 import { broadcastTopic } from '../../topics/recipients';
 import type { Db } from '@/db/client';
 import type { EmailStatus } from '../../../vocabulary/email-statuses';
@@ -51,6 +52,8 @@ export function audienceCountsQuery(db: Db, organizationId: string, audienceId: 
       subscribed: sql<number>`count(*)::int`,
       suppressed: sql<number>`count(${suppressions.id})::int`,
       unengaged: sql<number>`count(*) filter (where ${suppressions.id} is null and ${receivedContacts.contactId} is not null and ${engagedContacts.contactId} is null)::int`,
+      unrecorded: sql<number>`count(*) filter (where not ${recordedConsent})::int`,
+      unconfirmed: sql<number>`count(*) filter (where not ${confirmedConsent})::int`,
     })
     .from(audienceMemberships)
     .innerJoin(contacts, eq(contacts.id, audienceMemberships.contactId))
@@ -77,5 +80,12 @@ export async function audienceCounts(db: Db, organizationId: string, broadcast: 
     await tx.execute(sql`set local jit = off`);
     return audienceCountsQuery(tx, organizationId, audienceId, broadcast.id, topic);
   });
-  return { name: audience.name, topic: named?.name ?? null, subscribed: row?.subscribed ?? 0, suppressed: row?.suppressed ?? 0, unengaged: row?.unengaged ?? 0 };
+  return {
+    name: audience.name,
+    topic: named?.name ?? null,
+    subscribed: row?.subscribed ?? 0,
+    suppressed: row?.suppressed ?? 0,
+    unengaged: row?.unengaged ?? 0,
+    consent: { unrecorded: row?.unrecorded ?? 0, unconfirmed: row?.unconfirmed ?? 0, confirmedOnly: broadcast.requireConfirmedConsent },
+  };
 }

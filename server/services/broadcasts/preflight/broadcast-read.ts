@@ -11,6 +11,8 @@ export interface PreflightBroadcast {
   audienceId: string | null;
   /** The topic it is sent under: the audience counts are of the members in it. */
   topicId: string | null;
+  /** Only contacts with confirmed consent get it: the consent check counts the others. */
+  requireConfirmedConsent: boolean;
   html: string | null;
   text: string | null;
   templateId: string | null;
@@ -20,7 +22,7 @@ export interface PreflightBroadcast {
 export async function ownBroadcast(db: Db, organizationId: string, id: string): Promise<PreflightBroadcast> {
   if (!isUuid(id)) throw notFound('Broadcast');
   const [row] = await db
-    .select({ id: broadcasts.id, from: broadcasts.from, audienceId: broadcasts.audienceId, topicId: broadcasts.topicId, html: broadcasts.html, text: broadcasts.text, templateId: broadcasts.templateId })
+    .select({ id: broadcasts.id, from: broadcasts.from, audienceId: broadcasts.audienceId, topicId: broadcasts.topicId, requireConfirmedConsent: broadcasts.requireConfirmedConsent, html: broadcasts.html, text: broadcasts.text, templateId: broadcasts.templateId })
     .from(broadcasts)
     .where(and(eq(broadcasts.id, id), eq(broadcasts.organizationId, organizationId)));
   if (!row) throw notFound('Broadcast');

@@ -10,6 +10,7 @@ export const PREFLIGHT_CHECK_IDS = [
   'visible_unsubscribe',
   'complaint_rate',
   'audience_quality',
+  'recorded_consent',
 ] as const;
 export type PreflightCheckId = (typeof PREFLIGHT_CHECK_IDS)[number];
 
@@ -51,6 +52,7 @@ export const CHECK_TITLES: Record<PreflightCheckId, string> = {
   visible_unsubscribe: 'Visible unsubscribe link',
   complaint_rate: 'Spam complaint rate',
   audience_quality: 'Audience quality',
+  recorded_consent: 'Recorded consent',
 };
 
 export const check = (id: PreflightCheckId, status: CheckStatus, detail: string, fix: PreflightFix | null = null): PreflightCheck => ({

@@ -5,6 +5,7 @@ import { readerOf } from '../../shared/reader';
 import { DAY_MS } from '../../shared/time';
 import { audienceCounts } from './audience-read';
 import { judgeAudienceQuality } from './audience-quality';
+import { judgeRecordedConsent } from './recorded-consent';
 import { authenticationChecks } from './authentication';
 import { bodiesOf } from './bodies-read';
 import { ownBroadcast } from './broadcast-read';
@@ -37,5 +38,6 @@ export async function preflightBroadcast(deps: PreflightDeps, principal: Princip
     judgeVisibleUnsubscribe(bodies),
     judgeComplaintRate(rates),
     judgeAudienceQuality(audience),
+    judgeRecordedConsent(audience),
   ]);
 }

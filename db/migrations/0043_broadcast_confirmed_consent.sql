@@ -1,0 +1,1 @@
+ALTER TABLE "broadcasts" ADD COLUMN "require_confirmed_consent" boolean DEFAULT false NOT NULL;
