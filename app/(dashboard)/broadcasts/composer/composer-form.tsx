@@ -3,7 +3,7 @@
 import type { FormEvent } from 'react';
 import { ErrorAlert } from '../../../components/error-alert';
 import { ReadOnlyFields } from '../../../components/read-only-fields';
-import { TextareaField, TextField } from '../../../components/field';
+import { CheckboxField, TextareaField, TextField } from '../../../components/field';
 import { fieldErrors } from '../../../lib/field-errors';
 import { AudiencePicker } from './audience-picker';
 import { COMPOSER_FIELDS, type ComposerValues } from './composer-values';
@@ -54,6 +54,13 @@ export function ComposerForm({
       <ReadOnlyFields.Provider value={readOnly}>
         <AudiencePicker value={values.audienceId} onChange={set('audienceId')} subscribed={subscribed} underTopic={values.topicId !== ''} error={byField.audience_id} />
         <TopicPicker value={values.topicId} onChange={set('topicId')} error={byField.topic_id} />
+        <CheckboxField
+          label="Only contacts who confirmed their consent"
+          name="require_confirmed_consent"
+          checked={values.confirmedOnly}
+          onChange={(event) => set('confirmedOnly')(event.target.checked)}
+          description="Skips every contact whose consent history has no double opt-in confirmation (or import declaring one) since their last opt-out."
+        />
         <FromField value={values.from} onChange={set('from')} error={byField.from} />
           <TextField
             label="Reply-To"

@@ -9,6 +9,8 @@ export interface ComposerValues {
   audienceId: string;
   /** The topic it is sent under; empty: none (every subscribed contact of the audience). */
   topicId: string;
+  /** Only contacts whose consent was confirmed get it (docs/consent.md). */
+  confirmedOnly: boolean;
   from: string;
   replyTo: string;
   subject: string;
@@ -21,9 +23,9 @@ export interface ComposerValues {
 }
 
 /** The fields the server names in a refusal ("from: …"), in the wire's spelling. */
-export const COMPOSER_FIELDS = ['name', 'audience_id', 'topic_id', 'from', 'reply_to', 'subject', 'preview_text', 'html', 'text', 'template_id'] as const;
+export const COMPOSER_FIELDS = ['name', 'audience_id', 'topic_id', 'require_confirmed_consent', 'from', 'reply_to', 'subject', 'preview_text', 'html', 'text', 'template_id'] as const;
 
-export const EMPTY_VALUES: ComposerValues = { name: '', audienceId: '', topicId: '', from: '', replyTo: '', subject: '', previewText: '', source: 'html', html: '', text: '', templateId: '' };
+export const EMPTY_VALUES: ComposerValues = { name: '', audienceId: '', topicId: '', confirmedOnly: false, from: '', replyTo: '', subject: '', previewText: '', source: 'html', html: '', text: '', templateId: '' };
 
 /** "a@x.com, b@x.com" as the list the API takes; empty parts (a trailing comma) are dropped. */
 export const replyToList = (line: string) =>
@@ -36,6 +38,7 @@ export const valuesOf = (broadcast: Broadcast): ComposerValues => ({
   name: broadcast.name,
   audienceId: broadcast.audienceId ?? '',
   topicId: broadcast.topicId ?? '',
+  confirmedOnly: broadcast.requireConfirmedConsent,
   from: broadcast.from,
   replyTo: broadcast.replyTo.join(', '),
   subject: broadcast.subject ?? '',
@@ -54,6 +57,7 @@ export function createInput(values: ComposerValues): CreateBroadcastInput {
   const common = {
     audience_id: values.audienceId,
     topic_id: values.topicId || undefined,
+    require_confirmed_consent: values.confirmedOnly || undefined,
     from: values.from.trim(),
     name: values.name.trim() || undefined,
     reply_to: replyTo.length > 0 ? replyTo : undefined,
@@ -76,6 +80,7 @@ export function updateInput(broadcast: Broadcast, values: ComposerValues): Updat
   if (name !== saved.name && name !== '') input.name = name;
   if (values.audienceId !== saved.audienceId) input.audience_id = values.audienceId;
   if (values.topicId !== saved.topicId) input.topic_id = values.topicId || null;
+  if (values.confirmedOnly !== saved.confirmedOnly) input.require_confirmed_consent = values.confirmedOnly;
   if (values.from.trim() !== saved.from) input.from = values.from.trim();
   if (values.replyTo !== saved.replyTo) input.reply_to = replyToList(values.replyTo);
   if (values.subject !== saved.subject) input.subject = values.subject === '' ? null : values.subject;

@@ -15,6 +15,7 @@ function previewInput(values: ComposerValues, contactId: string): { input: Previ
     audience_id: values.audienceId || undefined,
     // The recipients counted are those of the topic too, as sending will count them.
     topic_id: values.topicId || undefined,
+    require_confirmed_consent: values.confirmedOnly || undefined,
     contact_id: contactId || undefined,
     preview_text: values.previewText.trim() || undefined,
   };
