@@ -2,6 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { emails } from '@/db/schema';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
+import { sweepContactImports } from '@/server/services/contact-imports/run';
+import { uploadImport } from './support/contact-imports';
 import { preflightBroadcast } from '@/server/services/broadcasts/preflight/preflight';
 import { startTestApp, type TestApp } from './support/app';
 import { reviewedSendingOrg } from './support/sending-org';
@@ -89,6 +91,30 @@ describe('a broadcast for confirmed contacts only', () => {
     expect(copy.body.requireConfirmedConsent).toBe(true);
     const refused = await call('PATCH', `/broadcasts/${id}`, { require_confirmed_consent: 'yes' });
     expect([refused.status, refused.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+  });
+});
+
+describe('an import that declares its rows’ consent confirmed', () => {
+  it('confirms each imported contact but one unsubscribed from everything, naming the import; its contacts get a broadcast for confirmed contacts only', async () => {
+    const segmentId = (await call('POST', '/segments', { name: 'Imported' })).body.id as string;
+    // Dee left everything before: the import's declaration does not override her opt-out.
+    expect((await call('POST', '/contacts', { email: 'dee@example.net', unsubscribed: true })).status).toBe(201);
+    const upload = await uploadImport(app, org.apiKey, 'email\nada@example.net\nbob@example.net\ndee@example.net\n', { segments: [segmentId], on_conflict: 'upsert', confirmed_consent: 'true' });
+    expect(upload.status, upload.text).toBe(202);
+    for (let i = 0; i < 20 && (await sweepContactImports(app.runtime.deps)).outcomes.more; i += 1);
+    const ledger = async (address: string) => (await call('GET', `/contacts/${encodeURIComponent(address)}/consent`)).body.data.map((entry: { action: string; via: string; importId: string | null }) => [entry.action, entry.via, entry.importId]);
+    expect(await ledger('ada@example.net')).toEqual([
+      ['subscribed', 'import', upload.body.id],
+      ['subscribed', 'import', upload.body.id],
+      ['confirmed', 'import', upload.body.id],
+    ]);
+    expect((await ledger('dee@example.net')).filter(([action]: string[]) => action === 'confirmed')).toEqual([]);
+    const id = await broadcast(segmentId, { require_confirmed_consent: true });
+    expect((await call('POST', `/broadcasts/${id}/send`)).body.counts.recipients).toBe(2);
+    await drain();
+    expect(await recipientsOf(id)).toEqual(['ada', 'bob']);
+    const refused = await uploadImport(app, org.apiKey, 'email\nada@example.net\n', { confirmed_consent: 'yes' });
+    expect([refused.status, refused.body.error]).toEqual([400, 'confirmed_consent: must be true or false']);
   });
 });
 

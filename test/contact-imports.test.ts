@@ -211,7 +211,7 @@ describe('refusals', () => {
       [importForm(csv, { topics: [{ id: '9a3c1e52-0b7d-4c1e-8f2a-6d5b4c3a2b10', subscription: 'opt_in' }, { id: '9a3c1e52-0b7d-4c1e-8f2a-6d5b4c3a2b10'.toUpperCase(), subscription: 'opt_out' }] }), 400, 'topics[1].id: the topic 9a3c1e52-0b7d-4c1e-8f2a-6d5b4c3a2b10 is given twice'],
       [importForm(csv, { topics: [{ id: '9a3c1e52-0b7d-4c1e-8f2a-6d5b4c3a2b10', subscription: 'maybe' }] }), 400, expect.stringContaining('topics.0.subscription')],
       [(() => { const form = importForm(csv); form.append('on_conflict', 'skip'); form.append('on_conflict', 'upsert'); return form; })(), 400, 'on_conflict: sent twice; send it once'],
-      [importForm(csv, { colour: 'red' }), 400, 'colour: unknown field (the form takes file, column_map, segments, topics, on_conflict, header)'],
+      [importForm(csv, { colour: 'red' }), 400, 'colour: unknown field (the form takes file, column_map, segments, topics, on_conflict, header, confirmed_consent)'],
       [importForm(new Uint8Array([0x65, 0x6d, 0x61, 0x69, 0x6c, 0x0a, 0xff, 0xfe, 0x0a])), 400, 'file: is not UTF-8 text; save it as "CSV UTF-8"'],
       [importForm('email,name\n"ada@example.net,Ada\n'), 400, 'file: a quoted field is never closed: its record, from line 2, runs to the end of the file'],
       [importForm(''), 400, 'file: holds no records (it is empty)'],

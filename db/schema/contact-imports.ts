@@ -29,6 +29,11 @@ export const contactImports = pgTable(
     /** Resend's topic subscriptions, kept as given (none may be given yet). */
     topics: jsonb('topics').$type<Array<{ id: string; subscription: string }>>().notNull().default([]),
     onConflict: text('on_conflict', { enum: IMPORT_CONFLICT_MODES }).notNull().default('skip'),
+    /**
+     * The organization declared that every row's person confirmed their consent (a double opt-in
+     * held elsewhere): each imported contact gets a `confirmed` ledger entry naming the import (docs/consent.md).
+     */
+    confirmedConsent: boolean('confirmed_consent').notNull().default(false),
     /** Who asked for it, for the audit entry written when it ends (the request's actor and origin). */
     requestedBy: jsonb('requested_by').$type<Record<string, unknown>>().notNull(),
     total: integer('total').notNull().default(0),

@@ -22,6 +22,10 @@ const form = z.object({
     .describe("Topic choices every imported contact takes as its own: opt_out takes it out of the topic, opt_in puts it in unless it left the topic itself (an import never removes an opt-out)"),
   on_conflict: z.enum(IMPORT_CONFLICT_MODES).optional().describe('An address the organization has: upsert updates it, skip (the default, as Resend) leaves it untouched'),
   header: z.enum(['true', 'false']).optional().describe('Ours: false when the first row is a contact, not titles (columns are then named by position)'),
+  confirmed_consent: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe("Ours: true declares that every row's person confirmed their consent (a double opt-in you hold): each imported contact gets a `confirmed` consent-ledger entry naming the import, and broadcasts for confirmed contacts only reach them"),
 });
 
 /**

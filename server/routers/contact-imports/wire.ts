@@ -7,7 +7,7 @@ import { IMPORT_CONFLICT_MODES, SUBSCRIPTION_COLUMN_KINDS } from '../../vocabula
 import { describeIssues } from '../../trpc/envelope';
 
 /** The text fields of `POST /contacts/imports` beside `file`; objects and arrays as JSON text, as Resend takes them. */
-export const IMPORT_FIELDS = ['column_map', 'segments', 'topics', 'on_conflict', 'header'] as const;
+export const IMPORT_FIELDS = ['column_map', 'segments', 'topics', 'on_conflict', 'header', 'confirmed_consent'] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
 const columnRef = z.union([
@@ -75,11 +75,13 @@ export function importOptionsOf(fields: ReadonlyMap<ImportField, string>): Impor
   const topics = text('topics');
   const onConflict = text('on_conflict');
   const header = text('header');
+  const confirmedConsent = text('confirmed_consent');
   return {
     columnMap: columnMap === undefined ? undefined : columnMapOf(parsed('column_map', columnMapSchema, json('column_map', columnMap))),
     segmentIds: segments === undefined ? [] : parsed('segments', segmentsSchema, json('segments', segments)).map((segment) => (typeof segment === 'string' ? segment : segment.id)),
     topics: topics === undefined ? [] : parsed('topics', topicsSchema, json('topics', topics)),
     onConflict: onConflict === undefined ? 'skip' : parsed('on_conflict', z.enum(IMPORT_CONFLICT_MODES, { message: 'must be upsert or skip' }), onConflict),
     hasHeader: header === undefined ? true : parsed('header', z.enum(['true', 'false'], { message: 'must be true or false' }), header) === 'true',
+    confirmedConsent: confirmedConsent === undefined ? false : parsed('confirmed_consent', z.enum(['true', 'false'], { message: 'must be true or false' }), confirmedConsent) === 'true',
   };
 }

@@ -188,6 +188,18 @@ export async function importBatch(deps: WorkDeps, id: string, cache: ReadingCach
   }
 }
 
+/**
+ * The import's declaration that its rows' people confirmed their consent: a `confirmed` ledger
+ * entry for each contact of the batch (the declared source names the import), but for one
+ * unsubscribed from everything, whose opt-out an import never overrides.
+ */
+async function recordDeclaredConfirmations(tx: Db, organizationId: string, outcomes: Outcome[], now: Date): Promise<void> {
+  const confirmed = outcomes.filter((outcome) => !outcome.row.unsubscribed).map((outcome) => outcome.row.id);
+  if (confirmed.length === 0) return;
+  await tx.execute(sql`select consent_append(c.organization_id, c.id, c.email, 'confirmed', null, null, 'import', null, ${now.toISOString()}::timestamptz)
+    from ${contacts} c where c.organization_id = ${organizationId} and c.id = any(${`{${confirmed.join(',')}}`}::uuid[]) order by c.id`);
+}
+
 /** The import, and who asked for it (a key or a member), as the consent ledger names them. */
 function importSource(importId: string, by: AuditSource): ConsentSource {
   const actor = by.actor;
@@ -256,6 +268,7 @@ async function storeBatch(tx: Db, deps: WorkDeps, id: string, cache: ReadingCach
   }
   for (const segmentId of row.segmentIds) await joinSegment(tx, row.organizationId, segmentId, [...outcomes.values()], now, event);
   await chooseTopics(tx, row.organizationId, row.topics, [...outcomes.values()], now);
+  if (row.confirmedConsent) await recordDeclaredConfirmations(tx, row.organizationId, [...outcomes.values()], now);
   await logEvents(tx, deps, events);
 
   const last = taken.at(-1)?.next ?? { chunk: row.nextChunk, record: row.nextRecord };

@@ -17,6 +17,8 @@ export interface ImportOptions {
   segmentIds: string[];
   topics: Array<{ id: string; subscription: 'opt_in' | 'opt_out' }>;
   onConflict: ImportConflictMode;
+  /** The organization declares every row's consent confirmed (docs/consent.md). */
+  confirmedConsent: boolean;
 }
 
 /** Segments one import may fill: as many as a contact create takes. */
@@ -72,6 +74,7 @@ export async function queueContactImport(deps: Pick<Deps, 'db' | 'jobs'>, princi
         segmentIds,
         topics: topicChoices,
         onConflict: options.onConflict,
+        confirmedConsent: options.confirmedConsent,
         total: file.records - (options.hasHeader ? 1 : 0),
         nextChunk: 0,
         nextRecord: options.hasHeader ? 1 : 0,
