@@ -9,13 +9,14 @@ import { contactParam } from './contact-param';
 import { propertyValuesInput } from './property-values';
 import { CONTACT_BATCH_LIMIT, upsertContacts, type ContactInput } from '../services/contacts/upsert';
 import { sunsetPreview as previewSunset } from '../services/sunset/preview';
-import { SUNSET_MONTHS_MAX, SUNSET_MONTHS_MIN } from '../services/sunset/rule';
+import { SUNSET_MONTHS_DEFAULT, SUNSET_MONTHS_MAX, SUNSET_MONTHS_MIN } from '../services/sunset/rule';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery } from './shared';
 
 const sunsetRange = `must be a whole number of months from ${SUNSET_MONTHS_MIN} to ${SUNSET_MONTHS_MAX}`;
-const sunsetMonths = z.number({ message: sunsetRange }).int(sunsetRange).min(SUNSET_MONTHS_MIN, sunsetRange).max(SUNSET_MONTHS_MAX, sunsetRange);
+// A JSON number, nothing else: inside a pipe trpc-to-openapi's coercion cannot reach it (`true` would read as 1 month), as jsonBoolean.
+const sunsetMonths = z.number({ message: sunsetRange }).pipe(z.number().int(sunsetRange).min(SUNSET_MONTHS_MIN, sunsetRange).max(SUNSET_MONTHS_MAX, sunsetRange));
 
 /** The sunset setting of a create or update (`null` turns it off); shared with the segment routes. */
 export const sunsetAfterMonthsInput = sunsetMonths
@@ -121,13 +122,13 @@ export const audiencesRouter = router({
         path: '/audiences/{id}/sunset-preview',
         operationId: 'previewAudienceSunset',
         tags,
-        summary: 'How many members a sunset after `months` months would set sunset if it ran now, and how many are sunset now',
+        summary: 'How many members a sunset after `months` months would set sunset if it ran now, and how many are sunset now (beyond the spec)',
       },
     })
     .input(
       z.strictObject({
         ...audienceId,
-        months: z.coerce.number({ message: sunsetRange }).int(sunsetRange).min(SUNSET_MONTHS_MIN, sunsetRange).max(SUNSET_MONTHS_MAX, sunsetRange).describe('The setting to preview, in months'),
+        months: z.coerce.number({ message: sunsetRange }).int(sunsetRange).min(SUNSET_MONTHS_MIN, sunsetRange).max(SUNSET_MONTHS_MAX, sunsetRange).optional().describe(`The setting to preview, in months; default: the audience's own, else ${SUNSET_MONTHS_DEFAULT}`),
       }),
     )
     .output(sunsetPreview)

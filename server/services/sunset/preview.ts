@@ -3,7 +3,7 @@ import { queryRows } from '@/db/client';
 import type { Deps } from '../../deps';
 import { ownAudience } from '../audiences/crud';
 import type { Principal } from '../shared/principal';
-import { dueForSunset, receivingMember } from './rule';
+import { dueForSunset, receivingMember, SUNSET_MONTHS_DEFAULT } from './rule';
 
 /** What a sunset setting would do to an audience, before it is turned on (or changed). */
 export interface SunsetPreview {
@@ -17,12 +17,14 @@ export interface SunsetPreview {
 }
 
 /**
- * How many of the audience's members a sunset of `months` would set sunset if the run came now:
- * exactly the members the run (./run.ts) leaves sunset at this clock, by the same rule (./rule.ts).
- * One count over the audience's memberships; the organization's own audience or 404.
+ * How many of the audience's members a sunset of `months` (else its own setting, else
+ * SUNSET_MONTHS_DEFAULT) would set sunset if the run came now: exactly the members the run
+ * (./run.ts) leaves sunset at this clock, by the same rule (./rule.ts). One count over the
+ * audience's memberships; the organization's own audience or 404.
  */
-export async function sunsetPreview(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, audienceId: string, months: number): Promise<SunsetPreview> {
+export async function sunsetPreview(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, audienceId: string, asked?: number): Promise<SunsetPreview> {
   const audience = await ownAudience(deps.db, principal, audienceId);
+  const months = asked ?? audience.sunsetAfterMonths ?? SUNSET_MONTHS_DEFAULT;
   const [row] = await queryRows<{ subscribed: number; would: number; now: number }>(
     deps.db,
     sql`select count(*)::int as subscribed,

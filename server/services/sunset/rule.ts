@@ -3,6 +3,8 @@ import { sql, type SQL } from 'drizzle-orm';
 /** The range of an audience's `sunsetAfterMonths` (also a check constraint of the table). */
 export const SUNSET_MONTHS_MIN = 1;
 export const SUNSET_MONTHS_MAX = 36;
+/** What a preview asks of an audience without a setting when it names no months (and what the dashboard offers first). */
+export const SUNSET_MONTHS_DEFAULT = 12;
 
 /**
  * When the member last showed a person is there, for a select from `audience_memberships m` joined
