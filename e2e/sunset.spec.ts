@@ -82,7 +82,7 @@ test('an audience previews how many contacts a sunset period would affect, then 
   await page.goto(`/audiences/${audience.id}`);
   const section = page.getByTestId('audience-sunset');
   await expect(section).toContainText('Sunset');
-  const months = section.getByLabel('Sunset');
+  const months = section.getByLabel('Period');
   await expect(months).toHaveValue('off');
   await expect(section.getByTestId('sunset-preview')).toContainText('Choose a period to see how many contacts it would sunset.');
   await expect(section.getByTestId('sunset-now')).toHaveAttribute('data-count', '0');
@@ -107,12 +107,12 @@ test('an audience previews how many contacts a sunset period would affect, then 
     await page.reload();
     await expect(page.getByTestId('audience-sunset').getByTestId('sunset-now')).toHaveAttribute('data-count', '5', { timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
-  await expect(page.getByTestId('audience-sunset').getByLabel('Sunset')).toHaveValue('3');
-  await expect(page.getByTestId('audience-sunset')).toContainText('Due now');
+  await expect(page.getByTestId('audience-sunset').getByLabel('Period')).toHaveValue('3');
+  await expect(page.getByTestId('audience-sunset').getByTestId('sunset-preview')).toContainText('5 contacts sunset by it');
   await shot(page, 'sunset-saved');
 
   // Turned off: every sunset contact comes back when the run applies it.
-  await page.getByTestId('audience-sunset').getByLabel('Sunset').selectOption('off');
+  await page.getByTestId('audience-sunset').getByLabel('Period').selectOption('off');
   await expect(page.getByTestId('audience-sunset').getByTestId('sunset-preview')).toContainText('Turning it off brings every sunset contact back.');
   await page.getByTestId('audience-sunset').getByTestId('sunset-save').click();
   await expect(async () => {

@@ -161,6 +161,12 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
     later(1);
     expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 0, lifted: 0 });
 
+    // The preflight of a draft to the audience counts the three receiving members only.
+    const draft = await call('POST', '/broadcasts', { audience_id: news.id, from: 'Acme News <news@acme.example.com>', subject: 'Draft', html: HTML });
+    const checks = (await call('GET', `/broadcasts/${draft.body.id}/preflight`)).body.checks as Array<{ id: string }>;
+    expect(JSON.stringify(checks.find((check) => check.id === 'audience_quality'))).toContain('Of the 3 subscribed contacts of \\"News\\"');
+    expect((await call('DELETE', `/broadcasts/${draft.body.id}`)).status).toBe(200);
+
     // A broadcast now goes to the three others only, and its count said so from the start.
     const third = await broadcast(news.id, 'Autumn');
     expect(third.recipients).toBe(3);

@@ -63,17 +63,17 @@ export function SunsetSection({ audience }: { audience: Segment }) {
           update.mutate({ id: audience.id, sunset_after_months: chosen });
         }}
       >
-        <ChoiceSelect label="Sunset" choices={choicesWith(saved)} value={choice} onChange={setChoice} disabled={gate.disabled} data-testid="sunset-months" />
+        <ChoiceSelect label="Period" choices={choicesWith(saved)} value={choice} onChange={setChoice} disabled={gate.disabled} data-testid="sunset-months" />
       </form>
       <dl className="mt-5 grid gap-x-6 gap-y-4 border-t border-slate-100 pt-4 sm:grid-cols-2" aria-busy={preview.isFetching}>
         <div className="min-w-0">
-          <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{unsaved ? 'With this setting' : 'Due now'}</dt>
+          <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{unsaved ? 'With this setting' : 'With the saved setting'}</dt>
           <dd className="mt-1 text-sm text-slate-900" data-testid="sunset-preview" data-count={chosen !== null && preview.data ? preview.data.wouldSunset : undefined}>
             {chosen === null ? (
               <span className="text-slate-500">{saved === null ? 'Choose a period to see how many contacts it would sunset.' : 'Turning it off brings every sunset contact back.'}</span>
             ) : preview.data ? (
               <>
-                <span className="text-2xl font-semibold tabular-nums">{countOf(preview.data.wouldSunset, 'contact')}</span> would be sunset
+                <span className="text-2xl font-semibold tabular-nums">{countOf(preview.data.wouldSunset, 'contact')}</span> {unsaved ? 'would be sunset' : 'sunset by it'}
                 <span className="block text-xs text-slate-500">of {countOf(preview.data.subscribed, 'subscribed contact')}, if the daily run came now</span>
               </>
             ) : (
