@@ -37,6 +37,10 @@ CREATE TRIGGER sunset_lifted_by_engagement AFTER UPDATE OF last_opened_at, last_
 -- audience lifts the sunset there, one for the whole contact (no audience) lifts it everywhere.
 CREATE FUNCTION sunset_lifted_by_opt_in() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- Most opt-ins (every new contact and membership) find nothing sunset: one probe of the partial index.
+  IF NOT EXISTS (SELECT 1 FROM audience_memberships WHERE contact_id = NEW.contact_id AND sunset_at IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
   PERFORM set_config('eumail.sunset_lift_via', NEW.via, true);
   UPDATE audience_memberships SET sunset_at = NULL, updated_at = greatest(updated_at, NEW.created_at)
   WHERE contact_id = NEW.contact_id AND sunset_at IS NOT NULL AND (NEW.audience_id IS NULL OR audience_id = NEW.audience_id);

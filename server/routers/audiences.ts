@@ -16,7 +16,11 @@ import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery } from './sha
 
 const sunsetRange = `must be a whole number of months from ${SUNSET_MONTHS_MIN} to ${SUNSET_MONTHS_MAX}`;
 // A JSON number, nothing else: inside a pipe trpc-to-openapi's coercion cannot reach it (`true` would read as 1 month), as jsonBoolean.
-const sunsetMonths = z.number({ message: sunsetRange }).pipe(z.number().int(sunsetRange).min(SUNSET_MONTHS_MIN, sunsetRange).max(SUNSET_MONTHS_MAX, sunsetRange));
+const sunsetMonths = z
+  .number({ message: sunsetRange })
+  .pipe(z.number().int(sunsetRange).min(SUNSET_MONTHS_MIN, sunsetRange).max(SUNSET_MONTHS_MAX, sunsetRange))
+  // The pipe's input side is what the document shows: the bounds are said here.
+  .meta({ type: 'integer', minimum: SUNSET_MONTHS_MIN, maximum: SUNSET_MONTHS_MAX });
 
 /** The sunset setting of a create or update (`null` turns it off); shared with the segment routes. */
 export const sunsetAfterMonthsInput = sunsetMonths
