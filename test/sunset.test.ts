@@ -272,6 +272,25 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
     expect(changed!.details).toEqual({ fields: ['sunsetAfterMonths'], sunsetAfterMonths: { from: 3, to: null } });
   });
 
+  it('keeps a rule segment\'s sunset members sunset across its evaluations; one that leaves and comes back is measured afresh', async () => {
+    expect((await call('POST', '/contact-properties', { key: 'plan', type: 'string' })).status).toBe(201);
+    for (const email of ['ada@example.net', 'bob@example.net']) expect((await call('POST', '/contacts', { email, properties: { plan: 'pro' } })).status).toBe(201);
+    const pro = await call('POST', '/segments', { name: 'Pro', rules: { conditions: [{ type: 'property', key: 'plan', operator: 'equals', value: 'pro' }] }, sunset_after_months: 2 });
+    expect(pro.body).toMatchObject({ contactCount: 2, sunsetAfterMonths: 2 });
+    later(70);
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 2, lifted: 0 });
+    // Evaluated again (a rename of its rules that matches the same contacts): still sunset.
+    expect((await call('PATCH', `/segments/${pro.body.id}`, { rules: { match: 'any', conditions: [{ type: 'property', key: 'plan', operator: 'equals', value: 'pro' }] } })).status).toBe(200);
+    expect(await sunsetIn(pro.body.id)).toEqual(['ada@example.net', 'bob@example.net']);
+    // Bob stops matching and leaves with his sunset; matching again, he joins afresh.
+    await call('PATCH', '/contacts/bob%40example.net', { properties: { plan: 'free' } });
+    await call('PATCH', `/segments/${pro.body.id}`, { rules: { conditions: [{ type: 'property', key: 'plan', operator: 'equals', value: 'pro' }] } });
+    await call('PATCH', '/contacts/bob%40example.net', { properties: { plan: 'pro' } });
+    await call('PATCH', `/segments/${pro.body.id}`, { rules: { conditions: [{ type: 'property', key: 'plan', operator: 'equals', value: 'pro' }] } });
+    expect(await sunsetIn(pro.body.id)).toEqual(['ada@example.net']);
+    expect(await preview(pro.body.id)).toMatchObject({ subscribed: 2, wouldSunset: 1, sunsetNow: 1 });
+  });
+
   it('sets a large audience sunset in batches, each its own statement', async () => {
     const count = SUNSET_BATCH * 2 + 17;
     const created = await call('POST', '/audiences', { name: 'Everyone', sunset_after_months: 1 });
