@@ -70,8 +70,8 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
   }
 
   /** A broadcast to the audience, sent and delivered to the loopback MX: each recipient's email id by address. */
-  async function broadcast(audienceId: string, subject: string): Promise<{ id: string; recipients: number; emailOf: Map<string, string> }> {
-    const created = await call('POST', '/broadcasts', { audience_id: audienceId, from: 'Acme News <news@acme.example.com>', subject, html: HTML });
+  async function broadcast(audienceId: string, subject: string, extra: Record<string, unknown> = {}): Promise<{ id: string; recipients: number; emailOf: Map<string, string> }> {
+    const created = await call('POST', '/broadcasts', { audience_id: audienceId, from: 'Acme News <news@acme.example.com>', subject, html: HTML, ...extra });
     expect(created.status, created.text).toBe(201);
     expect((await call('POST', `/broadcasts/${created.body.id}/send`)).status).toBe(200);
     while ((await sweepBroadcasts(app.runtime.deps)).outcomes.more);
@@ -270,6 +270,20 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
     // Who changed the setting is in the audit log; the ledger's lifts name the run.
     const [changed] = await db().select({ details: auditEvents.details }).from(auditEvents).where(eq(auditEvents.action, 'audience.updated')).orderBy(desc(auditEvents.id)).limit(1);
     expect(changed!.details).toEqual({ fields: ['sunsetAfterMonths'], sunsetAfterMonths: { from: 3, to: null } });
+  });
+
+  it('skips sunset members of a broadcast under a topic too', async () => {
+    const news = await audienceWith('News', ['ada@example.net', 'bob@example.net'], { sunset_after_months: 1 });
+    const topic = await call('POST', '/topics', { name: 'Product news', default_subscription: 'opt_in' });
+    expect(topic.status, topic.text).toBe(201);
+    later(40);
+    // Bob subscribes again (a new opt-in): only Ada stays sunset.
+    await call('PATCH', `/audiences/${news.id}/contacts/${news.contact.bob}`, { subscribed: false });
+    await call('PATCH', `/audiences/${news.id}/contacts/${news.contact.bob}`, { subscribed: true });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 1, lifted: 0 });
+    const sent = await broadcast(news.id, 'Under a topic', { topic_id: topic.body.id });
+    expect(sent.recipients).toBe(1);
+    expect([...sent.emailOf.keys()]).toEqual(['bob@example.net']);
   });
 
   it('keeps a rule segment\'s sunset members sunset across its evaluations; one that leaves and comes back is measured afresh', async () => {
