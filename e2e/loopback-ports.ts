@@ -13,3 +13,5 @@ export const E2E_MX_PORT = 2526 + offset;
 /** e2e/billing-stripe.spec.ts: its own web server with Stripe configured, and the Stripe stand-in it talks to. */
 export const E2E_STRIPE_WEB_PORT = 3140 + offset;
 export const E2E_STRIPE_API_PORT = 3160 + offset;
+/** e2e/sunset.spec.ts: its own web server with the shared test clock on (TEST_CLOCK=on), moved by months. */
+export const E2E_SUNSET_WEB_PORT = 3180 + offset;

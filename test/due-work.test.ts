@@ -41,6 +41,7 @@ describe('the declarations of due work', () => {
       'payment-grace': 60_000,
       'overage-meter': 60_000,
       retention: 3_600_000,
+      sunset: 86_400_000,
     });
   });
 
@@ -59,7 +60,7 @@ describe('the declarations of due work', () => {
     expect(sweep('contact-import').again!({ handled: 1, outcomes: { completed: 1 }, abandoned: 0 })).toBe(false);
     expect(sweep('contact-import').summary({ handled: 0, outcomes: {}, abandoned: 2 })).toEqual({ handled: 0, outcomes: {}, abandoned: 2 });
     expect(sweep('contact-import').summary({ handled: 0, outcomes: {}, abandoned: 0 })).toBeNull();
-    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'overage-meter', 'retention'] as const) expect(sweep(kind).again).toBeUndefined();
+    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'overage-meter', 'retention', 'sunset'] as const) expect(sweep(kind).again).toBeUndefined();
     expect(sweep('system-mail').summary(3)).toEqual({ handled: 3 });
     expect(sweep('domain-check').summary(2)).toEqual({ checked: 2 });
     expect(sweep('plan-changes').summary(1)).toEqual({ applied: 1 });
@@ -69,6 +70,8 @@ describe('the declarations of due work', () => {
     const retention = { emailsDeleted: 0, eventsDeleted: 0, attachmentsExpired: 1, auditEventsDeleted: 0, organizationsErased: 0 };
     expect(sweep('retention').summary(retention)).toEqual(retention);
     expect(sweep('retention').summary({ ...retention, attachmentsExpired: 0 })).toBeNull();
+    expect(sweep('sunset').summary({ audiences: 2, sunset: 3, lifted: 0 })).toEqual({ audiences: 2, sunset: 3, lifted: 0 });
+    expect(sweep('sunset').summary({ audiences: 2, sunset: 0, lifted: 0 })).toBeNull();
   });
 
   it('give Inngest the functions of every kind, made from its declaration, with the ids, triggers and limits they had', () => {
@@ -96,6 +99,8 @@ describe('the declarations of due work', () => {
       'payment-grace': { id: 'payment-grace', triggers: [{ cron: '* * * * *' }] },
       'overage-meter': { id: 'overage-meter', triggers: [{ cron: '* * * * *' }] },
       retention: { id: 'retention', triggers: [{ cron: '17 * * * *' }] },
+      'sunset-audience': { id: 'sunset-audience', triggers: [{ event: 'sunset/due' }], concurrency: { key: 'event.data.id', limit: 1 } },
+      sunset: { id: 'sunset', triggers: [{ cron: '41 3 * * *' }] },
     });
   });
 

@@ -49,7 +49,7 @@ describe('the dialect of a key', () => {
 describe('a spec key', () => {
   it('reads the spec’s answers, unchanged: camelCase, nextCursor, {error, code}', async () => {
     const audience = await call(org.apiKey, 'POST', '/audiences', { name: 'News' });
-    expect(audience.body).toEqual({ id: expect.any(String), name: 'News', contactCount: 0, createdAt: app.clock.now().toISOString() });
+    expect(audience.body).toEqual({ id: expect.any(String), name: 'News', contactCount: 0, sunsetAfterMonths: null, createdAt: app.clock.now().toISOString() });
     const contact = await call(org.apiKey, 'POST', `/audiences/${audience.body.id}/contacts`, { email: 'ada@example.net', name: 'Ada' });
     const page = await call(org.apiKey, 'GET', `/audiences/${audience.body.id}/contacts`);
     expect(page.text).toBe(JSON.stringify({ data: [contact.body], nextCursor: null }));

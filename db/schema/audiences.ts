@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { organizations } from './organizations';
 import type { SegmentRules } from '@/server/vocabulary/segment-rules';
@@ -21,9 +21,17 @@ export const audiences = pgTable(
      */
     rules: jsonb('rules').$type<SegmentRules>(),
     rulesEvaluatedAt: timestamp('rules_evaluated_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Sunset by human engagement (docs/audiences.md, "Sunset"): members with no human open or click
+     * for this many months are set sunset here and get no broadcast; null: off.
+     */
+    sunsetAfterMonths: integer('sunset_after_months'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('audiences_org_idx').on(t.organizationId, t.id)],
+  (t) => [
+    index('audiences_org_idx').on(t.organizationId, t.id),
+    check('audiences_sunset_after_months_range', sql`${t.sunsetAfterMonths} between 1 and 36`),
+  ],
 );
 
 /**
@@ -75,6 +83,12 @@ export const audienceMemberships = pgTable(
       .references(() => contacts.id, { onDelete: 'cascade' }),
     organizationId: uuid('organization_id').notNull(),
     subscribed: boolean('subscribed').notNull().default(true),
+    /**
+     * Set by the sunset run when the contact had no human open or click for the audience's
+     * `sunsetAfterMonths`; broadcasts skip the member while it is set. A human open or click, or a
+     * new opt-in, clears it (migration triggers; docs/audiences.md, "Sunset").
+     */
+    sunsetAt: timestamp('sunset_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -82,6 +96,8 @@ export const audienceMemberships = pgTable(
     primaryKey({ columns: [t.audienceId, t.contactId] }),
     uniqueIndex('audience_memberships_id_unique').on(t.id),
     index('audience_memberships_contact_idx').on(t.contactId),
+    // The few sunset members: what a lift looks up per engaged contact, and what the run re-judges.
+    index('audience_memberships_sunset_idx').on(t.contactId).where(sql`${t.sunsetAt} is not null`),
   ],
 );
 

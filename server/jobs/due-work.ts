@@ -7,10 +7,12 @@ import { reportOverage } from '../services/billing/overage-meter';
 import { restrictUnpaidAccounts } from '../services/billing/payment-standing';
 import { applyDuePlanChanges } from '../services/plans/changes';
 import type { SweepReport } from '../services/shared/dispatch-sweep';
+import { runSunset, sunsetAudience } from '../services/sunset/run';
 import { deliverSystemEmail, sweepSystemEmails } from '../services/system-mail/queue';
 import { dueDeliveries } from '../services/webhooks/claim';
 import { attemptDelivery, PER_ENDPOINT, sweepWebhookDeliveries } from '../services/webhooks/deliver';
 import { MAX_ATTEMPTS } from '../services/webhooks/schedule';
+import { DAY_MS } from '../services/shared/time';
 import { dueWork, type DueWork } from './declaration';
 import { JOB_KINDS, type JobKind } from './jobs';
 
@@ -196,6 +198,21 @@ const retention = dueWork({
   cron: { functionId: 'retention', schedule: '17 * * * *', step: 'apply-retention' },
 });
 
+/**
+ * Daily: members with no human open or click for their audience's sunset months are set sunset
+ * there, and those a raised or removed setting no longer covers are lifted (docs/audiences.md,
+ * "Sunset"). A changed setting wakes its audience at once: in Inngest a run of that audience, in
+ * the embedded runner the sweep.
+ */
+const sunset = dueWork({
+  kind: 'sunset',
+  sweep: runSunset,
+  intervalMs: DAY_MS,
+  summary: (result) => (result.sunset + result.lifted > 0 ? { ...result } : null),
+  cron: { functionId: 'sunset', schedule: '41 3 * * *', step: 'run-sunset' },
+  perRow: { functionId: 'sunset-audience', concurrency: { per: 'id', limit: 1 }, step: 'apply-sunset', run: sunsetAudience },
+});
+
 /** The declaration of each kind, by its name (the type refuses a kind left out or a declaration under another's name). */
 export const DUE_WORK: { readonly [K in JobKind]: DueWork<K> } = {
   'system-mail': systemMail,
@@ -208,6 +225,7 @@ export const DUE_WORK: { readonly [K in JobKind]: DueWork<K> } = {
   'payment-grace': paymentGrace,
   'overage-meter': overageMeter,
   retention,
+  sunset,
 };
 
 /** Every declaration, in the order of JOB_KINDS. */

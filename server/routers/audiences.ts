@@ -8,13 +8,39 @@ import { CONTACT_NAME_MAX } from '../services/contacts/names';
 import { contactParam } from './contact-param';
 import { propertyValuesInput } from './property-values';
 import { CONTACT_BATCH_LIMIT, upsertContacts, type ContactInput } from '../services/contacts/upsert';
+import { sunsetPreview as previewSunset } from '../services/sunset/preview';
+import { SUNSET_MONTHS_DEFAULT, SUNSET_MONTHS_MAX, SUNSET_MONTHS_MIN } from '../services/sunset/rule';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery } from './shared';
 
+const sunsetRange = `must be a whole number of months from ${SUNSET_MONTHS_MIN} to ${SUNSET_MONTHS_MAX}`;
+// A JSON number, nothing else: inside a pipe trpc-to-openapi's coercion cannot reach it (`true` would read as 1 month), as jsonBoolean.
+const sunsetMonths = z
+  .number({ message: sunsetRange })
+  .pipe(z.number().int(sunsetRange).min(SUNSET_MONTHS_MIN, sunsetRange).max(SUNSET_MONTHS_MAX, sunsetRange))
+  // The pipe's input side is what the document shows: the bounds are said here.
+  .meta({ type: 'integer', minimum: SUNSET_MONTHS_MIN, maximum: SUNSET_MONTHS_MAX });
+
+/** The sunset setting of a create or update (`null` turns it off); shared with the segment routes. */
+export const sunsetAfterMonthsInput = sunsetMonths
+  .nullable()
+  .optional()
+  .describe('Beyond the spec: members with no human open or click for this many months are set sunset in the audience and get no broadcast; null: off (the default)');
+export const sunsetAfterMonthsOutput = z.number().int().nullable().describe('Sunset by human engagement after this many months; null: off');
+
 export const audience = z
-  .object({ id: z.uuid(), name: z.string(), contactCount: z.number().int().describe('Contacts in the audience now'), createdAt: isoDate })
+  .object({ id: z.uuid(), name: z.string(), contactCount: z.number().int().describe('Contacts in the audience now'), sunsetAfterMonths: sunsetAfterMonthsOutput, createdAt: isoDate })
   .meta({ id: 'Audience' });
+
+const sunsetPreview = z
+  .object({
+    months: z.number().int(),
+    subscribed: z.number().int().describe('Members who would get a broadcast but for a sunset'),
+    wouldSunset: z.number().int().describe('Of those, how many a run with this setting would leave sunset now'),
+    sunsetNow: z.number().int().describe('Of those, how many are sunset now'),
+  })
+  .meta({ id: 'SunsetPreview' });
 
 export const contact = z
   .object({
@@ -77,9 +103,9 @@ const contactTags = ['Contacts'];
 export const audiencesRouter = router({
   create: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/audiences', operationId: 'createAudience', tags, summary: 'Create an audience' }, successStatus: 201, liveWrite: true })
-    .input(z.strictObject({ name: name.min(1, 'must not be empty') }))
+    .input(z.strictObject({ name: name.min(1, 'must not be empty'), sunset_after_months: sunsetAfterMonthsInput }))
     .output(audience)
-    .mutation(({ ctx, input }) => createAudience(ctx.deps, ctx.principal, input)),
+    .mutation(({ ctx, input }) => createAudience(ctx.deps, ctx.principal, { name: input.name, sunsetAfterMonths: input.sunset_after_months })),
 
   list: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/audiences', operationId: 'listAudiences', tags, summary: 'List audiences, newest first, with their contact counts' } })
@@ -92,6 +118,25 @@ export const audiencesRouter = router({
     .input(z.strictObject(audienceId))
     .output(audience)
     .query(({ ctx, input }) => getAudience(ctx.deps, ctx.principal, input.id)),
+
+  sunsetPreview: orgProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/audiences/{id}/sunset-preview',
+        operationId: 'previewAudienceSunset',
+        tags,
+        summary: 'How many members a sunset after `months` months would set sunset if it ran now, and how many are sunset now (beyond the spec)',
+      },
+    })
+    .input(
+      z.strictObject({
+        ...audienceId,
+        months: z.coerce.number({ message: sunsetRange }).int(sunsetRange).min(SUNSET_MONTHS_MIN, sunsetRange).max(SUNSET_MONTHS_MAX, sunsetRange).optional().describe(`The setting to preview, in months; default: the audience's own, else ${SUNSET_MONTHS_DEFAULT}`),
+      }),
+    )
+    .output(sunsetPreview)
+    .query(({ ctx, input }) => previewSunset(ctx.deps, ctx.principal, input.id, input.months)),
 
   delete: orgProcedure
     .meta({

@@ -5,7 +5,7 @@ import { ENGAGEMENT_ACTIVITIES, PROPERTY_OPERATORS, SEGMENT_CONDITION_LIMIT, typ
 import { listContacts } from '../services/contacts/read';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
-import { contactListQuery, contactPage, name } from './audiences';
+import { contactListQuery, contactPage, name, sunsetAfterMonthsInput, sunsetAfterMonthsOutput } from './audiences';
 import { idParam, isoDate, messageResponse } from './shared';
 
 // Resend's name for an audience (docs/contacts.md): the same resource, the same rows and rules;
@@ -52,6 +52,7 @@ const segment = z
     rules: rulesOutput.nullable(),
     matchingNow: z.number().int().nullable().describe('For a rule segment, the contacts its rules match now (a live count)'),
     rulesEvaluatedAt: isoDate.nullable(),
+    sunsetAfterMonths: sunsetAfterMonthsOutput,
     createdAt: isoDate,
   })
   .meta({ id: 'Segment' });
@@ -62,9 +63,9 @@ const path = { id: idParam };
 export const segmentsRouter = router({
   create: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/segments', operationId: 'createSegment', tags, summary: 'Create a segment (an audience, under Resend’s name)' }, successStatus: 201, liveWrite: true })
-    .input(z.strictObject({ name: name.min(1, 'must not be empty'), rules: rulesInput.optional() }))
+    .input(z.strictObject({ name: name.min(1, 'must not be empty'), rules: rulesInput.optional(), sunset_after_months: sunsetAfterMonthsInput }))
     .output(segment)
-    .mutation(({ ctx, input }) => createSegment(ctx.deps, ctx.principal, { name: input.name, rules: input.rules && rulesOf(input.rules) })),
+    .mutation(({ ctx, input }) => createSegment(ctx.deps, ctx.principal, { name: input.name, rules: input.rules && rulesOf(input.rules), sunsetAfterMonths: input.sunset_after_months })),
 
   list: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/segments', operationId: 'listSegments', tags, summary: 'List segments (the audiences), newest first, with their contact counts' } })
@@ -79,10 +80,16 @@ export const segmentsRouter = router({
     .query(({ ctx, input }) => getSegment(ctx.deps, ctx.principal, input.id)),
 
   update: orgProcedure
-    .meta({ openapi: { method: 'PATCH', path: '/segments/{id}', operationId: 'updateSegment', tags, summary: "Rename a segment, or change a rule segment's rules (evaluated at once)" }, liveWrite: true, errors: [409] })
-    .input(z.strictObject({ ...path, name: name.min(1, 'must not be empty').optional(), rules: rulesInput.optional() }))
+    .meta({
+      openapi: { method: 'PATCH', path: '/segments/{id}', operationId: 'updateSegment', tags, summary: "Rename a segment, change a rule segment's rules (evaluated at once), or its sunset setting" },
+      liveWrite: true,
+      errors: [409],
+    })
+    .input(z.strictObject({ ...path, name: name.min(1, 'must not be empty').optional(), rules: rulesInput.optional(), sunset_after_months: sunsetAfterMonthsInput }))
     .output(segment)
-    .mutation(({ ctx, input }) => updateSegment(ctx.deps, ctx.principal, input.id, { name: input.name, rules: input.rules && rulesOf(input.rules) })),
+    .mutation(({ ctx, input }) =>
+      updateSegment(ctx.deps, ctx.principal, input.id, { name: input.name, rules: input.rules && rulesOf(input.rules), sunsetAfterMonths: input.sunset_after_months }),
+    ),
 
   delete: orgProcedure
     .meta({

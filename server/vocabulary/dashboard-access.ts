@@ -85,6 +85,7 @@ export const DASHBOARD_ACCESS = {
   'audiences.create': AUDIENCE,
   'audiences.list': EVERYONE,
   'audiences.get': EVERYONE,
+  'audiences.sunsetPreview': EVERYONE,
   'audiences.delete': AUDIENCE,
   'audiences.createContact': AUDIENCE,
   'audiences.listContacts': EVERYONE,

@@ -253,6 +253,7 @@ describe('the cross-organization sweep', () => {
     '/webhooks/{id}/deliveries/{deliveryId}': { id: 'webhook', deliveryId: 'delivery' },
     '/webhooks/{id}/deliveries/{deliveryId}/replay': { id: 'webhook', deliveryId: 'delivery' },
     '/audiences/{id}': { id: 'audience' },
+    '/audiences/{id}/sunset-preview': { id: 'audience' },
     '/audiences/{id}/contacts': { id: 'audience' },
     '/audiences/{id}/contacts/batch': { id: 'audience' },
     '/audiences/{id}/contacts/batch-delete': { id: 'audience' },

@@ -333,6 +333,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/audiences', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { name: 'Newsletter' } }) },
   { method: 'GET', path: '/audiences', sendingAccess: false, liveWrite: false },
   { method: 'GET', path: '/audiences/{id}', sendingAccess: false, liveWrite: false, ...withAudience() },
+  { method: 'GET', path: '/audiences/{id}/sunset-preview', sendingAccess: false, liveWrite: false, ...withAudience() },
   { method: 'DELETE', path: '/audiences/{id}', sendingAccess: false, liveWrite: true, ...withAudience() },
   { method: 'POST', path: '/audiences/{id}/contacts', sendingAccess: false, liveWrite: true, ...withAudience(() => ({ email: 'ada@example.net' })) },
   { method: 'GET', path: '/audiences/{id}/contacts', sendingAccess: false, liveWrite: false, ...withAudience() },

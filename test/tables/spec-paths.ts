@@ -26,6 +26,7 @@ export const EXTRA_OPERATIONS: string[] = [
   'GET /events',
   'GET /usage',
   'GET /audiences/{id}',
+  'GET /audiences/{id}/sunset-preview',
   'GET /broadcasts/{id}/preflight',
   'PATCH /domains/{id}',
   'POST /emails/preflight',

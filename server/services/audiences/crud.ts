@@ -15,10 +15,12 @@ export interface AudienceView {
   id: string;
   name: string;
   contactCount: number;
+  /** Sunset by human engagement after this many months (services/sunset); null: off. */
+  sunsetAfterMonths: number | null;
   createdAt: string;
 }
 
-const view = (row: AudienceRow): AudienceView => ({ id: row.id, name: row.name, contactCount: row.contactCount, createdAt: row.createdAt.toISOString() });
+const view = (row: AudienceRow): AudienceView => ({ id: row.id, name: row.name, contactCount: row.contactCount, sunsetAfterMonths: row.sunsetAfterMonths, createdAt: row.createdAt.toISOString() });
 
 /** The organization's audience, or 404 (another organization's is not found either). */
 export async function ownAudience(db: Db, principal: Pick<Principal, 'organizationId'>, id: string): Promise<AudienceRow> {
@@ -30,10 +32,17 @@ export async function ownAudience(db: Db, principal: Pick<Principal, 'organizati
   return row;
 }
 
-export async function createAudience(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { name: string }): Promise<AudienceView> {
+export async function createAudience(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { name: string; sunsetAfterMonths?: number | null }): Promise<AudienceView> {
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx.insert(audiences).values({ id: newId(), organizationId: principal.organizationId, name: input.name, createdAt: deps.clock.now() }).returning();
-    await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'audience.created', target: { type: 'audience', id: row!.id, label: row!.name } });
+    const sunsetAfterMonths = input.sunsetAfterMonths ?? null;
+    const [row] = await tx.insert(audiences).values({ id: newId(), organizationId: principal.organizationId, name: input.name, sunsetAfterMonths, createdAt: deps.clock.now() }).returning();
+    await recordAudit(tx, deps, {
+      organizationId: principal.organizationId,
+      by: byPrincipal(principal),
+      action: 'audience.created',
+      target: { type: 'audience', id: row!.id, label: row!.name },
+      details: sunsetAfterMonths !== null ? { sunsetAfterMonths } : undefined,
+    });
     return view(row!);
   });
 }

@@ -92,12 +92,15 @@ export function inTopic(topic: BroadcastTopic): SQL {
 }
 
 /**
- * Whether a member gets the audience's broadcasts: subscribed in the audience, not unsubscribed
+ * Whether a member gets the audience's broadcasts: subscribed in the audience, not sunset there
+ * (no human open or click for the audience's sunset months: services/sunset), not unsubscribed
  * from everything, and, for a broadcast under a topic, in the topic. For a select from
  * `audience_memberships` joined to `contacts`.
  */
 export const receivesBroadcasts = (topic: BroadcastTopic | null): SQL =>
-  topic ? sql`(${audienceMemberships.subscribed} and not ${contacts.unsubscribed} and ${inTopic(topic)})` : sql`(${audienceMemberships.subscribed} and not ${contacts.unsubscribed})`;
+  topic
+    ? sql`(${audienceMemberships.subscribed} and ${audienceMemberships.sunsetAt} is null and not ${contacts.unsubscribed} and ${inTopic(topic)})`
+    : sql`(${audienceMemberships.subscribed} and ${audienceMemberships.sunsetAt} is null and not ${contacts.unsubscribed})`;
 
 /**
  * `receivesBroadcasts(topic)` for a select that left-joins the member's choice about the topic
@@ -105,4 +108,4 @@ export const receivesBroadcasts = (topic: BroadcastTopic | null): SQL =>
  * probe the choices' primary key, where an `exists` could be planned as a hash of all the topic's choices.
  */
 export const receivesBroadcastsJoined = (topic: BroadcastTopic): SQL =>
-  sql`(${audienceMemberships.subscribed} and not ${contacts.unsubscribed} and coalesce(${contactTopics.subscribed}, ${topic.defaultSubscription === 'opt_in' ? sql`true` : sql`false`}))`;
+  sql`(${audienceMemberships.subscribed} and ${audienceMemberships.sunsetAt} is null and not ${contacts.unsubscribed} and coalesce(${contactTopics.subscribed}, ${topic.defaultSubscription === 'opt_in' ? sql`true` : sql`false`}))`;

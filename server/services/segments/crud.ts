@@ -19,6 +19,8 @@ export interface SegmentView {
   /** For a rule segment: the contacts its rules match now (a live count); null otherwise. */
   matchingNow: number | null;
   rulesEvaluatedAt: string | null;
+  /** Sunset by human engagement after this many months (services/sunset); null: off. */
+  sunsetAfterMonths: number | null;
   createdAt: string;
 }
 
@@ -30,6 +32,7 @@ function viewOf(row: AudienceRow, matchingNow: number | null): SegmentView {
     rules: row.rules,
     matchingNow,
     rulesEvaluatedAt: row.rulesEvaluatedAt?.toISOString() ?? null,
+    sunsetAfterMonths: row.sunsetAfterMonths,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -46,33 +49,44 @@ export function refuseRuleSegment(audience: Pick<AudienceRow, 'name' | 'rules'>)
 }
 
 /** A segment: a list (no rules: its contacts are added), or defined by rules and evaluated at once. */
-export async function createSegment(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { name: string; rules?: SegmentRules }): Promise<SegmentView> {
+export async function createSegment(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { name: string; rules?: SegmentRules; sunsetAfterMonths?: number | null }): Promise<SegmentView> {
   const rules = input.rules ? await checkedRules(deps.db, principal.organizationId, input.rules) : null;
+  const sunsetAfterMonths = input.sunsetAfterMonths ?? null;
   const row = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
-    const [created] = await tx.insert(audiences).values({ id: newId(), organizationId: principal.organizationId, name: input.name, rules, createdAt: now }).returning();
+    const [created] = await tx.insert(audiences).values({ id: newId(), organizationId: principal.organizationId, name: input.name, rules, sunsetAfterMonths, createdAt: now }).returning();
     if (rules) await evaluateRuleSegment(tx, { id: created!.id, organizationId: principal.organizationId, rules }, now);
     await recordAudit(tx, deps, {
       organizationId: principal.organizationId,
       by: byPrincipal(principal),
       action: 'audience.created',
       target: { type: 'audience', id: created!.id, label: created!.name },
-      details: rules ? { rules: rules.conditions.length } : undefined,
+      details: rules || sunsetAfterMonths !== null ? { ...(rules ? { rules: rules.conditions.length } : {}), ...(sunsetAfterMonths !== null ? { sunsetAfterMonths } : {}) } : undefined,
     });
     return ownAudience(tx, principal, created!.id);
   });
   return view(deps, row);
 }
 
-/** Renames a segment, or changes a rule segment's rules (evaluated at once). A list cannot become a rule segment, nor the reverse. */
-export async function updateSegment(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string, input: { name?: string; rules?: SegmentRules }): Promise<SegmentView> {
+/**
+ * Renames a segment, changes a rule segment's rules (evaluated at once), or its sunset setting
+ * (`sunsetAfterMonths`, null: off; the sunset run is woken to apply it). A list cannot become a
+ * rule segment, nor the reverse.
+ */
+export async function updateSegment(
+  deps: Pick<Deps, 'db' | 'clock' | 'jobs'>,
+  principal: Principal,
+  id: string,
+  input: { name?: string; rules?: SegmentRules; sunsetAfterMonths?: number | null },
+): Promise<SegmentView> {
   const current = await ownAudience(deps.db, principal, id);
   if (input.rules && !current.rules) throw conflict(`The segment "${current.name}" is a list whose contacts are added: make a new segment with rules instead`);
   const rules = input.rules ? await checkedRules(deps.db, principal.organizationId, input.rules) : undefined;
+  const sunsetChanged = input.sunsetAfterMonths !== undefined && input.sunsetAfterMonths !== current.sunsetAfterMonths;
   const row = await deps.db.transaction(async (tx) => {
     await tx
       .update(audiences)
-      .set({ ...(input.name !== undefined ? { name: input.name } : {}), ...(rules ? { rules } : {}) })
+      .set({ ...(input.name !== undefined ? { name: input.name } : {}), ...(rules ? { rules } : {}), ...(sunsetChanged ? { sunsetAfterMonths: input.sunsetAfterMonths } : {}) })
       .where(and(eq(audiences.id, current.id), eq(audiences.organizationId, principal.organizationId)));
     if (rules) await evaluateRuleSegment(tx, { id: current.id, organizationId: principal.organizationId, rules }, deps.clock.now());
     await recordAudit(tx, deps, {
@@ -80,10 +94,15 @@ export async function updateSegment(deps: Pick<Deps, 'db' | 'clock'>, principal:
       by: byPrincipal(principal),
       action: 'audience.updated',
       target: { type: 'audience', id: current.id, label: input.name ?? current.name },
-      details: { fields: [...(input.name !== undefined ? ['name'] : []), ...(rules ? ['rules'] : [])] },
+      details: {
+        fields: [...(input.name !== undefined ? ['name'] : []), ...(rules ? ['rules'] : []), ...(sunsetChanged ? ['sunsetAfterMonths'] : [])],
+        ...(sunsetChanged ? { sunsetAfterMonths: { from: current.sunsetAfterMonths, to: input.sunsetAfterMonths } } : {}),
+      },
     });
     return ownAudience(tx, principal, current.id);
   });
+  // The run applies a new setting now rather than at its next daily pass; a lost wake-up only waits for that pass.
+  if (sunsetChanged) deps.jobs.wake('sunset', current.id, { organizationId: principal.organizationId });
   return view(deps, row);
 }
 

@@ -12,6 +12,7 @@ import { BackToAudiences } from './back-to-audiences';
 import { ContactsSection } from './contacts-section';
 import { DeleteAudienceSection } from './delete-audience-section';
 import { RulesSection } from './rules-section';
+import { SunsetSection } from './sunset-section';
 
 export function AudienceDetailView({ id }: { id: string }) {
   const trpc = useTRPC();
@@ -37,6 +38,7 @@ export function AudienceDetailView({ id }: { id: string }) {
       <BackToAudiences />
       <AudienceHeader audience={audience} />
       {audience.rules && <RulesSection segment={audience} rules={audience.rules} />}
+      <SunsetSection audience={audience} />
       <ContactsSection audience={audience} />
       <DeleteAudienceSection audience={audience} />
     </div>
