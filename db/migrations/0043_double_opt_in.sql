@@ -3,6 +3,8 @@ CREATE TABLE "contact_confirmations" (
 	"organization_id" uuid NOT NULL,
 	"contact_id" uuid NOT NULL,
 	"email_id" uuid,
+	"from_address" text NOT NULL,
+	"template_id" uuid,
 	"audience_ids" uuid[] DEFAULT '{}' NOT NULL,
 	"topics" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"form_id" uuid,
@@ -19,6 +21,7 @@ ALTER TABLE "contact_confirmations" ADD CONSTRAINT "contact_confirmations_contac
 CREATE INDEX "contact_confirmations_contact_idx" ON "contact_confirmations" USING btree ("contact_id","created_at");--> statement-breakpoint
 CREATE INDEX "contacts_pending_idx" ON "contacts" USING btree ("pending_since") WHERE "contacts"."pending_since" is not null;--> statement-breakpoint
 ALTER TABLE "contacts" ADD CONSTRAINT "contacts_pending_unsubscribed" CHECK ("contacts"."pending_since" is null or "contacts"."unsubscribed");--> statement-breakpoint
+--> statement-breakpoint
 -- Double opt-in (docs/consent.md): a pending contact is not subscribed (the check above), and the
 -- ledger says so: its entries read `pending`, and the change that ends it `confirmed` when its link
 -- was clicked (the transaction declared via `confirmation`), else `subscribed` (the organization's

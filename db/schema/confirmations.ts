@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { contacts } from './audiences';
 import { organizations } from './organizations';
 
@@ -27,6 +27,9 @@ export const contactConfirmations = pgTable(
       .references(() => contacts.id, { onDelete: 'cascade' }),
     /** The confirmation email (no foreign key: the email's log retention may end first). */
     emailId: uuid('email_id'),
+    /** The sender and template it was mailed with, which a re-send uses again. */
+    fromAddress: text('from_address').notNull(),
+    templateId: uuid('template_id'),
     audienceIds: uuid('audience_ids').array().notNull().default([]),
     topics: jsonb('topics').$type<ConfirmationTopicChoice[]>().notNull().default([]),
     /** The hosted form it came from, and the version of its consent text the person was shown. */

@@ -6,6 +6,7 @@ import { applyRetention } from '../services/emails/retention';
 import { reportOverage } from '../services/billing/overage-meter';
 import { restrictUnpaidAccounts } from '../services/billing/payment-standing';
 import { applyDuePlanChanges } from '../services/plans/changes';
+import { deleteUnconfirmedContacts } from '../services/double-opt-in';
 import type { SweepReport } from '../services/shared/dispatch-sweep';
 import { deliverSystemEmail, sweepSystemEmails } from '../services/system-mail/queue';
 import { dueDeliveries } from '../services/webhooks/claim';
@@ -196,6 +197,15 @@ const retention = dueWork({
   cron: { functionId: 'retention', schedule: '17 * * * *', step: 'apply-retention' },
 });
 
+/** Hourly: contacts a double opt-in left pending 30 days after their last confirmation email are deleted (docs/consent.md). */
+const unconfirmedContacts = dueWork({
+  kind: 'unconfirmed-contacts',
+  sweep: deleteUnconfirmedContacts,
+  intervalMs: 3_600_000,
+  summary: counted('deleted'),
+  cron: { functionId: 'unconfirmed-contacts', schedule: '41 * * * *', step: 'delete-unconfirmed-contacts', answer: (deleted) => ({ deleted }) },
+});
+
 /** The declaration of each kind, by its name (the type refuses a kind left out or a declaration under another's name). */
 export const DUE_WORK: { readonly [K in JobKind]: DueWork<K> } = {
   'system-mail': systemMail,
@@ -208,6 +218,7 @@ export const DUE_WORK: { readonly [K in JobKind]: DueWork<K> } = {
   'payment-grace': paymentGrace,
   'overage-meter': overageMeter,
   retention,
+  'unconfirmed-contacts': unconfirmedContacts,
 };
 
 /** Every declaration, in the order of JOB_KINDS. */

@@ -263,6 +263,7 @@ describe('the cross-organization sweep', () => {
     '/contacts/{idOrEmail}': { idOrEmail: 'contact' },
     '/contacts/imports/{id}': { id: 'contactImport' },
     '/contacts/{idOrEmail}/segments': { idOrEmail: 'contact' },
+    '/contacts/{idOrEmail}/confirmation': { idOrEmail: 'contact' },
     '/contacts/{idOrEmail}/segments/{segmentId}': { idOrEmail: 'contact', segmentId: 'audience' },
     '/contacts/{idOrEmail}/topics': { idOrEmail: 'contact' },
     '/segments/{id}': { id: 'audience' },

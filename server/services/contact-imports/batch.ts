@@ -138,6 +138,8 @@ function merge(
           lastDeliveredAt: null,
           lastOpenedAt: null,
           lastClickedAt: null,
+          pendingSince: null,
+          confirmedAt: null,
           createdAt: input.now,
           updatedAt: input.now,
         },

@@ -2,7 +2,10 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { audienceMemberships, audiences, contacts, organizations, type ContactPropertyValue } from '@/db/schema';
 import type { Deps } from '../../deps';
+import { validationError } from '../../errors';
 import { newId } from '../../ids';
+import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
+import { requestConfirmation, wakeConfirmation, type ConfirmationSender, type RequestedConfirmation } from '../double-opt-in/request';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { propertyChangesOf, withPropertyChanges, type PropertyChanges } from '../contact-properties/assign';
 import { recordEvent } from '../shared/events';
@@ -33,6 +36,11 @@ export interface NewContactProfile extends ContactProfileChanges {
   segmentIds?: string[];
   /** Its choices about topics (Resend's `topics: [{ id, subscription }]`). */
   topics?: TopicChoice[];
+  /**
+   * Double opt-in (docs/consent.md): the contact is pending until it clicks the link mailed from
+   * `sender`; the segments and topics are joined then, not now.
+   */
+  doubleOptIn?: { sender: ConfirmationSender };
 }
 
 const sameValues = (a: Record<string, ContactPropertyValue>, b: Record<string, ContactPropertyValue>) =>
@@ -56,6 +64,7 @@ export const eventData = (row: ContactRow, audienceId: string | null = null) => 
   lastName: row.lastName,
   unsubscribed: row.unsubscribed,
   subscribed: !row.unsubscribed,
+  pending: row.pendingSince !== null,
 });
 
 /**
@@ -64,22 +73,42 @@ export const eventData = (row: ContactRow, audienceId: string | null = null) => 
  * unsubscribed contact as it is; PATCH changes it). It then joins the given segments, subscribed.
  * The plan's cap counts a new address.
  */
-export async function createContactProfile(deps: WriteDeps, principal: Principal, input: NewContactProfile): Promise<{ contact: ContactProfileView; created: boolean }> {
+export async function createContactProfile(deps: Deps, principal: Principal, input: NewContactProfile): Promise<{ contact: ContactProfileView; created: boolean }> {
   const email = contactAddressOrRefuse(input.email, 'email');
+  if (input.doubleOptIn && input.unsubscribed === true) throw validationError('double_opt_in: a contact unsubscribed from everything is not asked to confirm; leave out one of the two');
   const changes = await propertyChangesOf(deps.db, principal.organizationId, input.properties);
-  return deps.db.transaction(async (tx) => {
+  let requested: RequestedConfirmation | null = null;
+  const outcome = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
+    await declareConsentSource(tx, sourceOfPrincipal(principal));
     await refusePastContactCap(tx, { organizationId: principal.organizationId, emails: [email], now });
     const [existing] = await tx
       .select()
       .from(contacts)
       .where(and(eq(contacts.organizationId, principal.organizationId), eq(contacts.email, email)))
       .for('update');
-    const written = existing ? await rewrite(tx, deps, principal, existing, { ...input, unsubscribed: existing.unsubscribed || input.unsubscribed === true }, changes) : await insert(tx, deps, principal, email, input, changes);
-    for (const segmentId of [...new Set(input.segmentIds ?? [])]) await joinSegment(tx, deps, principal, written, segmentId);
-    await setTopicSubscriptions(tx, deps, principal, written.id, input.topics ?? []);
+    let written = existing ? await rewrite(tx, deps, principal, existing, { ...input, unsubscribed: existing.unsubscribed || input.unsubscribed === true }, changes) : await insert(tx, deps, principal, email, input, changes);
+    let joinNow = true;
+    if (input.doubleOptIn) {
+      requested = await requestConfirmation(tx, deps, {
+        principal,
+        contactId: written.id,
+        sender: input.doubleOptIn.sender,
+        join: { audienceIds: input.segmentIds, topics: input.topics },
+        source: sourceOfPrincipal(principal),
+      });
+      // Confirmed before: nothing to ask, and what the request joins is joined now, as without double opt-in.
+      joinNow = requested.status === 'already_confirmed';
+      if (!joinNow) written = (await tx.select().from(contacts).where(eq(contacts.id, written.id)))[0]!;
+    }
+    if (joinNow) {
+      for (const segmentId of [...new Set(input.segmentIds ?? [])]) await joinSegment(tx, deps, principal, written, segmentId);
+      await setTopicSubscriptions(tx, deps, principal, written.id, input.topics ?? []);
+    }
     return { contact: profileView(written), created: !existing };
   });
+  if (requested) wakeConfirmation(deps, requested);
+  return outcome;
 }
 
 async function insert(tx: Db, deps: WriteDeps, principal: Principal, email: string, input: NewContactProfile, changes: PropertyChanges): Promise<ContactRow> {
@@ -91,7 +120,9 @@ async function insert(tx: Db, deps: WriteDeps, principal: Principal, email: stri
       organizationId: principal.organizationId,
       email,
       ...namesAfter(NO_NAMES, input),
-      unsubscribed: input.unsubscribed ?? false,
+      // Asked to confirm: pending from the start, so its first ledger entry says `pending`.
+      unsubscribed: input.doubleOptIn ? true : (input.unsubscribed ?? false),
+      pendingSince: input.doubleOptIn ? now : null,
       properties: withPropertyChanges({}, changes),
       createdAt: now,
       updatedAt: now,
@@ -106,14 +137,20 @@ async function insert(tx: Db, deps: WriteDeps, principal: Principal, email: stri
   return row!;
 }
 
-/** The contact with the changes written (and its event and audit entry), or as it was when they change nothing. */
-async function rewrite(tx: Db, deps: WriteDeps, principal: Principal, row: ContactRow, input: ContactProfileChanges, changes: PropertyChanges): Promise<ContactRow> {
+/**
+ * The contact with the changes written (and its event and audit entry), or as it was when they
+ * change nothing. With `settlePending` (PATCH), a pending contact whose `unsubscribed` is given
+ * is no longer pending: subscribed (the organization's own call, not a confirmation) or not.
+ */
+async function rewrite(tx: Db, deps: WriteDeps, principal: Principal, row: ContactRow, input: ContactProfileChanges, changes: PropertyChanges, settlePending = false): Promise<ContactRow> {
   const next = { ...namesAfter(row, input), unsubscribed: input.unsubscribed ?? row.unsubscribed, properties: withPropertyChanges(row.properties, changes) };
   const fields = changedFields(row, next);
+  const settles = settlePending && row.pendingSince !== null && input.unsubscribed !== undefined;
+  if (settles) fields.push('pending');
   if (fields.length === 0) return row;
   const [updated] = await tx
     .update(contacts)
-    .set({ ...next, updatedAt: deps.clock.now() })
+    .set({ ...next, ...(settles ? { pendingSince: null } : {}), updatedAt: deps.clock.now() })
     .where(eq(contacts.id, row.id))
     .returning();
   await recordEvent(tx, deps, { organizationId: principal.organizationId, type: 'contact.updated', data: eventData(updated!) });
@@ -131,8 +168,9 @@ async function rewrite(tx: Db, deps: WriteDeps, principal: Principal, row: Conta
 export async function updateContactProfile(deps: WriteDeps, principal: Principal, target: ContactTarget, input: ContactProfileChanges): Promise<ContactProfileView> {
   const changes = await propertyChangesOf(deps.db, principal.organizationId, input.properties);
   return deps.db.transaction(async (tx) => {
+    await declareConsentSource(tx, sourceOfPrincipal(principal));
     const row = await ownContact(tx, principal, target, { lock: true });
-    return profileView(await rewrite(tx, deps, principal, row, input, changes));
+    return profileView(await rewrite(tx, deps, principal, row, input, changes, true));
   });
 }
 
