@@ -11,6 +11,7 @@ import { ContactHeader } from './contact-header';
 import { ContactNotFound } from './contact-not-found';
 import { DeleteContactSection } from './delete-contact-section';
 import { EngagementSection } from './engagement-section';
+import { PendingSection } from './pending-section';
 import { PropertiesSection } from './properties-section';
 import { SegmentsSection } from './segments-section';
 import { SubscriptionSection } from './subscription-section';
@@ -41,6 +42,7 @@ export function ContactDetailView({ id }: { id: string }) {
       <BackToContacts />
       <TestModeNote />
       <ContactHeader contact={contact} />
+      {contact.pending && <PendingSection contact={contact} />}
       <SubscriptionSection contact={contact} />
       <EngagementSection engagement={contact.engagement} />
       <PropertiesSection contact={contact} />
