@@ -4,7 +4,10 @@ import { simpleParser } from 'mailparser';
 import { apiKeys, consentEntries, contactConfirmations, contacts, emails, events, organizations } from '@/db/schema';
 import { closeOutboundConnections } from '@/server/net/outbound';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
-import { deleteUnconfirmedContacts } from '@/server/services/double-opt-in';
+import { newId } from '@/server/ids';
+import { createContactProfileIn } from '@/server/services/contacts/profile-write';
+import { deleteUnconfirmedContacts, requestConfirmation, wakeConfirmation } from '@/server/services/double-opt-in';
+import type { Principal } from '@/server/services/shared/principal';
 import { openConfirmationToken, sealConfirmationToken } from '@/server/services/double-opt-in/tokens';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { DAY_MS, MINUTE_MS } from '@/server/services/shared/time';
@@ -206,6 +209,35 @@ describe('POST /contacts with double_opt_in', () => {
     const again = await call('POST', '/contacts', { email: 'dan@example.net', double_opt_in: true, confirmation: { from: FROM } });
     expect(again.body).toMatchObject({ unsubscribed: false, pending: false });
     expect(await app.runtime.deps.db.select().from(contactConfirmations)).toHaveLength(1);
+  });
+});
+
+describe('createContactProfileIn and requestConfirmation, as a hosted form calls them', () => {
+  it('in the caller\'s transaction: the form\'s source on `pending`, its form and version on `confirmed`, the lists joined then', async () => {
+    const news = (await call('POST', '/segments', { name: 'News' })).body.id as string;
+    const formId = newId();
+    const principal: Principal = { organizationId: org.organizationId, permission: 'full_access', mode: 'live', keyId: null, domainId: null, userId: null, plan: '10k', rateLimitOverride: null };
+    const deps = app.runtime.deps;
+    const source = { via: 'form' as const, formId, formVersion: 3, clientAddress: '203.0.113.5', userAgent: 'Mozilla/5.0 (Form)' };
+    const made = await deps.db.transaction((tx) =>
+      createContactProfileIn(tx, deps, principal, { email: 'Pia@Example.net', firstName: 'Pia', segmentIds: [news], doubleOptIn: { sender: { from: FROM } } }, source),
+    );
+    expect(made.contact).toMatchObject({ email: 'pia@example.net', pending: true, unsubscribed: true });
+    const contactId = made.contact.id;
+    const requested = made.confirmation!;
+    // The contact counts against the plan like any other.
+    expect((await app.runtime.deps.db.select({ n: organizations.contactCount }).from(organizations).where(eq(organizations.id, org.organizationId)))[0]!.n).toBe(1);
+    // Or, for a contact the form's transaction already holds, requestConfirmation itself (a re-submission: the throttle applies).
+    const again = deps.db.transaction((tx) => requestConfirmation(tx, deps, { principal, contactId, sender: { from: FROM }, source }));
+    await expect(again).rejects.toMatchObject({ appCode: 'RATE_LIMITED' });
+    wakeConfirmation(deps, requested);
+    expect(requested).toMatchObject({ status: 'sent', emailId: expect.any(String) });
+    const link = await deliveredLink('pia@example.net');
+    expect((await press(link, { 'user-agent': 'Mozilla/5.0 (Pia)' })).status).toBe(200);
+    const [pending, confirmed, joined] = await app.runtime.deps.db.select().from(consentEntries).where(eq(consentEntries.contactId, contactId)).orderBy(asc(consentEntries.id));
+    expect(pending).toMatchObject({ action: 'pending', via: 'form', formId, formVersion: 3, clientAddress: '203.0.113.5', userAgent: 'Mozilla/5.0 (Form)' });
+    expect(confirmed).toMatchObject({ action: 'confirmed', via: 'confirmation', formId, formVersion: 3, emailId: requested.emailId, userAgent: 'Mozilla/5.0 (Pia)' });
+    expect(joined).toMatchObject({ action: 'subscribed', audienceId: news, via: 'confirmation', formId });
   });
 });
 

@@ -4,7 +4,7 @@ import { audienceMemberships, audiences, contacts, organizations, type ContactPr
 import type { Deps } from '../../deps';
 import { validationError } from '../../errors';
 import { newId } from '../../ids';
-import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
+import { declareConsentSource, sourceOfPrincipal, type ConsentSource } from '../consent/source';
 import { requestConfirmation, wakeConfirmation, type ConfirmationSender, type RequestedConfirmation } from '../double-opt-in/request';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { propertyChangesOf, withPropertyChanges, type PropertyChanges } from '../contact-properties/assign';
@@ -70,45 +70,52 @@ export const eventData = (row: ContactRow, audienceId: string | null = null) => 
 /**
  * Adds a contact to the organization, or updates the one of that address (same id): the rules of
  * the spec's contact create, so a create never removes an opt-out (`unsubscribed: false` leaves an
- * unsubscribed contact as it is; PATCH changes it). It then joins the given segments, subscribed.
- * The plan's cap counts a new address.
+ * unsubscribed contact as it is; PATCH changes it). It then joins the given segments, subscribed
+ * (with `doubleOptIn`, once it confirms). The plan's cap counts a new address.
  */
 export async function createContactProfile(deps: Deps, principal: Principal, input: NewContactProfile): Promise<{ contact: ContactProfileView; created: boolean }> {
+  const outcome = await deps.db.transaction((tx) => createContactProfileIn(tx, deps, principal, input, sourceOfPrincipal(principal)));
+  if (outcome.confirmation) wakeConfirmation(deps, outcome.confirmation);
+  return { contact: outcome.contact, created: outcome.created };
+}
+
+export interface CreatedContactProfile {
+  contact: ContactProfileView;
+  created: boolean;
+  /** With `doubleOptIn`: the confirmation asked for, whose email the caller wakes (`wakeConfirmation`) once its transaction has committed. */
+  confirmation: RequestedConfirmation | null;
+}
+
+/**
+ * `createContactProfile` in the caller's transaction, declaring `source` for the ledger: what a
+ * hosted form calls with its organization's principal and `{ via: 'form', formId, formVersion,
+ * clientAddress, userAgent }`, `doubleOptIn` naming the form's sender and template, and the
+ * form's segments and topics (joined on confirmation).
+ */
+export async function createContactProfileIn(tx: Db, deps: Deps, principal: Principal, input: NewContactProfile, source: ConsentSource): Promise<CreatedContactProfile> {
   const email = contactAddressOrRefuse(input.email, 'email');
   if (input.doubleOptIn && input.unsubscribed === true) throw validationError('double_opt_in: a contact unsubscribed from everything is not asked to confirm; leave out one of the two');
-  const changes = await propertyChangesOf(deps.db, principal.organizationId, input.properties);
-  let requested: RequestedConfirmation | null = null;
-  const outcome = await deps.db.transaction(async (tx) => {
-    const now = deps.clock.now();
-    await declareConsentSource(tx, sourceOfPrincipal(principal));
-    await refusePastContactCap(tx, { organizationId: principal.organizationId, emails: [email], now });
-    const [existing] = await tx
-      .select()
-      .from(contacts)
-      .where(and(eq(contacts.organizationId, principal.organizationId), eq(contacts.email, email)))
-      .for('update');
-    let written = existing ? await rewrite(tx, deps, principal, existing, { ...input, unsubscribed: existing.unsubscribed || input.unsubscribed === true }, changes) : await insert(tx, deps, principal, email, input, changes);
-    let joinNow = true;
-    if (input.doubleOptIn) {
-      requested = await requestConfirmation(tx, deps, {
-        principal,
-        contactId: written.id,
-        sender: input.doubleOptIn.sender,
-        join: { audienceIds: input.segmentIds, topics: input.topics },
-        source: sourceOfPrincipal(principal),
-      });
-      // Confirmed before: nothing to ask, and what the request joins is joined now, as without double opt-in.
-      joinNow = requested.status === 'already_confirmed';
-      if (!joinNow) written = (await tx.select().from(contacts).where(eq(contacts.id, written.id)))[0]!;
-    }
-    if (joinNow) {
-      for (const segmentId of [...new Set(input.segmentIds ?? [])]) await joinSegment(tx, deps, principal, written, segmentId);
-      await setTopicSubscriptions(tx, deps, principal, written.id, input.topics ?? []);
-    }
-    return { contact: profileView(written), created: !existing };
-  });
-  if (requested) wakeConfirmation(deps, requested);
-  return outcome;
+  const changes = await propertyChangesOf(tx, principal.organizationId, input.properties);
+  const now = deps.clock.now();
+  await declareConsentSource(tx, source);
+  await refusePastContactCap(tx, { organizationId: principal.organizationId, emails: [email], now });
+  const [existing] = await tx
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, principal.organizationId), eq(contacts.email, email)))
+    .for('update');
+  let written = existing ? await rewrite(tx, deps, principal, existing, { ...input, unsubscribed: existing.unsubscribed || input.unsubscribed === true }, changes) : await insert(tx, deps, principal, email, input, changes);
+  let confirmation: RequestedConfirmation | null = null;
+  if (input.doubleOptIn) {
+    confirmation = await requestConfirmation(tx, deps, { principal, contactId: written.id, sender: input.doubleOptIn.sender, join: { audienceIds: input.segmentIds, topics: input.topics }, source });
+    if (confirmation.status === 'sent') written = (await tx.select().from(contacts).where(eq(contacts.id, written.id)))[0]!;
+  }
+  // Confirmed before (or no double opt-in): what the request joins is joined now.
+  if (!confirmation || confirmation.status === 'already_confirmed') {
+    for (const segmentId of [...new Set(input.segmentIds ?? [])]) await joinSegment(tx, deps, principal, written, segmentId);
+    await setTopicSubscriptions(tx, deps, principal, written.id, input.topics ?? []);
+  }
+  return { contact: profileView(written), created: !existing, confirmation };
 }
 
 async function insert(tx: Db, deps: WriteDeps, principal: Principal, email: string, input: NewContactProfile, changes: PropertyChanges): Promise<ContactRow> {
