@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { apiKeys, consentEntries, contactConfirmations, contacts, emails, events, organizations } from '@/db/schema';
+import { CONFIRM_SUBSCRIPTION_CSP } from '@/server/http/confirm-subscription-page';
 import { closeOutboundConnections } from '@/server/net/outbound';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { newId } from '@/server/ids';
@@ -122,6 +123,11 @@ describe('POST /contacts with double_opt_in', () => {
     const page = await open(link);
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
+    // Its own narrow policy (one style sheet by hash, no script, no framing), and its URL holds the token: no Referer.
+    expect(page.headers.get('content-security-policy')).toBe(CONFIRM_SUBSCRIPTION_CSP);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('set-cookie')).toBeNull();
     const html = await page.text();
     expect(html).toContain('Confirm my subscription');
     expect(html).toContain('ada@example.net');
