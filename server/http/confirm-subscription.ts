@@ -53,7 +53,7 @@ export async function handleConfirmSubscription(req: IncomingMessage, res: Serve
   try {
     if (method !== 'POST') {
       const link = await describeConfirmation(deps, token);
-      if (link.state === 'valid' || link.state === 'confirmed') return page(res, 200, askToConfirmPage(link), head);
+      if (link.state === 'valid') return page(res, 200, askToConfirmPage(link), head);
       return page(res, STATUS[link.state], cannotConfirmPage(link.state, link), head);
     }
     const fields = await readFormFields(req, CONFIRM_SUBSCRIPTION_BODY_LIMIT_BYTES);
@@ -64,7 +64,7 @@ export async function handleConfirmSubscription(req: IncomingMessage, res: Serve
       return Array.isArray(value) ? value[0] : value;
     });
     const outcome = await confirmSubscription(deps, token, { clientAddress: origin.address, userAgent: origin.userAgent?.slice(0, USER_AGENT_CHARS) ?? null });
-    if (outcome.state === 'confirmed' || outcome.state === 'valid') return page(res, 200, subscriptionConfirmedPage(outcome));
+    if (outcome.state === 'confirmed') return page(res, 200, subscriptionConfirmedPage(outcome));
     return page(res, STATUS[outcome.state], cannotConfirmPage(outcome.state, outcome));
   } catch (error) {
     deps.log.error({ requestId: res.getHeader('X-Request-Id'), err: error }, 'subscription confirmation failed');

@@ -17,8 +17,8 @@ import { openConfirmationToken } from './tokens';
  */
 export type ConfirmationState = 'valid' | 'confirmed' | 'already' | 'expired' | 'settled' | 'unknown';
 
-export interface ConfirmationOutcome {
-  state: ConfirmationState;
+export interface ConfirmationOutcome<State extends ConfirmationState = ConfirmationState> {
+  state: State;
   email: string | null;
   organization: string | null;
 }
@@ -31,7 +31,7 @@ export interface ConfirmingClient {
 
 type ConfirmDeps = Pick<Deps, 'db' | 'clock' | 'jobs' | 'encryptionKey'>;
 
-const UNKNOWN: ConfirmationOutcome = { state: 'unknown', email: null, organization: null };
+const UNKNOWN = { state: 'unknown', email: null, organization: null } as const;
 
 async function linkOf(db: Db, deps: ConfirmDeps, token: string, lock: boolean) {
   const link = openConfirmationToken(deps.encryptionKey, token);
@@ -55,7 +55,7 @@ function stateOf(row: NonNullable<Awaited<ReturnType<typeof linkOf>>>, now: Date
 }
 
 /** `GET /confirm-subscription/<token>`: what the page says. Changes nothing: mail scanners follow links. */
-export async function describeConfirmation(deps: ConfirmDeps, token: string): Promise<ConfirmationOutcome> {
+export async function describeConfirmation(deps: ConfirmDeps, token: string): Promise<ConfirmationOutcome<Exclude<ConfirmationState, 'confirmed'>>> {
   const row = await linkOf(deps.db, deps, token, false);
   if (!row) return UNKNOWN;
   return { state: stateOf(row, deps.clock.now()), email: row.contact.email, organization: row.organization };
@@ -68,7 +68,7 @@ export async function describeConfirmation(deps: ConfirmDeps, token: string): Pr
  * the confirmation was asked with (those deleted since are passed over), and `contact.confirmed`
  * goes to webhooks. A link confirmed, expired or settled changes nothing.
  */
-export async function confirmSubscription(deps: ConfirmDeps, token: string, client: ConfirmingClient): Promise<ConfirmationOutcome> {
+export async function confirmSubscription(deps: ConfirmDeps, token: string, client: ConfirmingClient): Promise<ConfirmationOutcome<Exclude<ConfirmationState, 'valid'>>> {
   return deps.db.transaction(async (tx) => {
     const row = await linkOf(tx, deps, token, true);
     if (!row) return UNKNOWN;
@@ -76,6 +76,7 @@ export async function confirmSubscription(deps: ConfirmDeps, token: string, clie
     const state = stateOf(row, now);
     const outcome = { email: row.contact.email, organization: row.organization };
     if (state !== 'valid') return { state, ...outcome };
+    // Valid: this request confirms it.
     const { confirmation } = row;
     await declareConsentSource(tx, {
       via: 'confirmation',
@@ -107,7 +108,7 @@ export async function confirmSubscription(deps: ConfirmDeps, token: string, clie
         confirmedAt: now.toISOString(),
       },
     });
-    return { state: 'confirmed', ...outcome };
+    return { state: 'confirmed' as const, ...outcome };
   });
 }
 
