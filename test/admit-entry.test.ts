@@ -119,6 +119,11 @@ describe('the one admit door', () => {
       expect((await request('GET', `/broadcasts/${broadcast.id}`)).counts.queued).toBe(3);
     });
 
+    await way('confirmation', async () => {
+      // A double opt-in's confirmation email (docs/consent.md).
+      await request('POST', '/contacts', { email: 'dee@example.net', double_opt_in: true, confirmation: { from: 'Acme News <news@acme.example.com>' } });
+    });
+
     // The service's own mail: a revoked live key (the relay's) emails the owner.
     const listed = await request('GET', '/emails?limit=100');
     // What counts sending, leaving out the key count the revocation itself changes.

@@ -46,6 +46,7 @@ describe('POST /contacts', () => {
       firstName: 'Ada',
       lastName: 'Lovelace',
       unsubscribed: false,
+      pending: false,
       properties: { plan: 'pro', seats: 3, trial: false, renews: '2027-01-31T09:00:00.000Z' },
       engagement: { lastDeliveredAt: null, lastOpenedAt: null, lastClickedAt: null },
       createdAt: expect.any(String),

@@ -87,7 +87,7 @@ describe('contacts', () => {
     const audience = await audienceOf(org.apiKey);
     const created = await app.request('POST', `/api/audiences/${audience}/contacts`, { key: org.apiKey, body: { email: 'Ada@Example.NET', name: 'Ada' } });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), email: 'ada@example.net', name: 'Ada', subscribed: true, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(created.body).toEqual({ id: expect.any(String), email: 'ada@example.net', name: 'Ada', subscribed: true, pending: false, createdAt: expect.any(String), updatedAt: expect.any(String) });
     const again = await app.request('POST', `/api/audiences/${audience}/contacts`, { key: org.apiKey, body: { email: 'ADA@example.net', name: 'Ada Lovelace' } });
     expect(again.body).toMatchObject({ id: created.body.id, name: 'Ada Lovelace' });
     const unchanged = await app.request('POST', `/api/audiences/${audience}/contacts`, { key: org.apiKey, body: { email: 'ada@example.net' } });

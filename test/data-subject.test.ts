@@ -135,6 +135,7 @@ describe('GET /recipients/{email}/data', () => {
       firstName: 'Ada',
       lastName: 'Lovelace',
       unsubscribed: false,
+      pending: false,
       properties: { plan: 'pro' },
       engagement: { lastDeliveredAt: null, lastOpenedAt: null, lastClickedAt: null },
       createdAt: expect.any(String),

@@ -42,6 +42,7 @@ describe('the declarations of due work', () => {
       'overage-meter': 60_000,
       retention: 3_600_000,
       sunset: 86_400_000,
+      'unconfirmed-contacts': 3_600_000,
     });
   });
 
@@ -60,13 +61,14 @@ describe('the declarations of due work', () => {
     expect(sweep('contact-import').again!({ handled: 1, outcomes: { completed: 1 }, abandoned: 0 })).toBe(false);
     expect(sweep('contact-import').summary({ handled: 0, outcomes: {}, abandoned: 2 })).toEqual({ handled: 0, outcomes: {}, abandoned: 2 });
     expect(sweep('contact-import').summary({ handled: 0, outcomes: {}, abandoned: 0 })).toBeNull();
-    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'overage-meter', 'retention', 'sunset'] as const) expect(sweep(kind).again).toBeUndefined();
+    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'overage-meter', 'retention', 'sunset', 'unconfirmed-contacts'] as const) expect(sweep(kind).again).toBeUndefined();
     expect(sweep('system-mail').summary(3)).toEqual({ handled: 3 });
     expect(sweep('domain-check').summary(2)).toEqual({ checked: 2 });
     expect(sweep('plan-changes').summary(1)).toEqual({ applied: 1 });
     expect(sweep('payment-grace').summary(1)).toEqual({ restricted: 1 });
     expect(sweep('overage-meter').summary(2)).toEqual({ reported: 2 });
-    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'overage-meter'] as const) expect(sweep(kind).summary(0)).toBeNull();
+    expect(sweep('unconfirmed-contacts').summary(4)).toEqual({ deleted: 4 });
+    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'overage-meter', 'unconfirmed-contacts'] as const) expect(sweep(kind).summary(0)).toBeNull();
     const retention = { emailsDeleted: 0, eventsDeleted: 0, attachmentsExpired: 1, auditEventsDeleted: 0, organizationsErased: 0 };
     expect(sweep('retention').summary(retention)).toEqual(retention);
     expect(sweep('retention').summary({ ...retention, attachmentsExpired: 0 })).toBeNull();
@@ -101,6 +103,7 @@ describe('the declarations of due work', () => {
       retention: { id: 'retention', triggers: [{ cron: '17 * * * *' }] },
       'sunset-audience': { id: 'sunset-audience', triggers: [{ event: 'sunset/due' }], concurrency: { key: 'event.data.id', limit: 1 } },
       sunset: { id: 'sunset', triggers: [{ cron: '41 3 * * *' }] },
+      'unconfirmed-contacts': { id: 'unconfirmed-contacts', triggers: [{ cron: '41 * * * *' }] },
     });
   });
 
@@ -221,6 +224,7 @@ describe('the per-row runs keep the step ids of runs in flight', () => {
       ['payment-grace', 'restrict-unpaid-accounts', 1, { restricted: 1 }],
       ['overage-meter', 'report-overage', 2, { reported: 2 }],
       ['retention', 'apply-retention', retention, retention],
+      ['unconfirmed-contacts', 'delete-unconfirmed-contacts', 2, { deleted: 2 }],
     ];
     for (const [kind, step, swept, answer] of cases) {
       const run = await stepsOf(cronOf(kind), timer, () => swept);

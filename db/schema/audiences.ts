@@ -59,11 +59,23 @@ export const contacts = pgTable(
     lastDeliveredAt: timestamp('last_delivered_at', { withTimezone: true, mode: 'date' }),
     lastOpenedAt: timestamp('last_opened_at', { withTimezone: true, mode: 'date' }),
     lastClickedAt: timestamp('last_clicked_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Double opt-in (docs/consent.md): since when a confirmation is asked for and not yet given. A
+     * pending contact is not subscribed (`unsubscribed` stays true until it confirms, the check
+     * below), so every path that skips the unsubscribed skips it too; it is deleted when no link of
+     * it has been mailed for UNCONFIRMED_CONTACT_DAYS.
+     */
+    pendingSince: timestamp('pending_since', { withTimezone: true, mode: 'date' }),
+    /** When the contact last confirmed a double opt-in link. */
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [
     uniqueIndex('contacts_organization_email_unique').on(t.organizationId, t.email),
+    check('contacts_pending_unsubscribed', sql`${t.pendingSince} is null or ${t.unsubscribed}`),
+    // The unconfirmed-contacts sweep's read: few rows, so the index holds only them.
+    index('contacts_pending_idx').on(t.pendingSince).where(sql`${t.pendingSince} is not null`),
     // Substring search of addresses (`search`), fast at millions of contacts.
     index('contacts_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
   ],

@@ -50,6 +50,12 @@ export type EntryLimiter = ReturnType<typeof createEntryLimiter>;
 export const CONFIRM_ADDRESS_LIMIT: EntryLimit = { requests: 30, windowMs: 60_000 };
 
 /**
+ * `/confirm-subscription/<token>` (double opt-in): as the address confirmation, a person opens the
+ * page and presses one button; the token is signed, so the limit only keeps a flood off the database.
+ */
+export const CONFIRM_SUBSCRIPTION_LIMIT: EntryLimit = { requests: 30, windowMs: 60_000 };
+
+/**
  * `POST /stripe/webhook`: Stripe sends from a handful of addresses, in bursts when many
  * subscriptions renew on the first of the month, and retries what is refused (for days), so the
  * budget is generous; it bounds what an unsigned flood costs before the signature is checked.
@@ -60,12 +66,15 @@ export const STRIPE_WEBHOOK_LIMIT: EntryLimit = { requests: 600, windowMs: 60_00
 export function createPublicEntryLimits(clock: Pick<Clock, 'now'>) {
   const confirmAddress = createEntryLimiter(CONFIRM_ADDRESS_LIMIT, clock);
   const stripeWebhook = createEntryLimiter(STRIPE_WEBHOOK_LIMIT, clock);
+  const confirmSubscription = createEntryLimiter(CONFIRM_SUBSCRIPTION_LIMIT, clock);
   return {
     confirmAddress,
     stripeWebhook,
+    confirmSubscription,
     reset(): void {
       confirmAddress.reset();
       stripeWebhook.reset();
+      confirmSubscription.reset();
     },
   };
 }

@@ -6,6 +6,7 @@ import { applyRetention } from '../services/emails/retention';
 import { reportOverage } from '../services/billing/overage-meter';
 import { restrictUnpaidAccounts } from '../services/billing/payment-standing';
 import { applyDuePlanChanges } from '../services/plans/changes';
+import { deleteUnconfirmedContacts } from '../services/double-opt-in';
 import type { SweepReport } from '../services/shared/dispatch-sweep';
 import { runSunset, sunsetAudience } from '../services/sunset/run';
 import { deliverSystemEmail, sweepSystemEmails } from '../services/system-mail/queue';
@@ -213,6 +214,15 @@ const sunset = dueWork({
   perRow: { functionId: 'sunset-audience', concurrency: { per: 'id', limit: 1 }, step: 'apply-sunset', run: sunsetAudience },
 });
 
+/** Hourly: contacts a double opt-in left pending 30 days after their last confirmation email are deleted (docs/consent.md). */
+const unconfirmedContacts = dueWork({
+  kind: 'unconfirmed-contacts',
+  sweep: deleteUnconfirmedContacts,
+  intervalMs: 3_600_000,
+  summary: counted('deleted'),
+  cron: { functionId: 'unconfirmed-contacts', schedule: '41 * * * *', step: 'delete-unconfirmed-contacts', answer: (deleted) => ({ deleted }) },
+});
+
 /** The declaration of each kind, by its name (the type refuses a kind left out or a declaration under another's name). */
 export const DUE_WORK: { readonly [K in JobKind]: DueWork<K> } = {
   'system-mail': systemMail,
@@ -226,6 +236,7 @@ export const DUE_WORK: { readonly [K in JobKind]: DueWork<K> } = {
   'overage-meter': overageMeter,
   retention,
   sunset,
+  'unconfirmed-contacts': unconfirmedContacts,
 };
 
 /** Every declaration, in the order of JOB_KINDS. */

@@ -60,7 +60,7 @@ export function createMetrics(process: { roles: string[]; poolSize: number | nul
     registers: [registry],
   });
   const accepted = new Counter({ name: 'eumail_emails_accepted_total', help: 'Emails accepted (stored and queued), by source and mode', labelNames: ['source', 'mode'], registers: [registry] });
-  const admitted = new Counter({ name: 'eumail_admitted_total', help: 'Messages stored through the admit door, by way in: api, batch, smtp, broadcast, broadcast_test, system', labelNames: ['via'], registers: [registry] });
+  const admitted = new Counter({ name: 'eumail_admitted_total', help: 'Messages stored through the admit door, by way in: api, batch, smtp, broadcast, broadcast_test, confirmation, system', labelNames: ['via'], registers: [registry] });
   const attempts = new Counter({ name: 'eumail_delivery_attempts_total', help: 'Delivery attempts finished, by outcome: delivered, deferred (recipients left to retry), bounced, failed, suppressed, complained', labelNames: ['outcome'], registers: [registry] });
   const delivered = new Counter({ name: 'eumail_emails_delivered_total', help: 'Emails delivered: an attempt ended with no recipient left to try and at least one accepted', registers: [registry] });
   const limited = new Counter({ name: 'eumail_rate_limited_total', help: 'Requests refused with RATE_LIMITED, by channel', labelNames: ['channel'], registers: [registry] });

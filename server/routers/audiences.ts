@@ -47,7 +47,8 @@ export const contact = z
     id: z.uuid(),
     email: z.string().describe('Lowercase; an IDN domain in ASCII (punycode)'),
     name: z.string().nullable(),
-    subscribed: z.boolean(),
+    subscribed: z.boolean().describe('Subscribed in this audience; false while pending'),
+    pending: z.boolean().describe('Asked to confirm (double opt-in, POST /contacts) and not confirmed yet: it gets no broadcast meanwhile'),
     createdAt: isoDate,
     updatedAt: isoDate,
   })

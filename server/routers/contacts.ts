@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { deleteContactProfile, createContactProfile, updateContactProfile } from '../services/contacts/profile-write';
 import { getContactProfile, listContactProfiles, propertyFilterOf } from '../services/contacts/profile';
+import { CONFIRMATION_LINK_DAYS, resendConfirmation } from '../services/double-opt-in';
 import { addContactToSegment, listContactSegments, removeContactFromSegment } from '../services/contacts/segments';
+import { validationError } from '../errors';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { name } from './audiences';
@@ -17,7 +19,8 @@ export const contactProfile = z
     name: z.string().nullable().describe('As given; "first last" when only those were given'),
     firstName: z.string().nullable(),
     lastName: z.string().nullable(),
-    unsubscribed: z.boolean().describe('Unsubscribed from everything sent to lists, whatever each segment says'),
+    unsubscribed: z.boolean().describe('Unsubscribed from everything sent to lists, whatever each segment says; true while pending'),
+    pending: z.boolean().describe('Asked to confirm (double opt-in) and not confirmed yet: it gets no broadcast meanwhile; confirming, or PATCH unsubscribed: false, ends it'),
     properties: z.record(z.string(), propertyValueOutput).describe('Values of the contact properties (GET /contact-properties)'),
     engagement: z
       .object({ lastDeliveredAt: isoDate.nullable(), lastOpenedAt: isoDate.nullable(), lastClickedAt: isoDate.nullable() })
@@ -40,8 +43,27 @@ const changes = {
     .describe('Values by property key, checked by its type; null clears one'),
 };
 
+/** How a double opt-in confirmation is mailed (docs/consent.md). */
+const confirmationSender = z.strictObject({
+  from: z.string().max(998).describe('The sender, `Name <address>` or the address, on one of your verified domains'),
+  template_id: idParam
+    .nullable()
+    .optional()
+    .describe('A published template showing {{ confirmation_url }} (and may use {{ email }}, {{ name }}, {{ organization }}, {{ expires_in_days }}); the built-in text when absent'),
+});
+
 const tags = ['Contacts'];
 const path = { idOrEmail: contactParam };
+
+/** `double_opt_in` and its `confirmation`: one needs the other. */
+function doubleOptInOf(input: { double_opt_in?: boolean; confirmation?: { from: string; template_id?: string | null } }) {
+  if (!input.double_opt_in) {
+    if (input.confirmation) throw validationError('confirmation: is only read with double_opt_in: true');
+    return undefined;
+  }
+  if (!input.confirmation) throw validationError('confirmation.from: double opt-in mails a confirmation; give a sender on one of your verified domains');
+  return { sender: { from: input.confirmation.from, templateId: input.confirmation.template_id ?? null } };
+}
 
 export const contactsRouter = router({
   create: orgProcedure
@@ -66,6 +88,12 @@ export const contactsRouter = router({
           .max(50)
           .optional()
           .describe("Its choices about topics (the rest follow each topic's default)"),
+        double_opt_in: jsonBoolean()
+          .optional()
+          .describe(
+            `Double opt-in: the contact is pending (not subscribed) until it clicks the link mailed from \`confirmation.from\` (valid ${CONFIRMATION_LINK_DAYS} days); segments and topics are joined then. A contact confirmed before is left subscribed`,
+          ),
+        confirmation: confirmationSender.optional().describe('With double_opt_in: how the confirmation is mailed'),
       }),
     )
     .output(contactProfile)
@@ -79,6 +107,7 @@ export const contactsRouter = router({
         properties: input.properties,
         segmentIds: input.segments?.map((segment) => segment.id),
         topics: input.topics,
+        doubleOptIn: doubleOptInOf(input),
       });
       return contact;
     }),
@@ -133,6 +162,22 @@ export const contactsRouter = router({
       await deleteContactProfile(ctx.deps, ctx.principal, input.idOrEmail);
       return { message: 'Contact deleted' };
     }),
+
+  resendConfirmation: orgProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/contacts/{idOrEmail}/confirmation',
+        operationId: 'resendContactConfirmation',
+        tags,
+        summary: 'Mail a pending contact a new double opt-in link (at most once per 10 minutes and 5 times a day: 429 beyond)',
+      },
+      liveWrite: true,
+      errors: [409],
+    })
+    .input(z.strictObject({ ...path, from: confirmationSender.shape.from.optional().describe('The last confirmation\'s sender when absent'), template_id: confirmationSender.shape.template_id }))
+    .output(z.object({ contactId: z.uuid(), emailId: z.uuid().describe('The confirmation email'), expiresAt: isoDate.describe('When its link stops working') }))
+    .mutation(({ ctx, input }) => resendConfirmation(ctx.deps, ctx.principal, input.idOrEmail, { from: input.from, templateId: input.template_id })),
 
   listSegments: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/contacts/{idOrEmail}/segments', operationId: 'listContactSegments', tags, summary: 'The segments (audiences) a contact is in' } })

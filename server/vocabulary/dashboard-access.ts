@@ -113,6 +113,7 @@ export const DASHBOARD_ACCESS = {
   'contacts.update': AUDIENCE,
   'contacts.delete': AUDIENCE,
   'contacts.listSegments': EVERYONE,
+  'contacts.resendConfirmation': AUDIENCE,
   'contacts.addSegment': AUDIENCE,
   'contacts.removeSegment': AUDIENCE,
   // Starting one is the dashboard's upload (app/(dashboard)/contacts/imports/route.ts), held to contacts.create's rule.

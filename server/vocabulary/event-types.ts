@@ -21,6 +21,7 @@ export const EVENT_DESCRIPTIONS = {
   'contact.created': 'A contact was added to an audience.',
   'contact.updated': 'A contact’s name or subscription changed.',
   'contact.deleted': 'A contact was removed from an audience.',
+  'contact.confirmed': 'A contact clicked the link of a double opt-in confirmation and is subscribed.',
   'broadcast.scheduled': 'A broadcast was scheduled.',
   'broadcast.sending': 'A broadcast started sending.',
   'broadcast.held': 'A broadcast was held: for review, or until a daily or monthly limit resets.',

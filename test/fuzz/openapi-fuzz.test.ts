@@ -264,6 +264,7 @@ describe('the cross-organization sweep', () => {
     '/contacts/{idOrEmail}': { idOrEmail: 'contact' },
     '/contacts/imports/{id}': { id: 'contactImport' },
     '/contacts/{idOrEmail}/segments': { idOrEmail: 'contact' },
+    '/contacts/{idOrEmail}/confirmation': { idOrEmail: 'contact' },
     '/contacts/{idOrEmail}/segments/{segmentId}': { idOrEmail: 'contact', segmentId: 'audience' },
     '/contacts/{idOrEmail}/topics': { idOrEmail: 'contact' },
     '/contacts/{idOrEmail}/consent': { idOrEmail: 'contact' },

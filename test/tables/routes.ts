@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@/server/services/api-keys/keys';
 import { eq } from 'drizzle-orm';
-import { audiences, contactImports, contactProperties, domains, events, organizations, suppressions, topics, webhookDeliveries, webhooks } from '@/db/schema';
+import { audiences, contactImports, contactProperties, contacts, domains, events, organizations, suppressions, topics, webhookDeliveries, webhooks } from '@/db/schema';
 import { newId } from '@/server/ids';
 import { newSigningSecret, sealSecret } from '@/server/services/webhooks/secrets';
 import { registerDomain } from '@/server/services/domains/crud';
@@ -163,6 +163,23 @@ async function makeContact(ctx: PrepareContext): Promise<{ id: string; contactId
   const { contactId } = await insertMember(ctx.app.runtime.deps.db, { organizationId: ctx.organizationId, audienceId: id, email: `c${randomBytes(4).toString('hex')}@example.net`, now: ctx.app.clock.now() });
   return { id, contactId };
 }
+
+/** A contact asked to confirm (double opt-in) and not confirmed yet, by id. */
+async function makePendingContact(ctx: PrepareContext): Promise<string> {
+  const id = newId();
+  const now = ctx.app.clock.now();
+  await ctx.app.runtime.deps.db
+    .insert(contacts)
+    .values({ id, organizationId: ctx.organizationId, email: `p${randomBytes(4).toString('hex')}@example.net`, unsubscribed: true, pendingSince: now, createdAt: now, updatedAt: now });
+  return id;
+}
+
+/** A pending contact and a sender on a verified domain of the organization, for a re-sent confirmation. */
+const withPendingContact = {
+  prepare: async (ctx: PrepareContext) => ({ params: { idOrEmail: await makePendingContact(ctx) }, body: { from: (await sendable(ctx)).from } }),
+  foreign: async (ctx: PrepareContext) => ({ idOrEmail: await makePendingContact(ctx) }),
+  foreignBody: async (ctx: PrepareContext) => ({ from: (await sendable(ctx)).from }),
+};
 
 /** A contact of the organization (in an audience), named by id in `/contacts/{idOrEmail}…`. */
 const withProfile = (body?: () => unknown, segment = false) => {
@@ -360,6 +377,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'PATCH', path: '/contacts/{idOrEmail}', sendingAccess: false, liveWrite: true, ...withProfile(() => ({ last_name: 'Lovelace' })) },
   { method: 'DELETE', path: '/contacts/{idOrEmail}', sendingAccess: false, liveWrite: true, ...withProfile() },
   { method: 'GET', path: '/contacts/{idOrEmail}/segments', sendingAccess: false, liveWrite: false, ...withProfile() },
+  { method: 'POST', path: '/contacts/{idOrEmail}/confirmation', sendingAccess: false, liveWrite: true, ...withPendingContact },
   // multipart/form-data: the form goes as it is (test/support/app.ts).
   { method: 'POST', path: '/contacts/imports', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: importForm(`email\nimported-${randomBytes(3).toString('hex')}@example.net\n`) }) },
   { method: 'GET', path: '/contacts/imports', sendingAccess: false, liveWrite: false },

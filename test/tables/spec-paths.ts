@@ -41,7 +41,7 @@ export const EXTRA_OPERATIONS: string[] = [
   'POST /webhooks/{id}/signing-secret/rotate',
   'POST /templates/{id}/duplicate', 'POST /templates/{id}/publish', 'POST /broadcasts/{id}/duplicate',
   'POST /contacts', 'GET /contacts', 'GET /contacts/{idOrEmail}', 'PATCH /contacts/{idOrEmail}', 'DELETE /contacts/{idOrEmail}',
-  'GET /contacts/{idOrEmail}/segments', 'POST /contacts/{idOrEmail}/segments/{segmentId}', 'DELETE /contacts/{idOrEmail}/segments/{segmentId}',
+  'GET /contacts/{idOrEmail}/segments', 'POST /contacts/{idOrEmail}/confirmation', 'POST /contacts/{idOrEmail}/segments/{segmentId}', 'DELETE /contacts/{idOrEmail}/segments/{segmentId}',
   'POST /contacts/imports', 'GET /contacts/imports', 'GET /contacts/imports/{id}',
   'POST /topics', 'GET /topics', 'GET /topics/{id}', 'PATCH /topics/{id}', 'DELETE /topics/{id}',
   'GET /contacts/{idOrEmail}/topics', 'PATCH /contacts/{idOrEmail}/topics',

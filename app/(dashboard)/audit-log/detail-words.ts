@@ -95,7 +95,9 @@ export function detailWords(event: AuditEvent): string | null {
     case 'contact.updated': {
       const fields: unknown[] = Array.isArray(details.fields) ? details.fields : [];
       const subscription = fields.includes('subscribed') ? (details.subscribed ? 'subscribed again' : 'unsubscribed') : null;
-      return [inAudience(details), subscription, fields.includes('name') ? 'name changed' : null].filter(Boolean).join(', ') || null;
+      // A double opt-in the organization settled itself (docs/consent.md): subscribed or not, no longer pending.
+      const settled = fields.includes('pending') ? (details.unsubscribed === false ? 'subscribed without confirmation' : 'no longer pending confirmation') : null;
+      return [inAudience(details), subscription, settled, fields.includes('name') ? 'name changed' : null].filter(Boolean).join(', ') || null;
     }
     case 'contact.deleted':
       return inAudience(details);

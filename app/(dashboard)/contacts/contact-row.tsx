@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { ChevronRightIcon } from 'lucide-react';
 import { RelativeTime } from '../../components/relative-time';
 import type { ContactProfile } from './types';
+import { PendingBadge } from './pending-badge';
 import { UnsubscribedBadge } from './unsubscribed-badge';
 
 /** One contact of the list: its address (the link to its page), name, whether it left everything, and when it was added. */
@@ -14,7 +15,7 @@ export function ContactRow({ contact }: { contact: ContactProfile }) {
           <Link href={href} className="font-medium break-all text-slate-900 hover:text-indigo-600 hover:underline" data-testid="contact-email">
             {contact.email}
           </Link>
-          {contact.unsubscribed && <UnsubscribedBadge />}
+          {contact.pending ? <PendingBadge /> : contact.unsubscribed && <UnsubscribedBadge />}
         </div>
       </td>
       <td className="max-w-64 min-w-32 px-4 py-3 break-words text-slate-700" data-testid="contact-name">

@@ -139,6 +139,8 @@ function merge(
           lastDeliveredAt: null,
           lastOpenedAt: null,
           lastClickedAt: null,
+          pendingSince: null,
+          confirmedAt: null,
           createdAt: input.now,
           updatedAt: input.now,
         },

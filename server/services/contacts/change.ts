@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { contacts } from '@/db/schema';
 import { perDatabase, prepareSql } from '@/db/raw-sql';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
@@ -12,6 +13,7 @@ import { contactView, type ContactSqlRow, type ContactView } from './fields';
 import { getContact } from './read';
 import { canonicalContactIds } from './aliases';
 import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
+import { recordEvent } from '../shared/events';
 
 const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
 
@@ -23,7 +25,7 @@ const updateOn = perDatabase((db: Db) =>
     db,
     null,
     sql`with prior as (
-        select c.id, c.email, c.name, m.subscribed, m.created_at from audience_memberships m join contacts c on c.id = m.contact_id
+        select c.id, c.email, c.name, m.subscribed, m.created_at, c.pending_since from audience_memberships m join contacts c on c.id = m.contact_id
         where m.audience_id = ${p('audience', 'uuid')} and m.contact_id = ${p('id', 'uuid')}
       ), renamed as (
         update contacts c set name = ${p('name', 'text')}, updated_at = ${p('now', 'timestamptz')}
@@ -36,7 +38,7 @@ const updateOn = perDatabase((db: Db) =>
         returning m.contact_id
       ), changed as (
         select x.id, x.email, case when r.id is not null then ${p('name', 'text')} else x.name end as name,
-          coalesce(${p('subscribed', 'boolean')}, x.subscribed) as subscribed, x.created_at, ${p('now', 'timestamptz')} as updated_at,
+          coalesce(${p('subscribed', 'boolean')}, x.subscribed) and x.pending_since is null as subscribed, x.pending_since is not null as pending, x.created_at, ${p('now', 'timestamptz')} as updated_at,
           r.id is not null as name_changed, s.contact_id is not null as subscribed_changed
         from prior x left join renamed r on r.id = x.id left join resubscribed s on s.contact_id = x.id
         where r.id is not null or s.contact_id is not null
@@ -85,6 +87,7 @@ export async function updateContact(
   const audience = await ownAudience(deps.db, principal, audienceId);
   const rows = await deps.db.transaction(async (tx) => {
     await declareConsentSource(tx, sourceOfPrincipal(principal));
+    if (input.subscribed === true) await subscribePending(tx, deps, principal, audience.id, id);
     const changed = await updateOn(tx).execute({
       organization: principal.organizationId,
       audience: audience.id,
@@ -103,6 +106,31 @@ export async function updateContact(
   if (row) return contactView({ ...row, createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) });
   // Nothing changed, or no such contact: the read says which.
   return getContact(deps, principal, audience.id, id);
+}
+
+/**
+ * The organization subscribes a pending contact itself (PATCH `subscribed: true` in an audience):
+ * its call, recorded in the ledger as `subscribed` by its key or member, not as a confirmation.
+ */
+async function subscribePending(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, principal: Principal, audienceId: string, contactId: string): Promise<void> {
+  const [settled] = await tx
+    .update(contacts)
+    .set({ pendingSince: null, unsubscribed: false, updatedAt: deps.clock.now() })
+    .where(
+      and(
+        eq(contacts.id, contactId),
+        eq(contacts.organizationId, principal.organizationId),
+        isNotNull(contacts.pendingSince),
+        sql`exists (select 1 from audience_memberships m where m.audience_id = ${audienceId} and m.contact_id = ${contacts.id})`,
+      ),
+    )
+    .returning();
+  if (!settled) return;
+  await recordEvent(tx, deps, {
+    organizationId: principal.organizationId,
+    type: 'contact.updated',
+    data: { contactId: settled.id, audienceId: null, email: settled.email, name: settled.name, unsubscribed: false, subscribed: true, pending: false },
+  });
 }
 
 /** Removes contacts from an audience by id (a contact left in no audience is deleted); answers how many were deleted and how many were not there. */

@@ -10,7 +10,7 @@ const byPerson = sql.raw(`not coalesce((h.data ->> 'machine')::boolean, false)`)
  * transactional mail joins nothing and writes nothing; a contact's times only move forward. It
  * outlives the log's retention, and rule-based segments and the sunset (services/sunset) read it.
  * A person's open or click moving it lifts the contact's sunset in every audience: a trigger on
- * these columns (migration 0043), so it happens in this statement, whoever runs it.
+ * these columns (migration 0045), so it happens in this statement, whoever runs it.
  */
 export function engagementCte(events: string, emailsOf: string): SQL {
   return sql`engaged as (

@@ -9,6 +9,7 @@ export interface AudienceContactRow {
   email: string;
   name: string | null;
   subscribed: boolean;
+  pending: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -21,7 +22,9 @@ export const audienceContactColumns = {
   id: contacts.id,
   email: contacts.email,
   name: contacts.name,
-  subscribed: audienceMemberships.subscribed,
+  // A pending contact (double opt-in) is not subscribed anywhere until it confirms.
+  subscribed: sql<boolean>`(${audienceMemberships.subscribed} and ${contacts.pendingSince} is null)`.mapWith(audienceMemberships.subscribed),
+  pending: sql<boolean>`(${contacts.pendingSince} is not null)`.mapWith(audienceMemberships.subscribed),
   createdAt: audienceMemberships.createdAt,
   updatedAt: sql<Date>`greatest(${audienceMemberships.updatedAt}, ${contacts.updatedAt})`.mapWith(contacts.updatedAt),
 };
@@ -30,7 +33,10 @@ export interface ContactView {
   id: string;
   email: string;
   name: string | null;
+  /** In this audience, and not pending. */
   subscribed: boolean;
+  /** Asked to confirm (double opt-in) and not confirmed yet. */
+  pending: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,6 +47,7 @@ export interface ContactSqlRow {
   email: string;
   name: string | null;
   subscribed: boolean;
+  pending: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -50,6 +57,7 @@ export const contactView = (row: AudienceContactRow): ContactView => ({
   email: row.email,
   name: row.name,
   subscribed: row.subscribed,
+  pending: row.pending,
   createdAt: new Date(row.createdAt).toISOString(),
   updatedAt: new Date(row.updatedAt).toISOString(),
 });

@@ -2,7 +2,10 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { audienceMemberships, audiences, contacts, organizations, type ContactPropertyValue } from '@/db/schema';
 import type { Deps } from '../../deps';
+import { validationError } from '../../errors';
 import { newId } from '../../ids';
+import { declareConsentSource, sourceOfPrincipal, type ConsentSource } from '../consent/source';
+import { requestConfirmation, wakeConfirmation, type ConfirmationSender, type RequestedConfirmation } from '../double-opt-in/request';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { propertyChangesOf, withPropertyChanges, type PropertyChanges } from '../contact-properties/assign';
 import { recordEvent } from '../shared/events';
@@ -15,7 +18,6 @@ import { profileView, type ContactProfileView } from './profile';
 import { joinSegment } from './segments';
 import type { ContactTarget } from './target';
 import { setTopicSubscriptions, type TopicChoice } from '../topics/subscriptions';
-import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'jobs'>;
 
@@ -34,6 +36,11 @@ export interface NewContactProfile extends ContactProfileChanges {
   segmentIds?: string[];
   /** Its choices about topics (Resend's `topics: [{ id, subscription }]`). */
   topics?: TopicChoice[];
+  /**
+   * Double opt-in (docs/consent.md): the contact is pending until it clicks the link mailed from
+   * `sender`; the segments and topics are joined then, not now.
+   */
+  doubleOptIn?: { sender: ConfirmationSender };
 }
 
 const sameValues = (a: Record<string, ContactPropertyValue>, b: Record<string, ContactPropertyValue>) =>
@@ -57,31 +64,58 @@ export const eventData = (row: ContactRow, audienceId: string | null = null) => 
   lastName: row.lastName,
   unsubscribed: row.unsubscribed,
   subscribed: !row.unsubscribed,
+  pending: row.pendingSince !== null,
 });
 
 /**
  * Adds a contact to the organization, or updates the one of that address (same id): the rules of
  * the spec's contact create, so a create never removes an opt-out (`unsubscribed: false` leaves an
- * unsubscribed contact as it is; PATCH changes it). It then joins the given segments, subscribed.
- * The plan's cap counts a new address.
+ * unsubscribed contact as it is; PATCH changes it). It then joins the given segments, subscribed
+ * (with `doubleOptIn`, once it confirms). The plan's cap counts a new address.
  */
-export async function createContactProfile(deps: WriteDeps, principal: Principal, input: NewContactProfile): Promise<{ contact: ContactProfileView; created: boolean }> {
+export async function createContactProfile(deps: Deps, principal: Principal, input: NewContactProfile): Promise<{ contact: ContactProfileView; created: boolean }> {
+  const outcome = await deps.db.transaction((tx) => createContactProfileIn(tx, deps, principal, input, sourceOfPrincipal(principal)));
+  if (outcome.confirmation) wakeConfirmation(deps, outcome.confirmation);
+  return { contact: outcome.contact, created: outcome.created };
+}
+
+export interface CreatedContactProfile {
+  contact: ContactProfileView;
+  created: boolean;
+  /** With `doubleOptIn`: the confirmation asked for, whose email the caller wakes (`wakeConfirmation`) once its transaction has committed. */
+  confirmation: RequestedConfirmation | null;
+}
+
+/**
+ * `createContactProfile` in the caller's transaction, declaring `source` for the ledger: what a
+ * hosted form calls with its organization's principal and `{ via: 'form', formId, formVersion,
+ * clientAddress, userAgent }`, `doubleOptIn` naming the form's sender and template, and the
+ * form's segments and topics (joined on confirmation).
+ */
+export async function createContactProfileIn(tx: Db, deps: Deps, principal: Principal, input: NewContactProfile, source: ConsentSource): Promise<CreatedContactProfile> {
   const email = contactAddressOrRefuse(input.email, 'email');
-  const changes = await propertyChangesOf(deps.db, principal.organizationId, input.properties);
-  return deps.db.transaction(async (tx) => {
-    await declareConsentSource(tx, sourceOfPrincipal(principal));
-    const now = deps.clock.now();
-    await refusePastContactCap(tx, { organizationId: principal.organizationId, emails: [email], now });
-    const [existing] = await tx
-      .select()
-      .from(contacts)
-      .where(and(eq(contacts.organizationId, principal.organizationId), eq(contacts.email, email)))
-      .for('update');
-    const written = existing ? await rewrite(tx, deps, principal, existing, { ...input, unsubscribed: existing.unsubscribed || input.unsubscribed === true }, changes) : await insert(tx, deps, principal, email, input, changes);
+  if (input.doubleOptIn && input.unsubscribed === true) throw validationError('double_opt_in: a contact unsubscribed from everything is not asked to confirm; leave out one of the two');
+  const changes = await propertyChangesOf(tx, principal.organizationId, input.properties);
+  const now = deps.clock.now();
+  await declareConsentSource(tx, source);
+  await refusePastContactCap(tx, { organizationId: principal.organizationId, emails: [email], now });
+  const [existing] = await tx
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, principal.organizationId), eq(contacts.email, email)))
+    .for('update');
+  let written = existing ? await rewrite(tx, deps, principal, existing, { ...input, unsubscribed: existing.unsubscribed || input.unsubscribed === true }, changes) : await insert(tx, deps, principal, email, input, changes);
+  let confirmation: RequestedConfirmation | null = null;
+  if (input.doubleOptIn) {
+    confirmation = await requestConfirmation(tx, deps, { principal, contactId: written.id, sender: input.doubleOptIn.sender, join: { audienceIds: input.segmentIds, topics: input.topics }, source });
+    if (confirmation.status === 'sent') written = (await tx.select().from(contacts).where(eq(contacts.id, written.id)))[0]!;
+  }
+  // Confirmed before (or no double opt-in): what the request joins is joined now.
+  if (!confirmation || confirmation.status === 'already_confirmed') {
     for (const segmentId of [...new Set(input.segmentIds ?? [])]) await joinSegment(tx, deps, principal, written, segmentId);
     await setTopicSubscriptions(tx, deps, principal, written.id, input.topics ?? []);
-    return { contact: profileView(written), created: !existing };
-  });
+  }
+  return { contact: profileView(written), created: !existing, confirmation };
 }
 
 async function insert(tx: Db, deps: WriteDeps, principal: Principal, email: string, input: NewContactProfile, changes: PropertyChanges): Promise<ContactRow> {
@@ -93,7 +127,9 @@ async function insert(tx: Db, deps: WriteDeps, principal: Principal, email: stri
       organizationId: principal.organizationId,
       email,
       ...namesAfter(NO_NAMES, input),
-      unsubscribed: input.unsubscribed ?? false,
+      // Asked to confirm: pending from the start, so its first ledger entry says `pending`.
+      unsubscribed: input.doubleOptIn ? true : (input.unsubscribed ?? false),
+      pendingSince: input.doubleOptIn ? now : null,
       properties: withPropertyChanges({}, changes),
       createdAt: now,
       updatedAt: now,
@@ -108,14 +144,20 @@ async function insert(tx: Db, deps: WriteDeps, principal: Principal, email: stri
   return row!;
 }
 
-/** The contact with the changes written (and its event and audit entry), or as it was when they change nothing. */
-async function rewrite(tx: Db, deps: WriteDeps, principal: Principal, row: ContactRow, input: ContactProfileChanges, changes: PropertyChanges): Promise<ContactRow> {
+/**
+ * The contact with the changes written (and its event and audit entry), or as it was when they
+ * change nothing. With `settlePending` (PATCH), a pending contact whose `unsubscribed` is given
+ * is no longer pending: subscribed (the organization's own call, not a confirmation) or not.
+ */
+async function rewrite(tx: Db, deps: WriteDeps, principal: Principal, row: ContactRow, input: ContactProfileChanges, changes: PropertyChanges, settlePending = false): Promise<ContactRow> {
   const next = { ...namesAfter(row, input), unsubscribed: input.unsubscribed ?? row.unsubscribed, properties: withPropertyChanges(row.properties, changes) };
   const fields = changedFields(row, next);
+  const settles = settlePending && row.pendingSince !== null && input.unsubscribed !== undefined;
+  if (settles) fields.push('pending');
   if (fields.length === 0) return row;
   const [updated] = await tx
     .update(contacts)
-    .set({ ...next, updatedAt: deps.clock.now() })
+    .set({ ...next, ...(settles ? { pendingSince: null } : {}), updatedAt: deps.clock.now() })
     .where(eq(contacts.id, row.id))
     .returning();
   await recordEvent(tx, deps, { organizationId: principal.organizationId, type: 'contact.updated', data: eventData(updated!) });
@@ -135,7 +177,7 @@ export async function updateContactProfile(deps: WriteDeps, principal: Principal
   return deps.db.transaction(async (tx) => {
     await declareConsentSource(tx, sourceOfPrincipal(principal));
     const row = await ownContact(tx, principal, target, { lock: true });
-    return profileView(await rewrite(tx, deps, principal, row, input, changes));
+    return profileView(await rewrite(tx, deps, principal, row, input, changes, true));
   });
 }
 

@@ -16,8 +16,10 @@ export interface ContactProfileView {
   name: string | null;
   firstName: string | null;
   lastName: string | null;
-  /** Unsubscribed from everything the organization sends to lists. */
+  /** Unsubscribed from everything the organization sends to lists (true while pending). */
   unsubscribed: boolean;
+  /** Asked to confirm (double opt-in) and not confirmed yet: it gets nothing meanwhile. */
+  pending: boolean;
   properties: Record<string, ContactPropertyValue>;
   /** Kept past the log's retention: when mail last reached the contact, and when a person (not a scanner) last opened or clicked. */
   engagement: { lastDeliveredAt: string | null; lastOpenedAt: string | null; lastClickedAt: string | null };
@@ -34,6 +36,7 @@ export const profileView = (row: ContactRow): ContactProfileView => ({
   firstName: row.firstName,
   lastName: row.lastName,
   unsubscribed: row.unsubscribed,
+  pending: row.pendingSince !== null,
   properties: row.properties,
   engagement: { lastDeliveredAt: iso(row.lastDeliveredAt), lastOpenedAt: iso(row.lastOpenedAt), lastClickedAt: iso(row.lastClickedAt) },
   createdAt: row.createdAt.toISOString(),

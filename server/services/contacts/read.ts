@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { audienceMemberships, contacts } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
@@ -13,7 +13,8 @@ const inAudience = (audienceId: string) => and(eq(audienceMemberships.audienceId
 /**
  * An audience's contacts, newest first, in cursor pages; `search` is a case-insensitive substring
  * of the address (addresses are stored lowercase, so a LIKE on the lowercased term, which the
- * trigram index serves), `subscribed` filters on the subscription in this audience.
+ * trigram index serves), `subscribed` filters on the subscription in this audience (a pending
+ * contact is not subscribed).
  */
 export async function listContacts(
   deps: Pick<Deps, 'db'>,
@@ -25,7 +26,7 @@ export async function listContacts(
   const page = await fetchPage(audienceMemberships.contactId, query, ({ where, orderBy, limit }) => {
     const conditions: Array<SQL | undefined> = [eq(audienceMemberships.audienceId, audience.id), where];
     if (query.search) conditions.push(containsLowercase(contacts.email, query.search));
-    if (query.subscribed !== undefined) conditions.push(eq(audienceMemberships.subscribed, query.subscribed));
+    if (query.subscribed !== undefined) conditions.push(query.subscribed ? and(eq(audienceMemberships.subscribed, true), isNull(contacts.pendingSince)) : sql`not (${audienceMemberships.subscribed} and ${contacts.pendingSince} is null)`);
     return deps.db
       .select(audienceContactColumns)
       .from(audienceMemberships)

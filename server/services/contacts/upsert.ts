@@ -58,7 +58,7 @@ const upsertOn = perDatabase((db: Db) => {
         select * from json_to_recordset(${sql.placeholder('input')}::text::json)
           as i(id uuid, email text, name text, subscribed boolean, first_name text, last_name text, unsubscribed boolean, properties jsonb)
       ), existing as (
-        select c.id, c.email, c.name, c.first_name, c.last_name, c.unsubscribed, c.properties from contacts c
+        select c.id, c.email, c.name, c.first_name, c.last_name, c.unsubscribed, c.properties, c.pending_since from contacts c
         where c.organization_id = ${org} and c.email in (select email from input)
       ), inserted as (
         insert into contacts (id, organization_id, email, name, first_name, last_name, unsubscribed, properties, created_at, updated_at)
@@ -92,13 +92,15 @@ const upsertOn = perDatabase((db: Db) => {
         where m.subscribed and not excluded.subscribed
         returning m.contact_id, m.subscribed, m.created_at, (m.xmax = 0) as created
       ), upserted as (
-        select t.id, t.email, coalesce(x.name, i.name, ${joined(sql`i.first_name`, sql`i.last_name`)}) as name, coalesce(j.subscribed, p.subscribed) as subscribed,
+        select t.id, t.email, coalesce(x.name, i.name, ${joined(sql`i.first_name`, sql`i.last_name`)}) as name,
+          coalesce(j.subscribed, p.subscribed) and e.pending_since is null as subscribed, e.pending_since is not null as pending,
           coalesce(j.created_at, p.created_at) as created_at, ${now} as updated_at, coalesce(j.created, false) as created
         from targets t join input i on i.email = t.email
           left join merged x on x.id = t.id
           left join joined j on j.contact_id = t.id
           left join prior p on p.contact_id = t.id
           left join renamed r on r.id = t.id
+          left join existing e on e.id = t.id
         where j.contact_id is not null or r.id is not null
       ), counted as (
         update audiences set contact_count = contact_count + (select count(*) from joined where created)
@@ -198,6 +200,6 @@ export async function upsertContacts(
     updated: written.length - created,
     unchanged: rows.size - written.length,
     errors,
-    changed: written.map((row) => contactView({ id: row.id, email: row.email, name: row.name, subscribed: row.subscribed, createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) })),
+    changed: written.map((row) => contactView({ id: row.id, email: row.email, name: row.name, subscribed: row.subscribed, pending: row.pending, createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) })),
   };
 }

@@ -12,6 +12,7 @@ import { ConsentSection } from './consent-section';
 import { ContactNotFound } from './contact-not-found';
 import { DeleteContactSection } from './delete-contact-section';
 import { EngagementSection } from './engagement-section';
+import { PendingSection } from './pending-section';
 import { PropertiesSection } from './properties-section';
 import { SegmentsSection } from './segments-section';
 import { SubscriptionSection } from './subscription-section';
@@ -42,6 +43,7 @@ export function ContactDetailView({ id }: { id: string }) {
       <BackToContacts />
       <TestModeNote />
       <ContactHeader contact={contact} />
+      {contact.pending && <PendingSection contact={contact} />}
       <SubscriptionSection contact={contact} />
       <EngagementSection engagement={contact.engagement} />
       <PropertiesSection contact={contact} />

@@ -7,6 +7,7 @@ import { CopyButton } from '../../../components/copy-button';
 import { RelativeTime } from '../../../components/relative-time';
 import { formatPreciseDateTime } from '../../../lib/format';
 import type { ContactProfile } from '../types';
+import { PendingBadge } from '../pending-badge';
 import { UnsubscribedBadge } from '../unsubscribed-badge';
 import { EditNamesDialog } from './edit-names-dialog';
 import { useContactWrite } from './use-contact-write';
@@ -37,7 +38,7 @@ export function ContactHeader({ contact }: { contact: ContactProfile }) {
             <h1 id="contact-email" className="text-2xl font-semibold tracking-tight break-all text-slate-900">
               {contact.email}
             </h1>
-            {contact.unsubscribed && <UnsubscribedBadge />}
+            {contact.pending ? <PendingBadge /> : contact.unsubscribed && <UnsubscribedBadge />}
           </div>
           <p className="mt-1 text-sm text-slate-600" data-testid="contact-name">
             {contact.name ?? <span className="text-slate-400">No name</span>}
