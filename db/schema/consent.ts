@@ -42,8 +42,14 @@ export const consentEntries = pgTable(
     clientAddress: text('client_address'),
     userAgent: text('user_agent'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /**
+     * The declaring transaction's mark (server/services/consent/source.ts): the entries one
+     * transaction wrote, which its `contact.consent_changed` events are made from. Not shown.
+     */
+    batchId: uuid('batch_id'),
   },
   (t) => [
+    index('consent_entries_batch_idx').on(t.batchId).where(sql`${t.batchId} is not null`),
     index('consent_entries_contact_idx').on(t.organizationId, t.contactId, t.id),
     index('consent_entries_email_idx').on(t.organizationId, t.email),
     check('consent_entries_address_or_hash', sql`${t.email} is not null or ${t.emailHash} is not null`),

@@ -21,6 +21,7 @@ export const EVENT_DESCRIPTIONS = {
   'contact.created': 'A contact was added to an audience.',
   'contact.updated': 'A contact’s name or subscription changed.',
   'contact.deleted': 'A contact was removed from an audience.',
+  'contact.consent_changed': 'A contact’s consent changed (subscribed, unsubscribed, confirmed, a topic joined or left, suppressed, sunset): one event per consent-ledger entry.',
   'contact.confirmed': 'A contact clicked the link of a double opt-in confirmation and is subscribed.',
   'broadcast.scheduled': 'A broadcast was scheduled.',
   'broadcast.sending': 'A broadcast started sending.',

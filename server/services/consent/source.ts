@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { newId } from '../../ids';
 import type { ConsentVia } from '../../vocabulary/consent';
 import type { Principal } from '../shared/principal';
 
@@ -35,6 +36,7 @@ export function sourceOfPrincipal(principal: Principal): ConsentSource {
  */
 export async function declareConsentSource(tx: Db, source: ConsentSource): Promise<void> {
   const { at, ...rest } = source;
-  const value = JSON.stringify({ ...rest, at: at?.toISOString() });
+  // `batch` marks the entries of this transaction: its contact.consent_changed events are made from them (./events.ts).
+  const value = JSON.stringify({ ...rest, at: at?.toISOString(), batch: newId() });
   await tx.execute(sql`select set_config('eumail.consent_source', ${value}, true)`);
 }

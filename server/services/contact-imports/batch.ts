@@ -18,6 +18,7 @@ import { readCsv, type CsvDelimiter, type CsvRecord } from './csv-records';
 import { readRow, type ImportRowValues } from './rows';
 import type { ContactImportRow } from './view';
 import { declareConsentSource, type ConsentSource } from '../consent/source';
+import { logConsentChanges } from '../consent/events';
 
 /** Rows one batch stores, in one transaction: the spec's batch bound. */
 export const IMPORT_BATCH_ROWS = CONTACT_BATCH_LIMIT;
@@ -272,6 +273,7 @@ async function storeBatch(tx: Db, deps: WorkDeps, id: string, cache: ReadingCach
   await chooseTopics(tx, row.organizationId, row.topics, [...outcomes.values()], now);
   if (row.confirmedConsent) await recordDeclaredConfirmations(tx, row.organizationId, [...outcomes.values()], now);
   await logEvents(tx, deps, events);
+  await logConsentChanges(tx, deps);
 
   const last = taken.at(-1)?.next ?? { chunk: row.nextChunk, record: row.nextRecord };
   // Every record is counted once, whatever became of it; no record left means done too (an emptied file).

@@ -14,6 +14,7 @@ import { getContact } from './read';
 import { canonicalContactIds } from './aliases';
 import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
 import { recordEvent } from '../shared/events';
+import { logConsentChanges } from '../consent/events';
 
 const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
 
@@ -99,6 +100,7 @@ export async function updateContact(
     });
     const [contact] = changed;
     if (contact) await recordContactUpdated(tx, deps, principal, audience, contact, [contact.name_changed && 'name', contact.subscribed_changed && 'subscribed'].filter((field) => field !== false));
+    await logConsentChanges(tx, deps);
     return changed;
   });
   wakeIfQueued(deps, rows);

@@ -18,6 +18,7 @@ import { profileView, type ContactProfileView } from './profile';
 import { joinSegment } from './segments';
 import type { ContactTarget } from './target';
 import { setTopicSubscriptions, type TopicChoice } from '../topics/subscriptions';
+import { logConsentChanges } from '../consent/events';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'jobs'>;
 
@@ -115,6 +116,7 @@ export async function createContactProfileIn(tx: Db, deps: Deps, principal: Prin
     for (const segmentId of [...new Set(input.segmentIds ?? [])]) await joinSegment(tx, deps, principal, written, segmentId);
     await setTopicSubscriptions(tx, deps, principal, written.id, input.topics ?? []);
   }
+  await logConsentChanges(tx, deps);
   return { contact: profileView(written), created: !existing, confirmation };
 }
 
@@ -177,7 +179,9 @@ export async function updateContactProfile(deps: WriteDeps, principal: Principal
   return deps.db.transaction(async (tx) => {
     await declareConsentSource(tx, sourceOfPrincipal(principal));
     const row = await ownContact(tx, principal, target, { lock: true });
-    return profileView(await rewrite(tx, deps, principal, row, input, changes, true));
+    const written = await rewrite(tx, deps, principal, row, input, changes, true);
+    await logConsentChanges(tx, deps);
+    return profileView(written);
   });
 }
 

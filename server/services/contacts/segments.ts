@@ -12,6 +12,7 @@ import type { Principal } from '../shared/principal';
 import { ownContact, type ContactRow } from './own';
 import type { ContactTarget } from './target';
 import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
+import { logConsentChanges } from '../consent/events';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'jobs'>;
 
@@ -74,6 +75,7 @@ export async function addContactToSegment(deps: WriteDeps, principal: Principal,
     await declareConsentSource(tx, sourceOfPrincipal(principal));
     const contact = await ownContact(tx, principal, target, { lock: true });
     await joinSegment(tx, deps, principal, contact, segmentId);
+    await logConsentChanges(tx, deps);
   });
 }
 

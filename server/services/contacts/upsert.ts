@@ -15,6 +15,7 @@ import { recordContactsWritten, type ContactAuditScope } from './audit';
 import { refusePastContactCap } from './cap';
 import { contactAddress, contactView, type ContactSqlRow, type ContactView } from './fields';
 import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
+import { logConsentChanges } from '../consent/events';
 
 /** Contacts of one batch upsert or delete (spec). */
 export const CONTACT_BATCH_LIMIT = 1_000;
@@ -191,6 +192,7 @@ export async function upsertContacts(
       ),
     });
     await recordContactsWritten(tx, deps, principal, audience, upserted, auditScope);
+    await logConsentChanges(tx, deps);
     return upserted;
   });
   if ((written[0]?.queued ?? 0) > 0) deps.jobs.wake('webhook-delivery', []);

@@ -8,6 +8,7 @@ import { memberEvent } from '../contacts/segments';
 import { recordEvent } from '../shared/events';
 import { setTopicSubscriptions } from '../topics/subscriptions';
 import { openConfirmationToken } from './tokens';
+import { logConsentChanges } from '../consent/events';
 
 /**
  * Where a confirmation link stands: `valid` (it would confirm), `confirmed` (this request confirmed
@@ -108,6 +109,7 @@ export async function confirmSubscription(deps: ConfirmDeps, token: string, clie
         confirmedAt: now.toISOString(),
       },
     });
+    await logConsentChanges(tx, deps);
     return { state: 'confirmed' as const, ...outcome };
   });
 }

@@ -3,6 +3,9 @@ import { queryRows } from '@/db/client';
 import { audiences } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { dueForSunset, silentFor } from './rule';
+import { logConsentChanges } from '../consent/events';
+import { declareConsentSource } from '../consent/source';
+import type { Db } from '@/db/client';
 
 /** Memberships moved per statement: a large audience is many short transactions, never one long one. */
 export const SUNSET_BATCH = 1_000;
@@ -24,7 +27,7 @@ export interface SunsetRunResult {
  * Idempotent, and safe beside a second run: each batch is one statement that locks the rows it
  * moves (skipping rows another run holds) and only moves rows still in the state it looked for.
  */
-export async function runSunset(deps: Pick<Deps, 'db' | 'clock'>): Promise<SunsetRunResult> {
+export async function runSunset(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>): Promise<SunsetRunResult> {
   // Audiences with sunset members come from the partial index of sunset members, not a scan of all memberships.
   const targets = await queryRows<{ id: string; months: number | null }>(
     deps.db,
@@ -44,12 +47,12 @@ export async function runSunset(deps: Pick<Deps, 'db' | 'clock'>): Promise<Sunse
 }
 
 /** The run for one audience (a changed setting wakes it): its setting applied now. A deleted audience moves nothing. */
-export async function sunsetAudience(deps: Pick<Deps, 'db' | 'clock'>, audienceId: string): Promise<{ sunset: number; lifted: number }> {
+export async function sunsetAudience(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, audienceId: string): Promise<{ sunset: number; lifted: number }> {
   const [audience] = await deps.db.select({ months: audiences.sunsetAfterMonths }).from(audiences).where(eq(audiences.id, audienceId));
   return audience ? applySunset(deps, audienceId, audience.months) : { sunset: 0, lifted: 0 };
 }
 
-async function applySunset(deps: Pick<Deps, 'db' | 'clock'>, audienceId: string, months: number | null): Promise<{ sunset: number; lifted: number }> {
+async function applySunset(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, audienceId: string, months: number | null): Promise<{ sunset: number; lifted: number }> {
   const now = deps.clock.now();
   // Off: every sunset member comes back; raised: those not silent that long any more.
   const lifted = await inBatches((limit) => moveBatch(deps, audienceId, sql`m.sunset_at is not null`, months === null ? sql`true` : sql`not ${silentFor(now, months)}`, null, limit));
@@ -67,10 +70,20 @@ async function inBatches(batch: (limit: number) => Promise<number>): Promise<num
 }
 
 /** One statement: up to `limit` members of the audience in state `from` matching `when` get `sunset_at = to`. */
-async function moveBatch(deps: Pick<Deps, 'db' | 'clock'>, audienceId: string, from: SQL, when: SQL, to: Date | null, limit: number): Promise<number> {
+async function moveBatch(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, audienceId: string, from: SQL, when: SQL, to: Date | null, limit: number): Promise<number> {
   const at = deps.clock.now().toISOString();
+  return deps.db.transaction(async (tx) => {
+    // Declared, so the batch's ledger entries become contact.consent_changed events.
+    await declareConsentSource(tx, { via: 'sunset' });
+    const moved = await moveRows(tx, audienceId, from, when, to, limit, at);
+    await logConsentChanges(tx, deps);
+    return moved;
+  });
+}
+
+async function moveRows(db: Db, audienceId: string, from: SQL, when: SQL, to: Date | null, limit: number, at: string): Promise<number> {
   const rows = await queryRows<{ moved: number }>(
-    deps.db,
+    db,
     sql`with chosen as (
         select m.audience_id, m.contact_id from audience_memberships m join contacts c on c.id = m.contact_id
         where m.audience_id = ${audienceId} and ${from} and ${when}

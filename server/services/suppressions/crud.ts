@@ -11,6 +11,7 @@ import type { Principal } from '../shared/principal';
 import { containsLowercase } from '../shared/substring-search';
 import type { CallerReason, SuppressionReason } from '../../vocabulary/suppression-reasons';
 import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
+import { logConsentChanges } from '../consent/events';
 
 // The suppression list as the API manages it. Bounces and complaints are written by
 // `suppressAddress` (suppressions.ts) from delivery reports; sending reads `suppressedAmong`.
@@ -88,7 +89,7 @@ export async function listSuppressions(deps: Pick<Deps, 'db'>, principal: Princi
  * Puts one address on the list, idempotently on its normalised form: when it is there already, the
  * existing entry is the answer, unchanged (the first entry stands, as for bounces).
  */
-export async function addSuppression(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { email: string; reason: CallerReason }): Promise<SuppressionView> {
+export async function addSuppression(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, principal: Principal, input: { email: string; reason: CallerReason }): Promise<SuppressionView> {
   let email: string;
   try {
     email = suppressionAddress(input.email);
@@ -106,6 +107,7 @@ export async function addSuppression(deps: Pick<Deps, 'db' | 'clock'>, principal
         .onConflictDoNothing({ target: [suppressions.organizationId, suppressions.email] })
         .returning();
       if (inserted && isListed(inserted)) await recordSuppressionAdded(tx, deps, principal, inserted);
+      await logConsentChanges(tx, deps);
       return inserted;
     });
     if (created && isListed(created)) return suppressionView(created);
@@ -132,7 +134,7 @@ export interface BatchOutcome {
  * once, invalid ones reported without failing the others, and the rest inserted in one statement
  * that leaves existing entries alone.
  */
-export async function addSuppressions(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { emails: string[]; reason: CallerReason }): Promise<BatchOutcome> {
+export async function addSuppressions(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, principal: Principal, input: { emails: string[]; reason: CallerReason }): Promise<BatchOutcome> {
   const invalid: BatchOutcome['invalid'] = [];
   const addresses = new Set<string>();
   for (const given of input.emails) {
@@ -153,6 +155,7 @@ export async function addSuppressions(deps: Pick<Deps, 'db' | 'clock'>, principa
       .onConflictDoNothing({ target: [suppressions.organizationId, suppressions.email] })
       .returning({ id: suppressions.id });
     await recordSuppressionsImported(tx, deps, principal, rows.length, input.reason);
+    await logConsentChanges(tx, deps);
     return rows;
   });
   return { added: inserted.length, alreadySuppressed: addresses.size - inserted.length, invalid };
@@ -196,7 +199,7 @@ export async function getSuppression(deps: Pick<Deps, 'db' | 'encryptionKey'>, p
  * Takes an entry off the list; 404 when the organization has no such entry. By address, an erased
  * address's hashed entry goes too: the address given is hashed to find it.
  */
-export async function removeSuppression(deps: Pick<Deps, 'db' | 'clock' | 'encryptionKey'>, principal: Principal, target: SuppressionTarget): Promise<void> {
+export async function removeSuppression(deps: Pick<Deps, 'db' | 'clock' | 'jobs' | 'encryptionKey'>, principal: Principal, target: SuppressionTarget): Promise<void> {
   const which = entryCondition(deps, principal, target);
   await deps.db.transaction(async (tx) => {
     await declareConsentSource(tx, { ...sourceOfPrincipal(principal), at: deps.clock.now() });
@@ -206,5 +209,6 @@ export async function removeSuppression(deps: Pick<Deps, 'db' | 'clock' | 'encry
       .returning();
     if (deleted.length === 0) throw notFound('Suppression');
     for (const entry of deleted) await recordSuppressionRemoved(tx, deps, principal, entry);
+    await logConsentChanges(tx, deps);
   });
 }

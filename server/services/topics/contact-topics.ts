@@ -5,6 +5,7 @@ import { ownContact } from '../contacts/own';
 import type { ContactTarget } from '../contacts/target';
 import type { Principal } from '../shared/principal';
 import { setTopicSubscriptions, topicSubscriptionsOf, type ContactTopicView, type TopicChoice } from './subscriptions';
+import { logConsentChanges } from '../consent/events';
 
 /** `GET /contacts/{idOrEmail}/topics`: every topic of the organization, with where the contact stands. */
 export async function getContactTopics(deps: Pick<Deps, 'db'>, principal: Principal, target: ContactTarget): Promise<ContactTopicView[]> {
@@ -17,7 +18,7 @@ export async function getContactTopics(deps: Pick<Deps, 'db'>, principal: Princi
  * they were. Recorded as `contact.topics_updated` with the topics whose state changed (none: no
  * entry). Answers every topic, as GET does.
  */
-export async function updateContactTopics(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, target: ContactTarget, choices: TopicChoice[]): Promise<ContactTopicView[]> {
+export async function updateContactTopics(deps: Pick<Deps, 'db' | 'clock' | 'jobs'>, principal: Principal, target: ContactTarget, choices: TopicChoice[]): Promise<ContactTopicView[]> {
   return deps.db.transaction(async (tx) => {
     await declareConsentSource(tx, sourceOfPrincipal(principal));
     // Locked, so two writes to one contact's topics record their changes one after the other.
@@ -32,6 +33,7 @@ export async function updateContactTopics(deps: Pick<Deps, 'db' | 'clock'>, prin
         details: { topics: changes },
       });
     }
+    await logConsentChanges(tx, deps);
     return topicSubscriptionsOf(tx, principal, contact.id);
   });
 }

@@ -9,6 +9,7 @@ import { recordUnsubscribedEmail } from './email-record';
 import { findRecipient, stateOf, topicOfEmail, type EmailTopic, type Recipient } from './recipient';
 import { openUnsubscribeToken } from './tokens';
 import type { PreferenceChoices, UnsubscribeChannel, UnsubscribeRequest, UnsubscribeState } from './vocabulary';
+import { logConsentChanges } from '../consent/events';
 
 type UnsubscribeDeps = Pick<Deps, 'db' | 'clock' | 'jobs' | 'encryptionKey'>;
 
@@ -59,6 +60,7 @@ export async function unsubscribe(deps: UnsubscribeDeps, token: string, request:
         : leave(tx, deps, recipient, topic));
     const recorded = leftIt ? await recordUnsubscribedEmail(tx, deps, { emailId: target.emailId, recipient, via: request.via }) : false;
     const state = await stateOf(tx, deps.encryptionKey, await findRecipient(tx, target.membershipId, { lock: false }), topic);
+    await logConsentChanges(tx, deps);
     return { state, changed: step.changed || recorded, queued: step.queued };
   });
   // Woken once the deliveries are committed, so the sweep finds them.
