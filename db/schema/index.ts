@@ -20,3 +20,4 @@ export * from './contact-model';
 export * from './delivery-shaping';
 export * from './contact-imports';
 export * from './consent';
+export * from './forms';

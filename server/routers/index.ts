@@ -20,6 +20,7 @@ import { segmentsRouter } from './segments';
 import { suppressionsRouter } from './suppressions/router';
 import { teamRouter } from './team';
 import { topicsRouter } from './topics';
+import { formsRouter } from './forms';
 import { templatesRouter } from './templates';
 import { twoFactorRouter } from './two-factor';
 import { usageRouter } from './usage';
@@ -36,6 +37,7 @@ export const appRouter = router({
   audiences: audiencesRouter,
   contactProperties: contactPropertiesRouter,
   topics: topicsRouter,
+  forms: formsRouter,
   contacts: contactsRouter,
   contactTopics: contactTopicsRouter,
   contactImports: contactImportsRouter,
