@@ -44,4 +44,5 @@ export const EXTRA_OPERATIONS: string[] = [
   'POST /contacts/imports', 'GET /contacts/imports', 'GET /contacts/imports/{id}',
   'POST /topics', 'GET /topics', 'GET /topics/{id}', 'PATCH /topics/{id}', 'DELETE /topics/{id}',
   'GET /contacts/{idOrEmail}/topics', 'PATCH /contacts/{idOrEmail}/topics',
+  'POST /forms', 'GET /forms', 'GET /forms/{id}', 'PATCH /forms/{id}', 'DELETE /forms/{id}', 'GET /forms/{id}/submissions',
 ];
