@@ -370,6 +370,17 @@ describe('hostile input', () => {
   });
 });
 
+describe('erasure', () => {
+  it("a data subject's erasure takes their submissions out of the forms' lists", async () => {
+    const { key, form } = await setUp();
+    expect((await post(form.formKey, personJson('erase-me@example.net'))).status).toBe(200);
+    expect((await post(form.formKey, personJson('keep-me@example.net'))).status).toBe(200);
+    const erased = await app.request('DELETE', `/api/recipients/${encodeURIComponent('erase-me@example.net')}/data`, { key });
+    expect(erased.status, erased.text).toBe(200);
+    expect((await submissionsOf(form.id)).map((row) => row.email)).toEqual(['keep-me@example.net']);
+  });
+});
+
 describe('answers never reveal an address', () => {
   it('answers a new, a subscribed, an unsubscribed, a left-the-list and a suppressed address alike, and resubscribes none of the opted-out', async () => {
     const { key, organizationId, audienceId, form } = await setUp();

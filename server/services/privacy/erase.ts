@@ -5,6 +5,7 @@ import type { Deps } from '../../deps';
 import { conflict, notFound } from '../../errors';
 import { forgetAddressInAuditLog } from '../audit/forget-address';
 import { forgetAddressInImports } from '../contact-imports/forget-address';
+import { forgetAddressInFormSubmissions } from '../forms';
 import { byPrincipal, recordAudit } from '../audit/record';
 import type { Principal } from '../shared/principal';
 import { suppressionHash } from '../suppressions/address-hash';
@@ -114,8 +115,9 @@ export async function eraseRecipientData(deps: Pick<Deps, 'db' | 'clock' | 'encr
     const suppression = await reduceSuppressions(tx, organizationId, address, hash);
     const auditLabels = await forgetAddressInAuditLog(tx, organizationId, address, hashedAddressLabel(hash));
     const importErrors = await forgetAddressInImports(tx, organizationId, address);
+    const formSubmissions = await forgetAddressInFormSubmissions(tx, organizationId, address);
     const erased = { emails: held.length, events: loggedEvents.length, contacts: contactCount, suppressions: suppression.deleted };
-    const changed = erased.emails + erased.events + erased.contacts + erased.suppressions + auditLabels + importErrors > 0 || suppression.hashedNow;
+    const changed = erased.emails + erased.events + erased.contacts + erased.suppressions + auditLabels + importErrors + formSubmissions > 0 || suppression.hashedNow;
     if (!changed && !suppression.kept) throw notFound('Data for this address');
     // Erased before, with only its hash left: nothing changes, and nothing is recorded.
     if (!changed) return { email: address, erased, keptSuppression: suppression.kept };
