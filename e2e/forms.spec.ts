@@ -31,10 +31,10 @@ test('make a form, copy its snippet, see a sign-up arrive and change the consent
   await trpcMutation(page, 'topics.create', { name: 'Product news', default_subscription: 'opt_out' });
   await page.getByRole('link', { name: 'New form' }).click();
   await expect(page).toHaveURL(/\/forms\/new$/);
-  await page.getByLabel('Name').fill('Footer sign-up');
+  await page.getByLabel('Form name').fill('Footer sign-up');
   await page.getByLabel('Audience').selectOption({ label: 'Newsletter' });
   await page.getByLabel('Product news').check();
-  await page.getByLabel('Last name').check();
+  await page.getByLabel('Last name', { exact: true }).check();
   await page.getByLabel('Consent text').fill('Yes, send me the monthly newsletter. I can unsubscribe at any time.');
   await page.getByLabel('Allowed sites').fill(SITE);
   await shot(page, 'forms-new');
@@ -87,7 +87,7 @@ test('a double opt-in form needs a verified domain: the refusal says so in the e
   await signUp(page, uniqueEmail('forms-doi'), { landOn: '/forms/new' });
   await trpcMutation(page, 'audiences.create', { name: 'Members' });
   await page.reload();
-  await page.getByLabel('Name').fill('Members');
+  await page.getByLabel('Form name').fill('Members');
   await page.getByLabel('Audience').selectOption({ label: 'Members' });
   await page.getByLabel('Consent text').fill('Yes, add me.');
   await page.getByLabel('Allowed sites').fill(SITE);

@@ -76,7 +76,7 @@ export function FormEditor({
 
   return (
     <form onSubmit={submit} className="space-y-5 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="form-editor">
-      <TextField label="Name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={100} description="For you: the people who fill the form in never see it." />
+      <TextField label="Form name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={100} description="For you: the people who fill the form in never see it." />
       <SelectField label="Audience" value={audienceId} onChange={(event) => setAudienceId(event.target.value)} required description="Sign-ups join this audience, subscribed.">
         <option value="">Choose an audience…</option>
         {(audiences.data?.data ?? []).map((audience) => (
