@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FORM_SUBMISSION_STATUSES } from '../vocabulary/forms';
 import {
   ALLOWED_ORIGINS_MAX,
+  AUDIENCE_NAMES,
   CONSENT_TEXT_MAX,
   createForm,
   deleteForm,
@@ -15,8 +16,6 @@ import {
   updateForm,
   type FormChanges,
 } from '../services/forms';
-import { AUDIENCE_NAMES } from '../services/broadcasts/crud';
-import { eitherName } from '../services/shared/two-names';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery, underOneName } from './shared';
@@ -150,7 +149,8 @@ export const formsRouter = router({
     .mutation(({ ctx, input }) => {
       const changes: FormChanges = {
         name: input.name,
-        audienceId: eitherName(AUDIENCE_NAMES, input.audience_id, input.segment_id),
+        audienceId: input.audience_id,
+        segmentId: input.segment_id,
         topicIds: input.topic_ids,
         fields: fieldsOf(input.fields),
         consentText: input.consent_text,

@@ -7,9 +7,10 @@ import { notFound } from '../../errors';
 import { newId } from '../../ids';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { fetchPage, type Page } from '../shared/pagination';
+import { eitherName } from '../shared/two-names';
 import { ownRow, refuseAtLimit } from '../shared/own-rows';
 import type { Principal } from '../shared/principal';
-import { checkDoubleOptIn, checkOrigins, checkPropertyKeys, checkTarget, checkTopics, checkUrl, FORM_LIMIT } from './rules';
+import { AUDIENCE_NAMES, checkDoubleOptIn, checkOrigins, checkPropertyKeys, checkTarget, checkTopics, checkUrl, FORM_LIMIT } from './rules';
 import { formEndpoint, formSnippet } from './snippet';
 
 export type FormRow = typeof forms.$inferSelect;
@@ -27,7 +28,8 @@ export interface FormInput {
   allowedOrigins: string[];
 }
 
-export type FormChanges = Partial<FormInput>;
+/** A change; the audience under our name or Resend's (`segmentId`), checked once the form is found to be the caller's. */
+export type FormChanges = Partial<FormInput> & { segmentId?: string };
 
 export interface FormView {
   id: string;
@@ -160,6 +162,7 @@ export async function getForm(deps: Pick<Deps, 'db' | 'config'>, principal: Prin
 export async function updateForm(deps: Pick<Deps, 'db' | 'clock' | 'config'>, principal: Principal, id: string, input: FormChanges): Promise<FormView> {
   return deps.db.transaction(async (tx) => {
     const before = await ownForm(tx, principal, id, true);
+    const audienceId = eitherName(AUDIENCE_NAMES, input.audienceId, input.segmentId);
     const beforeText = await consentTextOf(tx, id, before.consentVersion);
     const next: Partial<FormRow> = {};
     const changed: string[] = [];
@@ -169,9 +172,9 @@ export async function updateForm(deps: Pick<Deps, 'db' | 'clock' | 'config'>, pr
       changed.push(wire);
     };
     if (input.name !== undefined) set('name', input.name, 'name');
-    if (input.audienceId !== undefined) {
-      await checkTarget(tx, principal, input.audienceId);
-      set('audienceId', input.audienceId, 'audience_id');
+    if (audienceId !== undefined) {
+      await checkTarget(tx, principal, audienceId);
+      set('audienceId', audienceId, 'audience_id');
     }
     if (input.topicIds !== undefined) set('topicIds', await checkTopics(tx, principal, input.topicIds), 'topic_ids');
     if (input.fields?.firstName !== undefined) set('askFirstName', input.fields.firstName, 'fields.first_name');

@@ -4,5 +4,5 @@ export { listFormSubmissions, type FormSubmissionView } from './submissions';
 export { formByKey, submitForm, submittedAddress, type RawSubmission, type SubmissionClient, type SubmitOutcome } from './submit';
 export { decideSubmission, type SubmissionDecision } from './decision';
 export { FILL_TIME_FIELD, HONEYPOT_FIELD, formSnippet, formEndpoint } from './snippet';
-export { FORM_LIMIT, CONSENT_TEXT_MAX, FORM_NAME_MAX, FORM_URL_MAX, ALLOWED_ORIGINS_MAX, FORM_PROPERTIES_MAX, FORM_TOPICS_MAX } from './rules';
+export { AUDIENCE_NAMES, FORM_LIMIT, CONSENT_TEXT_MAX, FORM_NAME_MAX, FORM_URL_MAX, ALLOWED_ORIGINS_MAX, FORM_PROPERTIES_MAX, FORM_TOPICS_MAX } from './rules';
 export { forgetAddressInFormSubmissions } from './forget-address';

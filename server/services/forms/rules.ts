@@ -5,6 +5,10 @@ import { AppError, notFound, validationError } from '../../errors';
 import { ownAudience } from '../audiences/crud';
 import { refuseRuleSegment } from '../segments/crud';
 import type { Principal } from '../shared/principal';
+import type { TwoNames } from '../shared/two-names';
+
+/** The audience a form fills, under our name or Resend's (docs/resend.md), as broadcasts take it. */
+export const AUDIENCE_NAMES: TwoNames = { name: 'audience_id', alias: 'segment_id' };
 
 /** Forms an organization may have: a flat bound that keeps the list readable (as topics and properties have). */
 export const FORM_LIMIT = 50;
