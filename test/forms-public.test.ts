@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { chromium } from 'playwright';
-import { audienceMemberships, consentEntries, contacts, contactTopics, formSubmissions } from '@/db/schema';
+import { audienceMemberships, consentEntries, contacts, contactTopics, events, formSubmissions, organizations } from '@/db/schema';
 import { FORM_SUBMIT_LIMITS } from '@/server/http/public-entry-limit';
 import { FORM_BODY_LIMIT_BYTES } from '@/server/http/forms';
 import { startTestApp, type TestApp } from './support/app';
@@ -367,6 +367,40 @@ describe('hostile input', () => {
     }
     expect(await ledgerOf(organizationId, 'ada@example.net')).toEqual([]);
     expect(await submissionsOf(form.id)).toEqual([]);
+  });
+});
+
+describe('the submissions and the contact', () => {
+  it('logs contact.created for the audience, lists submissions in pages, and refuses once the audience is gone', async () => {
+    const { key, organizationId, audienceId, form } = await setUp();
+    for (const email of ['one@example.net', 'two@example.net', 'three@example.net']) expect((await post(form.formKey, personJson(email))).status).toBe(200);
+    const logged = await db().select().from(events).where(and(eq(events.organizationId, organizationId), eq(events.type, 'contact.created')));
+    expect(logged.map((event) => event.data)).toContainEqual(expect.objectContaining({ email: 'two@example.net', audienceId, subscribed: true }));
+
+    const first = await app.request('GET', `/api/forms/${form.id}/submissions?limit=2`, { key });
+    expect(first.body.data.map((row: { email: string }) => row.email)).toEqual(['three@example.net', 'two@example.net']);
+    const second = await app.request('GET', `/api/forms/${form.id}/submissions?limit=2&cursor=${first.body.nextCursor}`, { key });
+    expect(second.body.data.map((row: { email: string }) => row.email)).toEqual(['one@example.net']);
+    expect(second.body.nextCursor).toBeNull();
+
+    expect((await app.request('DELETE', `/api/audiences/${audienceId}`, { key })).status).toBe(200);
+    expect((await app.request('GET', `/api/forms/${form.id}`, { key })).body.audienceId).toBeNull();
+    const refused = await post(form.formKey, personJson('four@example.net'));
+    expect(refused.status).toBe(503);
+    expect(refused.body.code).toBe('SERVICE_UNAVAILABLE');
+  });
+
+  it('at the plan\'s contact cap refuses every address alike, the ones it holds too', async () => {
+    const { key, organizationId, audienceId, form } = await setUp();
+    await app.request('POST', `/api/audiences/${audienceId}/contacts`, { key, body: { email: 'held@example.net' } });
+    await db().update(organizations).set({ contactCount: 1_000_000 }).where(eq(organizations.id, organizationId));
+    const known = await post(form.formKey, personJson('held@example.net'));
+    const unknown = await post(form.formKey, personJson('fresh@example.net'));
+    expect(known.status).toBe(503);
+    // A 5xx body carries its request's id; apart from it the answers are the same.
+    const withoutId = ({ request_id: _, ...body }: Record<string, unknown>) => body;
+    expect([unknown.status, withoutId(unknown.body)]).toEqual([known.status, withoutId(known.body)]);
+    expect(await contactOf(organizationId, 'fresh@example.net')).toBeUndefined();
   });
 });
 
