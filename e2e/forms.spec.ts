@@ -75,6 +75,15 @@ test('make a form, copy its snippet, see a sign-up arrive and change the consent
   await expect(page.getByText('Consent text version 2.')).toBeVisible();
   await expect(snippet).toContainText('and product news.');
 
+  // On a phone the page fits its width: the snippet scrolls inside its own frame.
+  const detailUrl = page.url();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(detailUrl);
+  await expect(page.getByTestId('snippet-code')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+  await shot(page, 'forms-detail-phone');
+  await page.setViewportSize({ width: 1280, height: 720 });
+
   await page.getByRole('link', { name: 'Sign-up forms' }).first().click();
   await expect(page).toHaveURL(/\/forms$/);
   await expect(page.getByTestId('form-row')).toHaveCount(1);

@@ -24,7 +24,7 @@ function SnippetSection({ snippet, endpoint }: { snippet: string; endpoint: stri
       title="Snippet"
       description={
         <>
-          Paste it into a page of an allowed site. It posts to <code className="font-mono text-[13px]">{endpoint}</code>; its small script records how long the
+          Paste it into a page of an allowed site. It posts to <code className="font-mono text-[13px] break-all">{endpoint}</code>; its small script records how long the
           form was on screen, which keeps bots out.
         </>
       }
