@@ -37,7 +37,8 @@ export function FormEditor({
   onSubmit: (values: FormValues) => void;
 }) {
   const trpc = useTRPC();
-  const audiences = useQuery(trpc.audiences.list.queryOptions({}));
+  // Segments as Resend names audiences: a segment defined by rules takes no contacts, so it is not offered.
+  const audiences = useQuery(trpc.segments.list.queryOptions({}));
   const topics = useQuery(trpc.topics.list.queryOptions({}));
   const properties = useQuery(trpc.contactProperties.list.queryOptions({}));
   const domains = useQuery(trpc.domains.list.queryOptions({}));
@@ -79,7 +80,9 @@ export function FormEditor({
       <TextField label="Form name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={100} description="For you: the people who fill the form in never see it." />
       <SelectField label="Audience" value={audienceId} onChange={(event) => setAudienceId(event.target.value)} required description="Sign-ups join this audience, subscribed.">
         <option value="">Choose an audience…</option>
-        {(audiences.data?.data ?? []).map((audience) => (
+        {(audiences.data?.data ?? [])
+          .filter((audience) => audience.rules === null)
+          .map((audience) => (
           <option key={audience.id} value={audience.id}>
             {audience.name}
           </option>
