@@ -21,3 +21,4 @@ export * from './delivery-shaping';
 export * from './contact-imports';
 export * from './consent';
 export * from './confirmations';
+export * from './forms';

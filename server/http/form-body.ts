@@ -22,6 +22,9 @@ export async function readFormFields(req: IncomingMessage, limit: number): Promi
   return new Map();
 }
 
+/** The fields of a multipart/form-data body already read (file parts read as text). */
+export const multipartFormFields = (body: string, contentType: string): Map<string, string> => multipartFields(body, boundaryOf(contentType));
+
 function boundaryOf(contentType: string): string | null {
   const match = /;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
   return match ? (match[1] ?? match[2]!) : null;
@@ -44,7 +47,7 @@ function multipartFields(body: string, boundary: string | null): Map<string, str
  * The body, or null past `limit` bytes. Past it the rest is drained, not destroyed: destroying the
  * request would close the socket before the 413 is written.
  */
-function readUpTo(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+export function readUpTo(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

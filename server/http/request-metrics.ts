@@ -24,6 +24,7 @@ function areaOf(path: string): string {
   if (startsWithSegment(path, '/api')) return 'api_unmatched';
   if (startsWithSegment(path, '/t')) return 'tracking';
   if (startsWithSegment(path, '/unsubscribe')) return 'unsubscribe';
+  if (startsWithSegment(path, '/f')) return 'form';
   if (path === '/docs/openapi.json' || path === '/metrics' || path === '/admin/command') return path;
   return 'dashboard';
 }

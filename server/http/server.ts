@@ -27,6 +27,7 @@ import { handleUnsubscribe } from './unsubscribe';
 import { handleConfirmAddress } from './confirm-address';
 import { handleConfirmSubscription } from './confirm-subscription';
 import { CONFIRM_SUBSCRIPTION_PATH } from '../services/double-opt-in';
+import { FORM_PATH, handleForm } from './forms';
 import { handleStripeWebhook, STRIPE_WEBHOOK_PATH } from './stripe-webhook';
 import { createPublicEntryLimits, type PublicEntryLimits } from './public-entry-limit';
 import { CONFIRM_ADDRESS_PATH } from '../services/organizations/owner-confirmation';
@@ -72,7 +73,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     // The service's own paths get an access line; Next's pages and assets are the dashboard's business.
-    if (startsWithSegment(path, '/api') || startsWithSegment(path, '/t') || startsWithSegment(path, '/unsubscribe') || startsWithSegment(path, CONFIRM_ADDRESS_PATH) || startsWithSegment(path, CONFIRM_SUBSCRIPTION_PATH) || path === STRIPE_WEBHOOK_PATH || path === '/docs/openapi.json' || path === '/admin/command') {
+    if (startsWithSegment(path, '/api') || startsWithSegment(path, '/t') || startsWithSegment(path, '/unsubscribe') || startsWithSegment(path, CONFIRM_ADDRESS_PATH) || startsWithSegment(path, CONFIRM_SUBSCRIPTION_PATH) || startsWithSegment(path, FORM_PATH) || path === STRIPE_WEBHOOK_PATH || path === '/docs/openapi.json' || path === '/admin/command') {
       logWhenDone(runtime.deps.log, req, res, requestId, path);
     }
     measureWhenDone(runtime.deps.metrics, req, res, path);
@@ -94,6 +95,7 @@ export function createRequestListener(runtime: Runtime, options: { next?: NextHa
     if (path === STRIPE_WEBHOOK_PATH) return handleStripeWebhook(req, res, runtime.deps, entryLimits.stripeWebhook);
     if (startsWithSegment(path, CONFIRM_ADDRESS_PATH)) return handleConfirmAddress(req, res, runtime.deps, entryLimits.confirmAddress);
     if (startsWithSegment(path, CONFIRM_SUBSCRIPTION_PATH)) return handleConfirmSubscription(req, res, runtime.deps, entryLimits.confirmSubscription);
+    if (startsWithSegment(path, FORM_PATH)) return handleForm(req, res, runtime.deps, entryLimits.formSubmit);
     if (path === '/admin/command' && options.adminToken) return handleAdmin(req, res, runtime.deps, options.adminToken);
     if (options.next) {
       applyDashboardPolicy(req, res, security);

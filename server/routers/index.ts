@@ -21,6 +21,7 @@ import { segmentsRouter } from './segments';
 import { suppressionsRouter } from './suppressions/router';
 import { teamRouter } from './team';
 import { topicsRouter } from './topics';
+import { formsRouter } from './forms';
 import { templatesRouter } from './templates';
 import { twoFactorRouter } from './two-factor';
 import { usageRouter } from './usage';
@@ -37,6 +38,7 @@ export const appRouter = router({
   audiences: audiencesRouter,
   contactProperties: contactPropertiesRouter,
   topics: topicsRouter,
+  forms: formsRouter,
   contacts: contactsRouter,
   contactTopics: contactTopicsRouter,
   contactConsent: contactConsentRouter,

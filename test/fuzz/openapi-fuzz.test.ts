@@ -68,6 +68,8 @@ async function otherOrganization(): Promise<void> {
   });
   const contactProperty = await app.request('POST', '/api/contact-properties', { key: org.apiKey, body: { key: 'company', type: 'string' } });
   const topic = await app.request('POST', '/api/topics', { key: org.apiKey, body: { name: 'Product news', default_subscription: 'opt_in' } });
+  const form = await app.request('POST', '/api/forms', { key: org.apiKey, body: { name: 'Other sign-up', audience_id: audience.body.id, consent_text: 'Yes', allowed_origins: ['https://other-company.com'] } });
+  expect(form.status, form.text).toBe(201);
   const contactImport = await app.request('POST', '/api/contacts/imports', { key: org.apiKey, body: importForm('email\nimported@example.net\n', { segments: [audience.body.id] }) });
   expect([audience.status, contact.status, broadcast.status, contactProperty.status, topic.status, contactImport.status]).toEqual([201, 201, 201, 201, 201, 202]);
   other.ids = {
@@ -81,6 +83,7 @@ async function otherOrganization(): Promise<void> {
     contact: contact.body.id,
     contactProperty: contactProperty.body.id,
     topic: topic.body.id,
+    form: form.body.id,
     contactImport: contactImport.body.id,
     suppression: suppression.body.id,
     // DELETE /suppressions/{id} takes an address too.
@@ -261,6 +264,8 @@ describe('the cross-organization sweep', () => {
     '/suppressions/{id}': { id: 'suppression' },
     '/contact-properties/{id}': { id: 'contactProperty' },
     '/topics/{id}': { id: 'topic' },
+    '/forms/{id}': { id: 'form' },
+    '/forms/{id}/submissions': { id: 'form' },
     '/contacts/{idOrEmail}': { idOrEmail: 'contact' },
     '/contacts/imports/{id}': { id: 'contactImport' },
     '/contacts/{idOrEmail}/segments': { idOrEmail: 'contact' },

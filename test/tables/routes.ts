@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@/server/services/api-keys/keys';
 import { eq } from 'drizzle-orm';
-import { audiences, contactImports, contactProperties, contacts, domains, events, organizations, suppressions, topics, webhookDeliveries, webhooks } from '@/db/schema';
+import { audiences, contactImports, contactProperties, contacts, domains, events, formConsentTexts, forms, organizations, suppressions, topics, webhookDeliveries, webhooks } from '@/db/schema';
 import { newId } from '@/server/ids';
 import { newSigningSecret, sealSecret } from '@/server/services/webhooks/secrets';
 import { registerDomain } from '@/server/services/domains/crud';
@@ -135,6 +135,17 @@ async function makeTopic(ctx: PrepareContext): Promise<string> {
   const id = newId();
   const now = ctx.app.clock.now();
   await ctx.app.runtime.deps.db.insert(topics).values({ id, organizationId: ctx.organizationId, name: `Product news ${randomBytes(3).toString('hex')}`, defaultSubscription: 'opt_in', createdAt: now, updatedAt: now });
+  return id;
+}
+
+/** A sign-up form of the organization, into a new audience, with its first consent text. */
+async function makeForm(ctx: PrepareContext): Promise<string> {
+  const id = newId();
+  const now = ctx.app.clock.now();
+  const audienceId = await makeAudience(ctx);
+  const db = ctx.app.runtime.deps.db;
+  await db.insert(forms).values({ id, organizationId: ctx.organizationId, publicKey: `frm_${randomBytes(16).toString('base64url')}`, name: 'Newsletter sign-up', audienceId, consentVersion: 1, allowedOrigins: ['https://www.example.com'], createdAt: now, updatedAt: now });
+  await db.insert(formConsentTexts).values({ formId: id, organizationId: ctx.organizationId, version: 1, text: 'Yes, send me the newsletter.', createdAt: now });
   return id;
 }
 
@@ -396,6 +407,18 @@ export const ROUTES: RouteCase[] = [
   { method: 'DELETE', path: '/topics/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeTopic) },
   { method: 'GET', path: '/contacts/{idOrEmail}/topics', sendingAccess: false, liveWrite: false, ...withContactOnly() },
   { method: 'GET', path: '/contacts/{idOrEmail}/consent', sendingAccess: false, liveWrite: false, ...withContactOnly() },
+  {
+    method: 'POST',
+    path: '/forms',
+    sendingAccess: false,
+    liveWrite: true,
+    prepare: async (ctx) => ({ body: { name: 'Sign-up', audience_id: await makeAudience(ctx), consent_text: 'Yes, send me news.', allowed_origins: ['https://www.example.com'] } }),
+  },
+  { method: 'GET', path: '/forms', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/forms/{id}', sendingAccess: false, liveWrite: false, ...withMade(makeForm) },
+  { method: 'PATCH', path: '/forms/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeForm, () => ({ name: 'Renamed' })) },
+  { method: 'DELETE', path: '/forms/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeForm) },
+  { method: 'GET', path: '/forms/{id}/submissions', sendingAccess: false, liveWrite: false, ...withMade(makeForm) },
   {
     method: 'PATCH',
     path: '/contacts/{idOrEmail}/topics',

@@ -46,4 +46,5 @@ export const EXTRA_OPERATIONS: string[] = [
   'POST /topics', 'GET /topics', 'GET /topics/{id}', 'PATCH /topics/{id}', 'DELETE /topics/{id}',
   'GET /contacts/{idOrEmail}/topics', 'PATCH /contacts/{idOrEmail}/topics',
   'GET /contacts/{idOrEmail}/consent',
+  'POST /forms', 'GET /forms', 'GET /forms/{id}', 'PATCH /forms/{id}', 'DELETE /forms/{id}', 'GET /forms/{id}/submissions',
 ];

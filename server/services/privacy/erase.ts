@@ -6,6 +6,7 @@ import { conflict, notFound } from '../../errors';
 import { forgetAddressInAuditLog } from '../audit/forget-address';
 import { forgetAddressInImports } from '../contact-imports/forget-address';
 import { declareConsentSource } from '../consent/source';
+import { forgetAddressInFormSubmissions } from '../forms';
 import { byPrincipal, recordAudit } from '../audit/record';
 import type { Principal } from '../shared/principal';
 import { suppressionHash } from '../suppressions/address-hash';
@@ -133,8 +134,9 @@ export async function eraseRecipientData(deps: Pick<Deps, 'db' | 'clock' | 'encr
     const auditLabels = await forgetAddressInAuditLog(tx, organizationId, address, hashedAddressLabel(hash));
     const importErrors = await forgetAddressInImports(tx, organizationId, address);
     const consentEntriesHashed = await hashConsentEntries(tx, organizationId, address, hash);
+    const formSubmissions = await forgetAddressInFormSubmissions(tx, organizationId, address);
     const erased = { emails: held.length, events: loggedEvents.length, contacts: contactCount, suppressions: suppression.deleted };
-    const changed = erased.emails + erased.events + erased.contacts + erased.suppressions + auditLabels + importErrors + consentEntriesHashed > 0 || suppression.hashedNow;
+    const changed = erased.emails + erased.events + erased.contacts + erased.suppressions + auditLabels + importErrors + formSubmissions + consentEntriesHashed > 0 || suppression.hashedNow;
     if (!changed && !suppression.kept) throw notFound('Data for this address');
     // Erased before, with only its hash left: nothing changes, and nothing is recorded.
     if (!changed) return { email: address, erased, keptSuppression: suppression.kept, consentEntriesHashed };
