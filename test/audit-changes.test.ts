@@ -249,12 +249,13 @@ describe('erasing an address', () => {
   it('erases an address that only the audit log still names (200, not 404)', async () => {
     const ada = await signUpPerson(app, 'ada@audit.test');
     const call = personCall(ada);
-    // Suppressed by mistake and taken off the list again: no event logs that, only the audit log.
+    // Suppressed by mistake and taken off the list again: the audit log names it, and the event log
+    // (the consent ledger's two contact.consent_changed events); the ledger itself keeps its entries by hash.
     const entry = await call('mutation', 'suppressions.create', { email: 'gone@example.net' });
     await call('mutation', 'suppressions.delete', { id: entry.id });
 
     const erased = await call('mutation', 'privacy.eraseRecipientData', { email: 'gone@example.net' });
-    expect(erased).toMatchObject({ erased: { emails: 0, events: 0, contacts: 0, suppressions: 0 }, keptSuppression: null });
+    expect(erased).toMatchObject({ erased: { emails: 0, events: 2, contacts: 0, suppressions: 0 }, keptSuppression: null, consentEntriesHashed: 2 });
     const rows = await rowsOf(ada.organizationId);
     expect(JSON.stringify(rows)).not.toContain('gone@example.net');
     expect(rows.at(-1)).toMatchObject({ action: 'recipient.erased', details: { auditLabels: 2 } });

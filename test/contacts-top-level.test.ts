@@ -62,7 +62,8 @@ describe('POST /contacts', () => {
     expect(again.body).toMatchObject({ id: created.body.id, unsubscribed: true, properties: { plan: 'pro', seats: 4 } });
     expect(await contactCount(org)).toBe(1);
     const types = (await app.runtime.deps.db.select({ type: events.type }).from(events).where(eq(events.organizationId, org.organizationId))).map((e) => e.type);
-    expect(types.sort()).toEqual(['contact.created', 'contact.created', 'contact.updated', 'contact.updated']);
+    // And one contact.consent_changed per consent-ledger entry: subscribed (organization), subscribed (the segment), unsubscribed.
+    expect(types.sort()).toEqual(['contact.consent_changed', 'contact.consent_changed', 'contact.consent_changed', 'contact.created', 'contact.created', 'contact.updated', 'contact.updated']);
   });
 
   it('refuses values not of their property, keys that are no property, a bad address and an unknown segment, storing nothing', async () => {

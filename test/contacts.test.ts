@@ -236,13 +236,14 @@ describe('contacts', () => {
       const all = await db().select().from(events);
       return all.reduce<Record<string, number>>((counts, event) => ({ ...counts, [event.type]: (counts[event.type] ?? 0) + 1 }), {});
     };
-    expect(await byType()).toEqual({ 'contact.created': 1_000 });
+    // Each contact's two consent-ledger entries (the organization, the audience) are contact.consent_changed events too; the endpoint did not ask for them.
+    expect(await byType()).toEqual({ 'contact.created': 1_000, 'contact.consent_changed': 2_000 });
     expect(await db().select().from(webhookDeliveries)).toHaveLength(1_000);
     const [one] = (await list(org.apiKey, audience, '?limit=1')).body.data;
     await app.request('PATCH', `/api/audiences/${audience}/contacts/${one.id}`, { key: org.apiKey, body: { subscribed: false } });
     await app.request('PATCH', `/api/audiences/${audience}/contacts/${one.id}`, { key: org.apiKey, body: { subscribed: false } });
     await app.request('DELETE', `/api/audiences/${audience}/contacts/${one.id}`, { key: org.apiKey });
-    expect(await byType()).toEqual({ 'contact.created': 1_000, 'contact.updated': 1, 'contact.deleted': 1 });
+    expect(await byType()).toEqual({ 'contact.created': 1_000, 'contact.consent_changed': 2_001, 'contact.updated': 1, 'contact.deleted': 1 });
     const [deleted] = await db().select().from(events).where(eq(events.type, 'contact.deleted'));
     expect(deleted!.data).toEqual({ contactId: one.id, audienceId: audience, email: one.email, name: null, subscribed: false });
   });

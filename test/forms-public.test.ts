@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { chromium } from 'playwright';
-import { audienceMemberships, consentEntries, contacts, contactTopics, events, formSubmissions, organizations } from '@/db/schema';
+import { audienceMemberships, consentEntries, contacts, contactTopics, domains, emails, events, formSubmissions, organizations } from '@/db/schema';
 import { FORM_SUBMIT_LIMITS } from '@/server/http/public-entry-limit';
 import { FORM_BODY_LIMIT_BYTES } from '@/server/http/forms';
 import { startTestApp, type TestApp } from './support/app';
@@ -453,19 +453,43 @@ describe('answers never reveal an address', () => {
     });
   });
 
-  it('a double opt-in form subscribes nobody until confirmation: the submission waits, with the values given', async () => {
+  it('a double opt-in form mails the confirmation from its domain; nobody is subscribed until the link is pressed, then the form’s audience is joined', async () => {
     const org = await setUp();
     const domain = await app.request('POST', '/api/domains', { key: org.key, body: { name: 'shop-news.com' } });
-    const { domains } = await import('@/db/schema');
     await db().update(domains).set({ status: 'verified', verifiedAt: app.clock.now() }).where(eq(domains.id, domain.body.id));
     const turnedOn = await app.request('PATCH', `/api/forms/${org.form.id}`, { key: org.key, body: { double_opt_in: true, domain_id: domain.body.id } });
     expect(turnedOn.status, turnedOn.text).toBe(200);
-    const response = await post(org.form.formKey, personJson('careful@example.net'));
+    const response = await post(org.form.formKey, personJson('careful@example.net'), { client: '198.51.100.7' });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ message: 'Thank you: check your inbox to confirm your subscription' });
-    expect(await contactOf(org.organizationId, 'careful@example.net')).toBeUndefined();
-    expect(await ledgerOf(org.organizationId, 'careful@example.net')).toEqual([]);
+    // Pending: a contact, not subscribed, in no audience yet; the ledger says `pending`, through the form.
+    const pending = await contactOf(org.organizationId, 'careful@example.net');
+    expect(pending).toMatchObject({ unsubscribed: true, firstName: 'Ada', lastName: 'Lovelace', pendingSince: expect.any(Date) });
+    expect(await db().select().from(audienceMemberships).where(eq(audienceMemberships.contactId, pending!.id))).toEqual([]);
+    expect((await ledgerOf(org.organizationId, 'careful@example.net')).map((entry) => [entry.action, entry.via, entry.formId, entry.formVersion, entry.clientAddress])).toEqual([
+      ['pending', 'form', org.form.id, 1, '198.51.100.7'],
+    ]);
     const [submission] = await submissionsOf(org.form.id);
-    expect(submission).toMatchObject({ status: 'awaiting_confirmation', contactId: null, formVersion: 1, values: { firstName: 'Ada', lastName: 'Lovelace', properties: { seats: 12 } } });
+    expect(submission).toMatchObject({ status: 'awaiting_confirmation', contactId: pending!.id, formVersion: 1, values: { firstName: 'Ada', lastName: 'Lovelace', properties: { seats: 12 } } });
+    // The confirmation, stored through the admit door from the form's domain, with its signed link.
+    const [mail] = await db().select().from(emails).where(eq(emails.organizationId, org.organizationId));
+    expect(mail).toMatchObject({ to: ['careful@example.net'], fromAddress: 'confirm@shop-news.com' });
+    const link = /\/confirm-subscription\/[A-Za-z0-9_-]{43}/.exec(`${mail!.html ?? ''} ${mail!.text ?? ''}`)?.[0];
+    expect(link).toBeDefined();
+    // Submitted again at once: answered the same, no second mail (the re-send throttle).
+    expect((await post(org.form.formKey, personJson('careful@example.net'), { client: '198.51.100.8' })).status).toBe(200);
+    expect(await db().select().from(emails).where(eq(emails.organizationId, org.organizationId))).toHaveLength(1);
+    // The button confirms: subscribed, in the form's audience, the ledger naming the form and its consent text.
+    const pressed = await fetch(`${app.url}${link}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Careful/1.0' }, body: 'confirm=1' });
+    expect(pressed.status).toBe(200);
+    expect(await contactOf(org.organizationId, 'careful@example.net')).toMatchObject({ unsubscribed: false, pendingSince: null });
+    const [membership] = await db().select().from(audienceMemberships).where(eq(audienceMemberships.contactId, pending!.id));
+    expect(membership).toMatchObject({ audienceId: org.audienceId, subscribed: true });
+    const entries = (await ledgerOf(org.organizationId, 'careful@example.net')).slice(1).map((entry) => [entry.action, entry.via, entry.formId, entry.formVersion, entry.userAgent]);
+    expect(entries).toEqual([
+      ['confirmed', 'confirmation', org.form.id, 1, 'Careful/1.0'],
+      ['subscribed', 'confirmation', org.form.id, 1, 'Careful/1.0'],
+      ['topic_in', 'confirmation', org.form.id, 1, 'Careful/1.0'],
+    ]);
   });
 });

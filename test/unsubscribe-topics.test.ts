@@ -75,7 +75,11 @@ async function snapshot(s: Seeded) {
     unsubscribedAll: contact?.unsubscribed ?? null,
     topics: Object.fromEntries(choices.map((choice) => [choice.topicId === s.news ? 'news' : choice.topicId === s.offers ? 'offers' : choice.topicId, choice.subscribed])),
     unsubscribedCount: broadcast!.unsubscribed,
-    events: (await db().select({ type: events.type }).from(events).where(eq(events.organizationId, s.organizationId))).map((e) => e.type).sort(),
+    // The consent ledger's own events (contact.consent_changed) are test/consent-ledger.test.ts's.
+    events: (await db().select({ type: events.type }).from(events).where(eq(events.organizationId, s.organizationId)))
+      .map((e) => e.type)
+      .filter((type) => type !== 'contact.consent_changed')
+      .sort(),
     history: (await db().select({ type: emailEvents.type, data: emailEvents.data }).from(emailEvents).where(eq(emailEvents.emailId, s.emailId)).orderBy(emailEvents.id)).map((e) => [e.type, (e.data as { via?: string }).via]),
     suppressions: (await db().select({ email: suppressions.email, reason: suppressions.reason }).from(suppressions).where(eq(suppressions.organizationId, s.organizationId))).map((r) => [r.email, r.reason]),
   };

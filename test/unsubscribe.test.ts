@@ -19,6 +19,7 @@ import { seedAudienceMember, seedBroadcastCopy } from './support/broadcast-copy'
 // contact, the broadcast and the contact's email row, written straight into the database.
 
 const ADDRESS = 'ada@example.net';
+const CONSENT_EVENT = 'contact.consent_changed';
 const BOUNCE_DOMAIN = 'bounces.eumail.test';
 
 let app: TestApp;
@@ -69,9 +70,16 @@ async function snapshot(s: Seeded) {
     contact: contact ? { subscribed: contact.subscribed, updatedAt: contact.updatedAt.toISOString() } : null,
     unsubscribedCount: broadcast!.unsubscribed,
     // By type: a contact's event and an email's are written by different statements in one transaction.
-    events: (await db.select().from(events).where(eq(events.organizationId, s.organizationId))).map((e) => ({ type: e.type, data: e.data })).sort((a, b) => a.type.localeCompare(b.type)),
+    // The consent ledger's own events (contact.consent_changed) are test/consent-ledger.test.ts's.
+    events: (await db.select().from(events).where(eq(events.organizationId, s.organizationId)))
+      .filter((e) => e.type !== CONSENT_EVENT)
+      .map((e) => ({ type: e.type, data: e.data }))
+      .sort((a, b) => a.type.localeCompare(b.type)),
     history: (await db.select().from(emailEvents).where(eq(emailEvents.emailId, s.emailId)).orderBy(emailEvents.id)).map((e) => ({ type: e.type, recipient: e.recipient, data: e.data })),
-    deliveries: (await db.select({ eventType: webhookDeliveries.eventType }).from(webhookDeliveries).where(eq(webhookDeliveries.organizationId, s.organizationId))).map((d) => d.eventType).sort(),
+    deliveries: (await db.select({ eventType: webhookDeliveries.eventType }).from(webhookDeliveries).where(eq(webhookDeliveries.organizationId, s.organizationId)))
+      .map((d) => d.eventType)
+      .filter((type) => type !== CONSENT_EVENT)
+      .sort(),
     suppressions: (await db.select().from(suppressions).where(eq(suppressions.organizationId, s.organizationId))).map((r) => ({ email: r.email, reason: r.reason, emailId: r.emailId })),
   };
 }

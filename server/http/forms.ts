@@ -182,7 +182,7 @@ async function preflight(req: IncomingMessage, res: ServerResponse, form: FormRo
  *   7. the submitted address, and its bucket
  *   8. the submission (services/forms/submit.ts): values, MX, opt-in, ledger
  */
-export async function handleForm(req: IncomingMessage, res: ServerResponse, deps: Pick<Deps, 'db' | 'clock' | 'config' | 'jobs' | 'log'>, limits: FormSubmitLimits): Promise<void> {
+export async function handleForm(req: IncomingMessage, res: ServerResponse, deps: Deps, limits: FormSubmitLimits): Promise<void> {
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
   const match = FORM_KEY_PATH.exec(queryAt === -1 ? url : url.slice(0, queryAt));

@@ -1,11 +1,15 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { audienceMemberships, audiences, contactProperties, contacts, formSubmissions, forms, organizations, suppressions, topics, contactTopics } from '@/db/schema';
+import { audienceMemberships, audiences, contactProperties, contacts, domains, formSubmissions, forms, organizations, suppressions, topics, contactTopics } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { AppError, validationError } from '../../errors';
 import { newId } from '../../ids';
 import type { FormSubmissionStatus } from '../../vocabulary/forms';
-import { declareConsentSource } from '../consent/source';
+import { logConsentChanges } from '../consent/events';
+import { declareConsentSource, type ConsentSource } from '../consent/source';
+import { requestConfirmation, wakeConfirmation, type RequestedConfirmation } from '../double-opt-in/request';
+import type { Plan } from '../plans/plan-table';
+import type { Principal } from '../shared/principal';
 import { propertyChecker } from '../contact-properties/assign';
 import { contactAddressOrRefuse } from '../contacts/fields';
 import { isDeliverableDomain } from '../emails/accept/recipient-domains';
@@ -108,10 +112,11 @@ async function checkMailDomain(deps: Pick<Deps, 'config' | 'clock'>, email: stri
  * address alike, the ones it holds already included: a refusal for new addresses only would tell
  * whether an address is a contact.
  */
-async function refuseAtContactCap(tx: Db, form: FormRow, now: Date): Promise<void> {
+async function refuseAtContactCap(tx: Db, form: FormRow, now: Date): Promise<Plan> {
   const plan = await planInForce(tx, form.organizationId, now, { lock: true });
   const [org] = await tx.select({ used: organizations.contactCount }).from(organizations).where(eq(organizations.id, form.organizationId));
   if ((org?.used ?? 0) >= plan.contacts) throw new AppError('SERVICE_UNAVAILABLE', 'This form cannot take sign-ups right now; try again later');
+  return plan;
 }
 
 /** An opt-out the form leaves as it is: suppressed, unsubscribed from everything, or out of this audience. */
@@ -139,7 +144,14 @@ async function optedOut(tx: Db, form: FormRow & { audienceId: string }, email: s
  * contact the organization holds only gets the names and values it has none of. Nobody proved the
  * address is theirs, so a form never overwrites what a contact already has.
  */
-async function writeContact(tx: Db, form: FormRow, values: SubmittedValues, existing: { id: string; name: string | null } | null, now: Date): Promise<{ id: string; created: boolean; name: string | null }> {
+async function writeContact(
+  tx: Db,
+  form: FormRow,
+  values: SubmittedValues,
+  existing: { id: string; name: string | null } | null,
+  now: Date,
+  pending = false,
+): Promise<{ id: string; created: boolean; name: string | null }> {
   const joined = [values.firstName, values.lastName].filter(Boolean).join(' ') || null;
   if (existing) {
     const [row] = await tx
@@ -158,13 +170,26 @@ async function writeContact(tx: Db, form: FormRow, values: SubmittedValues, exis
   const id = newId();
   const [inserted] = await tx
     .insert(contacts)
-    .values({ id, organizationId: form.organizationId, email: values.email, name: joined, firstName: values.firstName, lastName: values.lastName, properties: values.properties, createdAt: now, updatedAt: now })
+    .values({
+      id,
+      organizationId: form.organizationId,
+      email: values.email,
+      name: joined,
+      firstName: values.firstName,
+      lastName: values.lastName,
+      properties: values.properties,
+      // Asked to confirm: pending from the start, so its first ledger entry says `pending`, never `subscribed`.
+      unsubscribed: pending,
+      pendingSince: pending ? now : null,
+      createdAt: now,
+      updatedAt: now,
+    })
     .onConflictDoNothing()
     .returning({ id: contacts.id });
   // Made by another submission of the same address a moment ago: completed as above.
   if (!inserted) {
     const [other] = await tx.select({ id: contacts.id, name: contacts.name }).from(contacts).where(and(eq(contacts.organizationId, form.organizationId), eq(contacts.email, values.email)));
-    return writeContact(tx, form, values, other!, now);
+    return writeContact(tx, form, values, other!, now, pending);
   }
   await tx.update(organizations).set({ contactCount: sql`${organizations.contactCount} + 1` }).where(eq(organizations.id, form.organizationId));
   return { id, created: true, name: joined };
@@ -226,26 +251,110 @@ export interface SubmitOutcome {
  * The caller answers the person the same whatever the outcome, so nobody learns from it whether an
  * address was a contact, subscribed or not.
  */
-export async function submitForm(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'jobs'>, form: FormRow, email: string, raw: RawSubmission, client: SubmissionClient): Promise<SubmitOutcome> {
+export async function submitForm(deps: Deps, form: FormRow, email: string, raw: RawSubmission, client: SubmissionClient): Promise<SubmitOutcome> {
   const audienceId = form.audienceId;
   if (!audienceId) throw new AppError('SERVICE_UNAVAILABLE', 'This form cannot take sign-ups right now; try again later');
   const target = { ...form, audienceId };
   const values = await checkValues(deps.db, form, raw, email);
   await checkMailDomain(deps, email);
   const decision = decideSubmission(form);
-  return deps.db.transaction(async (tx) => {
+  const source: ConsentSource = { via: 'form', formId: form.id, formVersion: form.consentVersion, clientAddress: client.address, userAgent: client.userAgent };
+  const { outcome, confirmation } = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
-    await declareConsentSource(tx, { via: 'form', formId: form.id, formVersion: form.consentVersion, clientAddress: client.address, userAgent: client.userAgent });
-    await refuseAtContactCap(tx, form, now);
+    await declareConsentSource(tx, source);
+    const plan = await refuseAtContactCap(tx, form, now);
+    const done = (status: FormSubmissionStatus, contactId: string | null, requested: RequestedConfirmation | null = null) =>
+      storeSubmission(tx, form, { contactId, values, status, client, now }).then((submissionId) => ({ outcome: { submissionId, status }, confirmation: requested }));
     if (decision === 'await_confirmation') {
-      return { submissionId: await storeSubmission(tx, form, { contactId: null, values, status: 'awaiting_confirmation', client, now }), status: 'awaiting_confirmation' as const };
+      const asked = await askToConfirm(tx, deps, target, values, { plan, source, now });
+      if (asked.status === 'subscribe_now') {
+        await join(tx, deps, target, asked.contact, email, now);
+        await logConsentChanges(tx, deps);
+        return done('subscribed', asked.contact.id);
+      }
+      await logConsentChanges(tx, deps);
+      return done(asked.status, asked.contactId, asked.confirmation);
     }
     const standing = await optedOut(tx, target, email);
-    if (standing.optedOut) {
-      return { submissionId: await storeSubmission(tx, form, { contactId: standing.contact?.id ?? null, values, status: 'kept_opt_out', client, now }), status: 'kept_opt_out' as const };
-    }
+    if (standing.optedOut) return done('kept_opt_out', standing.contact?.id ?? null);
     const contact = await writeContact(tx, form, values, standing.contact, now);
     await join(tx, deps, target, contact, email, now);
-    return { submissionId: await storeSubmission(tx, form, { contactId: contact.id, values, status: 'subscribed', client, now }), status: 'subscribed' as const };
+    await logConsentChanges(tx, deps);
+    return done('subscribed', contact.id);
   });
+  // Woken once the confirmation email is committed, so the dispatch finds it.
+  if (confirmation) wakeConfirmation(deps, confirmation);
+  return outcome;
+}
+
+type Asked =
+  | { status: 'awaiting_confirmation'; contactId: string; confirmation: RequestedConfirmation | null }
+  | { status: 'kept_opt_out'; contactId: string | null; confirmation: null }
+  | { status: 'subscribe_now'; contact: { id: string; name: string | null } };
+
+/**
+ * A double opt-in form's submission: the contact made pending (or completed, if it is one
+ * already) and mailed the confirmation from the form's verified domain, to join the form's
+ * audience and topics once it confirms. An address on the suppression list is mailed nothing. A
+ * contact that confirmed before joins at once, as a single opt-in would. A re-submission inside
+ * the re-send throttle stores the submission and mails nothing more: the answer is the same.
+ */
+async function askToConfirm(
+  tx: Db,
+  deps: Deps,
+  form: FormRow & { audienceId: string },
+  values: SubmittedValues,
+  context: { plan: Plan; source: ConsentSource; now: Date },
+): Promise<Asked> {
+  const [suppressed] = await tx
+    .select({ id: suppressions.id })
+    .from(suppressions)
+    .where(and(eq(suppressions.organizationId, form.organizationId), eq(suppressions.email, values.email)));
+  const [existing] = await tx
+    .select({ id: contacts.id, name: contacts.name })
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, form.organizationId), eq(contacts.email, values.email)))
+    .for('update');
+  if (suppressed) return { status: 'kept_opt_out', contactId: existing?.id ?? null, confirmation: null };
+  const contact = await writeContact(tx, form, values, existing ?? null, context.now, true);
+  try {
+    const confirmation = await requestConfirmation(tx, deps, {
+      principal: formPrincipal(form, context.plan),
+      contactId: contact.id,
+      sender: { from: await confirmationSender(tx, form) },
+      join: { audienceIds: [form.audienceId], topics: form.topicIds.map((id) => ({ id, subscription: 'opt_in' as const })) },
+      source: context.source,
+    });
+    if (confirmation.status === 'already_confirmed') return { status: 'subscribe_now', contact };
+    return { status: 'awaiting_confirmation', contactId: contact.id, confirmation };
+  } catch (error) {
+    // Asked again too soon: the first mail stands, and the person is answered as for any submission.
+    if (error instanceof AppError && error.appCode === 'RATE_LIMITED') return { status: 'awaiting_confirmation', contactId: contact.id, confirmation: null };
+    throw error;
+  }
+}
+
+/** The organization's own live mail, as the form sends it: no key, no member. */
+const formPrincipal = (form: FormRow, plan: Plan): Principal => ({
+  organizationId: form.organizationId,
+  permission: 'full_access',
+  mode: 'live',
+  keyId: null,
+  domainId: null,
+  userId: null,
+  plan: plan.id,
+  rateLimitOverride: null,
+});
+
+/** `"Organization" <confirm@the form's domain>`: a domain the form must name, verified (the admit door checks it again). */
+async function confirmationSender(tx: Db, form: FormRow): Promise<string> {
+  if (!form.domainId) throw new AppError('SERVICE_UNAVAILABLE', 'This form cannot take sign-ups right now; try again later');
+  const [row] = await tx
+    .select({ domain: domains.name, organization: organizations.name })
+    .from(domains)
+    .innerJoin(organizations, eq(organizations.id, domains.organizationId))
+    .where(and(eq(domains.id, form.domainId), eq(domains.organizationId, form.organizationId)));
+  if (!row) throw new AppError('SERVICE_UNAVAILABLE', 'This form cannot take sign-ups right now; try again later');
+  const name = row.organization.replace(/["\\\r\n]/g, '').trim();
+  return name ? `"${name}" <confirm@${row.domain}>` : `confirm@${row.domain}`;
 }
