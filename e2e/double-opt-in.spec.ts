@@ -8,7 +8,7 @@ import { receiveAt, useLoopbackMail } from './loopback-mail';
  * Double opt-in end to end (issue 37 item 2, docs/consent.md): a contact asked to confirm shows as
  * pending on its page and in the list, a re-send inside 10 minutes is refused in the server's words,
  * the confirmation email arrives at a real SMTP sink on loopback, and its link's page asks first and
- * confirms on the button; the contact's page then shows it subscribed.
+ * confirms on the button; the contact's page then shows it subscribed, and its consent history both steps.
  */
 
 const MX_HOST = 'mx.sink.test';
@@ -67,4 +67,14 @@ test('a pending contact is shown as such, its link confirms it on the button, an
   await expect(page.getByTestId('contact-pending-section')).toHaveCount(0);
   await expect(page.getByTestId('unsubscribed-state')).toHaveText('Off');
   await shot(page, 'contact-confirmed');
+
+  // Its consent history: asked through the dashboard, then confirmed from the link by the person.
+  const history = page.getByTestId('contact-consent');
+  await history.scrollIntoViewIfNeeded();
+  await expect(history.getByTestId('consent-entry').first()).toHaveAttribute('data-action', 'pending');
+  await expect(history.getByTestId('consent-entry').first()).toHaveAttribute('data-via', 'dashboard');
+  await expect(history.locator('[data-testid="consent-entry"][data-action="confirmed"]')).toHaveAttribute('data-via', 'confirmation');
+  await expect(history).toContainText('Confirmed');
+  await expect(history).toContainText('Confirmation link');
+  await shot(page, 'contact-consent-history');
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { queryRows } from '@/db/client';
-import { apiKeys, consentEntries, emailRecipients, emails } from '@/db/schema';
+import { apiKeys, consentEntries, emailRecipients, emails, events, webhookDeliveries } from '@/db/schema';
 import { recordDeliveryReport } from '@/server/services/bounces/reports';
 import { sweepContactImports } from '@/server/services/contact-imports/run';
 import { unsubscribe } from '@/server/services/unsubscribe/unsubscribe';
@@ -329,5 +329,34 @@ describe('an organization’s erasure', () => {
     await db().execute(sql`delete from organizations where id = ${org.organizationId}`);
     expect(await entriesSince(0)).toEqual([]);
     expect(await entriesSince(0, other.organizationId)).toHaveLength(1);
+  });
+});
+
+describe('contact.consent_changed', () => {
+  it('is one event per entry a change wrote, with what it was and through what, delivered to the endpoints that want it', async () => {
+    app.dns.set('hooks.example.com', 'A', ['93.184.216.34']);
+    const hook = await call('POST', '/webhooks', { url: 'https://hooks.example.com/', events: ['contact.consent_changed'] });
+    expect(hook.status, hook.text).toBe(201);
+    const made = await call('POST', '/contacts', { email: 'ada@example.net' });
+    expect((await call('PATCH', `/contacts/${made.body.id}`, { unsubscribed: true })).status).toBe(200);
+    const logged = await db().select().from(events).where(and(eq(events.organizationId, org.organizationId), eq(events.type, 'contact.consent_changed'))).orderBy(events.id);
+    const entries = await entriesSince(0);
+    expect(logged.map((event) => event.data)).toEqual(
+      entries.map((entry) => ({
+        contactId: made.body.id,
+        email: 'ada@example.net',
+        action: entry.action,
+        via: 'api',
+        audienceId: null,
+        topicId: null,
+        formId: null,
+        formVersion: null,
+        emailId: null,
+        entryId: String(entry.id),
+      })),
+    );
+    expect(logged.map((event) => (event.data as { action: string }).action)).toEqual(['subscribed', 'unsubscribed']);
+    const deliveries = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.body.id));
+    expect(deliveries.map((delivery) => delivery.eventType)).toEqual(['contact.consent_changed', 'contact.consent_changed']);
   });
 });

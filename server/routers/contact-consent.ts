@@ -43,7 +43,7 @@ export const contactConsentRouter = router({
     .input(
       z.strictObject({
         idOrEmail: contactParam,
-        after: z.string().regex(/^\d{1,18}$/, 'must be the id of a consent entry (the nextCursor of a previous page)').optional(),
+        after: z.string().max(18).regex(/^\d{1,18}$/, 'must be the id of a consent entry (the nextCursor of a previous page)').optional(),
         limit: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(1, 'must be between 1 and 1000').max(1000, 'must be between 1 and 1000').default(100),
       }),
     )
