@@ -7,7 +7,7 @@ import { CardSection } from '../../../components/card-section';
 import { formatDateTime } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import type { ContactProfile } from '../types';
-import { ACTION_WORDS, BY_THE_PERSON, scopeWords, STOPS_MAIL, VIA_WORDS } from './consent-wording';
+import { ACTION_WORDS, BY_THE_PERSON, scopeWords, TONE, TONE_DOT, VIA_WORDS } from './consent-wording';
 import { SectionEmpty, SectionLoadState } from './section-states';
 
 const PAGE = 25;
@@ -41,7 +41,7 @@ export function ConsentSection({ contact }: { contact: ContactProfile }) {
         <ol className="mt-4 space-y-0 border-l border-slate-200 pl-4" data-testid="consent-entries">
           {entries.map((entry) => (
             <li key={entry.id} className="relative pb-4 last:pb-0" data-testid="consent-entry" data-action={entry.action} data-via={entry.via}>
-              <span aria-hidden className={`absolute top-1.5 -left-[21px] size-2.5 rounded-full ring-2 ring-white ${STOPS_MAIL[entry.action] ? 'bg-amber-500' : 'bg-emerald-500'}`} />
+              <span aria-hidden className={`absolute top-1.5 -left-[21px] size-2.5 rounded-full ring-2 ring-white ${TONE_DOT[TONE[entry.action]]}`} />
               <p className="text-sm text-slate-900">
                 <span className="font-semibold">{ACTION_WORDS[entry.action]}</span>
                 <span className="text-slate-500"> · {scopeWords(entry, names)}</span>

@@ -14,19 +14,21 @@ export const ACTION_WORDS: Record<ConsentAction, string> = {
   sunset_lifted: 'Sunset lifted',
 };
 
-/** Whether the change let mail through (green) or stopped it (amber). */
-export const STOPS_MAIL: Record<ConsentAction, boolean> = {
-  subscribed: false,
-  unsubscribed: true,
-  pending: false,
-  confirmed: false,
-  topic_in: false,
-  topic_out: true,
-  suppressed: true,
-  unsuppressed: false,
-  sunset: true,
-  sunset_lifted: false,
+/** Whether the change let mail through (green), stopped it (amber), or left it waiting on the person (grey). */
+export const TONE: Record<ConsentAction, 'lets_through' | 'stops' | 'waits'> = {
+  subscribed: 'lets_through',
+  unsubscribed: 'stops',
+  pending: 'waits',
+  confirmed: 'lets_through',
+  topic_in: 'lets_through',
+  topic_out: 'stops',
+  suppressed: 'stops',
+  unsuppressed: 'lets_through',
+  sunset: 'stops',
+  sunset_lifted: 'lets_through',
 };
+
+export const TONE_DOT: Record<(typeof TONE)[ConsentAction], string> = { lets_through: 'bg-emerald-500', stops: 'bg-amber-500', waits: 'bg-slate-400' };
 
 /** Through what, in a reader's words. */
 export const VIA_WORDS: Record<ConsentVia, string> = {
