@@ -453,6 +453,26 @@ describe('answers never reveal an address', () => {
     });
   });
 
+  it('a double opt-in form leaves a contact the organization holds as it stands: a subscriber joins, an opt-out is kept, nobody is made pending or mailed', async () => {
+    const org = await setUp();
+    const domain = await app.request('POST', '/api/domains', { key: org.key, body: { name: 'shop-news.com' } });
+    await db().update(domains).set({ status: 'verified', verifiedAt: app.clock.now() }).where(eq(domains.id, domain.body.id));
+    expect((await app.request('PATCH', `/api/forms/${org.form.id}`, { key: org.key, body: { double_opt_in: true, domain_id: domain.body.id } })).status).toBe(200);
+    expect((await app.request('POST', '/api/contacts', { key: org.key, body: { email: 'subscriber@example.net' } })).status).toBe(201);
+    expect((await app.request('POST', '/api/contacts', { key: org.key, body: { email: 'left@example.net', unsubscribed: true } })).status).toBe(201);
+    for (const address of ['subscriber@example.net', 'left@example.net']) expect((await post(org.form.formKey, personJson(address))).status).toBe(200);
+    // Anyone can type an address: the subscriber is not taken off its lists until it confirms, the opt-out not lifted or deleted later.
+    expect(await contactOf(org.organizationId, 'subscriber@example.net')).toMatchObject({ unsubscribed: false, pendingSince: null });
+    expect(await contactOf(org.organizationId, 'left@example.net')).toMatchObject({ unsubscribed: true, pendingSince: null });
+    const subscriber = await contactOf(org.organizationId, 'subscriber@example.net');
+    expect(await db().select().from(audienceMemberships).where(eq(audienceMemberships.contactId, subscriber!.id))).toMatchObject([{ audienceId: org.audienceId, subscribed: true }]);
+    expect((await submissionsOf(org.form.id)).map((row) => [row.email, row.status])).toEqual([
+      ['subscriber@example.net', 'subscribed'],
+      ['left@example.net', 'kept_opt_out'],
+    ]);
+    expect(await db().select().from(emails).where(eq(emails.organizationId, org.organizationId))).toEqual([]);
+  });
+
   it('a double opt-in form mails the confirmation from its domain; nobody is subscribed until the link is pressed, then the form’s audience is joined', async () => {
     const org = await setUp();
     const domain = await app.request('POST', '/api/domains', { key: org.key, body: { name: 'shop-news.com' } });

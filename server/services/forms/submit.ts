@@ -293,11 +293,14 @@ type Asked =
   | { status: 'subscribe_now'; contact: { id: string; name: string | null } };
 
 /**
- * A double opt-in form's submission: the contact made pending (or completed, if it is one
- * already) and mailed the confirmation from the form's verified domain, to join the form's
- * audience and topics once it confirms. An address on the suppression list is mailed nothing. A
- * contact that confirmed before joins at once, as a single opt-in would. A re-submission inside
- * the re-send throttle stores the submission and mails nothing more: the answer is the same.
+ * A double opt-in form's submission. A new address (or a contact still pending from an earlier
+ * request) is made pending and mailed the confirmation from the form's verified domain, to join
+ * the form's audience and topics once it confirms; a re-submission inside the re-send throttle
+ * mails nothing more. A contact the organization holds already keeps its standing, since anyone
+ * can type an address into a form: making it pending would take a subscriber off every list
+ * until it confirms (and the unconfirmed-contacts sweep would delete it, opt-out and all). So a
+ * subscribed contact joins at once, as a single opt-in form would have it join, and one that
+ * opted out (suppressed, unsubscribed from everything) is left out and mailed nothing.
  */
 async function askToConfirm(
   tx: Db,
@@ -311,11 +314,15 @@ async function askToConfirm(
     .from(suppressions)
     .where(and(eq(suppressions.organizationId, form.organizationId), eq(suppressions.email, values.email)));
   const [existing] = await tx
-    .select({ id: contacts.id, name: contacts.name })
+    .select({ id: contacts.id, name: contacts.name, unsubscribed: contacts.unsubscribed, pendingSince: contacts.pendingSince })
     .from(contacts)
     .where(and(eq(contacts.organizationId, form.organizationId), eq(contacts.email, values.email)))
     .for('update');
   if (suppressed) return { status: 'kept_opt_out', contactId: existing?.id ?? null, confirmation: null };
+  if (existing && existing.pendingSince === null) {
+    if (existing.unsubscribed) return { status: 'kept_opt_out', contactId: existing.id, confirmation: null };
+    return { status: 'subscribe_now', contact: await writeContact(tx, form, values, existing, context.now) };
+  }
   const contact = await writeContact(tx, form, values, existing ?? null, context.now, true);
   try {
     const confirmation = await requestConfirmation(tx, deps, {
