@@ -16,6 +16,9 @@
  *   BENCH_SUITE=broadcasts          a broadcast to 100k contacts: the fan-out's hand-off to delivery vs
  *                                   bare postgres-js INSERTs, then its delivery vs bare nodemailer,
  *                                   bench/suite-broadcasts.ts             → results/broadcasts-latest.json
+ *   BENCH_SUITE=automations         100k contacts entering an automation at once: to their first wait,
+ *                                   then its send steps, beside a broadcast to the same contacts,
+ *                                   bench/suite-automations.ts           → results/automations-latest.json
  *   BENCH_SUITE=all                 every suite, one after the other
  *
  * Whatever happens (success, failure, Ctrl-C, the overall deadline), every child is stopped, every
@@ -23,6 +26,7 @@
  */
 import { cleanup, errorText, log } from './harness';
 import { apiKeysDeadlineMs, runApiKeysSuite } from './suite-api-keys';
+import { automationsDeadlineMs, runAutomationsSuite } from './suite-automations';
 import { broadcastsDeadlineMs, runBroadcastsSuite } from './suite-broadcasts';
 import { contactsDeadlineMs, runContactsSuite } from './suite-contacts';
 import { emailsDeadlineMs, runEmailsSuite } from './suite-emails';
@@ -38,11 +42,12 @@ const SUITES = {
   soak: { run: runSoakSuite, deadlineMs: soakDeadlineMs },
   webhooks: { run: runWebhooksSuite, deadlineMs: webhooksDeadlineMs },
   broadcasts: { run: runBroadcastsSuite, deadlineMs: broadcastsDeadlineMs },
+  automations: { run: runAutomationsSuite, deadlineMs: automationsDeadlineMs },
 } as const;
 
 const requested = process.env.BENCH_SUITE || 'api-keys';
 const names = requested === 'all' ? (Object.keys(SUITES) as Array<keyof typeof SUITES>) : [requested as keyof typeof SUITES];
-for (const name of names) if (!(name in SUITES)) throw new Error(`BENCH_SUITE: unknown suite "${name}" (use api-keys, emails, contacts, startup, soak, webhooks, broadcasts or all)`);
+for (const name of names) if (!(name in SUITES)) throw new Error(`BENCH_SUITE: unknown suite "${name}" (use api-keys, emails, contacts, startup, soak, webhooks, broadcasts, automations or all)`);
 
 // The whole run, seeding included; a stuck step cannot keep the process alive past it.
 const DEADLINE_MS = names.reduce((sum, name) => sum + SUITES[name].deadlineMs(), 0);

@@ -156,3 +156,22 @@ test('the account page lists sessions, signs out one and all the others, and cha
   await expect(page.getByTestId('audit-row').filter({ hasText: '2 other sessions' })).toHaveCount(1);
   await shot(page, 'account-audit-log');
 });
+
+test('a session check that fails is asked again, not taken for a signed-out person', async ({ page }) => {
+  await signUp(page, personAt('check'), { landOn: '/' });
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+  });
+  // The first check after the reload fails as a server that is slow to answer or restarting would; the next is let through.
+  let checks = 0;
+  await page.route('**/api/auth/get-session*', async (route) => {
+    checks += 1;
+    if (checks === 1) await route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"unavailable"}' });
+    else await route.continue();
+  });
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  expect(checks).toBeGreaterThanOrEqual(2);
+  expect(visited).not.toContain('/sign-in');
+});

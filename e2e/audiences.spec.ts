@@ -118,17 +118,23 @@ test('an audience gets 2,500 contacts from a CSV file, and its contacts are sear
   await expect(summary.getByTestId('import-stopped')).toContainText('3 slots are left and the rows from line 1,002 on add 998');
   await expect(summary.getByTestId('import-stopped')).toContainText('1,506 rows of the file were not imported');
   await expect(summary.getByTestId('import-created')).toHaveText('997');
+  await expect(summary.getByTestId('import-confirmed-consent')).toHaveCount(0);
   await shot(page, 'audiences-import-capped', { fullPage: false });
 
   // On the 10k plan (5,000 contacts) the same file again: what is stored already is updated, the rest is created.
   await setPlan(page, '10k');
   await summary.getByRole('button', { name: 'Import another file' }).click();
   await chooseFile(page, file);
+  // This time the member declares that every person in the file confirmed (a double opt-in they hold).
+  const declaration = importDialog.getByLabel('Everyone in this file confirmed their subscription (double opt-in)');
+  await expect(declaration).not.toBeChecked();
+  await declaration.check();
   await importDialog.getByRole('button', { name: 'Import 2,504 contacts' }).click();
   // The import runs on the server (a file this small in a second or two); its progress is followed below with a larger one.
   await expect(summary).toBeVisible({ timeout: 60_000 });
   await expect(summary).toHaveAttribute('data-complete', 'true');
   // The 997 stored before and the repeated address are updated; five rows are refused.
+  await expect(summary.getByTestId('import-confirmed-consent')).toContainText('Declared as confirmed consent');
   await expect(summary.getByTestId('import-created')).toHaveText('1,503');
   await expect(summary.getByTestId('import-updated')).toHaveText('998');
   await expect(summary.getByTestId('import-skipped')).toHaveText('5');

@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { E2E_DNS_PORT, E2E_STRIPE_API_PORT, E2E_STRIPE_WEB_PORT } from './loopback-ports';
+import { E2E_STRIPE_API_PORT, E2E_STRIPE_WEB_PORT } from './loopback-ports';
 import { shot, signUp, uniqueEmail } from './helpers';
+import { ownServerUrl, startOwnServer, type OwnServer } from './own-server';
 import { startStripeStandIn, type StripeStandIn } from '../test/support/stripe-stand-in';
 
 /**
@@ -12,57 +11,24 @@ import { startStripeStandIn, type StripeStandIn } from '../test/support/stripe-s
  * flow), so this spec starts its own, from the same build, with the STRIPE_* variables pointing
  * at the loopback stand-in.
  */
-const WEB_URL = `http://localhost:${E2E_STRIPE_WEB_PORT}`;
+const WEB_URL = ownServerUrl(E2E_STRIPE_WEB_PORT);
 const SECRET_KEY = 'sk_test_e2e';
 const WEBHOOK_SECRET = 'whsec_e2e';
-const DATA_DIR = '.data-e2e-stripe';
 
 let standIn: StripeStandIn;
-let server: ChildProcess;
+let server: OwnServer | undefined;
 
 test.use({ baseURL: WEB_URL });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   standIn = await startStripeStandIn({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, webhookUrl: `${WEB_URL}/stripe/webhook`, port: E2E_STRIPE_API_PORT });
-  rmSync(DATA_DIR, { recursive: true, force: true });
-  server = spawn(process.execPath, ['--enable-source-maps', 'scripts/start.mjs'], {
-    env: {
-      ...process.env,
-      DATA_DIR,
-      PORT: String(E2E_STRIPE_WEB_PORT),
-      APP_URL: WEB_URL,
-      DNS_SERVERS: `127.0.0.1:${E2E_DNS_PORT}`,
-      BOUNCE_SMTP_PORT: '0',
-      SMTP_GATEWAY_PORT: '0',
-      SMTP_GATEWAY_TLS_PORT: '0',
-      MAIL_HOST: 'mx.eumail.example',
-      LOG_LEVEL: 'warn',
-      NEXT_TELEMETRY_DISABLED: '1',
-      ...standIn.env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + 170_000;
-  for (;;) {
-    const up = await fetch(`${WEB_URL}/api/health`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error('the Stripe-configured web server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  server = await startOwnServer({ port: E2E_STRIPE_WEB_PORT, dataDir: '.data-e2e-stripe', env: standIn.env, what: 'the Stripe-configured web server' });
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   await standIn?.close();
-  rmSync(DATA_DIR, { recursive: true, force: true });
 });
 
 test('an upgrade from Free is paid on the checkout page, the plan changes on the webhook, and the invoice is listed', async ({ page }) => {

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { E2E_DNS_PORT } from './loopback-ports';
 import { startDnsServer, type DnsServer } from '../test/support/dns';
 import { shot, signUp, uniqueEmail } from './helpers';
-import { trpcMutation } from './dashboard-api';
+import { trpcMutation, verifiedDomain } from './dashboard-api';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -109,4 +109,44 @@ test('a double opt-in form needs a verified domain: the refusal says so in the e
   expect(refused.status()).toBe(400);
   expect(await refused.text()).toContain('domain_id');
   await shot(page, 'forms-double-opt-in');
+});
+
+test('a double opt-in form writes its confirmation with a template chosen in the editor, the built-in text by default', async ({ page }) => {
+  await signUp(page, uniqueEmail('forms-template'), { landOn: '/forms' });
+  await trpcMutation(page, 'audiences.create', { name: 'Readers' });
+  const domain = await verifiedDomain(page, dns);
+  const template = await trpcMutation<{ id: string }>(page, 'templates.create', {
+    name: 'Confirm (branded)',
+    subject: 'One click left, {{ name | default: "friend" }}',
+    html: '<p><a href="{{ confirmation_url }}">Yes, sign me up</a></p>',
+  });
+  await trpcMutation(page, 'templates.create', { name: 'Welcome', subject: 'Welcome', html: '<p>Hi {{ name }}</p>' });
+  await trpcMutation(page, 'templates.create', { name: 'Confirm (draft)', subject: 'Confirm', html: '<p>{{ confirmation_url }}</p>', draft: true });
+
+  await page.goto('/forms/new');
+  await page.getByLabel('Form name').fill('Readers');
+  await page.getByLabel('Audience').selectOption({ label: 'Readers' });
+  await page.getByLabel('Consent text').fill('Yes, send me the readers’ letter.');
+  await page.getByLabel('Allowed sites').fill(SITE);
+  await page.getByLabel('Double opt-in').check();
+  await page.getByLabel('Send the confirmation from').selectOption({ label: domain });
+  const picker = page.getByLabel('Confirmation email');
+  await expect(picker).toHaveValue('');
+  await expect(picker.locator('option:checked')).toHaveText('Built-in text');
+  // Templates that cannot confirm anybody are listed, disabled, with the reason.
+  await expect(picker.locator('option', { hasText: 'Welcome (no {{ confirmation_url }})' })).toBeDisabled();
+  await expect(picker.locator('option', { hasText: 'Confirm (draft) (never published)' })).toBeDisabled();
+  await picker.selectOption({ label: 'Confirm (branded)' });
+  await shot(page, 'forms-confirmation-template');
+  await page.getByRole('button', { name: 'Create form' }).click();
+
+  await expect(page).toHaveURL(/\/forms\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Readers' })).toBeVisible();
+  await expect(page.getByLabel('Confirmation email')).toHaveValue(template.id);
+  // Back to the built-in text, saved.
+  await page.getByLabel('Confirmation email').selectOption({ label: 'Built-in text' });
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByLabel('Confirmation email')).toHaveValue('');
+  await page.reload();
+  await expect(page.getByLabel('Confirmation email')).toHaveValue('');
 });

@@ -16,7 +16,7 @@ export const HOME_URL = /^http:\/\/[^/]+\/$/;
  * confirmed: `confirmed` has the operator vouch for it (org:confirm), for specs that send live
  * mail but are not about the confirmation (e2e/confirm-address.spec.ts uses the mailed link).
  */
-export async function signUp(page: Page, email: string, { landOn = '/api-keys', confirmed = false }: { landOn?: string; confirmed?: boolean } = {}) {
+export async function signUp(page: Page, email: string, { landOn = '/api-keys', confirmed = false, dataDir }: { landOn?: string; confirmed?: boolean; dataDir?: string } = {}) {
   await page.goto('/sign-up');
   await page.getByLabel('Name').fill('Ada Lovelace');
   await page.getByLabel('Email').fill(email);
@@ -24,7 +24,7 @@ export async function signUp(page: Page, email: string, { landOn = '/api-keys', 
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page).toHaveURL(HOME_URL);
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
-  if (confirmed) await runAdmin(page, 'org:confirm', []);
+  if (confirmed) await runAdmin(page, 'org:confirm', [], dataDir);
   if (landOn !== '/') await page.goto(landOn);
   else if (confirmed) await page.reload();
 }
@@ -81,17 +81,20 @@ const execFileAsync = promisify(execFile);
  * (`npm run admin -- org:plan`), which reaches the running e2e server through its loopback admin
  * endpoint in DATA_DIR (.data-e2e, see playwright.config.ts).
  */
-export async function setPlan(page: Page, plan: string): Promise<void> {
-  expect(await runAdmin(page, 'org:plan', ['--plan', plan])).toMatchObject({ plan });
+export async function setPlan(page: Page, plan: string, dataDir?: string): Promise<void> {
+  expect(await runAdmin(page, 'org:plan', ['--plan', plan], dataDir)).toMatchObject({ plan });
 }
 
-/** An operator command about the signed-in person's organization (`--org` added), answered as JSON. */
-async function runAdmin(page: Page, command: string, args: string[]): Promise<unknown> {
+/**
+ * An operator command about the signed-in person's organization (`--org` added), answered as JSON;
+ * `dataDir` names a spec's own server (e2e/own-server.ts) instead of the shared one.
+ */
+async function runAdmin(page: Page, command: string, args: string[], dataDir = '.data-e2e'): Promise<unknown> {
   const response = await page.request.get(`/api/trpc/organization.current?input=${encodeURIComponent('{}')}`);
   expect(response.status(), await response.text()).toBe(200);
   const organizationId: string = (await response.json()).result.data.id;
   const { stdout } = await execFileAsync('npm', ['run', '--silent', 'admin', '--', command, '--org', organizationId, ...args], {
-    env: { ...process.env, DATA_DIR: '.data-e2e' },
+    env: { ...process.env, DATA_DIR: dataDir },
   });
   const answer: unknown = JSON.parse(stdout.trim().split('\n').pop()!);
   expect(answer).toMatchObject({ organizationId });

@@ -6,15 +6,20 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAdminArgs, runAdminCommand } from '@/server/admin/commands';
 import { startTestApp, type TestApp } from './support/app';
+import { buildServerBundle } from './support/built-server';
 import { openTestDatabase } from './support/database';
-import { runEntry, spawnEntry, waitForOutput } from './support/process';
+import { waitForOutput } from './support/process';
 
 // The suite runs on PGlite and on Postgres: with DATABASE_URL the CLI and server use a fresh database.
 let dataDir: string;
 let env: Record<string, string>;
 let dropDatabase: () => Promise<void> = async () => {};
+// What `npm start` and `npm run admin` run: the esbuild bundle under node alone. Each process boots
+// in about half the CPU tsx needs to compile the sources on the fly.
+let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
 
 beforeAll(async () => {
+  bundle = await buildServerBundle('admin-cli');
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eumail-cli-'));
   env = { DATA_DIR: dataDir, SMTP_GATEWAY_PORT: '0', SMTP_GATEWAY_TLS_PORT: '0', BOUNCE_SMTP_PORT: '0', DASHBOARD: 'off', PORT: '0', APP_URL: 'http://127.0.0.1:3000' };
   if (process.env.DATABASE_URL) {
@@ -25,6 +30,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
+  bundle.remove();
   await dropDatabase();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -37,6 +43,23 @@ const freePort = () =>
     });
   });
 
+// A port found free can be taken by another test file's process before the server binds it: try a fresh one then.
+const startServerOnFreeBouncePort = async () => {
+  for (let attempt = 1; ; attempt++) {
+    const bouncePort = await freePort();
+    const server = bundle.run('main', { ...env, BOUNCE_SMTP_PORT: String(bouncePort) });
+    try {
+      await waitForOutput(server, /listening on port (\d+)/);
+      await waitForOutput(server, new RegExp(`Bounce receiver listening on port ${bouncePort}`));
+      return { server, bouncePort };
+    } catch (error) {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+      await server.exited;
+      if (attempt === 3 || !server.output().includes(`EADDRINUSE: address already in use 0.0.0.0:${bouncePort}`)) throw error;
+    }
+  }
+};
+
 const smtpGreeting = (port: number) =>
   new Promise<string>((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -48,7 +71,9 @@ const smtpGreeting = (port: number) =>
   });
 
 const admin = async (...args: string[]) => {
-  const { code, output } = await runEntry('server/admin/cli.ts', args, env);
+  const cli = bundle.run('cli', env, args);
+  const code = await cli.exited;
+  const output = cli.output();
   const line = output.split('\n').find((l) => l.startsWith('{'));
   return { code, json: line ? JSON.parse(line) : undefined, output };
 };
@@ -128,11 +153,8 @@ describe('npm run admin (a separate process)', () => {
   }, 120_000);
 
   it('goes through the running server, which refuses a second server on the same DATA_DIR and stops cleanly on SIGTERM', async () => {
-    const bouncePort = await freePort();
-    const server = spawnEntry('server/main.ts', [], { ...env, BOUNCE_SMTP_PORT: String(bouncePort) });
+    const { server, bouncePort } = await startServerOnFreeBouncePort();
     try {
-      await waitForOutput(server, /listening on port (\d+)/);
-      await waitForOutput(server, new RegExp(`Bounce receiver listening on port ${bouncePort}`));
       expect(await smtpGreeting(bouncePort)).toMatch(/^220 /);
       const port = /listening on port (\d+)/.exec(server.output())![1];
       const created = await admin('org:create', '--name', 'Live', '--owner-email', 'o@live.test', '--plan', 'free');
@@ -147,9 +169,9 @@ describe('npm run admin (a separate process)', () => {
       expect(records.json).toMatchObject({ domain: '127.0.0.1', records: expect.arrayContaining([expect.objectContaining({ record: 'DKIM', value: `v=DKIM1; k=rsa; p=${publicKey}` })]) });
 
       if (!env.DATABASE_URL) {
-        const rival = await runEntry('server/main.ts', [], env);
-        expect(rival.code).toBe(1);
-        expect(rival.output).toMatch(/DATA_DIR .* is in use by process \d+/);
+        const rival = bundle.run('main', env);
+        expect(await rival.exited).toBe(1);
+        expect(rival.output()).toMatch(/DATA_DIR .* is in use by process \d+/);
       }
 
       server.child.kill('SIGTERM');

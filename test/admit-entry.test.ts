@@ -3,8 +3,12 @@ import { count, eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { emails, systemEmails } from '@/db/schema';
 import type { SmtpGateway } from '@/server/mail/gateway-server';
+import { receiveEvent, sweepAutomationRuns } from '@/server/services/automations';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
+import { organizationPrincipal } from '@/server/services/shared/principal';
 import { ADMIT_VIAS, type AdmitVia } from '@/server/services/emails/accept/vias';
+import { DAY_MS } from '@/server/services/shared/time';
+import { runSunset } from '@/server/services/sunset/run';
 import { startTestApp, type TestApp } from './support/app';
 import { startTestGateway } from './support/gateway';
 import { keyFor } from './support/keys';
@@ -71,7 +75,7 @@ const request = async (method: string, path: string, body?: unknown, key = org.a
 const message = (to = 'ada@example.net') => ({ from: 'Acme <billing@acme.example.com>', to, subject: 'Receipt', text: 'Thanks' });
 
 describe('the one admit door', () => {
-  it('is where every way in stores its mail: API single and batch, SMTP relay, broadcast, test copies, system mail', async () => {
+  it('is where every way in stores its mail: API single and batch, SMTP relay, broadcast, test copies, confirmations, re-engagement emails, automations, system mail', async () => {
     const exercised = new Set<AdmitVia>();
     const way = async (via: AdmitVia, send: () => Promise<void>) => {
       await throughTheDoor(via, send);
@@ -122,6 +126,32 @@ describe('the one admit door', () => {
     await way('confirmation', async () => {
       // A double opt-in's confirmation email (docs/consent.md).
       await request('POST', '/contacts', { email: 'dee@example.net', double_opt_in: true, confirmation: { from: 'Acme News <news@acme.example.com>' } });
+    });
+
+    await way('reengagement', async () => {
+      // The re-engagement email before sunset (docs/audiences.md): the members silent for a month, by the daily run.
+      const template = await request('POST', '/templates', { name: 'Miss you', subject: 'Still there?', html: '<p>Hi</p><p><a href="{{ unsubscribe_url }}">Leave</a></p>' });
+      await request('PATCH', `/segments/${audience.id}`, { sunset_after_months: 1, sunset_reengagement: { template_id: template.id, from: 'Acme News <news@acme.example.com>' } });
+      app.clock.advance(40 * DAY_MS);
+      expect(await runSunset(app.runtime.deps)).toMatchObject({ reengaged: 3 });
+    });
+
+    await way('automation', async () => {
+      // An automation's send_email step (docs/automations.md): a custom event starts a run, the engine's sweep takes its steps.
+      const template = await request('POST', '/templates', { name: 'Hello', subject: 'Hello', html: '<p>Hi</p>', from: 'Acme News <news@acme.example.com>' });
+      const automation = await request('POST', '/automations', {
+        name: 'Hello',
+        status: 'enabled',
+        steps: [
+          { key: 'start', type: 'trigger', config: { event_name: 'user.created' } },
+          { key: 'hello', type: 'send_email', config: { template: { id: template.id } } },
+        ],
+        connections: [{ from: 'start', to: 'hello' }],
+      });
+      expect(automation.status).toBe('enabled');
+      await request('POST', '/contacts', { email: 'eve@example.net' });
+      await receiveEvent(app.runtime.deps, organizationPrincipal(org.organizationId, '10k'), { event: 'user.created', contact: { email: 'eve@example.net' }, payload: {} });
+      expect(await sweepAutomationRuns(app.runtime.deps)).toMatchObject({ handled: 1 });
     });
 
     // The service's own mail: a revoked live key (the relay's) emails the owner.

@@ -109,6 +109,14 @@ describe('an import that declares its rows’ consent confirmed', () => {
       ['confirmed', 'import', upload.body.id],
     ]);
     expect((await ledger('dee@example.net')).filter(([action]: string[]) => action === 'confirmed')).toEqual([]);
+    // The import's read, and the list, say it declared its rows confirmed; an import that did not says so too.
+    expect((await call('GET', `/contacts/imports/${upload.body.id}`)).body).toMatchObject({ id: upload.body.id, status: 'completed', confirmedConsent: true });
+    const plain = await uploadImport(app, org.apiKey, 'email\ncy@example.net\n', { segments: [segmentId] });
+    expect(plain.status, plain.text).toBe(202);
+    expect((await call('GET', '/contacts/imports')).body.data.map((row: { id: string; confirmedConsent: boolean }) => [row.id, row.confirmedConsent])).toEqual([
+      [plain.body.id, false],
+      [upload.body.id, true],
+    ]);
     const id = await broadcast(segmentId, { require_confirmed_consent: true });
     expect((await call('POST', `/broadcasts/${id}/send`)).body.counts.recipients).toBe(2);
     await drain();

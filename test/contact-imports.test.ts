@@ -92,6 +92,7 @@ describe('POST /contacts/imports', () => {
       fileName: 'contacts.csv',
       segments: [news],
       onConflict: 'upsert',
+      confirmedConsent: false,
       counts: { total: 9, created: 3, updated: 0, skipped: 0, failed: 6 },
       errors: [
         { row: 4, email: 'linus@example.net', error: 'properties.seats: "three" is not a number' },
@@ -402,7 +403,7 @@ describe('GET /contacts/imports', () => {
     const first = await call(org, 'GET', '/contacts/imports?limit=2');
     expect(first.status).toBe(200);
     expect(first.body.data.map((i: { id: string }) => i.id)).toEqual([ids[2], ids[1]]);
-    expect(first.body.data[0]).toMatchObject({ status: 'queued', counts: { total: 2, created: 0, updated: 0, skipped: 0, failed: 0 } });
+    expect(first.body.data[0]).toMatchObject({ status: 'queued', confirmedConsent: false, counts: { total: 2, created: 0, updated: 0, skipped: 0, failed: 0 } });
     expect(first.body.data[0].errors).toBeUndefined();
     const second = await call(org, 'GET', `/contacts/imports?limit=2&cursor=${first.body.nextCursor}`);
     expect(second.body).toEqual({ data: [expect.objectContaining({ id: ids[0] })], nextCursor: null });

@@ -180,8 +180,8 @@ describe('segments', () => {
     const segment = await call(org.apiKey, 'POST', '/segments', { name: 'Customers' });
     expect(segment.status, segment.text).toBe(201);
     // The audience's fields, and a segment's own: a list has no rules.
-    expect(segment.body).toEqual({ id: expect.any(String), name: 'Customers', contactCount: 0, rules: null, matchingNow: null, rulesEvaluatedAt: null, sunsetAfterMonths: null, createdAt: expect.any(String) });
-    expect((await call(org.apiKey, 'GET', `/audiences/${segment.body.id}`)).body).toEqual({ id: segment.body.id, name: 'Customers', contactCount: 0, sunsetAfterMonths: null, createdAt: segment.body.createdAt });
+    expect(segment.body).toEqual({ id: expect.any(String), name: 'Customers', contactCount: 0, rules: null, matchingNow: null, rulesEvaluatedAt: null, sunsetAfterMonths: null, sunsetReengagement: null, createdAt: expect.any(String) });
+    expect((await call(org.apiKey, 'GET', `/audiences/${segment.body.id}`)).body).toEqual({ id: segment.body.id, name: 'Customers', contactCount: 0, sunsetAfterMonths: null, sunsetReengagement: null, createdAt: segment.body.createdAt });
 
     const added = await call(org.apiKey, 'POST', `/audiences/${segment.body.id}/contacts`, { email: 'Ada@Example.net', name: 'Ada' });
     expect(added.status).toBe(201);

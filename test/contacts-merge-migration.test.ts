@@ -129,7 +129,7 @@ describe.each(migrationEngines())('migrations 0033–0035 (one contact per addre
   });
 
   it('keeps the unsubscribe tokens already sent working, each for the audience its email came from', async () => {
-    expect(await findRecipient(database.db, ADA_OFFERS, { lock: false })).toMatchObject({ id: ADA_NEWS, audienceId: OFFERS, subscribed: false, audienceName: 'Offers' });
-    expect(await findRecipient(database.db, ADA_EVENTS, { lock: false })).toMatchObject({ id: ADA_NEWS, audienceId: EVENTS, subscribed: true, audienceName: 'Events' });
+    expect(await findRecipient(database.db, ADA_OFFERS, { lock: false, emailId: ADA_NEWS })).toMatchObject({ id: ADA_NEWS, audienceId: OFFERS, subscribed: false, audienceName: 'Offers' });
+    expect(await findRecipient(database.db, ADA_EVENTS, { lock: false, emailId: ADA_NEWS })).toMatchObject({ id: ADA_NEWS, audienceId: EVENTS, subscribed: true, audienceName: 'Events' });
   });
 });

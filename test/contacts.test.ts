@@ -57,8 +57,8 @@ describe('audiences', () => {
     await batch(org.apiKey, first, [{ email: 'a@example.net' }, { email: 'b@example.net' }]);
     const listed = await app.request('GET', '/api/audiences', { key: org.apiKey });
     expect(listed.body.data).toEqual([
-      { id: second, name: 'Second', contactCount: 0, sunsetAfterMonths: null, createdAt: expect.any(String) },
-      { id: first, name: 'First', contactCount: 2, sunsetAfterMonths: null, createdAt: expect.any(String) },
+      { id: second, name: 'Second', contactCount: 0, sunsetAfterMonths: null, sunsetReengagement: null, createdAt: expect.any(String) },
+      { id: first, name: 'First', contactCount: 2, sunsetAfterMonths: null, sunsetReengagement: null, createdAt: expect.any(String) },
     ]);
     expect((await app.request('DELETE', `/api/audiences/${first}`, { key: org.apiKey })).body).toEqual({ message: 'Audience deleted' });
     expect(await db().select().from(contacts)).toHaveLength(0);

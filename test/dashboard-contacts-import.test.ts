@@ -200,7 +200,7 @@ describe('the import', () => {
     const preview = mapRecords(records.slice(1), 4, chosen);
     const id = await startImport({ file: file(text), fileName: 'people.csv', mapping: chosen, hasHeader: true, audienceId: audience.data.id }, sendAs(person.cookie));
     const queued = await dashboardCall(app, person.cookie, 'query', 'contactImports.get', { id });
-    expect(queued.data).toMatchObject({ status: 'queued', fileName: 'people.csv', segments: [audience.data.id], onConflict: 'upsert' });
+    expect(queued.data).toMatchObject({ status: 'queued', fileName: 'people.csv', segments: [audience.data.id], onConflict: 'upsert', confirmedConsent: false });
     expect(progressOf(queued.data)).toEqual({ total: 5, done: 0, batches: 1, batch: 1 });
     await sweepContactImports(app.runtime.deps);
     const done = (await dashboardCall(app, person.cookie, 'query', 'contactImports.get', { id })).data;
@@ -216,6 +216,18 @@ describe('the import', () => {
       // An opt-out stays, whatever the file says.
       'left@example.net': ['Lea Left', false],
     });
+  });
+
+  it("declares the file's consent confirmed when the member ticks it: the import's read says so, and the ledger names the import and the member", async () => {
+    const person = await signUpPerson(app, 'grace@acme.test');
+    const audience = await dashboardCall(app, person.cookie, 'mutation', 'audiences.create', { name: 'Confirmed' });
+    const input = { file: file('email\nada@example.net\n'), fileName: 'confirmed.csv', mapping: mapping({ email: 0 }), hasHeader: true, audienceId: audience.data.id, confirmedConsent: true };
+    const id = await startImport(input, sendAs(person.cookie));
+    expect((await dashboardCall(app, person.cookie, 'query', 'contactImports.get', { id })).data).toMatchObject({ status: 'queued', confirmedConsent: true });
+    await sweepContactImports(app.runtime.deps);
+    expect((await dashboardCall(app, person.cookie, 'query', 'contactImports.list', {})).data.data).toEqual([expect.objectContaining({ id, status: 'completed', confirmedConsent: true })]);
+    const history = await dashboardCall(app, person.cookie, 'query', 'contactConsent.list', { idOrEmail: 'ada@example.net' });
+    expect(history.data.data.filter((entry: { action: string }) => entry.action === 'confirmed')).toEqual([expect.objectContaining({ via: 'import', importId: id, userId: person.userId })]);
   });
 
   it('refuses an upload without the dashboard\'s header, in test mode, and to a role that may not add contacts', async () => {

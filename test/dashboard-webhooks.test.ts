@@ -33,7 +33,7 @@ describe('server validation errors split by field', () => {
 
 describe('the event picker', () => {
   it('groups the whole catalogue by prefix, in catalogue order', () => {
-    expect(EVENT_GROUPS.map((group) => group.prefix)).toEqual(['email', 'domain', 'contact', 'broadcast']);
+    expect(EVENT_GROUPS.map((group) => group.prefix)).toEqual(['email', 'domain', 'contact', 'broadcast', 'automation']);
     expect(EVENT_GROUPS.flatMap((group) => group.types)).toEqual(EVENT_TYPES);
     expect(EVENT_GROUPS.every((group) => group.types.every((type) => type.startsWith(`${group.prefix}.`)))).toBe(true);
   });

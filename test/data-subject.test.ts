@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, emailAttachments, emailEvents, emails, events, suppressions } from '@/db/schema';
 import { runAdminCommand } from '@/server/admin/commands';
 import { closeOutboundConnections } from '@/server/net/outbound';
+import { sweepAutomationRuns } from '@/server/services/automations';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { sweepContactImports } from '@/server/services/contact-imports/run';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
@@ -161,6 +162,64 @@ describe('GET /recipients/{email}/data', () => {
     expect((await read('grace@example.net')).status).toBe(404);
   });
 
+  it('lists the automation runs of the address (both modes, each step taken) and the events sent for it; an event alone is data held', async () => {
+    const automation = await app.request('POST', '/api/automations', {
+      key: org.apiKey,
+      body: {
+        name: 'Onboarding',
+        status: 'enabled',
+        steps: [
+          { key: 'start', type: 'trigger', config: { event_name: 'user.created' } },
+          { key: 'mark', type: 'contact_update', config: { last_name: 'Onboarded' } },
+        ],
+        connections: [{ from: 'start', to: 'mark' }],
+      },
+    });
+    expect(automation.status, automation.text).toBe(201);
+    const created = await app.request('POST', '/api/contacts', { key: org.apiKey, body: { email: ADA } });
+    expect(created.status, created.text).toBe(201);
+    const testKey = await keyFor(app, org.organizationId, 'full_access', 'test');
+    const live = await app.request('POST', '/api/events/send', { key: org.apiKey, body: { event: 'user.created', email: ADA, payload: { plan: 'team' } } });
+    expect(live.status, live.text).toBe(202);
+    const test = await app.request('POST', '/api/events/send', { key: testKey, body: { event: 'user.created', email: ADA } });
+    expect(test.status, test.text).toBe(202);
+    await sweepAutomationRuns(deps());
+    // Another address's run and event are not hers.
+    await app.request('POST', '/api/contacts', { key: org.apiKey, body: { email: 'bob@example.net' } });
+    await app.request('POST', '/api/events/send', { key: org.apiKey, body: { event: 'user.created', email: 'bob@example.net' } });
+    await sweepAutomationRuns(deps());
+
+    const held = await read(ADA);
+    expect(held.status, held.text).toBe(200);
+    const step = (key: string, type: string) => ({ key, type, status: 'completed', startedAt: expect.any(String), completedAt: expect.any(String) });
+    const run = (mode: string, payload: Record<string, unknown>) => ({
+      id: expect.any(String),
+      automationId: automation.body.id,
+      automationName: 'Onboarding',
+      mode,
+      status: 'completed',
+      event: { name: 'user.created', payload },
+      startedAt: expect.any(String),
+      completedAt: expect.any(String),
+      createdAt: expect.any(String),
+      steps: [step('start', 'trigger'), step('mark', 'contact_update')],
+    });
+    expect(held.body.automationRuns).toEqual([run('live', { plan: 'team' }), run('test', {})]);
+    expect(held.body.receivedEvents).toEqual([
+      { id: live.body.id, event: 'user.created', mode: 'live', payload: { plan: 'team' }, runsStarted: 1, waitsEnded: 0, contactCreation: null, createdAt: expect.any(String) },
+      { id: test.body.id, event: 'user.created', mode: 'test', payload: {}, runsStarted: 1, waitsEnded: 0, contactCreation: null, createdAt: expect.any(String) },
+    ]);
+
+    // An event for an address that is no contact is held all the same (and erased).
+    const kept = await app.request('POST', '/api/events/send', { key: org.apiKey, body: { event: 'user.created', email: 'eve@example.net' } });
+    expect(kept.status, kept.text).toBe(202);
+    const eve = await read('eve@example.net');
+    expect(eve.status, eve.text).toBe(200);
+    expect(eve.body).toMatchObject({ contact: null, automationRuns: [], receivedEvents: [{ id: kept.body.id, runsStarted: 0 }] });
+    expect((await erase('eve@example.net')).status).toBe(200);
+    expect((await read('eve@example.net')).status).toBe(404);
+  });
+
   it('answers 404 for an address the organization holds nothing of, even one another organization holds', async () => {
     const other = await app.createOrg({ name: 'Other', ownerEmail: 'owner@other.test' });
     await audience('Theirs', [{ email: ADA }], other.apiKey);
@@ -215,6 +274,9 @@ describe('DELETE /recipients/{email}/data', () => {
       topics: [],
       imports: [],
       consent: expect.any(Array),
+      formSubmissions: [],
+      automationRuns: [],
+      receivedEvents: [],
     });
     // Her consent history, found by the hash: the entries, with no address and no client in them.
     expect(after.body.consent).toHaveLength(4);

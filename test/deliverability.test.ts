@@ -8,8 +8,10 @@ import { domains } from '@/db/schema';
 import { runAdminCommand } from '@/server/admin/commands';
 import { closeRelayPools } from '@/server/mail/delivery';
 import type { SmtpGateway } from '@/server/mail/gateway-server';
+import { sweepAutomationRuns } from '@/server/services/automations';
 import { sweepBroadcasts } from '@/server/services/broadcasts/fan-out';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
+import { runSunset } from '@/server/services/sunset/run';
 import { broadcastHeldEmail, broadcastResumedEmail } from '@/emails/broadcast-held';
 import { confirmNotificationAddressEmail } from '@/emails/confirm-notification-address';
 import { invitationEmail } from '@/emails/invitation';
@@ -90,6 +92,64 @@ async function broadcast(to: string, options: { opens: boolean; testCopy?: boole
   await app.runtime.deps.db.update(domains).set({ openTracking: false, clickTracking: false }).where(eq(domains.organizationId, org.organizationId));
 }
 
+/**
+ * The re-engagement email before sunset, as the daily sunset run mails it (services/sunset/reengagement.ts):
+ * an audience's published template to one member silent past the audience's setting, list mail from
+ * the organization's domain; the domain's open tracking as given (what tells a reader from a silent one).
+ */
+async function reengagement(to: string, options: { opens: boolean }): Promise<void> {
+  await app.runtime.deps.db.update(domains).set({ openTracking: options.opens, clickTracking: false }).where(eq(domains.organizationId, org.organizationId));
+  const template = await app.request('POST', '/api/templates', {
+    key: org.apiKey,
+    body: { name: `We miss you (${to})`, subject: 'Do you still want our letters, {{ contact.first_name | default: "friend" }}?', html: fixture('reengagement.html') },
+  });
+  expect(template.status, template.text).toBe(201);
+  const audienceId = (await app.request('POST', '/api/audiences', { key: org.apiKey, body: { name: `Tea letter for ${to}` } })).body.id as string;
+  // The member joined seven months ago and has not opened or clicked since: due under a six-month setting.
+  const now = app.clock.now();
+  app.clock.set(new Date(now.getTime() - 210 * DAY_MS));
+  const added = await app.request('POST', `/api/audiences/${audienceId}/contacts`, { key: org.apiKey, body: { email: to, first_name: 'Quinn' } });
+  app.clock.set(now);
+  expect(added.status, added.text).toBe(201);
+  const setting = await app.request('PATCH', `/api/segments/${audienceId}`, {
+    key: org.apiKey,
+    body: { sunset_after_months: 6, sunset_reengagement: { template_id: template.body.id, from: 'Acme Tea <news@acme.example.com>' } },
+  });
+  expect(setting.status, setting.text).toBe(200);
+  expect(await runSunset(app.runtime.deps)).toMatchObject({ reengaged: 1 });
+  await app.runtime.deps.db.update(domains).set({ openTracking: false, clickTracking: false }).where(eq(domains.organizationId, org.organizationId));
+}
+
+/**
+ * An automation's email, as its send_email step mails it (services/automations/runs/send.ts): the
+ * customer's event for a contact (POST /events/send) starts the run, the engine's sweep takes the
+ * step; list mail from the organization's domain with a published template and the event's payload.
+ */
+async function automationEmail(to: string): Promise<void> {
+  const template = await app.request('POST', '/api/templates', {
+    key: org.apiKey,
+    body: { name: `Welcome (${to})`, subject: 'Welcome to Acme Tea, {{ contact.first_name | default: "friend" }}', html: fixture('newsletter.html'), from: 'Acme Tea <news@acme.example.com>' },
+  });
+  expect(template.status, template.text).toBe(201);
+  const automation = await app.request('POST', '/api/automations', {
+    key: org.apiKey,
+    body: {
+      name: `Welcome ${to}`,
+      status: 'enabled',
+      steps: [
+        { key: 'start', type: 'trigger', config: { event_name: 'tea.subscribed' } },
+        { key: 'welcome', type: 'send_email', config: { template: { id: template.body.id } } },
+      ],
+      connections: [{ from: 'start', to: 'welcome' }],
+    },
+  });
+  expect(automation.status, automation.text).toBe(201);
+  expect((await app.request('POST', '/api/contacts', { key: org.apiKey, body: { email: to, first_name: 'Robin' } })).status).toBe(201);
+  const sent = await app.request('POST', '/api/events/send', { key: org.apiKey, body: { event: 'tea.subscribed', email: to, payload: { plan: 'monthly' } } });
+  expect(sent.status, sent.text).toBe(202);
+  expect(await sweepAutomationRuns(app.runtime.deps)).toMatchObject({ handled: 1 });
+}
+
 /** Relayed through the SMTP gateway with an HTML body only, as many applications' mailers send. */
 async function relay(to: string): Promise<void> {
   const pass = await keyFor(app, org.organizationId, 'sending_access', 'live');
@@ -155,6 +215,18 @@ const KINDS: Kind[] = [
   { name: 'broadcast, opens tracked', to: 'broadcast-opens@example.net', opensTracked: true, queue: (to) => broadcast(to, { opens: true }) },
   { name: 'broadcast test copy', to: 'team@acme.example.com', queue: (to) => broadcast(to, { opens: false, testCopy: true }) },
   { name: 'SMTP relay, HTML only', to: 'relayed@example.net', queue: relay },
+  {
+    name: 'double opt-in confirmation (built-in text)',
+    to: 'subscriber@example.net',
+    // As POST /contacts with double_opt_in mails it (services/double-opt-in/content.ts), from the organization's domain.
+    async queue(to) {
+      const asked = await app.request('POST', '/api/contacts', { key: org.apiKey, body: { email: to, double_opt_in: true, confirmation: { from: 'Acme Tea <news@acme.example.com>' } } });
+      expect(asked.status, asked.text).toBe(201);
+    },
+  },
+  { name: 'sunset re-engagement', to: 'quiet@example.net', queue: (to) => reengagement(to, { opens: false }) },
+  { name: 'automation email (send_email step)', to: 'welcomed@example.net', queue: automationEmail },
+  { name: 'sunset re-engagement, opens tracked', to: 'quiet-opens@example.net', opensTracked: true, queue: (to) => reengagement(to, { opens: true }) },
   {
     name: 'system mail: confirm your address',
     to: 'newcomer@example.net',

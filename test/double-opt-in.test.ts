@@ -10,10 +10,13 @@ import { createContactProfileIn } from '@/server/services/contacts/profile-write
 import { deleteUnconfirmedContacts, requestConfirmation, wakeConfirmation } from '@/server/services/double-opt-in';
 import type { Principal } from '@/server/services/shared/principal';
 import { openConfirmationToken, sealConfirmationToken } from '@/server/services/double-opt-in/tokens';
+import { sweepContactImports } from '@/server/services/contact-imports/run';
 import { sweepEmailDispatch } from '@/server/services/emails/pipeline/dispatch';
 import { DAY_MS, MINUTE_MS } from '@/server/services/shared/time';
 import { sweepWebhookDeliveries } from '@/server/services/webhooks/deliver';
 import { startTestApp, type TestApp } from './support/app';
+import { uploadImport } from './support/contact-imports';
+import { keyFor } from './support/keys';
 import { reviewedSendingOrg } from './support/sending-org';
 import { startMxServer, type MxServer } from './support/smtp-mx';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
@@ -218,6 +221,120 @@ describe('POST /contacts with double_opt_in', () => {
   });
 });
 
+describe('an import that declares its rows confirmed', () => {
+  it('sets confirmed_at with its ledger entry, so a double opt-in asked later mails nothing; an undeclared import or an opt-out is still asked', async () => {
+    const news = (await call('POST', '/segments', { name: 'News' })).body.id as string;
+    expect((await call('POST', '/contacts', { email: 'dee@example.net', unsubscribed: true })).status).toBe(201);
+    const drain = async () => {
+      for (let i = 0; i < 20 && (await sweepContactImports(app.runtime.deps)).outcomes.more; i += 1);
+    };
+    const declared = await uploadImport(app, org.apiKey, 'email\nada@example.net\ndee@example.net\n', { confirmed_consent: 'true' });
+    expect(declared.status, declared.text).toBe(202);
+    await drain();
+    app.clock.advance(MINUTE_MS);
+    const plain = await uploadImport(app, org.apiKey, 'email\nbob@example.net\n');
+    expect(plain.status, plain.text).toBe(202);
+    await drain();
+    const row = async (email: string) => (await app.runtime.deps.db.select().from(contacts).where(eq(contacts.email, email)))[0]!;
+    const ada = await row('ada@example.net');
+    const confirmedEntry = (await app.runtime.deps.db.select().from(consentEntries).where(eq(consentEntries.contactId, ada.id))).find((one) => one.action === 'confirmed');
+    expect(confirmedEntry).toMatchObject({ via: 'import', importId: declared.body.id });
+    // The copy takes the entry's own time.
+    expect(ada.confirmedAt?.toISOString()).toBe(confirmedEntry!.createdAt.toISOString());
+    expect((await row('bob@example.net')).confirmedAt).toBeNull();
+    // Dee's opt-out stands: no confirmation, nor its copy.
+    expect((await row('dee@example.net')).confirmedAt).toBeNull();
+
+    app.clock.advance(MINUTE_MS);
+    const again = await call('POST', '/contacts', { email: 'ada@example.net', double_opt_in: true, confirmation: { from: FROM }, segments: [{ id: news }] });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body).toMatchObject({ id: ada.id, unsubscribed: false, pending: false });
+    // Joined at once, as a contact confirmed before is; nothing mailed.
+    expect((await call('GET', `/audiences/${news}/contacts`)).body.data.map((one: { email: string }) => one.email)).toEqual(['ada@example.net']);
+    expect(await app.runtime.deps.db.select().from(contactConfirmations)).toEqual([]);
+    expect(await app.runtime.deps.db.select().from(emails)).toEqual([]);
+
+    // Bob came through an import that declared nothing, Dee had opted out: both are asked.
+    expect(await askToConfirm('bob@example.net')).toMatchObject({ unsubscribed: true, pending: true });
+    expect(await askToConfirm('dee@example.net')).toMatchObject({ unsubscribed: true, pending: true });
+    expect(await app.runtime.deps.db.select().from(contactConfirmations)).toHaveLength(2);
+  });
+});
+
+describe('POST /audiences/{id}/contacts with double_opt_in', () => {
+  it('makes the contact pending with the spec\'s contact answer, and the audience is joined when the link is pressed', async () => {
+    const audience = (await call('POST', '/audiences', { name: 'Members' })).body.id as string;
+    const created = await call('POST', `/audiences/${audience}/contacts`, { email: 'Jo@Example.net', name: 'Jo', double_opt_in: true, confirmation: { from: FROM } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(String), email: 'jo@example.net', name: 'Jo', subscribed: false, pending: true, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    // Not in the audience until it confirms; the organization's contact is pending.
+    expect((await call('GET', `/audiences/${audience}/contacts`)).body.data).toEqual([]);
+    expect((await call('GET', `/audiences/${audience}/contacts/${created.body.id}`)).status).toBe(404);
+    expect((await call('GET', `/contacts/${created.body.id}`)).body).toMatchObject({ unsubscribed: true, pending: true });
+    const [confirmation] = await app.runtime.deps.db.select().from(contactConfirmations).where(eq(contactConfirmations.contactId, created.body.id));
+    expect(confirmation).toMatchObject({ audienceIds: [audience], fromAddress: FROM });
+
+    // Asked again at once: the same throttle as POST /contacts.
+    const again = await call('POST', `/audiences/${audience}/contacts`, { email: 'jo@example.net', double_opt_in: true, confirmation: { from: FROM } });
+    expect(again.status).toBe(429);
+    expect(again.body.code).toBe('RATE_LIMITED');
+
+    expect((await press(await deliveredLink('jo@example.net'), { 'user-agent': 'Mozilla/5.0 (Jo)' })).status).toBe(200);
+    expect((await call('GET', `/audiences/${audience}/contacts`)).body.data).toEqual([expect.objectContaining({ id: created.body.id, subscribed: true, pending: false })]);
+    expect((await ledger(created.body.id)).map((entry) => [entry.action, entry.via, entry.audienceId, entry.apiKeyId])).toEqual([
+      ['pending', 'api', null, await keyId()],
+      ['confirmed', 'confirmation', null, null],
+      ['subscribed', 'confirmation', audience, null],
+    ]);
+    // Confirmed once, the same request joins at once and mails nothing.
+    const other = (await call('POST', '/audiences', { name: 'Others' })).body.id as string;
+    const joined = await call('POST', `/audiences/${other}/contacts`, { email: 'jo@example.net', double_opt_in: true, confirmation: { from: FROM } });
+    expect(joined.status, joined.text).toBe(201);
+    expect(joined.body).toMatchObject({ id: created.body.id, subscribed: true, pending: false });
+    expect(await app.runtime.deps.db.select().from(contactConfirmations)).toHaveLength(1);
+  });
+
+  it("refuses what POST /contacts refuses, and what the audience route cannot take, storing nothing", async () => {
+    const audience = (await call('POST', '/audiences', { name: 'Members' })).body.id as string;
+    const ruled = (await call('POST', '/segments', { name: 'Openers', rules: { conditions: [{ type: 'engagement', activity: 'opened_or_clicked', within_days: 30 }] } })).body.id as string;
+    const theirs = await app.createOrg({ name: 'Other', ownerEmail: 'owner@other.test' });
+    const theirAudience = (await app.request('POST', '/api/audiences', { key: theirs.apiKey, body: { name: 'Theirs' } })).body.id as string;
+    const noLink = (await call('POST', '/templates', { name: 'No link', subject: 'Hi', html: '<p>Hello</p>' })).body.id as string;
+    const ask = { email: 'kim@example.net', double_opt_in: true, confirmation: { from: FROM } };
+    const refusals: Array<[string, Record<string, unknown>, number, string, RegExp]> = [
+      [audience, { email: 'kim@example.net', double_opt_in: true }, 400, 'VALIDATION_ERROR', /^confirmation\.from/],
+      [audience, { email: 'kim@example.net', confirmation: { from: FROM } }, 400, 'VALIDATION_ERROR', /only read with double_opt_in/],
+      [audience, { ...ask, unsubscribed: true }, 400, 'VALIDATION_ERROR', /^double_opt_in/],
+      [audience, { ...ask, subscribed: false }, 400, 'VALIDATION_ERROR', /^double_opt_in/],
+      [audience, { ...ask, confirmation: { from: 'news@unverified.example.org' } }, 403, 'DOMAIN_NOT_VERIFIED', /./],
+      [audience, { ...ask, confirmation: { from: FROM, template_id: noLink } }, 400, 'VALIDATION_ERROR', /^confirmation\.template_id: .*confirmation_url/],
+      [audience, { ...ask, confirmation: { from: FROM, extra: 1 } }, 400, 'VALIDATION_ERROR', /extra/],
+      [newId(), ask, 404, 'NOT_FOUND', /./],
+      [theirAudience, ask, 404, 'NOT_FOUND', /./],
+      // Another organization's audience is not found, whatever the body says.
+      [theirAudience, { email: 'kim@example.net', confirmation: { from: FROM } }, 404, 'NOT_FOUND', /./],
+      [ruled, ask, 409, 'CONFLICT', /rules/],
+    ];
+    for (const [id, body, status, code, words] of refusals) {
+      const response = await call('POST', `/audiences/${id}/contacts`, body);
+      expect(response.status, `${JSON.stringify(body)}: ${response.text}`).toBe(status);
+      expect(response.body).toEqual({ error: expect.stringMatching(words), code });
+    }
+    // The keys' rules: a test key writes no live state, a sending_access key reaches only the send paths.
+    for (const key of [await keyFor(app, org.organizationId, 'full_access', 'test'), await keyFor(app, org.organizationId, 'sending_access', 'live')]) {
+      const response = await app.request('POST', `/api/audiences/${audience}/contacts`, { key, body: ask });
+      expect(response.status).toBe(403);
+      expect(response.body.code).toBe('FORBIDDEN');
+    }
+    expect(await app.runtime.deps.db.select().from(contacts).where(eq(contacts.organizationId, org.organizationId))).toEqual([]);
+    expect(await app.runtime.deps.db.select().from(emails)).toEqual([]);
+    // Without double_opt_in (or with false) it is the spec's create, subscribed at once.
+    const plain = await call('POST', `/audiences/${audience}/contacts`, { email: 'kim@example.net', double_opt_in: false });
+    expect(plain.status, plain.text).toBe(201);
+    expect(plain.body).toMatchObject({ email: 'kim@example.net', subscribed: true, pending: false });
+  });
+});
+
 describe('createContactProfileIn and requestConfirmation, as a hosted form calls them', () => {
   it('in the caller\'s transaction: the form\'s source on `pending`, its form and version on `confirmed`, the lists joined then', async () => {
     const news = (await call('POST', '/segments', { name: 'News' })).body.id as string;
@@ -346,6 +463,23 @@ describe('POST /contacts/{idOrEmail}/confirmation', () => {
     const settled = await call('POST', `/contacts/${created.id}/confirmation`);
     expect(settled.status).toBe(409);
   });
+
+  it('keeps the last template, falls back to the built-in text once it is deleted, and checks a template named anew as the first request does', async () => {
+    const template = (await call('POST', '/templates', { name: 'Confirm', subject: 'Confirm, please', html: '<a href="{{ confirmation_url }}">Confirm</a>' })).body.id as string;
+    const created = await askToConfirm('ivy@example.net', { confirmation: { from: FROM, template_id: template } });
+    const subjects = async () => (await app.runtime.deps.db.select({ subject: emails.subject, to: emails.to }).from(emails).orderBy(asc(emails.id))).filter((row) => row.to.includes('ivy@example.net')).map((row) => row.subject);
+    app.clock.advance(10 * MINUTE_MS);
+    expect((await call('POST', `/contacts/${created.id}/confirmation`)).status).toBe(200);
+    expect((await call('DELETE', `/templates/${template}`)).status).toBe(200);
+    app.clock.advance(10 * MINUTE_MS);
+    expect((await call('POST', `/contacts/${created.id}/confirmation`)).status).toBe(200);
+    expect(await subjects()).toEqual(['Confirm, please', 'Confirm, please', 'Confirm your subscription to Acme']);
+    // Named in the request, a template that is gone is the caller's mistake: 404, nothing mailed.
+    app.clock.advance(10 * MINUTE_MS);
+    const named = await call('POST', `/contacts/${created.id}/confirmation`, { template_id: template });
+    expect(named.status).toBe(404);
+    expect(await subjects()).toHaveLength(3);
+  });
 });
 
 describe("the organization's own call", () => {
@@ -406,11 +540,9 @@ describe('broadcasts', () => {
 });
 
 describe('the unconfirmed-contacts sweep', () => {
-  it('deletes a contact still pending 30 days after its last confirmation email, under the test clock, declaring retention', async () => {
-    const audience = (await call('POST', '/audiences', { name: 'Old' })).body.id as string;
-    const member = (await call('POST', `/audiences/${audience}/contacts`, { email: 'mo@example.net' })).body.id as string;
-    await askToConfirm('mo@example.net');
+  it('deletes a contact the request made, still pending 30 days after its last confirmation email, under the test clock, declaring retention', async () => {
     const late = await askToConfirm('nat@example.net');
+    const early = await askToConfirm('pia@example.net');
     const kept = await askToConfirm('oz@example.net');
     await press(await storedLink('oz@example.net'));
     const count = async () => (await app.runtime.deps.db.select({ n: organizations.contactCount }).from(organizations).where(eq(organizations.id, org.organizationId)))[0]!.n;
@@ -420,20 +552,82 @@ describe('the unconfirmed-contacts sweep', () => {
     // A re-send 20 days in gives nat 30 days from then.
     expect((await call('POST', `/contacts/${late.id}/confirmation`)).status).toBe(200);
     app.clock.advance(10 * DAY_MS - MINUTE_MS);
-    expect(await deleteUnconfirmedContacts(app.runtime.deps)).toBe(0);
+    expect(await deleteUnconfirmedContacts(app.runtime.deps)).toEqual({ deleted: 0, ended: 0 });
     app.clock.advance(2 * MINUTE_MS);
-    expect(await deleteUnconfirmedContacts(app.runtime.deps)).toBe(1);
-    expect((await call('GET', `/contacts/${member}`)).status).toBe(404);
-    expect((await call('GET', `/audiences/${audience}`)).body.contactCount).toBe(0);
+    expect(await deleteUnconfirmedContacts(app.runtime.deps)).toEqual({ deleted: 1, ended: 0 });
+    expect((await call('GET', `/contacts/${early.id}`)).status).toBe(404);
     expect(await count()).toBe(2);
     const deleted = await app.runtime.deps.db.select({ data: events.data }).from(events).where(eq(events.type, 'contact.deleted'));
-    expect(deleted.map((event) => event.data)).toEqual([expect.objectContaining({ contactId: member, reason: 'unconfirmed' })]);
+    expect(deleted.map((event) => event.data)).toEqual([expect.objectContaining({ contactId: early.id, reason: 'unconfirmed' })]);
 
     app.clock.advance(20 * DAY_MS);
-    expect(await deleteUnconfirmedContacts(app.runtime.deps)).toBe(1);
+    expect(await deleteUnconfirmedContacts(app.runtime.deps)).toEqual({ deleted: 1, ended: 0 });
     expect((await call('GET', `/contacts/${late.id}`)).status).toBe(404);
     expect((await call('GET', `/contacts/${kept.id}`)).body).toMatchObject({ pending: false, unsubscribed: false });
-    // The ledger outlives the contact.
-    expect((await ledger(member)).map((entry) => entry.action)).toEqual(['subscribed', 'subscribed', 'pending']);
+    // The ledger outlives the contact: it never confirmed.
+    expect((await ledger(early.id)).map((entry) => entry.action)).toEqual(['pending']);
+    expect(await deleteUnconfirmedContacts(app.runtime.deps)).toEqual({ deleted: 0, ended: 0 });
+  });
+
+  it('keeps a contact that was there before the request: pending ends, it stays unsubscribed with its lists, and its opt-out holds against a later create', async () => {
+    const hook = (await call('POST', '/webhooks', { url: `http://127.0.0.1:${receiver.port}/hook`, events: ['contact.updated', 'contact.deleted', 'contact.consent_changed'] })).body;
+    const audience = (await call('POST', '/audiences', { name: 'Old' })).body.id as string;
+    // A subscriber asked to confirm again, and an earlier opt-out asked again: both made pending by
+    // the request in the very instant of the clock they were created in (the test clock stands still).
+    const member = (await call('POST', `/audiences/${audience}/contacts`, { email: 'mo@example.net' })).body.id as string;
+    const optedOut = (await call('POST', '/contacts', { email: 'una@example.net', unsubscribed: true })).body.id as string;
+    await askToConfirm('mo@example.net');
+    await askToConfirm('una@example.net');
+    // One the request made, unsubscribed by the organization while pending, then asked again: its opt-out is history to keep too.
+    const patched = await askToConfirm('vic@example.net');
+    expect((await call('PATCH', `/contacts/${patched.id}`, { unsubscribed: true })).status).toBe(200);
+    app.clock.advance(11 * MINUTE_MS);
+    await askToConfirm('vic@example.net');
+    const made = await askToConfirm('wes@example.net');
+    const count = async () => (await app.runtime.deps.db.select({ n: organizations.contactCount }).from(organizations).where(eq(organizations.id, org.organizationId)))[0]!.n;
+    expect(await count()).toBe(4);
+
+    const deliverAll = async () => {
+      while ((await sweepWebhookDeliveries(app.runtime.deps)).handled > 0);
+    };
+    await deliverAll();
+    receiver.received.length = 0;
+
+    app.clock.advance(30 * DAY_MS + MINUTE_MS);
+    expect(await deleteUnconfirmedContacts(app.runtime.deps)).toEqual({ deleted: 1, ended: 3 });
+    expect((await call('GET', `/contacts/${made.id}`)).status).toBe(404);
+    for (const id of [member, optedOut, patched.id]) expect((await call('GET', `/contacts/${id}`)).body).toMatchObject({ id, unsubscribed: true, pending: false });
+    expect(await count()).toBe(3);
+    // mo stays in its list (out of it only as a contact unsubscribed from everything), the count with it.
+    expect((await call('GET', `/audiences/${audience}`)).body.contactCount).toBe(1);
+    // The ledger records the end of pending: unsubscribed, through retention.
+    expect((await ledger(member)).map((entry) => [entry.action, entry.via])).toEqual([
+      ['subscribed', 'api'],
+      ['subscribed', 'api'],
+      ['pending', 'api'],
+      ['unsubscribed', 'retention'],
+    ]);
+    expect((await ledger(optedOut)).map((entry) => [entry.action, entry.via])).toEqual([
+      ['unsubscribed', 'api'],
+      ['pending', 'api'],
+      ['unsubscribed', 'retention'],
+    ]);
+    expect((await ledger(patched.id)).map((entry) => entry.action)).toEqual(['pending', 'unsubscribed', 'pending', 'unsubscribed']);
+    // The opt-out is kept: a later create of the address does not subscribe it again.
+    expect((await call('POST', '/contacts', { email: 'una@example.net', unsubscribed: false })).body).toMatchObject({ id: optedOut, unsubscribed: true });
+    // Its links say it is no longer needed; a second sweep has nothing to do.
+    expect((await open(await storedLink('una@example.net'))).status).toBe(410);
+    expect(await deleteUnconfirmedContacts(app.runtime.deps)).toEqual({ deleted: 0, ended: 0 });
+
+    // Webhooks hear of each: the kept ones updated (no longer pending) and their ledger entry, the other deleted.
+    await deliverAll();
+    const delivered = receiver.received.map((received) => receiver.verify(received, hook.secret));
+    const of = (type: string) => delivered.filter((one) => one.type === type).map((one) => one.data);
+    const kept = [member, optedOut, patched.id].sort();
+    expect(of('contact.updated').map((data) => data.contactId).sort()).toEqual(kept);
+    for (const data of of('contact.updated')) expect(data).toMatchObject({ pending: false, unsubscribed: true, subscribed: false, reason: 'unconfirmed' });
+    expect(of('contact.consent_changed').map((data) => data.contactId).sort()).toEqual(kept);
+    for (const data of of('contact.consent_changed')) expect(data).toMatchObject({ action: 'unsubscribed', via: 'retention' });
+    expect(of('contact.deleted')).toEqual([expect.objectContaining({ contactId: made.id, reason: 'unconfirmed' })]);
   });
 });

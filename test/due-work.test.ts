@@ -43,6 +43,11 @@ describe('the declarations of due work', () => {
       retention: 3_600_000,
       sunset: 86_400_000,
       'unconfirmed-contacts': 3_600_000,
+      'automation-run': 1_000,
+      'automation-email-triggers': 15_000,
+      'automation-date-triggers': 3_600_000,
+      'automation-segment-triggers': 300_000,
+      'automation-retention': 3_600_000,
     });
   });
 
@@ -67,13 +72,26 @@ describe('the declarations of due work', () => {
     expect(sweep('plan-changes').summary(1)).toEqual({ applied: 1 });
     expect(sweep('payment-grace').summary(1)).toEqual({ restricted: 1 });
     expect(sweep('overage-meter').summary(2)).toEqual({ reported: 2 });
-    expect(sweep('unconfirmed-contacts').summary(4)).toEqual({ deleted: 4 });
-    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'overage-meter', 'unconfirmed-contacts'] as const) expect(sweep(kind).summary(0)).toBeNull();
-    const retention = { emailsDeleted: 0, eventsDeleted: 0, attachmentsExpired: 1, auditEventsDeleted: 0, organizationsErased: 0 };
+    expect(sweep('unconfirmed-contacts').summary({ deleted: 4, ended: 0 })).toEqual({ deleted: 4, ended: 0 });
+    expect(sweep('unconfirmed-contacts').summary({ deleted: 0, ended: 1 })).toEqual({ deleted: 0, ended: 1 });
+    expect(sweep('unconfirmed-contacts').summary({ deleted: 0, ended: 0 })).toBeNull();
+    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'overage-meter'] as const) expect(sweep(kind).summary(0)).toBeNull();
+    const retention = { emailsDeleted: 0, eventsDeleted: 0, formSubmissionsDeleted: 0, attachmentsExpired: 1, auditEventsDeleted: 0, organizationsErased: 0 };
     expect(sweep('retention').summary(retention)).toEqual(retention);
     expect(sweep('retention').summary({ ...retention, attachmentsExpired: 0 })).toBeNull();
-    expect(sweep('sunset').summary({ audiences: 2, sunset: 3, lifted: 0 })).toEqual({ audiences: 2, sunset: 3, lifted: 0 });
-    expect(sweep('sunset').summary({ audiences: 2, sunset: 0, lifted: 0 })).toBeNull();
+    expect(sweep('retention').summary({ ...retention, attachmentsExpired: 0, formSubmissionsDeleted: 2 })).toEqual({ ...retention, attachmentsExpired: 0, formSubmissionsDeleted: 2 });
+    expect(sweep('sunset').summary({ audiences: 2, sunset: 3, lifted: 0, reengaged: 0 })).toEqual({ audiences: 2, sunset: 3, lifted: 0, reengaged: 0 });
+    expect(sweep('sunset').summary({ audiences: 1, sunset: 0, lifted: 0, reengaged: 4 })).toEqual({ audiences: 1, sunset: 0, lifted: 0, reengaged: 4 });
+    expect(sweep('sunset').summary({ audiences: 2, sunset: 0, lifted: 0, reengaged: 0 })).toBeNull();
+    expect(sweep('automation-run').again!({ handled: 50, outcomes: { waiting: 50 }, more: true })).toBe(true);
+    expect(sweep('automation-run').again!({ handled: 3, outcomes: { waiting: 3 }, more: false })).toBe(false);
+    expect(sweep('automation-run').summary({ handled: 3, outcomes: { waiting: 2, stopped: 1 }, more: false })).toEqual({ handled: 3, outcomes: { waiting: 2, stopped: 1 } });
+    expect(sweep('automation-run').summary({ handled: 0, outcomes: {}, more: false })).toBeNull();
+    const automationRetention = { runsDeleted: 2, receivedEventsDeleted: 0, versionsDeleted: 1, automationEmailsDeleted: 0 };
+    expect(sweep('automation-retention').again!({ ...automationRetention, more: true })).toBe(true);
+    expect(sweep('automation-retention').again!({ ...automationRetention, more: false })).toBe(false);
+    expect(sweep('automation-retention').summary({ ...automationRetention, more: true })).toEqual(automationRetention);
+    expect(sweep('automation-retention').summary({ runsDeleted: 0, receivedEventsDeleted: 0, versionsDeleted: 0, automationEmailsDeleted: 0, more: false })).toBeNull();
   });
 
   it('give Inngest the functions of every kind, made from its declaration, with the ids, triggers and limits they had', () => {
@@ -104,6 +122,12 @@ describe('the declarations of due work', () => {
       'sunset-audience': { id: 'sunset-audience', triggers: [{ event: 'sunset/due' }], concurrency: { key: 'event.data.id', limit: 1 } },
       sunset: { id: 'sunset', triggers: [{ cron: '41 3 * * *' }] },
       'unconfirmed-contacts': { id: 'unconfirmed-contacts', triggers: [{ cron: '41 * * * *' }] },
+      'automation-run': { id: 'automation-run', triggers: [{ event: 'automation-run/due' }], concurrency: { key: 'event.data.id', limit: 1 } },
+      'automation-run-sweep': { id: 'automation-run-sweep', triggers: [{ cron: '* * * * *' }] },
+      'automation-email-triggers': { id: 'automation-email-triggers', triggers: [{ cron: '* * * * *' }] },
+      'automation-date-triggers': { id: 'automation-date-triggers', triggers: [{ cron: '23 * * * *' }] },
+      'automation-segment-triggers': { id: 'automation-segment-triggers', triggers: [{ cron: '*/5 * * * *' }] },
+      'automation-retention': { id: 'automation-retention', triggers: [{ cron: '29 * * * *' }] },
     });
   });
 
@@ -196,6 +220,18 @@ describe('the per-row runs keep the step ids of runs in flight', () => {
     expect(long.sent).toEqual([{ name: 'contact-import/due', data: scope }]);
   });
 
+  it('automation-run: due-at, wait-0 (sleepUntil the run is due), then take-steps-n with wait-n before each delay or wait, at most 200', async () => {
+    const run = await stepsOf(perRow('automation-run'), { name: 'automation-run/due', data: { id } }, (step) =>
+      step === 'due-at' ? LATER : step === 'take-steps-0' ? { outcome: 'waiting', nextDueAt: LATER } : { outcome: 'stopped', nextDueAt: null },
+    );
+    expect(run.steps).toEqual([['run', 'due-at'], ['sleep', 'wait-0'], ['run', 'take-steps-0'], ['sleep', 'wait-1'], ['run', 'take-steps-1']]);
+    expect(run.result).toEqual({ id, outcome: 'stopped' });
+    // Taken by another worker (or ended by a stop meanwhile): the run does nothing and ends.
+    const taken = await stepsOf(perRow('automation-run'), { name: 'automation-run/due', data: { id } }, (step) => (step === 'due-at' ? null : { outcome: 'skipped', nextDueAt: null }));
+    expect(taken.steps).toEqual([['run', 'due-at'], ['run', 'take-steps-0']]);
+    expect(taken.result).toEqual({ id, outcome: 'skipped' });
+  });
+
   it('domain-check: one check-dns step', async () => {
     const run = await stepsOf(perRow('domain-check'), { name: 'domain-check/due', data: { id } }, () => 'verified');
     expect(run.steps).toEqual([['run', 'check-dns']]);
@@ -224,7 +260,12 @@ describe('the per-row runs keep the step ids of runs in flight', () => {
       ['payment-grace', 'restrict-unpaid-accounts', 1, { restricted: 1 }],
       ['overage-meter', 'report-overage', 2, { reported: 2 }],
       ['retention', 'apply-retention', retention, retention],
-      ['unconfirmed-contacts', 'delete-unconfirmed-contacts', 2, { deleted: 2 }],
+      ['unconfirmed-contacts', 'delete-unconfirmed-contacts', { deleted: 2, ended: 1 }, { deleted: 2, ended: 1 }],
+      ['automation-run', 'sweep', { handled: 1, outcomes: { waiting: 1 }, more: false }, { handled: 1, outcomes: { waiting: 1 }, more: false }],
+      ['automation-email-triggers', 'start-runs', 3, { started: 3 }],
+      ['automation-date-triggers', 'start-runs', 1, { started: 1 }],
+      ['automation-segment-triggers', 'start-runs', 2, { started: 2 }],
+      ['automation-retention', 'apply-retention', { runsDeleted: 1, more: false }, { runsDeleted: 1, more: false }],
     ];
     for (const [kind, step, swept, answer] of cases) {
       const run = await stepsOf(cronOf(kind), timer, () => swept);

@@ -6,6 +6,8 @@ import { chromium } from 'playwright';
 import { audienceMemberships, consentEntries, contacts, contactTopics, domains, emails, events, formSubmissions, organizations } from '@/db/schema';
 import { FORM_SUBMIT_LIMITS } from '@/server/http/public-entry-limit';
 import { FORM_BODY_LIMIT_BYTES } from '@/server/http/forms';
+import { applyRetention } from '@/server/services/emails/retention';
+import { DAY_MS } from '@/server/services/shared/time';
 import { startTestApp, type TestApp } from './support/app';
 
 /*
@@ -415,6 +417,84 @@ describe('erasure', () => {
   });
 });
 
+describe("a data subject's export and the retention of submissions", () => {
+  it("lists the address's submissions of every form of the organization, with the values, consent version and client, and no one else's", async () => {
+    const { key, organizationId, audienceId, form } = await setUp();
+    const second = await app.request('POST', '/api/forms', { key, body: { name: 'Footer', audience_id: audienceId, consent_text: 'Yes, the newsletter.', allowed_origins: [PAGE_ORIGIN] } });
+    expect(second.status, second.text).toBe(201);
+    expect((await post(form.formKey, personJson('ada@example.net'), { client: '198.51.100.7' })).status).toBe(200);
+    expect((await app.request('PATCH', `/api/forms/${second.body.id}`, { key, body: { consent_text: 'Yes, the weekly newsletter.' } })).body.consentVersion).toBe(2);
+    expect((await post(second.body.formKey, personJson('ada@example.net'), { client: '2001:db8::7' })).status).toBe(200);
+    expect((await post(form.formKey, personJson('someone-else@example.net'))).status).toBe(200);
+    // Another organization's form with the same address is not this organization's data.
+    const other = await app.createOrg({ name: 'Other', ownerEmail: 'owner@other.test' });
+    const theirAudience = (await app.request('POST', '/api/audiences', { key: other.apiKey, body: { name: 'Theirs' } })).body.id;
+    const theirForm = (await app.request('POST', '/api/forms', { key: other.apiKey, body: { name: 'Theirs', audience_id: theirAudience, consent_text: 'Yes', allowed_origins: [PAGE_ORIGIN] } })).body;
+    expect((await post(theirForm.formKey, personJson('ada@example.net'))).status).toBe(200);
+
+    const data = await app.request('GET', `/api/recipients/${encodeURIComponent('Ada@Example.net')}/data`, { key });
+    expect(data.status, data.text).toBe(200);
+    const stored = await db().select().from(formSubmissions).where(and(eq(formSubmissions.organizationId, organizationId), eq(formSubmissions.email, 'ada@example.net'))).orderBy(asc(formSubmissions.id));
+    expect(data.body.formSubmissions).toEqual([
+      {
+        id: stored[0]!.id,
+        formId: form.id,
+        formName: 'Newsletter',
+        status: 'subscribed',
+        consentVersion: 1,
+        values: { firstName: 'Ada', lastName: 'Lovelace', properties: { seats: 12 } },
+        clientAddress: '198.51.100.7',
+        userAgent: UA,
+        createdAt: stored[0]!.createdAt.toISOString(),
+      },
+      {
+        id: stored[1]!.id,
+        formId: second.body.id,
+        formName: 'Footer',
+        status: 'subscribed',
+        consentVersion: 2,
+        values: { firstName: null, lastName: null, properties: {} },
+        clientAddress: '2001:db8::7',
+        userAgent: UA,
+        createdAt: stored[1]!.createdAt.toISOString(),
+      },
+    ]);
+  });
+
+  it("deletes submissions past the plan's log retention under the test clock; the ledger's entries stay", async () => {
+    const { key, organizationId, form } = await setUp();
+    expect((await post(form.formKey, personJson('early@example.net'))).status).toBe(200);
+    app.clock.advance(20 * DAY_MS);
+    expect((await post(form.formKey, personJson('later@example.net'))).status).toBe(200);
+    const emails = async () => (await submissionsOf(form.id)).map((row) => row.email);
+    const ledgerBefore = await ledgerOf(organizationId, 'early@example.net');
+    expect(ledgerBefore.length).toBeGreaterThan(0);
+
+    // 30 days on (this plan's log retention), the first goes and the second, 10 days old, stays.
+    app.clock.advance(10 * DAY_MS - 60_000);
+    expect((await applyRetention(app.runtime.deps)).formSubmissionsDeleted).toBe(0);
+    app.clock.advance(2 * 60_000);
+    expect((await applyRetention(app.runtime.deps)).formSubmissionsDeleted).toBe(1);
+    expect(await emails()).toEqual(['later@example.net']);
+    expect(await ledgerOf(organizationId, 'early@example.net')).toEqual(ledgerBefore);
+    expect((await contactOf(organizationId, 'early@example.net'))?.unsubscribed).toBe(false);
+    const exported = await app.request('GET', `/api/recipients/${encodeURIComponent('early@example.net')}/data`, { key });
+    expect(exported.status).toBe(200);
+    expect(exported.body.formSubmissions).toEqual([]);
+    expect(exported.body.consent.length).toBe(ledgerBefore.length);
+
+    // A plan with a longer log retention keeps them longer: the sweep reads the organization's plan.
+    await db().update(organizations).set({ plan: '250k' }).where(eq(organizations.id, organizationId));
+    app.clock.advance(60 * DAY_MS);
+    expect((await applyRetention(app.runtime.deps)).formSubmissionsDeleted).toBe(0);
+    expect(await emails()).toEqual(['later@example.net']);
+    // 90 days after it was made.
+    app.clock.advance(20 * DAY_MS);
+    expect((await applyRetention(app.runtime.deps)).formSubmissionsDeleted).toBe(1);
+    expect(await emails()).toEqual([]);
+  });
+});
+
 describe('answers never reveal an address', () => {
   it('answers a new, a subscribed, an unsubscribed, a left-the-list and a suppressed address alike, and resubscribes none of the opted-out', async () => {
     const { key, organizationId, audienceId, form } = await setUp();
@@ -511,5 +591,49 @@ describe('answers never reveal an address', () => {
       ['subscribed', 'confirmation', org.form.id, 1, 'Careful/1.0'],
       ['topic_in', 'confirmation', org.form.id, 1, 'Careful/1.0'],
     ]);
+  });
+
+  it("a double opt-in form mails the organization's template, and so does a re-send; a template edited since to drop the link gives way to the built-in text", async () => {
+    const org = await setUp();
+    const domain = await app.request('POST', '/api/domains', { key: org.key, body: { name: 'shop-news.com' } });
+    await db().update(domains).set({ status: 'verified', verifiedAt: app.clock.now() }).where(eq(domains.id, domain.body.id));
+    const template = await app.request('POST', '/api/templates', {
+      key: org.key,
+      body: { name: 'Confirm', subject: 'One click left, {{ name | default: "friend" }}', html: '<p>Hello {{ email }}: <a href="{{ confirmation_url }}">yes, sign me up</a> ({{ expires_in_days }} days)</p>' },
+    });
+    expect(template.status, template.text).toBe(201);
+    const turnedOn = await app.request('PATCH', `/api/forms/${org.form.id}`, { key: org.key, body: { double_opt_in: true, domain_id: domain.body.id, confirmation_template_id: template.body.id } });
+    expect(turnedOn.status, turnedOn.text).toBe(200);
+    const mailsTo = async (to: string) => (await db().select().from(emails).where(eq(emails.organizationId, org.organizationId)).orderBy(asc(emails.id))).filter((mail) => mail.to.includes(to));
+    const linkOf = (mail: { html: string | null; text: string | null }) => /\/confirm-subscription\/[A-Za-z0-9_-]{43}/.exec(`${mail.html ?? ''} ${mail.text ?? ''}`)?.[0];
+
+    expect((await post(org.form.formKey, personJson('templated@example.net'))).status).toBe(200);
+    const [first] = await mailsTo('templated@example.net');
+    expect(first).toMatchObject({ fromAddress: 'confirm@shop-news.com', subject: 'One click left, Ada Lovelace' });
+    expect(first!.html).toContain('Hello templated@example.net: <a href="http://127.0.0.1:3000/confirm-subscription/');
+    expect(first!.html).toContain('(7 days)');
+    expect(linkOf(first!)).toBeDefined();
+
+    // The organization's re-send of that confirmation is written with the same template.
+    app.clock.advance(11 * 60_000);
+    const resent = await app.request('POST', `/api/contacts/${encodeURIComponent('templated@example.net')}/confirmation`, { key: org.key, body: {} });
+    expect(resent.status, resent.text).toBe(200);
+    expect((await mailsTo('templated@example.net')).map((mail) => mail.subject)).toEqual(['One click left, Ada Lovelace', 'One click left, Ada Lovelace']);
+
+    // Edited to drop the link, the template could confirm nobody: people get the built-in text, with a working link, not an error.
+    const edited = await app.request('PATCH', `/api/templates/${template.body.id}`, { key: org.key, body: { html: '<p>Thanks for signing up!</p>' } });
+    expect(edited.status, edited.text).toBe(200);
+    expect((await post(org.form.formKey, personJson('later@example.net'))).status).toBe(200);
+    const [builtIn] = await mailsTo('later@example.net');
+    expect(builtIn!.subject).toMatch(/^Confirm your subscription to /);
+    expect(linkOf(builtIn!)).toBeDefined();
+    app.clock.advance(11 * 60_000);
+    expect((await app.request('POST', `/api/contacts/${encodeURIComponent('templated@example.net')}/confirmation`, { key: org.key, body: {} })).status).toBe(200);
+    expect((await mailsTo('templated@example.net')).at(-1)!.subject).toMatch(/^Confirm your subscription to /);
+    // The link of the built-in mail confirms into the form's audience as any other.
+    const pressed = await fetch(`${app.url}${linkOf(builtIn!)}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'confirm=1' });
+    expect(pressed.status).toBe(200);
+    const later = await contactOf(org.organizationId, 'later@example.net');
+    expect(await db().select().from(audienceMemberships).where(eq(audienceMemberships.contactId, later!.id))).toMatchObject([{ audienceId: org.audienceId, subscribed: true }]);
   });
 });

@@ -146,6 +146,61 @@ describe('forms: create, read, change, delete', () => {
     expect(off.body).toMatchObject({ doubleOptIn: false, domainId: null });
   });
 
+  it("names a confirmation template as POST /contacts does (the organization's, published, showing the link), and a template a form names is not deleted", async () => {
+    const { key, organizationId, audienceId } = await setUp();
+    const other = await app.createOrg({ name: 'Other', ownerEmail: 'owner@other.test' });
+    const template = async (owner: string, html: string, draft = false) => {
+      const made = await app.request('POST', '/api/templates', { key: owner, body: { name: 'Confirm', subject: 'Please confirm', html, ...(draft ? { draft: true } : {}) } });
+      expect(made.status, made.text).toBe(201);
+      return made.body.id as string;
+    };
+    const good = await template(key, '<p><a href="{{ confirmation_url }}">Confirm</a> within {{ expires_in_days }} days</p>');
+    const unpublished = await template(key, '<p>{{ confirmation_url }}</p>', true);
+    const noLink = await template(key, '<p>Hello {{ name }}</p>');
+    const theirs = await template(other.apiKey, '<p>{{ confirmation_url }}</p>');
+    const refusals: Array<[unknown, number, string, RegExp]> = [
+      [unpublished, 400, 'VALIDATION_ERROR', /^confirmation_template_id: .*published/],
+      [noLink, 400, 'VALIDATION_ERROR', /^confirmation_template_id: .*\{\{ confirmation_url \}\}/],
+      [theirs, 404, 'NOT_FOUND', /Template/],
+      ['not-a-uuid', 400, 'VALIDATION_ERROR', /confirmation_template_id/],
+    ];
+    for (const [id, status, code, words] of refusals) {
+      const response = await create(key, { ...baseBody(audienceId), confirmation_template_id: id });
+      expect(response.status, `${String(id)}: ${response.text}`).toBe(status);
+      expect(response.body).toEqual({ error: expect.stringMatching(words), code });
+    }
+    expect((await app.request('GET', '/api/forms', { key })).body.data).toEqual([]);
+
+    const plain = await create(key, baseBody(audienceId));
+    expect(plain.body.confirmationTemplateId).toBeNull();
+    const form = await create(key, { ...baseBody(audienceId), confirmation_template_id: good });
+    expect(form.status, form.text).toBe(201);
+    expect(form.body.confirmationTemplateId).toBe(good);
+    expect((await app.request('GET', `/api/forms/${form.body.id}`, { key })).body.confirmationTemplateId).toBe(good);
+    // A change to a template that cannot confirm is refused as at creation, and changes nothing.
+    const patched = await app.request('PATCH', `/api/forms/${form.body.id}`, { key, body: { confirmation_template_id: noLink } });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error).toMatch(/^confirmation_template_id:/);
+    expect((await app.request('PATCH', `/api/forms/${form.body.id}`, { key, body: { confirmation_template_id: theirs } })).status).toBe(404);
+    expect((await app.request('GET', `/api/forms/${form.body.id}`, { key })).body.confirmationTemplateId).toBe(good);
+
+    // Deleting the template would change every new subscriber's mail behind the form's back: 409, naming the form.
+    const refused = await app.request('DELETE', `/api/templates/${good}`, { key });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: expect.stringContaining('"Newsletter sign-up"'), code: 'CONFLICT' });
+    expect((await app.request('GET', `/api/templates/${good}`, { key })).status).toBe(200);
+    // Back to the built-in text, the template can go.
+    const builtIn = await app.request('PATCH', `/api/forms/${form.body.id}`, { key, body: { confirmation_template_id: null } });
+    expect(builtIn.status, builtIn.text).toBe(200);
+    expect(builtIn.body.confirmationTemplateId).toBeNull();
+    expect((await app.request('DELETE', `/api/templates/${good}`, { key })).status).toBe(200);
+    const updates = await app.runtime.deps.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.targetId, form.body.id), eq(auditEvents.action, 'form.updated')));
+    expect(updates.map((entry) => (entry.details as { fields: string[] }).fields)).toEqual([['confirmation_template_id']]);
+  });
+
   it('keeps every version of the consent text: a change makes a new one, the same text does not', async () => {
     const { key, audienceId } = await setUp();
     const form = (await create(key, baseBody(audienceId))).body;

@@ -30,6 +30,21 @@ describe('query keys named like object properties', () => {
   });
 });
 
+describe('a "__proto__" key in a JSON body', () => {
+  it('is refused with 400 wherever it sits, with or without a \\u escape in the body, and nothing is stored', async () => {
+    // zod drops the key from a map, so { "__proto__": false } would have been declared as an empty schema.
+    for (const name of ['plain', 'esc\\u0061ped']) {
+      const rawBody = `{"name":"${name}","schema":{"__proto__":false}}`;
+      const response = await app.request('POST', '/api/events', { key, rawBody, headers: { 'content-type': 'application/json' } });
+      expectRefusal(response, 400, 'VALIDATION_ERROR', /__proto__/);
+    }
+    const nested = await app.request('POST', '/api/contacts', { key, rawBody: '{"email":"a@example.com","properties":{"x":{"__proto__":{"admin":true}}}}', headers: { 'content-type': 'application/json' } });
+    expectRefusal(nested, 400, 'VALIDATION_ERROR', /__proto__/);
+    const declared = await app.request('GET', '/api/events/declared', { key });
+    expect(declared.body.data).toEqual([]);
+  });
+});
+
 describe('deep JSON', () => {
   it('is refused with 400 past 64 levels, never a stack overflow', async () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;

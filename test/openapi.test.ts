@@ -96,6 +96,8 @@ describe('GET /docs/openapi.json', () => {
         else if (key.endsWith(' /audiences/{id}/contacts/{contactId}') && parameter.name === 'contactId') expect(parameter.schema.anyOf, key).toEqual([{ format: 'uuid' }, { format: 'idn-email' }]);
         // A contact of the organization, by id or by address (Resend's /contacts/{idOrEmail}).
         else if (parameter.name === 'idOrEmail' && key.includes(' /contacts/{idOrEmail}')) expect(parameter.schema.anyOf, key).toEqual([{ format: 'uuid' }, { format: 'idn-email' }]);
+        // A declared event, by id or by name (Resend's events.get/update/remove take either).
+        else if (parameter.name === 'identifier' && key.includes(' /events/{identifier}')) expect(parameter.schema.anyOf, key).toEqual([{ format: 'uuid' }, { pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]*$' }]);
         // A data subject is named by the address (docs/privacy.md).
         else if (key.endsWith(' /recipients/{email}/data')) expect(parameter.schema.format, key).toBe('idn-email');
         else expect(parameter.schema.format, `${key} ${parameter.name}`).toBe('uuid');

@@ -57,7 +57,7 @@ describe('permission matrix: every route x full/sending x live/test', () => {
     expect((await app.request('DELETE', `/api/api-keys/${id}`, { key: revoked })).status).toBe(200);
     for (const route of ROUTES) {
       const unknown = '01900000-0000-7000-8000-000000000000';
-      const path = `/api${fillPath(route.path, { id: unknown, attachmentId: unknown, deliveryId: unknown, contactId: unknown, idOrEmail: unknown, segmentId: unknown, email: 'ada@example.net' })}`;
+      const path = `/api${fillPath(route.path, { id: unknown, attachmentId: unknown, deliveryId: unknown, contactId: unknown, idOrEmail: unknown, segmentId: unknown, email: 'ada@example.net', identifier: unknown, runId: unknown })}`;
       for (const key of [undefined, 'eu_live_short', `eu_prod_${'a'.repeat(43)}`, revoked]) {
         const response = await app.request(route.method, path, { key, body: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
         expect(response.status, `${route.method} ${path} with ${String(key)}`).toBe(401);

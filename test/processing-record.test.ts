@@ -255,7 +255,12 @@ describe('GET /organization/processing-activities', () => {
     expect(body.retention).toMatchObject({ plan: { id: '10k' }, logRetentionDays: 30, attachmentRetentionDays: 30, auditRetentionDays: 400 });
     expect(body.retention.rules).toContainEqual({ data: 'Email records, bodies and event history', days: 30, note: expect.any(String) });
     expect(body.retention.rules).toContainEqual({ data: 'Contacts', days: null, note: 'Until removed or erased' });
-    expect(body.activities.map((activity: { id: string }) => activity.id)).toEqual(['transactional_email', 'broadcasts', 'delivery_tracking', 'suppression_list', 'consent_ledger', 'webhooks', 'account']);
+    expect(body.activities.map((activity: { id: string }) => activity.id)).toEqual(['transactional_email', 'broadcasts', 'delivery_tracking', 'suppression_list', 'consent_ledger', 'sign_up_forms', 'automations', 'webhooks', 'account']);
+    expect(body.retention.rules).toContainEqual({ data: 'Sign-up form submissions', days: 30, note: expect.any(String) });
+    expect(body.retention.rules).toContainEqual({ data: 'Automation runs and their step history', days: 30, note: expect.stringMatching(/^From when the run finished/) });
+    expect(body.retention.rules).toContainEqual({ data: 'Events sent with POST /events/send', days: 30, note: expect.any(String) });
+    expect(body.retention.rules).toContainEqual({ data: 'Automation email records', days: 365, note: expect.any(String) });
+    expect(body.activities.find((activity: { id: string }) => activity.id === 'automations').retention).toBe('Finished runs and their steps 30 days (Production 10k) from when they finished; events sent 30 days (Production 10k); runs still going until they end');
     const webhooks = body.activities.find((activity: { id: string }) => activity.id === 'webhooks');
     expect(webhooks.recipients).toEqual(['The organization’s endpoint at hooks.acme.example']);
     expect(body.activities.find((activity: { id: string }) => activity.id === 'transactional_email').retention).toBe('Messages 30 days (Production 10k); attachment contents 30 days');

@@ -49,7 +49,7 @@ describe('the dialect of a key', () => {
 describe('a spec key', () => {
   it('reads the spec’s answers, unchanged: camelCase, nextCursor, {error, code}', async () => {
     const audience = await call(org.apiKey, 'POST', '/audiences', { name: 'News' });
-    expect(audience.body).toEqual({ id: expect.any(String), name: 'News', contactCount: 0, sunsetAfterMonths: null, createdAt: app.clock.now().toISOString() });
+    expect(audience.body).toEqual({ id: expect.any(String), name: 'News', contactCount: 0, sunsetAfterMonths: null, sunsetReengagement: null, createdAt: app.clock.now().toISOString() });
     const contact = await call(org.apiKey, 'POST', `/audiences/${audience.body.id}/contacts`, { email: 'ada@example.net', name: 'Ada' });
     const page = await call(org.apiKey, 'GET', `/audiences/${audience.body.id}/contacts`);
     expect(page.text).toBe(JSON.stringify({ data: [contact.body], nextCursor: null }));
@@ -80,8 +80,8 @@ describe('a resend key', () => {
     const missing = await call(resendKey, 'GET', '/contacts/0190c1de-0000-7000-8000-000000000000');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ statusCode: 404, name: 'not_found', message: 'Contact not found' });
-    const unknownRoute = await call(resendKey, 'POST', '/automations', {});
-    expect(unknownRoute.body).toEqual({ statusCode: 404, name: 'not_found', message: 'No route for POST /automations' });
+    const unknownRoute = await call(resendKey, 'POST', '/inboxes', {});
+    expect(unknownRoute.body).toEqual({ statusCode: 404, name: 'not_found', message: 'No route for POST /inboxes' });
     const notAllowed = await call(resendKey, 'PUT', '/templates');
     expect(notAllowed.status).toBe(405);
     expect(notAllowed.headers.get('allow')).toBe('POST, GET');

@@ -94,7 +94,7 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
   const preview = async (audienceId: string, months?: number) => {
     const response = await call('GET', `/audiences/${audienceId}/sunset-preview${months === undefined ? '' : `?months=${months}`}`);
     expect(response.status, response.text).toBe(200);
-    return response.body as { months: number; subscribed: number; wouldSunset: number; sunsetNow: number };
+    return response.body as { months: number; subscribed: number; wouldSunset: number; sunsetNow: number; reengagedNow: number };
   };
   const sunsetIn = async (audienceId: string) =>
     (
@@ -137,12 +137,12 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
     // Seven months after the start: machine@ and never@ joined then and no person has shown since;
     // late@ joined four months in and is measured from then.
     later(92);
-    expect(await preview(news.id, 6)).toEqual({ months: 6, subscribed: 5, wouldSunset: 2, sunsetNow: 0 });
+    expect(await preview(news.id, 6)).toEqual({ months: 6, subscribed: 5, wouldSunset: 2, sunsetNow: 0, reengagedNow: 0 });
     expect(await preview(news.id, 1)).toMatchObject({ wouldSunset: 5 });
     // Without months: the audience's own setting, else 12.
     expect(await preview(news.id)).toMatchObject({ months: 12, wouldSunset: 0 });
     // Off: the run leaves the audience alone.
-    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 0, sunset: 0, lifted: 0 });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 0, sunset: 0, lifted: 0, reengaged: 0 });
 
     const turnedOn = await call('PATCH', `/segments/${news.id}`, { sunset_after_months: 6 });
     expect(turnedOn.status, turnedOn.text).toBe(200);
@@ -152,14 +152,14 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
     expect(await preview(news.id)).toMatchObject({ months: 6, wouldSunset: 2 });
 
     const runAt = app.clock.now();
-    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 2, lifted: 0 });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 2, lifted: 0, reengaged: 0 });
     expect(await sunsetIn(news.id)).toEqual(['machine@example.net', 'never@example.net']);
-    expect(await preview(news.id, 6)).toEqual({ months: 6, subscribed: 5, wouldSunset: 2, sunsetNow: 2 });
+    expect(await preview(news.id, 6)).toEqual({ months: 6, subscribed: 5, wouldSunset: 2, sunsetNow: 2, reengagedNow: 0 });
     for (const name of ['machine', 'never']) expect(await sunsetLedger(news.contact[name]!)).toEqual([{ action: 'sunset', via: 'sunset', audienceId: news.id, createdAt: runAt }]);
     for (const id of [news.contact.opener!, news.contact.clicker!, late]) expect(await sunsetLedger(id)).toEqual([]);
     // The next day's run has nothing left to do.
     later(1);
-    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 0, lifted: 0 });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 0, lifted: 0, reengaged: 0 });
 
     // The preflight of a draft to the audience counts the three receiving members only.
     const draft = await call('POST', '/broadcasts', { audience_id: news.id, from: 'Acme News <news@acme.example.com>', subject: 'Draft', html: HTML });
@@ -216,7 +216,7 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
 
     // The lifted are measured again from the open, the click or the opt-in: none is due the next day.
     later(1);
-    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 0, lifted: 0 });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 0, lifted: 0, reengaged: 0 });
     // Three months of silence later, they are.
     later(95);
     expect(await runSunset(app.runtime.deps)).toMatchObject({ sunset: 3 });
@@ -228,7 +228,7 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
     await join(offers.id, 'ada@example.net');
     const ada = news.contact.ada!;
     later(70);
-    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 2, sunset: 2, lifted: 0 });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 2, sunset: 2, lifted: 0, reengaged: 0 });
     expect((await call('PATCH', `/contacts/${ada}`, { unsubscribed: true })).status).toBe(200);
     // A sign-up form's transaction (issue 37's forms) declares itself before it writes.
     await db().transaction(async (tx) => {
@@ -250,19 +250,19 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
     const bob = await join(news.id, 'bob@example.net');
     later(100);
     // Ada: 300 days of silence; Bob: 100.
-    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 1, lifted: 0 });
-    expect(await preview(news.id, 1)).toMatchObject({ wouldSunset: 2, sunsetNow: 1 });
-    expect(await preview(news.id, 12)).toMatchObject({ wouldSunset: 0, sunsetNow: 1 });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 1, lifted: 0, reengaged: 0 });
+    expect(await preview(news.id, 1)).toMatchObject({ wouldSunset: 2, sunsetNow: 1, reengagedNow: 0 });
+    expect(await preview(news.id, 12)).toMatchObject({ wouldSunset: 0, sunsetNow: 1, reengagedNow: 0 });
     expect((await call('PATCH', `/segments/${news.id}`, { sunset_after_months: 12 })).status).toBe(200);
     // The change woke its audience's run: here that run is called as Inngest would call it.
-    expect(await sunsetAudience(app.runtime.deps, news.id)).toEqual({ sunset: 0, lifted: 1 });
+    expect(await sunsetAudience(app.runtime.deps, news.id)).toEqual({ sunset: 0, lifted: 1, reengaged: 0 });
     expect((await call('PATCH', `/segments/${news.id}`, { sunset_after_months: 3 })).status).toBe(200);
-    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 2, lifted: 0 });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 2, lifted: 0, reengaged: 0 });
     const off = await call('PATCH', `/segments/${news.id}`, { sunset_after_months: null });
     expect(off.body.sunsetAfterMonths).toBeNull();
     // Off, the audience is still looked at while it has sunset members, and they all come back.
-    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 0, lifted: 2 });
-    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 0, sunset: 0, lifted: 0 });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 0, lifted: 2, reengaged: 0 });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 0, sunset: 0, lifted: 0, reengaged: 0 });
     expect((await sunsetLedger(bob)).map(({ action, via }) => [action, via])).toEqual([
       ['sunset', 'sunset'],
       ['sunset_lifted', 'sunset'],
@@ -280,7 +280,7 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
     // Bob subscribes again (a new opt-in): only Ada stays sunset.
     await call('PATCH', `/audiences/${news.id}/contacts/${news.contact.bob}`, { subscribed: false });
     await call('PATCH', `/audiences/${news.id}/contacts/${news.contact.bob}`, { subscribed: true });
-    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 1, lifted: 0 });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 1, lifted: 0, reengaged: 0 });
     const sent = await broadcast(news.id, 'Under a topic', { topic_id: topic.body.id });
     expect(sent.recipients).toBe(1);
     expect([...sent.emailOf.keys()]).toEqual(['bob@example.net']);
@@ -292,7 +292,7 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
     const pro = await call('POST', '/segments', { name: 'Pro', rules: { conditions: [{ type: 'property', key: 'plan', operator: 'equals', value: 'pro' }] }, sunset_after_months: 2 });
     expect(pro.body).toMatchObject({ contactCount: 2, sunsetAfterMonths: 2 });
     later(70);
-    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 2, lifted: 0 });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: 2, lifted: 0, reengaged: 0 });
     // Evaluated again (a rename of its rules that matches the same contacts): still sunset.
     expect((await call('PATCH', `/segments/${pro.body.id}`, { rules: { match: 'any', conditions: [{ type: 'property', key: 'plan', operator: 'equals', value: 'pro' }] } })).status).toBe(200);
     expect(await sunsetIn(pro.body.id)).toEqual(['ada@example.net', 'bob@example.net']);
@@ -302,7 +302,7 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
     await call('PATCH', '/contacts/bob%40example.net', { properties: { plan: 'pro' } });
     await call('PATCH', `/segments/${pro.body.id}`, { rules: { conditions: [{ type: 'property', key: 'plan', operator: 'equals', value: 'pro' }] } });
     expect(await sunsetIn(pro.body.id)).toEqual(['ada@example.net']);
-    expect(await preview(pro.body.id)).toMatchObject({ subscribed: 2, wouldSunset: 1, sunsetNow: 1 });
+    expect(await preview(pro.body.id)).toMatchObject({ subscribed: 2, wouldSunset: 1, sunsetNow: 1, reengagedNow: 0 });
   });
 
   it('sets a large audience sunset in batches, each its own statement', async () => {
@@ -313,8 +313,8 @@ describe('sunset by human engagement (real HTTP, the test clock)', () => {
       expect((await call('POST', `/audiences/${created.body.id}/contacts/batch`, { contacts: rows })).status).toBe(200);
     }
     later(40);
-    expect(await preview(created.body.id)).toMatchObject({ subscribed: count, wouldSunset: count, sunsetNow: 0 });
-    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: count, lifted: 0 });
+    expect(await preview(created.body.id)).toMatchObject({ subscribed: count, wouldSunset: count, sunsetNow: 0, reengagedNow: 0 });
+    expect(await runSunset(app.runtime.deps)).toEqual({ audiences: 1, sunset: count, lifted: 0, reengaged: 0 });
     expect(await preview(created.body.id)).toMatchObject({ wouldSunset: count, sunsetNow: count });
     const entries = await db().select({ id: consentEntries.id }).from(consentEntries).where(eq(consentEntries.action, 'sunset'));
     expect(entries).toHaveLength(count);

@@ -82,6 +82,14 @@ describe('the dashboard-access table', () => {
     expect(accessRuleOf('organization.cancelDeletion')).toEqual(['owner']);
   });
 
+  it('keeps sign-up forms and confirmation re-sends to the roles that run audiences, and lets every role read forms and the sunset preview (issue 37)', () => {
+    // The refusals below follow the table; these pin the table itself, so a rule widened by mistake fails here.
+    for (const write of ['forms.create', 'forms.update', 'forms.delete', 'contacts.resendConfirmation', 'segments.update']) {
+      expect(accessRuleOf(write), write).toEqual(['owner', 'admin', 'marketer']);
+    }
+    for (const read of ['forms.list', 'forms.get', 'forms.submissions', 'audiences.sunsetPreview']) expect(accessRuleOf(read), read).toEqual(ROLES);
+  });
+
   it('leaves a viewer nothing that writes: every mutation it may call is about the person, not the organization', () => {
     const viewerMutations = PROCEDURES.filter((path) => (appRouter as unknown as { _def: { procedures: Record<string, Procedure> } })._def.procedures[path]!._def.type === 'mutation')
       .filter((path) => {

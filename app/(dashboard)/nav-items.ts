@@ -1,5 +1,5 @@
 import type { DashboardProcedure } from '@/server/vocabulary/dashboard-access';
-import { BanIcon, BookUserIcon, ClipboardPenLineIcon, ContactIcon, GaugeIcon, HouseIcon, GlobeIcon, KeyRoundIcon, MailIcon, MegaphoneIcon, LayoutTemplateIcon, ScrollTextIcon, SettingsIcon, ShieldCheckIcon, UsersIcon, WebhookIcon, type LucideIcon } from 'lucide-react';
+import { BanIcon, BookUserIcon, ClipboardPenLineIcon, ContactIcon, GaugeIcon, HouseIcon, GlobeIcon, KeyRoundIcon, MailIcon, MegaphoneIcon, LayoutTemplateIcon, ScrollTextIcon, SettingsIcon, ShieldCheckIcon, UsersIcon, WebhookIcon, WorkflowIcon, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   href: string;
@@ -24,6 +24,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/contacts', label: 'Contacts', icon: BookUserIcon, ready: true, description: 'Every contact of your organization, one per address, with its property values, segments and topics.' },
   { href: '/forms', label: 'Sign-up forms', icon: ClipboardPenLineIcon, ready: true, description: 'Forms on your site that add people to an audience, with the consent each one gave kept as proof.' },
   { href: '/broadcasts', label: 'Broadcasts', icon: MegaphoneIcon, ready: true, description: 'Messages sent to a whole audience at once, now or on a schedule.' },
+  { href: '/automations', label: 'Automations', icon: WorkflowIcon, ready: true, description: 'Steps each contact is taken through when something happens: delays, emails, conditions and changes to the contact.' },
   { href: '/templates', label: 'Templates', icon: LayoutTemplateIcon, ready: true, description: 'Reusable subjects and bodies with {{ variables }}, previewed before sending.' },
   { href: '/suppressions', label: 'Suppressions', icon: BanIcon, ready: true, description: 'Addresses that will not receive email: bounces, complaints, unsubscribes and manual entries.' },
   { href: '/billing', label: 'Usage and billing', icon: GaugeIcon, ready: true, description: 'Your plan, this month and today against its limits, metered overage, and changing plans.' },

@@ -1,6 +1,7 @@
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { organizations } from './organizations';
+import { templates } from './templates';
 import type { SegmentRules } from '@/server/vocabulary/segment-rules';
 
 /** A list of contacts a broadcast goes to. */
@@ -26,11 +27,24 @@ export const audiences = pgTable(
      * for this many months are set sunset here and get no broadcast; null: off.
      */
     sunsetAfterMonths: integer('sunset_after_months'),
+    /**
+     * The re-engagement email before sunset (docs/audiences.md, "Re-engagement"): a member due is
+     * first sent this published template from `sunsetReengagementFrom`, and set sunset only if no
+     * person shows up within `sunsetGraceDays`. The sender set with the template null means the
+     * template was deleted: the run then sends nothing and sunsets nobody it has not warned.
+     */
+    sunsetReengagementTemplateId: uuid('sunset_reengagement_template_id').references(() => templates.id, { onDelete: 'set null' }),
+    sunsetReengagementFrom: text('sunset_reengagement_from'),
+    sunsetGraceDays: integer('sunset_grace_days'),
+    /** Why the last run could not send the re-engagement email (the sender's domain, the limits, the template), shown on the audience; null once one went. */
+    sunsetReengagementError: text('sunset_reengagement_error'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [
     index('audiences_org_idx').on(t.organizationId, t.id),
     check('audiences_sunset_after_months_range', sql`${t.sunsetAfterMonths} between 1 and 36`),
+    check('audiences_sunset_grace_days_range', sql`${t.sunsetGraceDays} between 1 and 90`),
+    check('audiences_sunset_reengagement_whole', sql`(${t.sunsetReengagementFrom} is null) = (${t.sunsetGraceDays} is null)`),
   ],
 );
 
@@ -62,11 +76,18 @@ export const contacts = pgTable(
     /**
      * Double opt-in (docs/consent.md): since when a confirmation is asked for and not yet given. A
      * pending contact is not subscribed (`unsubscribed` stays true until it confirms, the check
-     * below), so every path that skips the unsubscribed skips it too; it is deleted when no link of
-     * it has been mailed for UNCONFIRMED_CONTACT_DAYS.
+     * below), so every path that skips the unsubscribed skips it too. When no link of it has been
+     * mailed for UNCONFIRMED_CONTACT_DAYS it is deleted if the request made it, and otherwise stops
+     * being pending, still unsubscribed (its opt-out kept).
      */
     pendingSince: timestamp('pending_since', { withTimezone: true, mode: 'date' }),
-    /** When the contact last confirmed a double opt-in link. */
+    /**
+     * When the contact's consent was last confirmed: a copy the contact's reads use (a new request
+     * or a clicked link tells "already confirmed" from it without reading the ledger); the ledger's
+     * `confirmed` entry is the proof (docs/consent.md). Written with that entry, in its transaction
+     * and with its time: by the link's confirmation, and by an import that declares its rows
+     * confirmed. An opt-out later does not clear it (its readers check `unsubscribed` beside it).
+     */
     confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -101,6 +122,12 @@ export const audienceMemberships = pgTable(
      * new opt-in, clears it (migration triggers; docs/audiences.md, "Sunset").
      */
     sunsetAt: timestamp('sunset_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * When the audience's re-engagement email was last stored for this member. It counts as a
+     * warning while no sign of life came after it; the run sets the member sunset once the
+     * audience's grace period has passed since it (services/sunset/rule.ts).
+     */
+    reengagedAt: timestamp('reengaged_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },

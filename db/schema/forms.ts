@@ -3,6 +3,7 @@ import { FORM_SUBMISSION_STATUSES } from '@/server/vocabulary/forms';
 import { audiences, contacts } from './audiences';
 import { domains } from './domains';
 import { organizations } from './organizations';
+import { templates } from './templates';
 
 /**
  * A hosted sign-up form (docs/consent.md, "Forms"): what it asks, where a submission goes, and what
@@ -31,6 +32,12 @@ export const forms = pgTable(
     doubleOptIn: boolean('double_opt_in').notNull().default(false),
     /** The verified domain the confirmation mail is sent from; required while double opt-in is on. */
     domainId: uuid('domain_id').references(() => domains.id, { onDelete: 'set null' }),
+    /**
+     * The organization's template the confirmation mail is written with; null: the built-in text.
+     * Deleting a template a form names is refused (templates/in-use.ts); `set null` covers the
+     * organization's erasure, which takes both.
+     */
+    confirmationTemplateId: uuid('confirmation_template_id').references(() => templates.id, { onDelete: 'set null' }),
     successUrl: text('success_url'),
     errorUrl: text('error_url'),
     /** Origins (scheme://host[:port]) whose pages may post to the form. */

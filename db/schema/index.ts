@@ -22,3 +22,4 @@ export * from './contact-imports';
 export * from './consent';
 export * from './confirmations';
 export * from './forms';
+export * from './automations';

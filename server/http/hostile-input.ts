@@ -17,6 +17,12 @@ const name = (path: string[], key: string) => (path.length === 0 ? key : `${path
 
 const tooDeep = () => validationError(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
 
+// JSON.parse keeps `__proto__` as a plain key, but the schemas drop it from a map (zod's record
+// skips it) and any spread or assignment would turn it into a prototype: refused, as Fastify does,
+// rather than accepted and silently lost.
+const PROTOTYPE_KEY = '__proto__';
+const prototypeKey = (where: string) => validationError(`${where}: "${PROTOTYPE_KEY}" is not accepted as a key`);
+
 function checkEveryText(value: unknown, path: string[], depth: number): void {
   if (depth > MAX_JSON_DEPTH) throw tooDeep();
   if (typeof value === 'string') return checkText(value, path.length ? path.join('.') : 'body');
@@ -26,6 +32,7 @@ function checkEveryText(value: unknown, path: string[], depth: number): void {
   }
   if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
+      if (key === PROTOTYPE_KEY) throw prototypeKey(name(path, key));
       checkText(key, name(path, key));
       checkEveryText(item, [...path, key], depth + 1);
     }
@@ -40,7 +47,10 @@ function checkDepth(value: unknown, depth: number): void {
     for (const item of value) checkDepth(item, depth + 1);
     return;
   }
-  for (const key in value) checkDepth((value as Record<string, unknown>)[key], depth + 1);
+  for (const key in value) {
+    if (key === PROTOTYPE_KEY) throw prototypeKey(`body: a key`);
+    checkDepth((value as Record<string, unknown>)[key], depth + 1);
+  }
 }
 
 /**

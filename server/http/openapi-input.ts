@@ -59,6 +59,8 @@ export interface OpenApiInput {
   takesInput: boolean;
   /** GET and DELETE: the keys whose single query value is wrapped in a list. */
   arrayKeys: string[];
+  /** The input's own top-level field names (so a Resend query name the operation takes itself, as the event log's `after`, is left alone). */
+  fields: string[];
 }
 
 /**
@@ -72,12 +74,14 @@ export function prepareOpenApiInput(procedure: AnyTRPCProcedure): OpenApiInput {
   const unwrapped = parsers.map((parser) => unwrap(parser, true));
   const voidLike = parsers.length === 1 && ['void', 'undefined', 'never'].includes(kind(unwrapped[0]) ?? '');
   const keys: string[] = [];
+  const fields: string[] = [];
   for (const schema of unwrapped) {
     if (kind(schema) !== 'object') continue;
     keys.push(...arrayKeys(schema!));
+    fields.push(...Object.keys(schema!.shape ?? {}));
     coerce(schema!);
   }
-  return { takesInput: !voidLike, arrayKeys: keys };
+  return { takesInput: !voidLike, arrayKeys: keys, fields };
 }
 
 /**

@@ -88,7 +88,7 @@ export function createRestHandler(deps: Deps, router: AppRouter, plainRoutes: Pl
         const shadowed = Object.keys(params).find((name) => Object.hasOwn(fields, name));
         if (shadowed) return await reply.error('VALIDATION_ERROR', `${shadowed}: is given in the path with another value; the body may not carry it`);
       }
-      const source = BODY_METHODS.has(method) ? { body: body as Record<string, unknown> } : { query: await resendQueryOf(reply, query) };
+      const source = BODY_METHODS.has(method) ? { body: body as Record<string, unknown> } : { query: await resendQueryOf(reply, query, operation.input.fields) };
       await callRestProcedure(deps, req, res, reply, requestId, operation, match.entry.meta, source, match.params, logFailure);
     } catch (error) {
       if (res.headersSent) return;

@@ -1,3 +1,8 @@
+import { runAutomationRun, runDueAt, sweepAutomationRuns } from '../services/automations';
+import { applyAutomationRetention } from '../services/automations/retention';
+import { sweepDateTriggers } from '../services/automations/triggers/dates';
+import { sweepRuleSegmentTriggers } from '../services/automations/triggers/rule-segments';
+import { sweepEmailEventTriggers } from '../services/automations/triggers/email-feed';
 import { broadcastDueAt, runBroadcast, sweepBroadcasts } from '../services/broadcasts/fan-out';
 import { runContactImport, sweepContactImports } from '../services/contact-imports/run';
 import { checkDomain, sweepDomainChecks } from '../services/domains/verification';
@@ -190,12 +195,12 @@ const overageMeter = dueWork({
   cron: { functionId: 'overage-meter', schedule: EVERY_MINUTE, step: 'report-overage', answer: (reported) => ({ reported }) },
 });
 
-/** Hourly: emails past their plan's log retention, attachment contents past 30 days and audit rows past 400 days are deleted, and deleted organizations past their grace period erased. */
+/** Hourly: emails, event-log rows and form submissions past their plan's log retention, attachment contents past 30 days and audit rows past 400 days are deleted, and deleted organizations past their grace period erased. */
 const retention = dueWork({
   kind: 'retention',
   sweep: applyRetention,
   intervalMs: 3_600_000,
-  summary: (result) => (result.emailsDeleted + result.eventsDeleted + result.attachmentsExpired + result.auditEventsDeleted + result.organizationsErased > 0 ? result : null),
+  summary: (result) => (result.emailsDeleted + result.eventsDeleted + result.formSubmissionsDeleted + result.attachmentsExpired + result.auditEventsDeleted + result.organizationsErased > 0 ? result : null),
   cron: { functionId: 'retention', schedule: '17 * * * *', step: 'apply-retention' },
 });
 
@@ -209,18 +214,94 @@ const sunset = dueWork({
   kind: 'sunset',
   sweep: runSunset,
   intervalMs: DAY_MS,
-  summary: (result) => (result.sunset + result.lifted > 0 ? { ...result } : null),
+  summary: (result) => (result.sunset + result.lifted + result.reengaged > 0 ? { ...result } : null),
   cron: { functionId: 'sunset', schedule: '41 3 * * *', step: 'run-sunset' },
   perRow: { functionId: 'sunset-audience', concurrency: { per: 'id', limit: 1 }, step: 'apply-sunset', run: sunsetAudience },
 });
 
-/** Hourly: contacts a double opt-in left pending 30 days after their last confirmation email are deleted (docs/consent.md). */
+/**
+ * Hourly: contacts a double opt-in left pending 30 days after their last confirmation email are
+ * deleted when the request made them, and no longer pending (still unsubscribed) when they were
+ * there before it (docs/consent.md).
+ */
 const unconfirmedContacts = dueWork({
   kind: 'unconfirmed-contacts',
   sweep: deleteUnconfirmedContacts,
   intervalMs: 3_600_000,
-  summary: counted('deleted'),
-  cron: { functionId: 'unconfirmed-contacts', schedule: '41 * * * *', step: 'delete-unconfirmed-contacts', answer: (deleted) => ({ deleted }) },
+  summary: (result) => (result.deleted + result.ended > 0 ? { ...result } : null),
+  // The step keeps its id: a run Inngest holds replays by it.
+  cron: { functionId: 'unconfirmed-contacts', schedule: '41 * * * *', step: 'delete-unconfirmed-contacts' },
+});
+
+/**
+ * An automation's run (docs/automations.md, "Runs"): each due run is claimed and taken step after
+ * step until it waits (a delay, a wait for an event, a limit's retry) or ends. In Inngest, one
+ * durable run per automation run: it sleeps until the run is due (`step.sleepUntil`), takes its
+ * steps, and sleeps again until the next wake time the row holds; an event that ends a wait sends a
+ * new one (the old sleeper then finds the run taken and does nothing). Postgres holds the state.
+ */
+const automationRun = dueWork({
+  kind: 'automation-run',
+  sweep: sweepAutomationRuns,
+  intervalMs: 1_000,
+  again: (report) => report.more,
+  summary: (report) => (report.handled > 0 ? { handled: report.handled, outcomes: report.outcomes } : null),
+  cron: { functionId: 'automation-run-sweep', schedule: EVERY_MINUTE, step: 'sweep' },
+  perRow: {
+    functionId: 'automation-run',
+    concurrency: { per: 'id', limit: 1 },
+    dueAt: { step: 'due-at', sleep: 'wait-0', of: (deps, id) => runDueAt(deps, id) },
+    step: 'take-steps',
+    run: runAutomationRun,
+    repeat: { nextDueAt: (turn) => turn.nextDueAt, maxSteps: 200 },
+    outcomeOf: (turn) => turn.outcome,
+  },
+});
+
+/**
+ * Email events start automations (docs/automations.md, "Email triggers"): the event log's email
+ * events, read after each listening organization's cursor once they are a minute old, start their
+ * runs. Off the hot path: the event writer does nothing for it.
+ */
+const automationEmailTriggers = dueWork({
+  kind: 'automation-email-triggers',
+  sweep: sweepEmailEventTriggers,
+  intervalMs: 15_000,
+  summary: counted('started'),
+  cron: { functionId: 'automation-email-triggers', schedule: EVERY_MINUTE, step: 'start-runs', answer: (started) => ({ started }) },
+});
+
+/** Hourly: each date automation's contacts whose day it is start their runs, once per automation per UTC day (a second sweep that day finds it done). */
+const automationDateTriggers = dueWork({
+  kind: 'automation-date-triggers',
+  sweep: sweepDateTriggers,
+  intervalMs: 3_600_000,
+  summary: counted('started'),
+  cron: { functionId: 'automation-date-triggers', schedule: '23 * * * *', step: 'start-runs', answer: (started) => ({ started }) },
+});
+
+/** Every five minutes: each rule segment an enabled automation's trigger names is evaluated, and the contacts that came to match start their runs. */
+const automationSegmentTriggers = dueWork({
+  kind: 'automation-segment-triggers',
+  sweep: sweepRuleSegmentTriggers,
+  intervalMs: 300_000,
+  summary: counted('started'),
+  cron: { functionId: 'automation-segment-triggers', schedule: '*/5 * * * *', step: 'start-runs', answer: (started) => ({ started }) },
+});
+
+/**
+ * Hourly: finished automation runs (with their step history) and the events sent with
+ * `POST /events/send` past the plan's log retention, automation email records past a year, and
+ * versions no run names a day after they were replaced, are deleted in bounded batches
+ * (docs/automations.md, "Retention"); a sweep stopped at its bound runs again at once.
+ */
+const automationRetention = dueWork({
+  kind: 'automation-retention',
+  sweep: applyAutomationRetention,
+  intervalMs: 3_600_000,
+  again: (report) => report.more,
+  summary: ({ more: _more, ...deleted }) => (deleted.runsDeleted + deleted.receivedEventsDeleted + deleted.versionsDeleted + deleted.automationEmailsDeleted > 0 ? deleted : null),
+  cron: { functionId: 'automation-retention', schedule: '29 * * * *', step: 'apply-retention' },
 });
 
 /** The declaration of each kind, by its name (the type refuses a kind left out or a declaration under another's name). */
@@ -237,6 +318,11 @@ export const DUE_WORK: { readonly [K in JobKind]: DueWork<K> } = {
   retention,
   sunset,
   'unconfirmed-contacts': unconfirmedContacts,
+  'automation-run': automationRun,
+  'automation-email-triggers': automationEmailTriggers,
+  'automation-date-triggers': automationDateTriggers,
+  'automation-segment-triggers': automationSegmentTriggers,
+  'automation-retention': automationRetention,
 };
 
 /** Every declaration, in the order of JOB_KINDS. */

@@ -3,7 +3,7 @@
  * ./due-work.ts are keyed by (a name without its declaration, or the reverse, does not compile).
  * Imports nothing: `Deps` types `wake` with it, and services sit below the declarations.
  */
-export const JOB_KINDS = ['system-mail', 'domain-check', 'email-dispatch', 'webhook-delivery', 'broadcast-fanout', 'contact-import', 'plan-changes', 'payment-grace', 'overage-meter', 'retention', 'sunset', 'unconfirmed-contacts'] as const;
+export const JOB_KINDS = ['system-mail', 'domain-check', 'email-dispatch', 'webhook-delivery', 'broadcast-fanout', 'contact-import', 'plan-changes', 'payment-grace', 'overage-meter', 'retention', 'sunset', 'unconfirmed-contacts', 'automation-run', 'automation-email-triggers', 'automation-date-triggers', 'automation-segment-triggers', 'automation-retention'] as const;
 
 /** A kind of pending work. Each is a due row in Postgres; a wake-up only shortens the wait for it. */
 export type JobKind = (typeof JOB_KINDS)[number];

@@ -2,14 +2,17 @@ import { z } from 'zod';
 import { createAudience, deleteAudience, getAudience, listAudiences } from '../services/audiences/crud';
 import { deleteContact, deleteContacts, updateContact } from '../services/contacts/change';
 import { createContact } from '../services/contacts/create';
+import { createContactMaybeAskingConfirmation } from '../services/contacts/create-pending';
 import { getContact, listContacts } from '../services/contacts/read';
 import { contactIdOf } from '../services/contacts/target';
 import { CONTACT_NAME_MAX } from '../services/contacts/names';
 import { contactParam } from './contact-param';
+import { doubleOptInAskOf, doubleOptInFields } from './double-opt-in-fields';
 import { propertyValuesInput } from './property-values';
 import { CONTACT_BATCH_LIMIT, upsertContacts, type ContactInput } from '../services/contacts/upsert';
 import { sunsetPreview as previewSunset } from '../services/sunset/preview';
 import { SUNSET_MONTHS_DEFAULT, SUNSET_MONTHS_MAX, SUNSET_MONTHS_MIN } from '../services/sunset/rule';
+import { reengagementOf, sunsetReengagementInput, sunsetReengagementOutput } from './sunset-reengagement';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery } from './shared';
@@ -30,7 +33,14 @@ export const sunsetAfterMonthsInput = sunsetMonths
 export const sunsetAfterMonthsOutput = z.number().int().nullable().describe('Sunset by human engagement after this many months; null: off');
 
 export const audience = z
-  .object({ id: z.uuid(), name: z.string(), contactCount: z.number().int().describe('Contacts in the audience now'), sunsetAfterMonths: sunsetAfterMonthsOutput, createdAt: isoDate })
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    contactCount: z.number().int().describe('Contacts in the audience now'),
+    sunsetAfterMonths: sunsetAfterMonthsOutput,
+    sunsetReengagement: sunsetReengagementOutput,
+    createdAt: isoDate,
+  })
   .meta({ id: 'Audience' });
 
 const sunsetPreview = z
@@ -39,6 +49,7 @@ const sunsetPreview = z
     subscribed: z.number().int().describe('Members who would get a broadcast but for a sunset'),
     wouldSunset: z.number().int().describe('Of those, how many a run with this setting would leave sunset now'),
     sunsetNow: z.number().int().describe('Of those, how many are sunset now'),
+    reengagedNow: z.number().int().describe('Of those, how many were sent the re-engagement email and are in its grace period'),
   })
   .meta({ id: 'SunsetPreview' });
 
@@ -48,7 +59,7 @@ export const contact = z
     email: z.string().describe('Lowercase; an IDN domain in ASCII (punycode)'),
     name: z.string().nullable(),
     subscribed: z.boolean().describe('Subscribed in this audience; false while pending'),
-    pending: z.boolean().describe('Asked to confirm (double opt-in, POST /contacts) and not confirmed yet: it gets no broadcast meanwhile'),
+    pending: z.boolean().describe('Asked to confirm (double opt-in) and not confirmed yet: it gets no broadcast meanwhile, and joins the audience it was asked for once it confirms'),
     createdAt: isoDate,
     updatedAt: isoDate,
   })
@@ -104,9 +115,11 @@ const contactTags = ['Contacts'];
 export const audiencesRouter = router({
   create: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/audiences', operationId: 'createAudience', tags, summary: 'Create an audience' }, successStatus: 201, liveWrite: true })
-    .input(z.strictObject({ name: name.min(1, 'must not be empty'), sunset_after_months: sunsetAfterMonthsInput }))
+    .input(z.strictObject({ name: name.min(1, 'must not be empty'), sunset_after_months: sunsetAfterMonthsInput, sunset_reengagement: sunsetReengagementInput }))
     .output(audience)
-    .mutation(({ ctx, input }) => createAudience(ctx.deps, ctx.principal, { name: input.name, sunsetAfterMonths: input.sunset_after_months })),
+    .mutation(({ ctx, input }) =>
+      createAudience(ctx.deps, ctx.principal, { name: input.name, sunsetAfterMonths: input.sunset_after_months, sunsetReengagement: reengagementOf(input.sunset_reengagement) }),
+    ),
 
   list: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/audiences', operationId: 'listAudiences', tags, summary: 'List audiences, newest first, with their contact counts' } })
@@ -159,9 +172,14 @@ export const audiencesRouter = router({
       liveWrite: true,
       errors: [409],
     })
-    .input(z.strictObject({ ...audienceId, ...contactFields }))
+    .input(z.strictObject({ ...audienceId, ...contactFields, ...doubleOptInFields('the audience is') }))
     .output(contact)
-    .mutation(({ ctx, input }) => createContact(ctx.deps, ctx.principal, input.id, contactInputOf(input))),
+    .mutation(({ ctx, input }) =>
+      // Beyond the spec: without `double_opt_in` and `confirmation`, the spec's create, untouched.
+      input.double_opt_in === undefined && input.confirmation === undefined
+        ? createContact(ctx.deps, ctx.principal, input.id, contactInputOf(input))
+        : createContactMaybeAskingConfirmation(ctx.deps, ctx.principal, input.id, contactInputOf(input), doubleOptInAskOf(input)),
+    ),
 
   listContacts: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/audiences/{id}/contacts', operationId: 'listContacts', tags: contactTags, summary: "An audience's contacts, newest first" } })

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { deleteContactProfile, createContactProfile, updateContactProfile } from '../services/contacts/profile-write';
 import { getContactProfile, listContactProfiles, propertyFilterOf } from '../services/contacts/profile';
-import { CONFIRMATION_LINK_DAYS, resendConfirmation } from '../services/double-opt-in';
+import { doubleOptInOf, resendConfirmation } from '../services/double-opt-in';
 import { addContactToSegment, listContactSegments, removeContactFromSegment } from '../services/contacts/segments';
-import { validationError } from '../errors';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { name } from './audiences';
 import { contactParam } from './contact-param';
+import { confirmationSender, doubleOptInAskOf, doubleOptInFields } from './double-opt-in-fields';
 import { clearablePropertyValuesInput, propertyValueOutput } from './property-values';
 import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery } from './shared';
 
@@ -43,27 +43,8 @@ const changes = {
     .describe('Values by property key, checked by its type; null clears one'),
 };
 
-/** How a double opt-in confirmation is mailed (docs/consent.md). */
-const confirmationSender = z.strictObject({
-  from: z.string().max(998).describe('The sender, `Name <address>` or the address, on one of your verified domains'),
-  template_id: idParam
-    .nullable()
-    .optional()
-    .describe('A published template showing {{ confirmation_url }} (and may use {{ email }}, {{ name }}, {{ organization }}, {{ expires_in_days }}); the built-in text when absent'),
-});
-
 const tags = ['Contacts'];
 const path = { idOrEmail: contactParam };
-
-/** `double_opt_in` and its `confirmation`: one needs the other. */
-function doubleOptInOf(input: { double_opt_in?: boolean; confirmation?: { from: string; template_id?: string | null } }) {
-  if (!input.double_opt_in) {
-    if (input.confirmation) throw validationError('confirmation: is only read with double_opt_in: true');
-    return undefined;
-  }
-  if (!input.confirmation) throw validationError('confirmation.from: double opt-in mails a confirmation; give a sender on one of your verified domains');
-  return { sender: { from: input.confirmation.from, templateId: input.confirmation.template_id ?? null } };
-}
 
 export const contactsRouter = router({
   create: orgProcedure
@@ -88,12 +69,7 @@ export const contactsRouter = router({
           .max(50)
           .optional()
           .describe("Its choices about topics (the rest follow each topic's default)"),
-        double_opt_in: jsonBoolean()
-          .optional()
-          .describe(
-            `Double opt-in: the contact is pending (not subscribed) until it clicks the link mailed from \`confirmation.from\` (valid ${CONFIRMATION_LINK_DAYS} days); segments and topics are joined then. A contact confirmed before is left subscribed`,
-          ),
-        confirmation: confirmationSender.optional().describe('With double_opt_in: how the confirmation is mailed'),
+        ...doubleOptInFields('segments and topics are'),
       }),
     )
     .output(contactProfile)
@@ -107,7 +83,7 @@ export const contactsRouter = router({
         properties: input.properties,
         segmentIds: input.segments?.map((segment) => segment.id),
         topics: input.topics,
-        doubleOptIn: doubleOptInOf(input),
+        doubleOptIn: doubleOptInOf(doubleOptInAskOf(input)),
       });
       return contact;
     }),

@@ -33,6 +33,7 @@ const form = z
     consentVersion: z.number().int().describe('The version of the consent text shown now; every earlier version is kept'),
     doubleOptIn: z.boolean(),
     domainId: z.uuid().nullable(),
+    confirmationTemplateId: z.uuid().nullable().describe('The template the double opt-in confirmation mail is written with; null: the built-in text'),
     successUrl: z.string().nullable(),
     errorUrl: z.string().nullable(),
     allowedOrigins: z.array(z.string()),
@@ -73,6 +74,13 @@ const origins = z
   .max(ALLOWED_ORIGINS_MAX, `must list at most ${ALLOWED_ORIGINS_MAX} origins`)
   .describe('Origins (https://www.example.com) whose pages may post to the form; others are refused');
 const domainId = z.uuid({ message: 'must be the id of one of your domains' });
+const confirmationTemplateId = z
+  .uuid({ message: 'must be the id of one of your templates' })
+  .nullable()
+  .optional()
+  .describe(
+    'A published template of yours showing {{ confirmation_url }} (it may also use {{ email }}, {{ name }}, {{ organization }}, {{ expires_in_days }}) for the double opt-in confirmation mail; null or absent: the built-in text',
+  );
 
 const tags = ['Forms'];
 const byId = { id: idParam };
@@ -93,6 +101,7 @@ export const formsRouter = router({
           consent_text: consentText,
           double_opt_in: jsonBoolean().optional().describe('Needs domain_id, a verified domain of yours'),
           domain_id: domainId.nullable().optional(),
+          confirmation_template_id: confirmationTemplateId,
           success_url: url.nullable().optional(),
           error_url: url.nullable().optional(),
           allowed_origins: origins,
@@ -109,6 +118,7 @@ export const formsRouter = router({
         consentText: input.consent_text,
         doubleOptIn: input.double_opt_in,
         domainId: input.domain_id,
+        confirmationTemplateId: input.confirmation_template_id,
         successUrl: input.success_url,
         errorUrl: input.error_url,
         allowedOrigins: input.allowed_origins,
@@ -140,6 +150,7 @@ export const formsRouter = router({
         consent_text: consentText.optional(),
         double_opt_in: jsonBoolean().optional(),
         domain_id: domainId.nullable().optional(),
+        confirmation_template_id: confirmationTemplateId,
         success_url: url.nullable().optional(),
         error_url: url.nullable().optional(),
         allowed_origins: origins.optional(),
@@ -156,6 +167,7 @@ export const formsRouter = router({
         consentText: input.consent_text,
         doubleOptIn: input.double_opt_in,
         domainId: input.domain_id,
+        confirmationTemplateId: input.confirmation_template_id,
         successUrl: input.success_url,
         errorUrl: input.error_url,
         allowedOrigins: input.allowed_origins,

@@ -22,6 +22,9 @@ import { suppressionsRouter } from './suppressions/router';
 import { teamRouter } from './team';
 import { topicsRouter } from './topics';
 import { formsRouter } from './forms';
+import { automationsRouter } from './automations';
+import { automationRunsRouter } from './automation-runs';
+import { customEventsRouter } from './custom-events';
 import { templatesRouter } from './templates';
 import { twoFactorRouter } from './two-factor';
 import { usageRouter } from './usage';
@@ -39,6 +42,9 @@ export const appRouter = router({
   contactProperties: contactPropertiesRouter,
   topics: topicsRouter,
   forms: formsRouter,
+  automations: automationsRouter,
+  automationRuns: automationRunsRouter,
+  customEvents: customEventsRouter,
   contacts: contactsRouter,
   contactTopics: contactTopicsRouter,
   contactConsent: contactConsentRouter,

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { API_KEY_MODES } from '../vocabulary/api-keys';
+import { CONTACT_CREATIONS, RUN_STATUSES, RUN_STEP_STATUSES, STEP_TYPES } from '../vocabulary/automations';
 import { EMAIL_STATUSES } from '../vocabulary/email-statuses';
 import { eraseRecipientData } from '../services/privacy/erase';
 import { describeProcessingActivities } from '../services/privacy/processing-activities';
 import { recipientData } from '../services/privacy/recipient-data';
 import { HOST_ROLES } from '../services/privacy/service-hosts';
 import { EVENT_TYPES } from '../vocabulary/event-types';
+import { FORM_SUBMISSION_STATUSES } from '../vocabulary/forms';
 import { SUPPRESSION_REASONS } from '../vocabulary/suppression-reasons';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
@@ -94,6 +96,51 @@ const recipientDataOutput = z
       .array(z.object({ id: z.uuid(), fileName: z.string().nullable(), createdAt: isoDate, errors: z.array(importRowError) }))
       .describe('Contact imports that list the address among the rows they did not import, with those rows, oldest first'),
     consent: z.array(consentEntry).describe("The address's consent ledger, oldest first, with the entries kept by hash after an erasure"),
+    formSubmissions: z
+      .array(
+        z.object({
+          id: z.uuid(),
+          formId: z.uuid(),
+          formName: z.string(),
+          status: z.enum(FORM_SUBMISSION_STATUSES),
+          consentVersion: z.number().int().describe("The version of the form's consent text the person was shown"),
+          values: z.object({ firstName: z.string().nullable(), lastName: z.string().nullable(), properties: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])) }),
+          clientAddress: z.string().nullable(),
+          userAgent: z.string().nullable(),
+          createdAt: isoDate,
+        }),
+      )
+      .describe("Its submissions of the organization's sign-up forms, oldest first; each is kept for the plan's log retention"),
+    automationRuns: z
+      .array(
+        z.object({
+          id: z.uuid(),
+          automationId: z.uuid(),
+          automationName: z.string(),
+          mode: z.enum(API_KEY_MODES),
+          status: z.enum(RUN_STATUSES),
+          event: z.object({ name: z.string(), payload: z.record(z.string(), z.unknown()) }).describe('The event that started the run'),
+          startedAt: isoDate.nullable().describe('When its trigger step was taken'),
+          completedAt: isoDate.nullable(),
+          createdAt: isoDate,
+          steps: z.array(z.object({ key: z.string(), type: z.enum(STEP_TYPES), status: z.enum(RUN_STEP_STATUSES), startedAt: isoDate, completedAt: isoDate.nullable() })).describe('Each step taken, in order'),
+        }),
+      )
+      .describe("Its automation runs, live and test, oldest first; a finished run is kept for the plan's log retention from when it ended"),
+    receivedEvents: z
+      .array(
+        z.object({
+          id: z.uuid(),
+          event: z.string(),
+          mode: z.enum(API_KEY_MODES),
+          payload: z.record(z.string(), z.unknown()),
+          runsStarted: z.number().int(),
+          waitsEnded: z.number().int(),
+          contactCreation: z.enum(CONTACT_CREATIONS).nullable().describe("Whether it created the contact (a trigger's create_contact)"),
+          createdAt: isoDate,
+        }),
+      )
+      .describe("The events the organization sent for it (POST /events/send), oldest first; each is kept for the plan's log retention"),
   })
   .meta({ id: 'RecipientData' });
 

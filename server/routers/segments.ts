@@ -5,6 +5,7 @@ import { ENGAGEMENT_ACTIVITIES, PROPERTY_OPERATORS, SEGMENT_CONDITION_LIMIT, typ
 import { listContacts } from '../services/contacts/read';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
+import { reengagementOf, sunsetReengagementInput, sunsetReengagementOutput } from './sunset-reengagement';
 import { contactListQuery, contactPage, name, sunsetAfterMonthsInput, sunsetAfterMonthsOutput } from './audiences';
 import { idParam, isoDate, messageResponse } from './shared';
 
@@ -53,6 +54,7 @@ const segment = z
     matchingNow: z.number().int().nullable().describe('For a rule segment, the contacts its rules match now (a live count)'),
     rulesEvaluatedAt: isoDate.nullable(),
     sunsetAfterMonths: sunsetAfterMonthsOutput,
+    sunsetReengagement: sunsetReengagementOutput,
     createdAt: isoDate,
   })
   .meta({ id: 'Segment' });
@@ -63,9 +65,16 @@ const path = { id: idParam };
 export const segmentsRouter = router({
   create: orgProcedure
     .meta({ openapi: { method: 'POST', path: '/segments', operationId: 'createSegment', tags, summary: 'Create a segment (an audience, under Resend’s name)' }, successStatus: 201, liveWrite: true })
-    .input(z.strictObject({ name: name.min(1, 'must not be empty'), rules: rulesInput.optional(), sunset_after_months: sunsetAfterMonthsInput }))
+    .input(z.strictObject({ name: name.min(1, 'must not be empty'), rules: rulesInput.optional(), sunset_after_months: sunsetAfterMonthsInput, sunset_reengagement: sunsetReengagementInput }))
     .output(segment)
-    .mutation(({ ctx, input }) => createSegment(ctx.deps, ctx.principal, { name: input.name, rules: input.rules && rulesOf(input.rules), sunsetAfterMonths: input.sunset_after_months })),
+    .mutation(({ ctx, input }) =>
+      createSegment(ctx.deps, ctx.principal, {
+        name: input.name,
+        rules: input.rules && rulesOf(input.rules),
+        sunsetAfterMonths: input.sunset_after_months,
+        sunsetReengagement: reengagementOf(input.sunset_reengagement),
+      }),
+    ),
 
   list: orgProcedure
     .meta({ openapi: { method: 'GET', path: '/segments', operationId: 'listSegments', tags, summary: 'List segments (the audiences), newest first, with their contact counts' } })
@@ -85,10 +94,23 @@ export const segmentsRouter = router({
       liveWrite: true,
       errors: [409],
     })
-    .input(z.strictObject({ ...path, name: name.min(1, 'must not be empty').optional(), rules: rulesInput.optional(), sunset_after_months: sunsetAfterMonthsInput }))
+    .input(
+      z.strictObject({
+        ...path,
+        name: name.min(1, 'must not be empty').optional(),
+        rules: rulesInput.optional(),
+        sunset_after_months: sunsetAfterMonthsInput,
+        sunset_reengagement: sunsetReengagementInput,
+      }),
+    )
     .output(segment)
     .mutation(({ ctx, input }) =>
-      updateSegment(ctx.deps, ctx.principal, input.id, { name: input.name, rules: input.rules && rulesOf(input.rules), sunsetAfterMonths: input.sunset_after_months }),
+      updateSegment(ctx.deps, ctx.principal, input.id, {
+        name: input.name,
+        rules: input.rules && rulesOf(input.rules),
+        sunsetAfterMonths: input.sunset_after_months,
+        sunsetReengagement: reengagementOf(input.sunset_reengagement),
+      }),
     ),
 
   delete: orgProcedure

@@ -251,7 +251,11 @@ export const templatesRouter = router({
     ),
 
   delete: orgProcedure
-    .meta({ openapi: { method: 'DELETE', path: '/templates/{id}', operationId: 'deleteTemplate', tags, summary: 'Delete a template' }, liveWrite: true })
+    .meta({
+      openapi: { method: 'DELETE', path: '/templates/{id}', operationId: 'deleteTemplate', tags, summary: 'Delete a template (409 while a sign-up form writes its confirmation mail with it)' },
+      liveWrite: true,
+      errors: [409],
+    })
     .input(byId)
     .output(messageResponse)
     .mutation(async ({ ctx, input }) => {

@@ -59,7 +59,14 @@ const usage = z
       used: z.number().int(),
       remaining: z.number().int().nullable().describe('null once reviewed'),
     }),
-    caps: z.object({ domains: cap, webhookEndpoints: cap, contacts: cap, apiKeys: cap.describe('Live keys not revoked') }),
+    caps: z.object({
+      domains: cap,
+      webhookEndpoints: cap,
+      contacts: cap,
+      apiKeys: cap.describe('Live keys not revoked'),
+      enabledAutomations: cap.describe('Automations enabled now'),
+      automationRunsThisMonth: cap.describe('Automation runs started this calendar month (UTC)'),
+    }),
     days: z
       .array(
         z.object({

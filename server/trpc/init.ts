@@ -6,8 +6,8 @@ import type { Context } from './context';
 import { toEnvelope } from './envelope';
 
 export type AccessMeta = {
-  /** HTTP status of success; 200 unless the spec says 201. */
-  successStatus?: 200 | 201;
+  /** HTTP status of success; 200 unless the spec says 201 (202: Resend's answer to an event sent, whose runs go on after it). */
+  successStatus?: 200 | 201 | 202;
   /** 'sending': a sending_access key may call it (the four send paths). Default: full_access only. */
   access?: 'sending';
   /** Changes state shared by live and test mode, which a test key may not touch. */

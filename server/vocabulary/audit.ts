@@ -32,6 +32,13 @@ export const AUDIT_ACTIONS = [
   'form.created',
   'form.updated',
   'form.deleted',
+  'automation.created',
+  'automation.updated',
+  'automation.stopped',
+  'automation.deleted',
+  'custom_event.created',
+  'custom_event.updated',
+  'custom_event.deleted',
   'suppression.added',
   'suppression.imported',
   'suppression.removed',
@@ -89,11 +96,11 @@ export const isAuditAction = (value: unknown): value is AuditAction => typeof va
  * What an action was done to. A `recipient` is a data subject's address, named by its keyed hash only (docs/privacy.md), never
  * in clear; a `contact` or `suppression` is labelled with its address until that address is erased.
  */
-export const AUDIT_TARGET_TYPES = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'contact_import', 'contact_property', 'topic', 'form', 'suppression', 'template', 'broadcast', 'organization', 'user', 'recipient', 'invitation', 'member'] as const;
+export const AUDIT_TARGET_TYPES = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'contact_import', 'contact_property', 'topic', 'form', 'automation', 'custom_event', 'suppression', 'template', 'broadcast', 'organization', 'user', 'recipient', 'invitation', 'member'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** The groups the dashboard filters by: the part of an action before the dot. */
-export const AUDIT_ACTION_GROUPS = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'contact_property', 'topic', 'form', 'suppression', 'template', 'broadcast', 'organization', 'billing', 'invitation', 'member', 'user', 'recipient'] as const;
+export const AUDIT_ACTION_GROUPS = ['api_key', 'domain', 'webhook', 'audience', 'contact', 'contact_property', 'topic', 'form', 'automation', 'custom_event', 'suppression', 'template', 'broadcast', 'organization', 'billing', 'invitation', 'member', 'user', 'recipient'] as const;
 export type AuditActionGroup = (typeof AUDIT_ACTION_GROUPS)[number];
 
 export const actionsOfGroup = (group: AuditActionGroup): AuditAction[] => AUDIT_ACTIONS.filter((action) => action.startsWith(`${group}.`));

@@ -30,6 +30,10 @@ export const EVENT_DESCRIPTIONS = {
   'broadcast.sent': 'Every message of a broadcast was handed on.',
   'broadcast.cancelled': 'A broadcast was cancelled.',
   'broadcast.failed': 'A broadcast could not be sent.',
+  'automation.run_started': 'An automation started a run for a contact (its trigger’s event came).',
+  'automation.run_completed': 'An automation’s run reached the end of its branch.',
+  'automation.run_failed': 'An automation’s run stopped at a step that failed (its error says why).',
+  'automation.run_cancelled': 'An automation’s run was ended: the automation stopped or deleted, or the contact deleted, unsubscribed or suppressed.',
 } as const;
 
 export type EventType = keyof typeof EVENT_DESCRIPTIONS;

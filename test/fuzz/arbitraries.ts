@@ -30,7 +30,8 @@ export function validValue(schema: Schema | undefined, resolve: (s: Schema | und
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
   switch (type) {
     case 'string':
-      if (hinted(name)) return hinted(name)!;
+      // A pattern says more than a name: an automation's connection `from`/`to` is a step key, not an address.
+      if (hinted(name) && typeof s.pattern !== 'string') return hinted(name)!;
       if (s.format === 'uuid') return fc.uuid();
       if (s.format === 'email') return fc.emailAddress();
       if (s.format === 'date-time') return fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }).map((d) => d.toISOString());

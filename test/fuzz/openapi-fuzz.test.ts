@@ -2,7 +2,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { domains } from '@/db/schema';
+import { automationRuns, domains } from '@/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardConnections, type ConnectGuard } from '../support/connect-guard';
 import { OPERATOR } from '@/server/services/audit/record';
@@ -70,6 +70,15 @@ async function otherOrganization(): Promise<void> {
   const topic = await app.request('POST', '/api/topics', { key: org.apiKey, body: { name: 'Product news', default_subscription: 'opt_in' } });
   const form = await app.request('POST', '/api/forms', { key: org.apiKey, body: { name: 'Other sign-up', audience_id: audience.body.id, consent_text: 'Yes', allowed_origins: ['https://other-company.com'] } });
   expect(form.status, form.text).toBe(201);
+  const automation = await app.request('POST', '/api/automations', {
+    key: org.apiKey,
+    body: { name: 'Other welcome', status: 'enabled', steps: [{ key: 'start', type: 'trigger', config: { event_name: 'user.created' } }, { key: 'pause', type: 'delay', config: { duration: '1 day' } }], connections: [{ from: 'start', to: 'pause' }] },
+  });
+  expect(automation.status, automation.text).toBe(201);
+  const customEvent = await app.request('POST', '/api/events', { key: org.apiKey, body: { name: 'order.paid', schema: { total: 'number' } } });
+  const sent = await app.request('POST', '/api/events/send', { key: org.apiKey, body: { event: 'user.created', contact_id: contact.body.id } });
+  expect([customEvent.status, sent.status, sent.body.runsStarted], sent.text).toEqual([201, 202, 1]);
+  const [run] = await app.runtime.deps.db.select({ id: automationRuns.id }).from(automationRuns).where(eq(automationRuns.automationId, automation.body.id));
   const contactImport = await app.request('POST', '/api/contacts/imports', { key: org.apiKey, body: importForm('email\nimported@example.net\n', { segments: [audience.body.id] }) });
   expect([audience.status, contact.status, broadcast.status, contactProperty.status, topic.status, contactImport.status]).toEqual([201, 201, 201, 201, 201, 202]);
   other.ids = {
@@ -84,6 +93,9 @@ async function otherOrganization(): Promise<void> {
     contactProperty: contactProperty.body.id,
     topic: topic.body.id,
     form: form.body.id,
+    automation: automation.body.id,
+    run: run!.id,
+    customEvent: customEvent.body.id,
     contactImport: contactImport.body.id,
     suppression: suppression.body.id,
     // DELETE /suppressions/{id} takes an address too.
@@ -266,6 +278,13 @@ describe('the cross-organization sweep', () => {
     '/topics/{id}': { id: 'topic' },
     '/forms/{id}': { id: 'form' },
     '/forms/{id}/submissions': { id: 'form' },
+    '/automations/{id}': { id: 'automation' },
+    '/automations/{id}/duplicate': { id: 'automation' },
+    '/automations/{id}/stop': { id: 'automation' },
+    '/automations/{id}/runs': { id: 'automation' },
+    '/automations/{id}/figures': { id: 'automation' },
+    '/automations/{id}/runs/{runId}': { id: 'automation', runId: 'run' },
+    '/events/{identifier}': { identifier: 'customEvent' },
     '/contacts/{idOrEmail}': { idOrEmail: 'contact' },
     '/contacts/imports/{id}': { id: 'contactImport' },
     '/contacts/{idOrEmail}/segments': { idOrEmail: 'contact' },
@@ -303,6 +322,7 @@ describe('the cross-organization sweep', () => {
           app.request('GET', '/api/suppressions', { key: other.key }),
           app.request('GET', `/api/templates/${other.ids.template}`, { key: other.key }),
           app.request('GET', `/api/broadcasts/${other.ids.broadcast}`, { key: other.key }),
+          app.request('GET', `/api/automations/${other.ids.automation}`, { key: other.key }),
         ]).then((responses) => responses.map((r) => r.body)),
       );
     const before = await snapshot();

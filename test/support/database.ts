@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { inject } from 'vitest';
-import { migrate, openDatabase, queryRows, type Database } from '@/db/client';
+import { migrate, openDatabase, type Database } from '@/db/client';
 
 let pgliteTemplate: Promise<Blob> | undefined;
 
@@ -47,9 +47,32 @@ export async function openTestDatabase(): Promise<Database & { drop(): Promise<v
   };
 }
 
-/** Empties every table but the migration journal and the registered workers (the apps' own processes live on), between tests. */
+/**
+ * Empties every table but the migration journal and the registered workers (the apps' own
+ * processes live on), between tests, and puts every sequence back to its start, in one round trip.
+ * Only the tables holding rows are truncated: a test touches a few of the seventy, and a truncate
+ * costs per table (a new file for each), which made the reset most of a short test's time.
+ */
 export async function resetDatabase(database: Database): Promise<void> {
-  const tables = await queryRows<{ tablename: string }>(database.db, sql`select tablename from pg_tables where schemaname = 'public' and tablename <> 'workers'`);
-  const names = tables.map((t) => `"${t.tablename}"`).join(', ');
-  if (names) await database.db.execute(sql.raw(`truncate ${names} restart identity cascade`));
+  await database.db.execute(sql.raw(RESET));
 }
+
+const RESET = `do $reset$
+declare
+  name text;
+  holding boolean;
+  names text[] := '{}';
+begin
+  for name in select quote_ident(tablename) from pg_tables where schemaname = 'public' and tablename <> 'workers' loop
+    execute format('select exists (select 1 from %s)', name) into holding;
+    if holding then names := names || name; end if;
+  end loop;
+  if cardinality(names) > 0 then
+    execute 'truncate ' || array_to_string(names, ', ') || ' cascade';
+  end if;
+  -- As restart identity did: a sequence a test advanced starts again, its table emptied or not.
+  for name in select format('%I.%I', schemaname, sequencename) from pg_sequences where schemaname = 'public' and last_value is not null loop
+    execute format('alter sequence %s restart', name);
+  end loop;
+end
+$reset$`;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@/server/services/api-keys/keys';
 import { eq } from 'drizzle-orm';
-import { audiences, contactImports, contactProperties, contacts, domains, events, formConsentTexts, forms, organizations, suppressions, topics, webhookDeliveries, webhooks } from '@/db/schema';
+import { audiences, automationRuns, automations, automationVersions, contactImports, customEvents, contactProperties, contacts, domains, events, formConsentTexts, forms, organizations, suppressions, topics, webhookDeliveries, webhooks } from '@/db/schema';
 import { newId } from '@/server/ids';
 import { newSigningSecret, sealSecret } from '@/server/services/webhooks/secrets';
 import { registerDomain } from '@/server/services/domains/crud';
@@ -149,6 +149,55 @@ async function makeForm(ctx: PrepareContext): Promise<string> {
   return id;
 }
 
+/** A definition that names nothing of the organization's: a new contact waits an hour. */
+const QUIET_AUTOMATION = {
+  steps: [
+    { key: 'start', type: 'trigger' as const, config: { event_name: 'contact.created' } },
+    { key: 'pause', type: 'delay' as const, config: { duration: '1 hour' } },
+  ],
+  connections: [{ from: 'start', to: 'pause', type: 'default' as const }],
+};
+
+/** A disabled automation of the organization at version 1. */
+async function makeAutomation(ctx: PrepareContext): Promise<string> {
+  const id = newId();
+  const now = ctx.app.clock.now();
+  const db = ctx.app.runtime.deps.db;
+  await db.insert(automations).values({ id, organizationId: ctx.organizationId, name: 'Quiet', status: 'disabled', currentVersion: 1, triggerEventName: 'contact.created', createdAt: now, updatedAt: now });
+  await db.insert(automationVersions).values({ automationId: id, organizationId: ctx.organizationId, version: 1, definition: QUIET_AUTOMATION, createdAt: now });
+  return id;
+}
+
+/** A declared event of the organization, with a schema. */
+async function makeCustomEvent(ctx: PrepareContext): Promise<string> {
+  const id = newId();
+  await ctx.app.runtime.deps.db.insert(customEvents).values({ id, organizationId: ctx.organizationId, name: `user.created-${randomBytes(3).toString('hex')}`, schema: { plan: 'string' }, createdAt: ctx.app.clock.now() });
+  return id;
+}
+
+/** An automation and a run of it in the caller's mode (a test key reads test runs only), completed at its trigger. */
+async function makeRun(ctx: PrepareContext): Promise<Record<string, string>> {
+  const id = await makeAutomation(ctx);
+  const runId = newId();
+  const now = ctx.app.clock.now();
+  await ctx.app.runtime.deps.db.insert(automationRuns).values({
+    id: runId,
+    organizationId: ctx.organizationId,
+    automationId: id,
+    version: 1,
+    contactEmail: 'ada@example.net',
+    test: ctx.mode === 'test',
+    status: 'completed',
+    stepKey: 'start',
+    stepState: 'ready',
+    event: { name: 'contact.created', payload: {} },
+    createdAt: now,
+    updatedAt: now,
+    completedAt: now,
+  });
+  return { id, runId };
+}
+
 /** A contact import of the organization, done (no job left to run). */
 async function makeContactImport(ctx: PrepareContext): Promise<string> {
   const id = newId();
@@ -160,6 +209,11 @@ async function makeContactImport(ctx: PrepareContext): Promise<string> {
 const withMade = (make: (ctx: PrepareContext) => Promise<string>, body?: () => unknown) => ({
   prepare: async (ctx: PrepareContext) => ({ params: { id: await make(ctx) }, body: body?.() }),
   foreign: async (ctx: PrepareContext) => ({ id: await make(ctx) }),
+});
+
+const withEvent = (body?: () => unknown) => ({
+  prepare: async (ctx: PrepareContext) => ({ params: { identifier: await makeCustomEvent(ctx) }, body: body?.() }),
+  foreign: async (ctx: PrepareContext) => ({ identifier: await makeCustomEvent(ctx) }),
 });
 
 async function makeAudience(ctx: PrepareContext): Promise<string> {
@@ -419,6 +473,23 @@ export const ROUTES: RouteCase[] = [
   { method: 'PATCH', path: '/forms/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeForm, () => ({ name: 'Renamed' })) },
   { method: 'DELETE', path: '/forms/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeForm) },
   { method: 'GET', path: '/forms/{id}/submissions', sendingAccess: false, liveWrite: false, ...withMade(makeForm) },
+  { method: 'POST', path: '/automations', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { name: 'Quiet', ...QUIET_AUTOMATION } }) },
+  { method: 'GET', path: '/automations', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/automations/{id}', sendingAccess: false, liveWrite: false, ...withMade(makeAutomation) },
+  { method: 'PATCH', path: '/automations/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeAutomation, () => ({ name: 'Renamed', status: 'enabled' })) },
+  { method: 'DELETE', path: '/automations/{id}', sendingAccess: false, liveWrite: true, ...withMade(makeAutomation) },
+  { method: 'POST', path: '/automations/{id}/duplicate', sendingAccess: false, liveWrite: true, ...withMade(makeAutomation) },
+  { method: 'POST', path: '/automations/{id}/stop', sendingAccess: false, liveWrite: true, ...withMade(makeAutomation) },
+  { method: 'GET', path: '/automations/{id}/runs', sendingAccess: false, liveWrite: false, ...withMade(makeAutomation) },
+  { method: 'GET', path: '/automations/{id}/figures', sendingAccess: false, liveWrite: false, ...withMade(makeAutomation) },
+  { method: 'GET', path: '/automations/{id}/runs/{runId}', sendingAccess: false, liveWrite: false, prepare: async (ctx) => ({ params: await makeRun(ctx) }), foreign: makeRun },
+  { method: 'POST', path: '/events', sendingAccess: false, liveWrite: true, prepare: async () => ({ body: { name: `order.paid-${randomBytes(3).toString('hex')}`, schema: { total: 'number' } } }) },
+  { method: 'GET', path: '/events/declared', sendingAccess: false, liveWrite: false },
+  { method: 'GET', path: '/events/{identifier}', sendingAccess: false, liveWrite: false, ...withEvent() },
+  { method: 'PATCH', path: '/events/{identifier}', sendingAccess: false, liveWrite: true, ...withEvent(() => ({ schema: { plan: 'string', seats: 'number' } })) },
+  { method: 'DELETE', path: '/events/{identifier}', sendingAccess: false, liveWrite: true, ...withEvent() },
+  // A test key sends events too (its runs are test runs); sending_access keys do not (DESIGN §5). An address that is no contact: kept, starts nothing.
+  { method: 'POST', path: '/events/send', sendingAccess: false, liveWrite: false, prepare: async () => ({ body: { event: 'user.created', email: 'ada@example.net', payload: { plan: 'pro' } } }) },
   {
     method: 'PATCH',
     path: '/contacts/{idOrEmail}/topics',

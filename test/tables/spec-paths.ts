@@ -47,4 +47,7 @@ export const EXTRA_OPERATIONS: string[] = [
   'GET /contacts/{idOrEmail}/topics', 'PATCH /contacts/{idOrEmail}/topics',
   'GET /contacts/{idOrEmail}/consent',
   'POST /forms', 'GET /forms', 'GET /forms/{id}', 'PATCH /forms/{id}', 'DELETE /forms/{id}', 'GET /forms/{id}/submissions',
+  'POST /automations', 'GET /automations', 'GET /automations/{id}', 'PATCH /automations/{id}', 'DELETE /automations/{id}', 'POST /automations/{id}/duplicate', 'POST /automations/{id}/stop',
+  'GET /automations/{id}/runs', 'GET /automations/{id}/runs/{runId}', 'GET /automations/{id}/figures',
+  'POST /events', 'GET /events/declared', 'GET /events/{identifier}', 'PATCH /events/{identifier}', 'DELETE /events/{identifier}', 'POST /events/send',
 ];

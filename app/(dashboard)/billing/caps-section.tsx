@@ -9,6 +9,9 @@ const CAPS: Array<{ key: keyof Usage['caps']; label: string; href: string; testI
   { key: 'webhookEndpoints', label: 'Webhook endpoints', href: '/webhooks', testId: 'cap-webhooks' },
   { key: 'contacts', label: 'Contacts', href: '/audiences', testId: 'cap-contacts' },
   { key: 'apiKeys', label: 'Live API keys', href: '/api-keys', testId: 'cap-api-keys' },
+  { key: 'enabledAutomations', label: 'Enabled automations', href: '/automations', testId: 'cap-automations' },
+  // A month's allowance rather than a count at one time: it starts again on the 1st (UTC).
+  { key: 'automationRunsThisMonth', label: 'Automation runs this month', href: '/automations', testId: 'cap-automation-runs' },
 ];
 
 function CapRow({ label, href, cap, testId }: { label: string; href: string; cap: Cap; testId: string }) {
@@ -40,10 +43,10 @@ function CapRow({ label, href, cap, testId }: { label: string; href: string; cap
   );
 }
 
-/** What the plan allows at once (domains, endpoints, contacts, keys) and how much of it is in use. */
+/** What the plan allows (domains, endpoints, contacts, keys, enabled automations at once; automation runs a month) and how much of it is in use. */
 export function CapsSection({ usage }: { usage: Usage }) {
   return (
-    <SectionCard id="caps" title="Plan caps" description={`What the ${usage.plan.label} plan allows at any one time.`} testId="caps">
+    <SectionCard id="caps" title="Plan caps" description={`What the ${usage.plan.label} plan allows at any one time, and automation runs in a calendar month.`} testId="caps">
       <ul className="space-y-4">
         {CAPS.map(({ key, label, href, testId }) => (
           <CapRow key={key} label={label} href={href} cap={usage.caps[key]} testId={testId} />

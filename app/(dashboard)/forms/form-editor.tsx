@@ -7,6 +7,7 @@ import { Button } from '../../components/button';
 import { ErrorAlert } from '../../components/error-alert';
 import { CheckboxField, SelectField, TextareaField, TextField } from '../../components/field';
 import { useTRPC } from '../../lib/trpc';
+import { ConfirmationTemplateField } from './confirmation-template-field';
 import type { SignUpForm } from './types';
 
 export type FormValues = Omit<RouterInputs['forms']['create'], 'segment_id'>;
@@ -55,6 +56,7 @@ export function FormEditor({
   const [errorUrl, setErrorUrl] = useState(form?.errorUrl ?? '');
   const [doubleOptIn, setDoubleOptIn] = useState(form?.doubleOptIn ?? false);
   const [domainId, setDomainId] = useState(form?.domainId ?? '');
+  const [templateId, setTemplateId] = useState(form?.confirmationTemplateId ?? '');
 
   const toggle = (list: string[], value: string, on: boolean) => (on ? [...list, value] : list.filter((item) => item !== value));
   const verifiedDomains = (domains.data?.data ?? []).filter((domain) => domain.status === 'verified' && !('sandbox' in domain && domain.sandbox));
@@ -69,6 +71,7 @@ export function FormEditor({
       consent_text: consentText,
       double_opt_in: doubleOptIn,
       domain_id: domainId || null,
+      confirmation_template_id: templateId || null,
       success_url: successUrl.trim() || null,
       error_url: errorUrl.trim() || null,
       allowed_origins: linesOf(origins),
@@ -141,14 +144,17 @@ export function FormEditor({
           description="People confirm from an email before they are subscribed. Needs a verified domain to send it from."
         />
         {doubleOptIn && (
-          <SelectField label="Send the confirmation from" value={domainId} onChange={(event) => setDomainId(event.target.value)} required>
-            <option value="">Choose a verified domain…</option>
-            {verifiedDomains.map((domain) => (
-              <option key={domain.id} value={domain.id}>
-                {domain.name}
-              </option>
-            ))}
-          </SelectField>
+          <>
+            <SelectField label="Send the confirmation from" value={domainId} onChange={(event) => setDomainId(event.target.value)} required>
+              <option value="">Choose a verified domain…</option>
+              {verifiedDomains.map((domain) => (
+                <option key={domain.id} value={domain.id}>
+                  {domain.name}
+                </option>
+              ))}
+            </SelectField>
+            <ConfirmationTemplateField value={templateId} onChange={setTemplateId} />
+          </>
         )}
       </div>
       {error ? <ErrorAlert error={error} fallbackTitle={errorTitle} /> : null}

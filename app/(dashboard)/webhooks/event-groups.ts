@@ -11,7 +11,7 @@ export interface EventGroup {
   types: EventType[];
 }
 
-const LABELS: Record<string, string> = { email: 'Emails', domain: 'Domains', contact: 'Contacts', broadcast: 'Broadcasts' };
+const LABELS: Record<string, string> = { email: 'Emails', domain: 'Domains', contact: 'Contacts', broadcast: 'Broadcasts', automation: 'Automations' };
 
 /** The catalogue grouped by what the events are about (the part before the dot), in catalogue order. */
 export const EVENT_GROUPS: EventGroup[] = EVENT_TYPES.reduce<EventGroup[]>((groups, type) => {

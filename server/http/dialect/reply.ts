@@ -55,10 +55,11 @@ export function replyFor(deps: Deps, req: IncomingMessage, res: ServerResponse):
 
 /**
  * Resend's `after` (the last id of the page before) is our `cursor`, for a key of Resend's dialect;
- * for the others it stays an unknown query parameter, refused as the spec says.
+ * for the others it stays an unknown query parameter, refused as the spec says. An operation that
+ * takes `after` itself (the event log, which Resend's `events.list` reaches) keeps it.
  */
-export async function resendQueryOf(reply: Reply, query: Record<string, string[]>): Promise<Record<string, string[]>> {
-  if (!Object.hasOwn(query, 'after') || Object.hasOwn(query, 'cursor') || (await reply.dialect()) !== 'resend') return query;
+export async function resendQueryOf(reply: Reply, query: Record<string, string[]>, fields: readonly string[] = []): Promise<Record<string, string[]>> {
+  if (!Object.hasOwn(query, 'after') || Object.hasOwn(query, 'cursor') || fields.includes('after') || (await reply.dialect()) !== 'resend') return query;
   const { after, ...rest } = query;
   return { ...rest, cursor: after! };
 }

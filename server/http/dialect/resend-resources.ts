@@ -15,6 +15,8 @@ export interface ResendResource {
   copies?: Record<string, string>;
   /** A `{ data: [...] }` answer that is not a page (Resend answers it as it is). */
   notPage?: boolean;
+  /** Top-level fields copied as they are, beside OPAQUE_FIELDS: a record the customer wrote in Resend's names already. */
+  opaque?: readonly string[];
 }
 
 export const RESEND_RESOURCES: readonly ResendResource[] = [
@@ -42,8 +44,12 @@ export const RESEND_RESOURCES: readonly ResendResource[] = [
   { path: '/broadcasts', object: 'broadcast', copies: { audienceId: 'segment_id' } },
   { path: '/webhooks', object: 'webhook', renames: { url: 'endpoint', secret: 'signing_secret' } },
   { path: '/webhooks/{id}/deliveries', object: 'webhook_delivery' },
-  { path: '/events', object: 'event' },
+  // The event log's entries and the declared events (Resend's `event`); a schema's keys are the customer's field names.
+  { path: '/events', object: 'event', opaque: ['schema'] },
   { path: '/usage', object: 'usage' },
+  // Steps are answered as written (snake_case configs holding the customer's variable names).
+  { path: '/automations', object: 'automation', opaque: ['steps', 'connections'] },
+  { path: '/automations/{id}/runs', object: 'automation_run' },
 ];
 
 /** Fields whose value is the customer's own map (property keys, header names): copied, never renamed. */

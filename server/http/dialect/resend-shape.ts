@@ -39,7 +39,7 @@ function recordOf(value: unknown, resource: ResendResource | undefined): unknown
   if (!isRecord(value)) return snakeDeep(value);
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    const converted = OPAQUE_FIELDS.has(key) ? field : snakeDeep(field);
+    const converted = OPAQUE_FIELDS.has(key) || resource?.opaque?.includes(key) ? field : snakeDeep(field);
     out[resource?.renames?.[key] ?? snakeCase(key)] = converted;
     const copy = resource?.copies?.[key];
     if (copy !== undefined && !Object.hasOwn(value, copy)) out[copy] = converted;
@@ -47,9 +47,9 @@ function recordOf(value: unknown, resource: ResendResource | undefined): unknown
   return out;
 }
 
-/** A `{ data: [...] }` answer with at most a cursor beside it. */
+/** A `{ data: [...] }` answer with at most a cursor (and the event log's `hasMore`) beside it. */
 function isPage(body: Record<string, unknown>): boolean {
-  return Array.isArray(body.data) && Object.keys(body).every((key) => key === 'data' || key === 'nextCursor' || key === 'next_cursor');
+  return Array.isArray(body.data) && Object.keys(body).every((key) => key === 'data' || key === 'nextCursor' || key === 'next_cursor' || key === 'hasMore');
 }
 
 /** The path parameter that names the record a route acts on: its last one. */
@@ -69,7 +69,9 @@ export function toResendAnswer(route: AnsweredRoute, body: unknown): unknown {
   if (!isRecord(body)) return snakeDeep(body);
   if (isPage(body) && !resource?.notPage) {
     const cursor = (body.nextCursor ?? body.next_cursor ?? null) as string | null;
-    return { object: 'list', has_more: cursor !== null, data: (body.data as unknown[]).map((item) => recordOf(item, resource)), next_cursor: cursor };
+    // The event log says itself whether more follows (its cursor is always the page's last id).
+    const more = typeof body.hasMore === 'boolean' ? body.hasMore : cursor !== null;
+    return { object: 'list', has_more: more, data: (body.data as unknown[]).map((item) => recordOf(item, resource)), next_cursor: cursor };
   }
   if (resource?.notPage) return { data: (body.data as unknown[]).map((item) => snakeDeep(item)) };
   const record = recordOf(body, resource) as Record<string, unknown>;

@@ -11,6 +11,9 @@ const summaryFields = {
   fileName: z.string().nullable(),
   segments: z.array(z.uuid()).describe('The segments (audiences) its contacts join'),
   onConflict: z.enum(IMPORT_CONFLICT_MODES),
+  confirmedConsent: z
+    .boolean()
+    .describe("Declared with confirmed_consent=true: every row's person confirmed their consent, and each imported contact got a `confirmed` consent-ledger entry naming the import"),
   counts: z
     .object({ total: z.number().int(), created: z.number().int(), updated: z.number().int(), skipped: z.number().int(), failed: z.number().int() })
     .describe('Rows of the file (the header not counted) and what became of those read so far'),

@@ -27,6 +27,15 @@ export interface SessionView {
  */
 export const LAST_SEEN_GRAIN_MS = 5 * 60_000;
 
+/**
+ * The time a session's row is judged and written by: the real time, never deps.clock. better-auth
+ * creates, refreshes and expires sessions by the process's own time (Date), so a session's times
+ * must all be of that clock: under TEST_CLOCK=on, a list filtered by the moved clock hid the
+ * sessions still signed in (and, moved back, showed expired ones), and "last seen" came out after
+ * the session's own expiry (docs/test-clock.md, "what the clock does not move").
+ */
+const sessionTime = () => new Date();
+
 /** The person signed in to the dashboard, and the session they came with; an API key has no sessions to manage. */
 function signedInPerson(principal: Principal): { userId: string; sessionId: string | null } {
   if (!principal.userId || principal.keyId) throw forbidden('Sessions are managed by the person signed in to the dashboard');
@@ -34,12 +43,12 @@ function signedInPerson(principal: Principal): { userId: string; sessionId: stri
 }
 
 /** The person's sessions that have not expired, this one first, then the most recently seen. */
-export async function listSessions(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal): Promise<SessionView[]> {
+export async function listSessions(deps: Pick<Deps, 'db'>, principal: Principal): Promise<SessionView[]> {
   const person = signedInPerson(principal);
   const rows = await deps.db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.userId, person.userId), gt(sessions.expiresAt, deps.clock.now())))
+    .where(and(eq(sessions.userId, person.userId), gt(sessions.expiresAt, sessionTime())))
     .orderBy(desc(sessions.updatedAt), desc(sessions.createdAt));
   const views = rows.map((row) => ({
     id: row.id,
@@ -99,8 +108,8 @@ export async function signOutOtherSessions(deps: Pick<Deps, 'db' | 'clock'>, pri
  * {@link LAST_SEEN_GRAIN_MS}. better-auth refreshes a session by its expiry, not by this column,
  * so touching it changes nothing of how long a session lasts.
  */
-export async function touchSession(deps: Pick<Deps, 'db' | 'clock'>, session: { id: string; updatedAt: Date }): Promise<void> {
-  const now = deps.clock.now();
+export async function touchSession(deps: Pick<Deps, 'db'>, session: { id: string; updatedAt: Date }): Promise<void> {
+  const now = sessionTime();
   if (now.getTime() - new Date(session.updatedAt).getTime() < LAST_SEEN_GRAIN_MS) return;
   await deps.db.update(sessions).set({ updatedAt: now }).where(eq(sessions.id, session.id));
 }

@@ -8,6 +8,7 @@ import type { Principal } from '../shared/principal';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { audienceHeldBy } from './holds';
 import { deleteAudienceAndOrphans } from './delete-orphans';
+import { reengagementColumns, reengagementView, type ReengagementInput, type ReengagementView } from '../sunset/setting';
 
 export type AudienceRow = typeof audiences.$inferSelect;
 
@@ -17,10 +18,19 @@ export interface AudienceView {
   contactCount: number;
   /** Sunset by human engagement after this many months (services/sunset); null: off. */
   sunsetAfterMonths: number | null;
+  /** The re-engagement email sent before sunset (services/sunset/setting.ts); null: none. */
+  sunsetReengagement: ReengagementView | null;
   createdAt: string;
 }
 
-const view = (row: AudienceRow): AudienceView => ({ id: row.id, name: row.name, contactCount: row.contactCount, sunsetAfterMonths: row.sunsetAfterMonths, createdAt: row.createdAt.toISOString() });
+const view = (row: AudienceRow): AudienceView => ({
+  id: row.id,
+  name: row.name,
+  contactCount: row.contactCount,
+  sunsetAfterMonths: row.sunsetAfterMonths,
+  sunsetReengagement: reengagementView(row),
+  createdAt: row.createdAt.toISOString(),
+});
 
 /** The organization's audience, or 404 (another organization's is not found either). */
 export async function ownAudience(db: Db, principal: Pick<Principal, 'organizationId'>, id: string): Promise<AudienceRow> {
@@ -32,16 +42,24 @@ export async function ownAudience(db: Db, principal: Pick<Principal, 'organizati
   return row;
 }
 
-export async function createAudience(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { name: string; sunsetAfterMonths?: number | null }): Promise<AudienceView> {
+export async function createAudience(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  principal: Principal,
+  input: { name: string; sunsetAfterMonths?: number | null; sunsetReengagement?: ReengagementInput | null },
+): Promise<AudienceView> {
   return deps.db.transaction(async (tx) => {
     const sunsetAfterMonths = input.sunsetAfterMonths ?? null;
-    const [row] = await tx.insert(audiences).values({ id: newId(), organizationId: principal.organizationId, name: input.name, sunsetAfterMonths, createdAt: deps.clock.now() }).returning();
+    const reengagement = await reengagementColumns(tx, deps, principal, input.sunsetReengagement ?? null);
+    const [row] = await tx
+      .insert(audiences)
+      .values({ id: newId(), organizationId: principal.organizationId, name: input.name, sunsetAfterMonths, ...reengagement, createdAt: deps.clock.now() })
+      .returning();
     await recordAudit(tx, deps, {
       organizationId: principal.organizationId,
       by: byPrincipal(principal),
       action: 'audience.created',
       target: { type: 'audience', id: row!.id, label: row!.name },
-      details: sunsetAfterMonths !== null ? { sunsetAfterMonths } : undefined,
+      details: sunsetAfterMonths !== null || reengagement.sunsetReengagementFrom ? { ...(sunsetAfterMonths !== null ? { sunsetAfterMonths } : {}), ...(reengagement.sunsetReengagementFrom ? { sunsetReengagement: true } : {}) } : undefined,
     });
     return view(row!);
   });

@@ -10,13 +10,12 @@ import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import { accountRefusal, type SendPermit } from '../emails/accept/checks';
 import { loadSendContext, type SendContext } from '../emails/accept/context';
-import { draftEmail } from '../emails/accept/draft';
-import type { EmailInput } from '../emails/accept/input';
+import { draftListCopy } from '../emails/accept/list-copy';
 import { admit, type AdmitItem } from '../emails/accept/admit';
 import type { EmailDraft } from '../emails/accept/store';
 import { startOfNextUtcDay, startOfNextUtcMonth } from '../plans/calendar';
 import { parseMailbox, type Mailbox } from '../shared/addresses';
-import type { Principal } from '../shared/principal';
+import { organizationPrincipal, type Principal } from '../shared/principal';
 import { sealUnsubscribeToken, unsubscribeKeyFrom, unsubscribeLinks } from '../unsubscribe/tokens';
 import { renderForContacts } from './content';
 import type { RenderedTemplate } from '../templates/render';
@@ -40,18 +39,6 @@ export interface ChunkResult {
   systemEmailId: string | null;
 }
 
-/** Who a broadcast's messages are sent as: the organization itself, live. */
-const broadcastPrincipal = (organizationId: string, plan: string): Principal => ({
-  organizationId,
-  permission: 'full_access',
-  mode: 'live',
-  keyId: null,
-  domainId: null,
-  userId: null,
-  plan,
-  rateLimitOverride: null,
-});
-
 /** A member of the audience as the fan-out reads it: `membershipId` is what its unsubscribe token names. */
 type ContactRow = {
   id: string;
@@ -71,16 +58,6 @@ function failureOf(context: SendContext, sender: Mailbox): string | null {
   if (refusal) return refusal.message;
   if (context.domains.get(sender.domain)?.status !== 'verified') return `${sender.domain} is no longer a verified domain of this account`;
   return null;
-}
-
-/** The headers of one-click unsubscribe (RFC 2369, RFC 8058) and bulk mail; the DKIM signature covers them. */
-function listHeaders(links: { url: string; mailto: string }): Record<string, string> {
-  return {
-    'List-Unsubscribe': `<${links.url}>, <mailto:${links.mailto}>`,
-    // RFC 8058 asks for an https URL; on a plain-http APP_URL (development) the one-click POST is not offered.
-    ...(links.url.startsWith('https:') ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
-    Precedence: 'bulk',
-  };
 }
 
 const HOLDS: Record<string, HoldReason> = { LIST_SEND_HELD: 'review', DAILY_LIMIT_EXCEEDED: 'daily_limit', MONTHLY_LIMIT_EXCEEDED: 'monthly_limit' };
@@ -123,7 +100,7 @@ export async function fanOutChunk(deps: Deps, broadcastId: string): Promise<Chun
       return nothing('failed');
     }
     const domain = context.domains.get(sender.domain)!;
-    const principal = broadcastPrincipal(row.organizationId, context.account?.plan ?? 'free');
+    const principal = organizationPrincipal(row.organizationId, context.account?.plan ?? 'free');
     const copy = copyMaker(row, { principal, sender, domain, now });
 
     // Each contact in order: the copies handed to the admit door, and where each contact stands.
@@ -243,37 +220,13 @@ async function renderCopies(deps: Pick<Deps, 'db' | 'config' | 'encryptionKey' |
   return new Map(prepared.map(({ contact, emailId, links }, index) => [contact.id, { emailId, links, rendered: rendered[index]! }]));
 }
 
-/**
- * Makes each contact's email from its rendered copy: the content, the list headers, its own email
- * id and unsubscribe links. A copy that could not be rendered for this contact (its values hit a
- * render bound) is an email recorded as failed, with the reason in its history and an
- * `email.failed` event: that contact fails, not the broadcast.
- */
+/** Makes each contact's email from its rendered copy (emails/accept/list-copy.ts), as one of the broadcast's. */
 function copyMaker(row: BroadcastRow, on: { principal: Principal; sender: Mailbox; domain: SendPermit['domain']; now: Date }) {
   return (contact: ContactRow, copy: RenderedCopy): { sent: EmailDraft } | { failed: EmailDraft } => {
-    const { emailId, links, rendered } = copy;
-    const input: EmailInput = {
-      from: row.from,
-      to: [contact.email],
-      cc: [],
-      bcc: [],
-      replyTo: row.replyTo,
-      subject: rendered instanceof AppError ? (row.subject ?? '').slice(0, 998) : rendered.subject,
-      html: rendered instanceof AppError ? undefined : (rendered.html ?? undefined),
-      text: rendered instanceof AppError ? undefined : (rendered.text ?? undefined),
-      headers: listHeaders(links),
-      tags: [],
-      tracking: {},
-    };
-    const permit: SendPermit = { sender: on.sender, domain: on.domain, deliverable: [contact.email], suppressed: [] };
-    const draft = draftEmail(on.principal, input, permit, { now: on.now, scheduledAt: null, id: emailId });
-    Object.assign(draft.row, { broadcastId: row.id, contactId: contact.id });
-    if (!(rendered instanceof AppError)) return { sent: draft };
-    const reason = `the broadcast could not be rendered for this contact: ${rendered.message}`;
-    Object.assign(draft.row, { status: 'failed' as const, nextAttemptAt: null });
-    draft.recipients = [{ address: contact.email, status: 'failed', response: reason }];
-    draft.events = [{ type: 'email.failed', recipient: contact.email, data: { reason } }];
-    return { failed: draft };
+    const listCopy = { ...copy, from: row.from, replyTo: row.replyTo, to: contact.email, subjectAsWritten: row.subject ?? '' };
+    const made = draftListCopy(listCopy, on, 'the broadcast could not be rendered for this contact');
+    Object.assign(('sent' in made ? made.sent : made.failed).row, { broadcastId: row.id, contactId: contact.id });
+    return made;
   };
 }
 

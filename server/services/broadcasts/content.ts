@@ -25,6 +25,8 @@ export interface ContactValues {
   lastName?: string | null;
   /** The contact's property values over the organization's fallbacks. */
   properties?: Record<string, ContactPropertyValue>;
+  /** Variables of the send beside the contact's own (an automation step's), which take precedence. */
+  variables?: Record<string, unknown>;
 }
 
 /** The values a test copy is rendered with: the recipient's address and a sample name. */
@@ -58,6 +60,7 @@ const variablesOf = (contact: ContactValues) => ({
   FIRST_NAME: given(contact.firstName),
   LAST_NAME: given(contact.lastName),
   RESEND_UNSUBSCRIBE_URL: contact.unsubscribeUrl,
+  ...contact.variables,
 });
 
 /**

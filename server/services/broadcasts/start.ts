@@ -1,14 +1,14 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { audienceMemberships, audiences, broadcasts, contacts, domains, organizations, templates } from '@/db/schema';
+import { audienceMemberships, audiences, broadcasts, contacts, domains, templates } from '@/db/schema';
 import { receivesBroadcasts } from '../contacts/fields';
 import { consentRequirement } from '../consent/confirmed';
+import { raiseRuleSegmentJoins } from '../automations/triggers/rule-segments';
 import { evaluateIfRuleSegment } from '../segments/evaluate';
 import { broadcastTopic } from '../topics/recipients';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { AppError, validationError } from '../../errors';
-import { accountRefusal } from '../emails/accept/checks';
-import { effectivePlan } from '../plans/effective';
+import { listMailRefusal } from '../emails/accept/list-mail-refusal';
 import { parseMailbox } from '../shared/addresses';
 import { recordBroadcastEvent } from './events';
 import type { BroadcastRow } from './view';
@@ -19,17 +19,8 @@ import type { BroadcastRow } from './view';
  * to hold it (the delete takes it for update and asks the holds).
  */
 export async function sendRefusal(tx: Db, deps: Pick<Deps, 'clock' | 'config'>, row: BroadcastRow): Promise<AppError | null> {
-  const [organization] = await tx
-    .select({ status: organizations.status, ownerConfirmedAt: organizations.ownerConfirmedAt, deletionRequestedAt: organizations.deletionRequestedAt, statusCause: organizations.statusCause, plan: organizations.plan, pendingPlan: organizations.pendingPlan, pendingPlanAt: organizations.pendingPlanAt })
-    .from(organizations)
-    .where(eq(organizations.id, row.organizationId));
-  if (!organization) return new AppError('NOT_FOUND', 'Organization not found');
-  const plan = effectivePlan(organization, deps.clock.now());
-  if (!plan.sendsBroadcasts) {
-    return new AppError('PLAN_LIMIT_EXCEEDED', `Broadcasts need a paid plan: move up from ${plan.label} to send one (test copies work on every plan)`);
-  }
-  const account = accountRefusal({ status: organization.status, ownerConfirmed: organization.ownerConfirmedAt !== null, deletionPending: organization.deletionRequestedAt !== null, unpaid: organization.statusCause === 'non_payment' });
-  if (account) return account;
+  const refusal = await listMailRefusal(tx, deps, row.organizationId, (plan) => `Broadcasts need a paid plan: move up from ${plan} to send one (test copies work on every plan)`);
+  if (refusal) return refusal;
   if (!row.audienceId) return validationError('audience_id: the audience was deleted; choose another one');
   const [audience] = await tx.select({ id: audiences.id }).from(audiences).where(eq(audiences.id, row.audienceId)).for('share');
   if (!audience) return validationError('audience_id: the audience was deleted; choose another one');
@@ -68,7 +59,8 @@ async function frozenContent(tx: Db, row: BroadcastRow): Promise<Pick<BroadcastR
  */
 export async function startSending(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, row: BroadcastRow): Promise<BroadcastRow> {
   // A rule segment's members are who its rules match now.
-  await evaluateIfRuleSegment(tx, row.audienceId!, deps.clock.now());
+  const joined = await evaluateIfRuleSegment(tx, row.audienceId!, deps.clock.now());
+  await raiseRuleSegmentJoins(tx, deps, row.organizationId, row.audienceId!, joined);
   // Postgres has no max() of uuid: the newest contact is the first by id descending.
   const [newest] = await tx
     .select({ id: audienceMemberships.contactId })

@@ -19,6 +19,8 @@ import { readRow, type ImportRowValues } from './rows';
 import type { ContactImportRow } from './view';
 import { declareConsentSource, type ConsentSource } from '../consent/source';
 import { logConsentChanges } from '../consent/events';
+import { addedToSegment, contactCreated, topicSubscribed, topicsJoinedFrom } from '../automations/triggers/contact-events';
+import { raiseEvents, type RaisedEvent } from '../automations/triggers/raise';
 
 /** Rows one batch stores, in one transaction: the spec's batch bound. */
 export const IMPORT_BATCH_ROWS = CONTACT_BATCH_LIMIT;
@@ -194,13 +196,18 @@ export async function importBatch(deps: WorkDeps, id: string, cache: ReadingCach
 /**
  * The import's declaration that its rows' people confirmed their consent: a `confirmed` ledger
  * entry for each contact of the batch (the declared source names the import), but for one
- * unsubscribed from everything, whose opt-out an import never overrides.
+ * unsubscribed from everything, whose opt-out an import never overrides (a pending one is
+ * unsubscribed too, and stays asked). The contact's `confirmed_at` copy takes the entry's time, as
+ * a clicked link's does: a double opt-in asked later then finds it confirmed and mails nothing,
+ * rather than taking it off every list until it confirms again.
  */
 async function recordDeclaredConfirmations(tx: Db, organizationId: string, outcomes: Outcome[], now: Date): Promise<void> {
   const confirmed = outcomes.filter((outcome) => !outcome.row.unsubscribed).map((outcome) => outcome.row.id);
   if (confirmed.length === 0) return;
+  const ids = `{${confirmed.join(',')}}`;
+  await tx.execute(sql`update ${contacts} set confirmed_at = ${now.toISOString()}::timestamptz where organization_id = ${organizationId} and id = any(${ids}::uuid[])`);
   await tx.execute(sql`select consent_append(c.organization_id, c.id, c.email, 'confirmed', null, null, 'import', null, ${now.toISOString()}::timestamptz)
-    from ${contacts} c where c.organization_id = ${organizationId} and c.id = any(${`{${confirmed.join(',')}}`}::uuid[]) order by c.id`);
+    from ${contacts} c where c.organization_id = ${organizationId} and c.id = any(${ids}::uuid[]) order by c.id`);
 }
 
 /** The import, and who asked for it (a key or a member), as the consent ledger names them. */
@@ -269,8 +276,10 @@ async function storeBatch(tx: Db, deps: WorkDeps, id: string, cache: ReadingCach
     await rewriteOn(tx).execute({ rows: rewritten.map((outcome) => ({ id: outcome.row.id, name: outcome.row.name, first_name: outcome.row.firstName, last_name: outcome.row.lastName, unsubscribed: outcome.row.unsubscribed, properties: outcome.row.properties, updated_at: now })) });
     for (const outcome of rewritten) event('contact.updated', eventData({ ...outcome.row, updatedAt: now }));
   }
-  for (const segmentId of row.segmentIds) await joinSegment(tx, row.organizationId, segmentId, [...outcomes.values()], now, event);
-  await chooseTopics(tx, row.organizationId, row.topics, [...outcomes.values()], now);
+  const raised = [contactCreated(created.filter((outcome) => !outcome.row.unsubscribed).map((outcome) => outcome.row))];
+  for (const segmentId of row.segmentIds) raised.push(await joinSegment(tx, row.organizationId, segmentId, [...outcomes.values()], now, event));
+  raised.push(...(await chooseTopics(tx, row.organizationId, row.topics, [...outcomes.values()], now)));
+  await raiseEvents(tx, deps, { organizationId: row.organizationId }, raised);
   if (row.confirmedConsent) await recordDeclaredConfirmations(tx, row.organizationId, [...outcomes.values()], now);
   await logEvents(tx, deps, events);
   await logConsentChanges(tx, deps);
@@ -304,8 +313,8 @@ async function storeBatch(tx: Db, deps: WorkDeps, id: string, cache: ReadingCach
  * its row said otherwise, an existing one turned unsubscribed when a row said so and never back on.
  * The segment's count and one event per member that joined or changed.
  */
-async function joinSegment(tx: Db, organizationId: string, segmentId: string, outcomes: Outcome[], now: Date, event: (type: 'contact.created' | 'contact.updated', data: Record<string, unknown>) => void): Promise<void> {
-  if (outcomes.length === 0) return;
+async function joinSegment(tx: Db, organizationId: string, segmentId: string, outcomes: Outcome[], now: Date, event: (type: 'contact.created' | 'contact.updated', data: Record<string, unknown>) => void): Promise<RaisedEvent> {
+  if (outcomes.length === 0) return addedToSegment(segmentId, []);
   const byId = new Map(outcomes.map((outcome) => [outcome.row.id, outcome.row]));
   const changed = await tx
     .insert(audienceMemberships)
@@ -326,6 +335,11 @@ async function joinSegment(tx: Db, organizationId: string, segmentId: string, ou
   for (const membership of changed) {
     event(membership.created ? 'contact.created' : 'contact.updated', memberEvent(byId.get(membership.contactId)!, segmentId, membership.subscribed));
   }
+  // For automations: the new subscribed members that are subscribed contacts (a pending one joins when it confirms).
+  return addedToSegment(
+    segmentId,
+    changed.filter((membership) => membership.created && membership.subscribed).map((membership) => byId.get(membership.contactId)!).filter((contact) => contact.pendingSince === null),
+  );
 }
 
 /**
@@ -334,15 +348,20 @@ async function joinSegment(tx: Db, organizationId: string, segmentId: string, ou
  * only where the contact has not left the topic itself. A choice that stays as it was keeps its
  * time (the fan-out reads it).
  */
-async function chooseTopics(tx: Db, organizationId: string, choices: Array<{ id: string; subscription: string }>, outcomes: Outcome[], now: Date): Promise<void> {
-  if (outcomes.length === 0) return;
+async function chooseTopics(tx: Db, organizationId: string, choices: Array<{ id: string; subscription: string }>, outcomes: Outcome[], now: Date): Promise<RaisedEvent[]> {
+  if (outcomes.length === 0) return [];
+  const joined = new Map<string, string[]>();
   for (const choice of choices) {
     const subscribed = choice.subscription === 'opt_in';
     const insert = tx.insert(contactTopics).values(outcomes.map((outcome) => ({ contactId: outcome.row.id, topicId: choice.id, organizationId, subscribed, updatedAt: now })));
     // In: only where the contact has no choice of its own yet. Out: a contact in the topic is taken out.
-    if (subscribed) await insert.onConflictDoNothing();
+    if (subscribed) joined.set(choice.id, (await insert.onConflictDoNothing().returning({ contactId: contactTopics.contactId })).map((row) => row.contactId));
     else await insert.onConflictDoUpdate({ target: [contactTopics.contactId, contactTopics.topicId], set: { subscribed: false, updatedAt: now }, setWhere: sql`${contactTopics.subscribed}` });
   }
+  // For automations: the choices that changed where the contact stands (a topic in by default had them in already).
+  const byId = new Map(outcomes.map((outcome) => [outcome.row.id, outcome.row]));
+  const changed = await topicsJoinedFrom(tx, [...joined.keys()].filter((topicId) => joined.get(topicId)!.length > 0));
+  return changed.map((topicId) => topicSubscribed(topicId, joined.get(topicId)!.map((id) => byId.get(id)!).filter((contact) => contact.pendingSince === null)));
 }
 
 /** The end of an import, in the transaction of its last batch: its file deleted, one audit entry with the counts, by whoever asked for it. */

@@ -11,6 +11,8 @@ export interface ContactImportView {
   fileName: string | null;
   segments: string[];
   onConflict: ImportConflictMode;
+  /** The organization declared that every row's person confirmed their consent (`confirmed_consent`): each imported contact got a `confirmed` ledger entry naming the import. */
+  confirmedConsent: boolean;
   counts: { total: number; created: number; updated: number; skipped: number; failed: number };
   /** The first rows not stored, in file order; `counts.failed` counts them all. */
   errors: ImportRowError[];
@@ -29,6 +31,7 @@ export function importView(row: ContactImportRow): ContactImportView {
     fileName: row.fileName,
     segments: row.segmentIds,
     onConflict: row.onConflict,
+    confirmedConsent: row.confirmedConsent,
     counts: { total: row.total, created: row.created, updated: row.updated, skipped: row.skipped, failed: row.failed },
     errors: row.errors,
     failure: row.failure ? { error: row.failure.error, code: row.failure.code } : null,

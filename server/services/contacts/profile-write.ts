@@ -19,6 +19,8 @@ import { joinSegment } from './segments';
 import type { ContactTarget } from './target';
 import { setTopicSubscriptions, type TopicChoice } from '../topics/subscriptions';
 import { logConsentChanges } from '../consent/events';
+import { contactCreated } from '../automations/triggers/contact-events';
+import { raiseEvents } from '../automations/triggers/raise';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'jobs'>;
 
@@ -143,6 +145,8 @@ async function insert(tx: Db, deps: WriteDeps, principal: Principal, email: stri
     .where(eq(organizations.id, principal.organizationId));
   await recordEvent(tx, deps, { organizationId: principal.organizationId, type: 'contact.created', data: eventData(row!) });
   await recordAudit(tx, deps, { organizationId: principal.organizationId, by: byPrincipal(principal), action: 'contact.created', target: { type: 'contact', id: row!.id, label: email }, details: { unsubscribed: row!.unsubscribed } });
+  // A pending contact is created for automations when it confirms (double-opt-in/confirm.ts).
+  if (!row!.unsubscribed) await raiseEvents(tx, deps, { organizationId: principal.organizationId, test: principal.mode === 'test' }, [contactCreated([row!])]);
   return row!;
 }
 
@@ -177,37 +181,51 @@ async function rewrite(tx: Db, deps: WriteDeps, principal: Principal, row: Conta
 export async function updateContactProfile(deps: WriteDeps, principal: Principal, target: ContactTarget, input: ContactProfileChanges): Promise<ContactProfileView> {
   const changes = await propertyChangesOf(deps.db, principal.organizationId, input.properties);
   return deps.db.transaction(async (tx) => {
-    await declareConsentSource(tx, sourceOfPrincipal(principal));
     const row = await ownContact(tx, principal, target, { lock: true });
-    const written = await rewrite(tx, deps, principal, row, input, changes, true);
-    await logConsentChanges(tx, deps);
-    return profileView(written);
+    return profileView(await updateContactIn(tx, deps, principal, row, input, changes));
   });
+}
+
+/**
+ * The contact, held for update by the caller, changed in the caller's transaction (an automation's
+ * `contact_update` step): the consent source is the principal, the ledger records an opt-out or back.
+ */
+export async function updateContactIn(tx: Db, deps: WriteDeps, principal: Principal, row: ContactRow, input: ContactProfileChanges, changes?: PropertyChanges): Promise<ContactRow> {
+  const resolved = changes ?? (await propertyChangesOf(tx, principal.organizationId, input.properties));
+  await declareConsentSource(tx, sourceOfPrincipal(principal));
+  const written = await rewrite(tx, deps, principal, row, input, resolved, true);
+  await logConsentChanges(tx, deps);
+  return written;
 }
 
 /** Deletes the contact from everything: every audience it is in (their counts), its topic choices and values, the organization's count. */
 export async function deleteContactProfile(deps: WriteDeps, principal: Principal, target: ContactTarget): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const row = await ownContact(tx, principal, target, { lock: true });
-    const left = await tx.delete(audienceMemberships).where(eq(audienceMemberships.contactId, row.id)).returning({ audienceId: audienceMemberships.audienceId });
-    if (left.length > 0) {
-      await tx
-        .update(audiences)
-        .set({ contactCount: sql`${audiences.contactCount} - 1` })
-        .where(inArray(audiences.id, left.map((membership) => membership.audienceId)));
-    }
-    await tx.delete(contacts).where(eq(contacts.id, row.id));
+    await deleteContactIn(tx, deps, principal, row);
+  });
+}
+
+/** {@link deleteContactProfile} of a contact the caller holds for update, in its transaction (an automation's `contact_delete` step). */
+export async function deleteContactIn(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, principal: Principal, row: ContactRow): Promise<void> {
+  const left = await tx.delete(audienceMemberships).where(eq(audienceMemberships.contactId, row.id)).returning({ audienceId: audienceMemberships.audienceId });
+  if (left.length > 0) {
     await tx
-      .update(organizations)
-      .set({ contactCount: sql`${organizations.contactCount} - 1` })
-      .where(eq(organizations.id, principal.organizationId));
-    await recordEvent(tx, deps, { organizationId: principal.organizationId, type: 'contact.deleted', data: eventData(row) });
-    await recordAudit(tx, deps, {
-      organizationId: principal.organizationId,
-      by: byPrincipal(principal),
-      action: 'contact.deleted',
-      target: { type: 'contact', id: row.id, label: row.email },
-      details: { audiences: left.length },
-    });
+      .update(audiences)
+      .set({ contactCount: sql`${audiences.contactCount} - 1` })
+      .where(inArray(audiences.id, left.map((membership) => membership.audienceId)));
+  }
+  await tx.delete(contacts).where(eq(contacts.id, row.id));
+  await tx
+    .update(organizations)
+    .set({ contactCount: sql`${organizations.contactCount} - 1` })
+    .where(eq(organizations.id, principal.organizationId));
+  await recordEvent(tx, deps, { organizationId: principal.organizationId, type: 'contact.deleted', data: eventData(row) });
+  await recordAudit(tx, deps, {
+    organizationId: principal.organizationId,
+    by: byPrincipal(principal),
+    action: 'contact.deleted',
+    target: { type: 'contact', id: row.id, label: row.email },
+    details: { audiences: left.length },
   });
 }

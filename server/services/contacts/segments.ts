@@ -13,6 +13,8 @@ import { ownContact, type ContactRow } from './own';
 import type { ContactTarget } from './target';
 import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
 import { logConsentChanges } from '../consent/events';
+import { addedToSegment } from '../automations/triggers/contact-events';
+import { raiseEvents } from '../automations/triggers/raise';
 
 type WriteDeps = Pick<Deps, 'db' | 'clock' | 'jobs'>;
 
@@ -55,6 +57,7 @@ export async function joinSegment(tx: Db, deps: WriteDeps, principal: Principal,
     target: { type: 'contact', id: contact.id, label: contact.email },
     details: { audienceId: audience.id, audience: audience.name, subscribed: true },
   });
+  if (contact.pendingSince === null) await raiseEvents(tx, deps, { organizationId: principal.organizationId, test: principal.mode === 'test' }, [addedToSegment(audience.id, [contact])]);
   return true;
 }
 

@@ -16,6 +16,8 @@ import { refusePastContactCap } from './cap';
 import { contactAddress, contactView, type ContactSqlRow, type ContactView } from './fields';
 import { declareConsentSource, sourceOfPrincipal } from '../consent/source';
 import { logConsentChanges } from '../consent/events';
+import { addedToSegment, contactCreated } from '../automations/triggers/contact-events';
+import { raiseEvents } from '../automations/triggers/raise';
 
 /** Contacts of one batch upsert or delete (spec). */
 export const CONTACT_BATCH_LIMIT = 1_000;
@@ -34,6 +36,8 @@ export interface ContactInput {
 
 interface Row extends ContactSqlRow {
   created: boolean;
+  /** A contact this statement made, not unsubscribed from everything (`contact.created` for automations). */
+  new_subscriber: boolean;
   queued: number;
 }
 
@@ -66,7 +70,7 @@ const upsertOn = perDatabase((db: Db) => {
         select i.id, ${org}, i.email, coalesce(i.name, ${joined(sql`i.first_name`, sql`i.last_name`)}), i.first_name, i.last_name,
           coalesce(i.unsubscribed, false), coalesce(i.properties, '{}'::jsonb), ${now}, ${now}
         from input i where not exists (select 1 from existing e where e.email = i.email)
-        returning id, email
+        returning id, email, unsubscribed
       ), merged as (
         select e.id, e.email,
           coalesce(i.name, case when (i.first_name is not null or i.last_name is not null)
@@ -95,7 +99,8 @@ const upsertOn = perDatabase((db: Db) => {
       ), upserted as (
         select t.id, t.email, coalesce(x.name, i.name, ${joined(sql`i.first_name`, sql`i.last_name`)}) as name,
           coalesce(j.subscribed, p.subscribed) and e.pending_since is null as subscribed, e.pending_since is not null as pending,
-          coalesce(j.created_at, p.created_at) as created_at, ${now} as updated_at, coalesce(j.created, false) as created
+          coalesce(j.created_at, p.created_at) as created_at, ${now} as updated_at, coalesce(j.created, false) as created,
+          exists (select 1 from inserted n where n.id = t.id and not n.unsubscribed) as new_subscriber
         from targets t join input i on i.email = t.email
           left join merged x on x.id = t.id
           left join joined j on j.contact_id = t.id
@@ -192,6 +197,7 @@ export async function upsertContacts(
       ),
     });
     await recordContactsWritten(tx, deps, principal, audience, upserted, auditScope);
+    await raiseEvents(tx, deps, principal, [contactCreated(upserted.filter((row) => row.new_subscriber)), addedToSegment(audience.id, upserted.filter((row) => row.created && row.subscribed))]);
     await logConsentChanges(tx, deps);
     return upserted;
   });

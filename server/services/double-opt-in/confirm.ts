@@ -9,6 +9,8 @@ import { recordEvent } from '../shared/events';
 import { setTopicSubscriptions } from '../topics/subscriptions';
 import { openConfirmationToken } from './tokens';
 import { logConsentChanges } from '../consent/events';
+import { addedToSegment, contactCreated } from '../automations/triggers/contact-events';
+import { raiseEvents } from '../automations/triggers/raise';
 
 /**
  * Where a confirmation link stands: `valid` (it would confirm), `confirmed` (this request confirmed
@@ -89,6 +91,8 @@ export async function confirmSubscription(deps: ConfirmDeps, token: string, clie
     });
     const [contact] = await tx.update(contacts).set({ pendingSince: null, unsubscribed: false, confirmedAt: now, updatedAt: now }).where(eq(contacts.id, row.contact.id)).returning();
     await tx.update(contactConfirmations).set({ confirmedAt: now }).where(eq(contactConfirmations.id, confirmation.id));
+    // Pending since it was made: this is when it is created for automations (docs/automations.md).
+    if (row.contact.pendingSince?.getTime() === row.contact.createdAt.getTime()) await raiseEvents(tx, deps, contact!, [contactCreated([contact!])]);
     const audienceIds = await joinLists(tx, deps, contact!, confirmation.audienceIds, now);
     const topicIds = await chooseTopics(tx, deps, contact!, confirmation.topics);
     await recordEvent(tx, deps, {
@@ -133,6 +137,7 @@ async function joinLists(tx: Db, deps: ConfirmDeps, contact: typeof contacts.$in
         .update(audiences)
         .set({ contactCount: sql`${audiences.contactCount} + 1` })
         .where(eq(audiences.id, id));
+      await raiseEvents(tx, deps, contact, [addedToSegment(id, [contact])]);
     }
     await recordEvent(tx, deps, { organizationId: contact.organizationId, type: written.created ? 'contact.created' : 'contact.updated', data: memberEvent(contact, id, true) });
   }

@@ -5,3 +5,5 @@ export { resendConfirmation, type ResentConfirmation } from './resend';
 export { deleteUnconfirmedContacts } from './sweep';
 export { CONFIRMATION_LINK_DAYS, CONFIRMATION_RESEND_LIMITS, UNCONFIRMED_CONTACT_DAYS } from './rules';
 export { CONFIRM_SUBSCRIPTION_PATH } from './tokens';
+export { checkConfirmationTemplate, confirmationTemplateOrBuiltIn } from './template';
+export { doubleOptInOf, type DoubleOptInAsk } from './asked';

@@ -7,6 +7,7 @@ import { ownContact } from '../contacts/own';
 import type { ContactTarget } from '../contacts/target';
 import type { Principal } from '../shared/principal';
 import { requestConfirmation, wakeConfirmation, type ConfirmationSender } from './request';
+import { confirmationTemplateOrBuiltIn } from './template';
 
 export interface ResentConfirmation {
   contactId: string;
@@ -17,7 +18,9 @@ export interface ResentConfirmation {
 /**
  * `POST /contacts/{idOrEmail}/confirmation`: mails a pending contact a new confirmation link, with
  * the sender, template, lists and topics of its last one unless `sender` names others; under the
- * re-send throttle (429). A contact that is not pending has nothing to confirm (409).
+ * re-send throttle (429). A contact that is not pending has nothing to confirm (409). An inherited
+ * template that can no longer write a confirmation (deleted, or edited to drop the link) gives way
+ * to the built-in text; one named in `sender` is checked as on the first request.
  */
 export async function resendConfirmation(deps: Deps, principal: Principal, target: ContactTarget, sender: Partial<ConfirmationSender> = {}): Promise<ResentConfirmation> {
   const { requested, contactId } = await deps.db.transaction(async (tx) => {
@@ -27,7 +30,10 @@ export async function resendConfirmation(deps: Deps, principal: Principal, targe
     const requested = await requestConfirmation(tx, deps, {
       principal,
       contactId: contact.id,
-      sender: { from: sender.from ?? last?.fromAddress ?? '', templateId: sender.templateId !== undefined ? sender.templateId : (last?.templateId ?? null) },
+      sender: {
+        from: sender.from ?? last?.fromAddress ?? '',
+        templateId: sender.templateId !== undefined ? sender.templateId : await confirmationTemplateOrBuiltIn(tx, principal.organizationId, last?.templateId ?? null),
+      },
       join: { audienceIds: last?.audienceIds ?? [], topics: last?.topics ?? [] },
       source: { ...sourceOfPrincipal(principal), formId: last?.formId ?? null, formVersion: last?.formVersion ?? null },
     });

@@ -5,7 +5,7 @@ import { DAY_MS, MINUTE_MS } from '../shared/time';
 /** A confirmation link works this long after it was mailed. */
 export const CONFIRMATION_LINK_DAYS = 7;
 
-/** A contact still pending this long after its last confirmation was mailed is deleted (the unconfirmed-contacts sweep). */
+/** A contact still pending this long after its last confirmation was mailed is deleted, or, when it was there before the request, no longer pending (the unconfirmed-contacts sweep). */
 export const UNCONFIRMED_CONTACT_DAYS = 30;
 
 /**

@@ -10,7 +10,7 @@ import { fetchPage, type Page } from '../shared/pagination';
 import { eitherName } from '../shared/two-names';
 import { ownRow, refuseAtLimit } from '../shared/own-rows';
 import type { Principal } from '../shared/principal';
-import { AUDIENCE_NAMES, checkDoubleOptIn, checkOrigins, checkPropertyKeys, checkTarget, checkTopics, checkUrl, FORM_LIMIT } from './rules';
+import { AUDIENCE_NAMES, checkDoubleOptIn, checkFormConfirmationTemplate, checkOrigins, checkPropertyKeys, checkTarget, checkTopics, checkUrl, FORM_LIMIT } from './rules';
 import { formEndpoint, formSnippet } from './snippet';
 
 export type FormRow = typeof forms.$inferSelect;
@@ -23,6 +23,8 @@ export interface FormInput {
   consentText: string;
   doubleOptIn?: boolean;
   domainId?: string | null;
+  /** The organization's template for the confirmation mail; null or absent: the built-in text. */
+  confirmationTemplateId?: string | null;
   successUrl?: string | null;
   errorUrl?: string | null;
   allowedOrigins: string[];
@@ -44,6 +46,7 @@ export interface FormView {
   consentVersion: number;
   doubleOptIn: boolean;
   domainId: string | null;
+  confirmationTemplateId: string | null;
   successUrl: string | null;
   errorUrl: string | null;
   allowedOrigins: string[];
@@ -68,6 +71,7 @@ const view = (appUrl: string, row: FormRow, consentText: string): FormView => ({
   consentVersion: row.consentVersion,
   doubleOptIn: row.doubleOptIn,
   domainId: row.domainId,
+  confirmationTemplateId: row.confirmationTemplateId,
   successUrl: row.successUrl,
   errorUrl: row.errorUrl,
   allowedOrigins: row.allowedOrigins,
@@ -100,6 +104,7 @@ export async function createForm(deps: Pick<Deps, 'db' | 'clock' | 'config'>, pr
     const doubleOptIn = input.doubleOptIn ?? false;
     const domainId = input.domainId ?? null;
     await checkDoubleOptIn(tx, principal, { doubleOptIn, domainId });
+    const confirmationTemplateId = await checkFormConfirmationTemplate(tx, principal, input.confirmationTemplateId ?? null);
     const now = deps.clock.now();
     const id = newId();
     const [row] = await tx
@@ -117,6 +122,7 @@ export async function createForm(deps: Pick<Deps, 'db' | 'clock' | 'config'>, pr
         consentVersion: 1,
         doubleOptIn,
         domainId,
+        confirmationTemplateId,
         successUrl: input.successUrl ? checkUrl(input.successUrl, 'success_url') : null,
         errorUrl: input.errorUrl ? checkUrl(input.errorUrl, 'error_url') : null,
         allowedOrigins: checkOrigins(input.allowedOrigins),
@@ -130,7 +136,7 @@ export async function createForm(deps: Pick<Deps, 'db' | 'clock' | 'config'>, pr
       by: byPrincipal(principal),
       action: 'form.created',
       target: { type: 'form', id, label: input.name },
-      details: { audienceId: input.audienceId, doubleOptIn, consentVersion: 1 },
+      details: { audienceId: input.audienceId, doubleOptIn, consentVersion: 1, confirmationTemplateId },
     });
     return view(deps.config.appUrl, row!, input.consentText);
   });
@@ -185,6 +191,7 @@ export async function updateForm(deps: Pick<Deps, 'db' | 'clock' | 'config'>, pr
     if (input.doubleOptIn !== undefined || input.domainId !== undefined) {
       await checkDoubleOptIn(tx, principal, { doubleOptIn: next.doubleOptIn ?? before.doubleOptIn, domainId: next.domainId !== undefined ? next.domainId : before.domainId });
     }
+    if (input.confirmationTemplateId !== undefined) set('confirmationTemplateId', await checkFormConfirmationTemplate(tx, principal, input.confirmationTemplateId), 'confirmation_template_id');
     if (input.successUrl !== undefined) set('successUrl', input.successUrl === null ? null : checkUrl(input.successUrl, 'success_url'), 'success_url');
     if (input.errorUrl !== undefined) set('errorUrl', input.errorUrl === null ? null : checkUrl(input.errorUrl, 'error_url'), 'error_url');
     if (input.allowedOrigins !== undefined) set('allowedOrigins', checkOrigins(input.allowedOrigins), 'allowed_origins');

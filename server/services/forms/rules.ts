@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { contactProperties, domains, topics } from '@/db/schema';
 import { AppError, notFound, validationError } from '../../errors';
 import { ownAudience } from '../audiences/crud';
+import { checkConfirmationTemplate } from '../double-opt-in/template';
 import { refuseRuleSegment } from '../segments/crud';
 import type { Principal } from '../shared/principal';
 import type { TwoNames } from '../shared/two-names';
@@ -75,6 +76,18 @@ export async function checkDoubleOptIn(db: Db, principal: Org, form: { doubleOpt
   if (form.doubleOptIn && form.domainId === null) {
     throw validationError('domain_id: a form with double opt-in needs domain_id, a verified domain of yours to send the confirmation mail from');
   }
+}
+
+/**
+ * The template a form's confirmation mail is written with: the rule of `POST /contacts`'s
+ * `confirmation.template_id` (the organization's, published, showing `{{ confirmation_url }}`),
+ * the error naming the form's field. Checked whenever it is chosen, with double opt-in on or not.
+ */
+export async function checkFormConfirmationTemplate(db: Db, principal: Org, templateId: string | null): Promise<string | null> {
+  if (templateId === null) return null;
+  const id = templateId.toLowerCase();
+  await checkConfirmationTemplate(db, principal.organizationId, id, 'confirmation_template_id');
+  return id;
 }
 
 /** An absolute http(s) URL, as given. */

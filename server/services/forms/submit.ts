@@ -6,10 +6,13 @@ import { AppError, validationError } from '../../errors';
 import { newId } from '../../ids';
 import type { FormSubmissionStatus } from '../../vocabulary/forms';
 import { logConsentChanges } from '../consent/events';
+import { addedToSegment, contactCreated, topicSubscribed, topicsJoinedFrom } from '../automations/triggers/contact-events';
+import { raiseEvents } from '../automations/triggers/raise';
 import { declareConsentSource, type ConsentSource } from '../consent/source';
 import { requestConfirmation, wakeConfirmation, type RequestedConfirmation } from '../double-opt-in/request';
+import { confirmationTemplateOrBuiltIn } from '../double-opt-in/template';
 import type { Plan } from '../plans/plan-table';
-import type { Principal } from '../shared/principal';
+import { organizationPrincipal } from '../shared/principal';
 import { propertyChecker } from '../contact-properties/assign';
 import { contactAddressOrRefuse } from '../contacts/fields';
 import { isDeliverableDomain } from '../emails/accept/recipient-domains';
@@ -205,15 +208,19 @@ async function join(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, form: FormRow & 
   if (membership) {
     await tx.update(audiences).set({ contactCount: sql`${audiences.contactCount} + 1` }).where(eq(audiences.id, form.audienceId));
     await recordEvent(tx, deps, { organizationId: form.organizationId, type: 'contact.created', data: { contactId: contact.id, audienceId: form.audienceId, email, name: contact.name, subscribed: true } });
+    await raiseEvents(tx, deps, form, [addedToSegment(form.audienceId, [{ id: contact.id, email }])]);
   }
   if (form.topicIds.length === 0) return;
   const live = (await tx.select({ id: topics.id }).from(topics).where(and(eq(topics.organizationId, form.organizationId), inArray(topics.id, form.topicIds)))).map((row) => row.id);
   if (live.length === 0) return;
   // A topic the contact left stays left: only topics it never chose about are joined.
-  await tx
+  const chosen = await tx
     .insert(contactTopics)
     .values(live.map((topicId) => ({ contactId: contact.id, topicId, organizationId: form.organizationId, subscribed: true, updatedAt: now })))
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ topicId: contactTopics.topicId });
+  const joined = await topicsJoinedFrom(tx, chosen.map((row) => row.topicId));
+  await raiseEvents(tx, deps, form, joined.map((topicId) => topicSubscribed(topicId, [{ id: contact.id, email }])));
 }
 
 async function storeSubmission(tx: Db, form: FormRow, input: { contactId: string | null; values: SubmittedValues; status: FormSubmissionStatus; client: SubmissionClient; now: Date }): Promise<string> {
@@ -278,6 +285,7 @@ export async function submitForm(deps: Deps, form: FormRow, email: string, raw: 
     const standing = await optedOut(tx, target, email);
     if (standing.optedOut) return done('kept_opt_out', standing.contact?.id ?? null);
     const contact = await writeContact(tx, form, values, standing.contact, now);
+    if (contact.created) await raiseEvents(tx, deps, form, [contactCreated([{ id: contact.id, email }])]);
     await join(tx, deps, target, contact, email, now);
     await logConsentChanges(tx, deps);
     return done('subscribed', contact.id);
@@ -298,7 +306,7 @@ type Asked =
  * the form's audience and topics once it confirms; a re-submission inside the re-send throttle
  * mails nothing more. A contact the organization holds already keeps its standing, since anyone
  * can type an address into a form: making it pending would take a subscriber off every list
- * until it confirms (and the unconfirmed-contacts sweep would delete it, opt-out and all). So a
+ * until it confirms (and, never confirmed, leave it unsubscribed for good). So a
  * subscribed contact joins at once, as a single opt-in form would have it join, and one that
  * opted out (suppressed, unsubscribed from everything) is left out and mailed nothing.
  */
@@ -326,9 +334,10 @@ async function askToConfirm(
   const contact = await writeContact(tx, form, values, existing ?? null, context.now, true);
   try {
     const confirmation = await requestConfirmation(tx, deps, {
-      principal: formPrincipal(form, context.plan),
+      principal: organizationPrincipal(form.organizationId, context.plan.id),
       contactId: contact.id,
-      sender: { from: await confirmationSender(tx, form) },
+      // The form's template, or the built-in text when it has none or its template no longer shows the link.
+      sender: { from: await confirmationSender(tx, form), templateId: await confirmationTemplateOrBuiltIn(tx, form.organizationId, form.confirmationTemplateId) },
       join: { audienceIds: [form.audienceId], topics: form.topicIds.map((id) => ({ id, subscription: 'opt_in' as const })) },
       source: context.source,
     });
@@ -341,17 +350,6 @@ async function askToConfirm(
   }
 }
 
-/** The organization's own live mail, as the form sends it: no key, no member. */
-const formPrincipal = (form: FormRow, plan: Plan): Principal => ({
-  organizationId: form.organizationId,
-  permission: 'full_access',
-  mode: 'live',
-  keyId: null,
-  domainId: null,
-  userId: null,
-  plan: plan.id,
-  rateLimitOverride: null,
-});
 
 /** `"Organization" <confirm@the form's domain>`: a domain the form must name, verified (the admit door checks it again). */
 async function confirmationSender(tx: Db, form: FormRow): Promise<string> {

@@ -1,5 +1,5 @@
 import { and, eq, gte, isNull, lt, sql } from 'drizzle-orm';
-import { apiKeys, domains, emails, organizations, usageCounters, usageDays, webhooks } from '@/db/schema';
+import { apiKeys, automationRunMonths, automations, domains, emails, organizations, usageCounters, usageDays, webhooks } from '@/db/schema';
 import type { Deps } from '../../deps';
 import { notFound } from '../../errors';
 import { billingPeriodOf } from './billing-period';
@@ -26,13 +26,15 @@ export interface UsageDay {
   complained: number;
 }
 
-async function caps(deps: Pick<Deps, 'db'>, organizationId: string) {
+async function caps(deps: Pick<Deps, 'db'>, organizationId: string, month: string) {
   const [row] = await deps.db
     .select({
       domains: sql<number>`(select count(*)::int from ${domains} where ${domains.organizationId} = ${organizationId})`,
       webhooks: sql<number>`(select count(*)::int from ${webhooks} where ${webhooks.organizationId} = ${organizationId})`,
       contacts: sql<number>`(select ${organizations.contactCount} from ${organizations} where ${organizations.id} = ${organizationId})`,
       apiKeys: sql<number>`(select count(*)::int from ${apiKeys} where ${apiKeys.organizationId} = ${organizationId} and ${apiKeys.mode} = 'live' and ${isNull(apiKeys.revokedAt)})`,
+      enabledAutomations: sql<number>`(select count(*)::int from ${automations} where ${automations.organizationId} = ${organizationId} and ${automations.status} = 'enabled' and ${isNull(automations.deletedAt)})`,
+      automationRuns: sql<number>`coalesce((select ${automationRunMonths.started} from ${automationRunMonths} where ${automationRunMonths.organizationId} = ${organizationId} and ${automationRunMonths.month} = ${month}), 0)`,
     })
     .from(sql`(select 1) as one`);
   return row!;
@@ -80,7 +82,7 @@ export async function describeUsage(deps: Pick<Deps, 'db' | 'clock'>, organizati
   const { start: monthStart, end: monthEnd } = billingPeriodOf(now);
   const [[stored], used, history] = await Promise.all([
     deps.db.select().from(usageCounters).where(eq(usageCounters.organizationId, organizationId)),
-    caps(deps, organizationId),
+    caps(deps, organizationId, now.toISOString().slice(0, 7)),
     monthByDay(deps, organizationId, monthStart, monthEnd),
   ]);
   const counters = stored ?? { ...NO_USAGE, monthOverageRecipients: 0, monthOverageMillicents: 0 };
@@ -132,6 +134,8 @@ export async function describeUsage(deps: Pick<Deps, 'db' | 'clock'>, organizati
       webhookEndpoints: cap(used.webhooks, plan.webhookEndpoints),
       contacts: cap(used.contacts, plan.contacts),
       apiKeys: cap(used.apiKeys, plan.apiKeys),
+      enabledAutomations: cap(used.enabledAutomations, plan.enabledAutomations),
+      automationRunsThisMonth: cap(used.automationRuns, plan.automationRunsPerMonth),
     },
     days,
   };

@@ -1,3 +1,4 @@
+import { AUTOMATION_EMAIL_RETENTION_DAYS } from '../automations/retention';
 import type { RetentionTerms } from './retention-terms';
 
 /** One processing activity carried out for the organization (Art. 30(2)(b)): why, about whom, what, to whom, how long. */
@@ -70,6 +71,24 @@ export function processingActivities(terms: RetentionTerms, webhookHosts: string
       retention: 'As long as the organization’s account; an erasure keeps the entries by hash, without the client',
     },
     {
+      id: 'sign_up_forms',
+      name: 'Sign-up forms',
+      purpose: 'Take sign-ups from the organization’s hosted forms, with double opt-in when the form asks for it',
+      dataSubjects: ['People who fill in a form'],
+      dataCategories: ['Email address, names and the property values the form asks', 'The consent text version shown', 'The person’s IP address and user agent'],
+      recipients: ['The organization (API, dashboard, data-subject export)'],
+      retention: `Submissions ${log}; what they prove stays in the consent ledger`,
+    },
+    {
+      id: 'automations',
+      name: 'Automations',
+      purpose: 'Take contacts through the organization’s automations (emails, waits, contact changes) on its own events and this service’s',
+      dataSubjects: ['Contacts', 'People the organization sends its own events about'],
+      dataCategories: ['Email address', 'Contact fields and properties', 'The payloads of the organization’s events', 'Each run’s steps and what they did'],
+      recipients: delivery,
+      retention: `Finished runs and their steps ${log} from when they finished; events sent ${log}; runs still going until they end`,
+    },
+    {
       id: 'webhooks',
       name: 'Event notifications (webhooks)',
       purpose: 'Deliver signed events about emails, contacts, domains and broadcasts to the organization’s own endpoints',
@@ -98,7 +117,12 @@ export function retentionRules(terms: RetentionTerms): RetentionRule[] {
     { data: 'Event log and webhook deliveries', days: terms.logRetentionDays, note: 'From each event' },
     { data: 'Contacts', days: null, note: 'Until removed or erased' },
     { data: 'Suppression entries', days: null, note: 'Until removed; an erased address that asked not to be mailed stays as a keyed hash' },
+    { data: 'Sign-up form submissions', days: terms.logRetentionDays, note: 'From each submission, with its client’s address and user agent; the consent ledger keeps the proof' },
     { data: 'Consent ledger', days: null, note: 'For the life of the account (the proof of consent and opt-outs); an erased address’s entries stay as a keyed hash, without the client’s address' },
+    { data: 'Automation runs and their step history', days: terms.logRetentionDays, note: 'From when the run finished (completed, failed or cancelled); a run still going is kept until it ends' },
+    { data: 'Events sent with POST /events/send', days: terms.logRetentionDays, note: 'From each event, with its payload' },
+    { data: 'Automation email records', days: AUTOMATION_EMAIL_RETENTION_DAYS, note: 'At every plan: which contact and topic an automation’s email was for, what its unsubscribe link reads; no address, no content' },
+    { data: 'Automation versions', days: null, note: 'The current one, and each earlier one while a kept run names it; the others a day after they were replaced' },
     { data: 'Audit log', days: terms.auditRetentionDays, note: 'At every plan' },
   ];
 }

@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { conflict, notFound } from '../../errors';
 import { forgetAddressInAuditLog } from '../audit/forget-address';
+import { forgetAddressInAutomations } from '../automations';
 import { forgetAddressInImports } from '../contact-imports/forget-address';
 import { declareConsentSource } from '../consent/source';
 import { forgetAddressInFormSubmissions } from '../forms';
@@ -103,8 +104,8 @@ async function reduceSuppressions(
  * its emails (to or from it) with their history, attachments and tracking records, the event-log
  * rows about it with their webhook deliveries, its contacts in every audience, and its suppression
  * entries but the one kept as a hash (reduceSuppressions), and the address in the labels of audit
- * entries about its contacts and suppression entries (the hash takes its place), and the rows imports listed as not
- * imported that name it. Emails not yet handed over (queued,
+ * entries about its contacts and suppression entries (the hash takes its place), the rows imports listed as not
+ * imported that name it, and its automation runs and the events sent for it. Emails not yet handed over (queued,
  * scheduled, waiting for a retry) are erased with the rest, so they are never sent; one a worker
  * holds at this moment makes it a 409, to be tried again once that attempt is recorded. Recorded
  * in the audit log under the address's hash. 404 when nothing is held; an address erased before,
@@ -135,8 +136,14 @@ export async function eraseRecipientData(deps: Pick<Deps, 'db' | 'clock' | 'encr
     const importErrors = await forgetAddressInImports(tx, organizationId, address);
     const consentEntriesHashed = await hashConsentEntries(tx, organizationId, address, hash);
     const formSubmissions = await forgetAddressInFormSubmissions(tx, organizationId, address);
+    const automationRows = await forgetAddressInAutomations(
+      tx,
+      organizationId,
+      address,
+      held.map((row) => row.id),
+    );
     const erased = { emails: held.length, events: loggedEvents.length, contacts: contactCount, suppressions: suppression.deleted };
-    const changed = erased.emails + erased.events + erased.contacts + erased.suppressions + auditLabels + importErrors + formSubmissions + consentEntriesHashed > 0 || suppression.hashedNow;
+    const changed = erased.emails + erased.events + erased.contacts + erased.suppressions + auditLabels + importErrors + formSubmissions + automationRows + consentEntriesHashed > 0 || suppression.hashedNow;
     if (!changed && !suppression.kept) throw notFound('Data for this address');
     // Erased before, with only its hash left: nothing changes, and nothing is recorded.
     if (!changed) return { email: address, erased, keptSuppression: suppression.kept, consentEntriesHashed };

@@ -7,11 +7,13 @@ import type { EmailStatus } from '../../vocabulary/email-statuses';
 import type { EventType } from '../../vocabulary/event-types';
 import type { Mode, Principal } from '../shared/principal';
 import type { SuppressionReason } from '../../vocabulary/suppression-reasons';
+import { automationDataOfAddress, type AddressReceivedEvent, type AddressRun } from '../automations';
 import { importErrorsNaming } from '../contact-imports/errors-naming';
 import { profileView, type ContactProfileView } from '../contacts/profile';
 import { suppressionHash } from '../suppressions/address-hash';
 import { consentEntriesOf, contactsOf, emailsOf, eventsOf, suppressionsOf } from './address-match';
 import { consentEntryView, type ConsentEntryView } from '../consent/ledger';
+import { formSubmissionsOfAddress, type AddressSubmission } from '../forms';
 import { requireLiveCaller, requireOrganizationAuthority } from './authority';
 import { subjectAddress } from './subject-address';
 
@@ -30,6 +32,12 @@ export interface RecipientData {
   imports: Array<{ id: string; fileName: string | null; createdAt: string; errors: ImportRowError[] }>;
   /** Its consent ledger (docs/consent.md): every change of its consent, oldest first, those kept by hash after an erasure included. */
   consent: ConsentEntryView[];
+  /** Its submissions of the organization's sign-up forms, oldest first: the values, the consent text's version and the client (kept for the log retention: docs/consent.md). */
+  formSubmissions: AddressSubmission[];
+  /** Its automation runs, both modes, oldest first: the automation, the status, when it started and ended, each step taken (docs/automations.md). */
+  automationRuns: AddressRun[];
+  /** The events the organization sent for it with `POST /events/send`, oldest first, with their payloads. */
+  receivedEvents: AddressReceivedEvent[];
 }
 
 export const DATA_SUBJECT_MESSAGE = 'Only the organization owner or an admin, or a full_access API key, can answer a data-subject request';
@@ -45,7 +53,7 @@ export async function recipientData(deps: Pick<Deps, 'db' | 'encryptionKey'>, pr
   const address = subjectAddress(given);
   const organizationId = principal.organizationId;
   const hash = suppressionHash(deps.encryptionKey, organizationId, address);
-  const [emailRows, eventRows, contactRows, suppressionRows, profileRows, topicRows, importRows, consentRows] = await Promise.all([
+  const [emailRows, eventRows, contactRows, suppressionRows, profileRows, topicRows, importRows, consentRows, submissionRows, automationRows] = await Promise.all([
     deps.db
       .select({ id: emails.id, mode: emails.mode, subject: emails.subject, status: emails.status, createdAt: emails.createdAt, fromAddress: emails.fromAddress, recipients: emails.recipientAddresses })
       .from(emails)
@@ -70,9 +78,11 @@ export async function recipientData(deps: Pick<Deps, 'db' | 'encryptionKey'>, pr
       .orderBy(asc(topics.createdAt), asc(topics.id)),
     importErrorsNaming(deps.db, organizationId, address),
     deps.db.select().from(consentEntries).where(consentEntriesOf(organizationId, address, hash)).orderBy(asc(consentEntries.id)),
+    formSubmissionsOfAddress(deps.db, organizationId, address),
+    automationDataOfAddress(deps.db, organizationId, address),
   ]);
   // Entries kept by hash after an erasure are listed, but hold nothing of the address: alone, they are a 404 as before.
-  const held = emailRows.length + eventRows.length + contactRows.length + suppressionRows.length + profileRows.length + importRows.length + consentRows.filter((row) => row.email !== null).length;
+  const held = emailRows.length + eventRows.length + contactRows.length + suppressionRows.length + profileRows.length + importRows.length + submissionRows.length + automationRows.runs.length + automationRows.receivedEvents.length + consentRows.filter((row) => row.email !== null).length;
   if (held === 0) throw notFound('Data for this address');
   return {
     email: address,
@@ -88,5 +98,8 @@ export async function recipientData(deps: Pick<Deps, 'db' | 'encryptionKey'>, pr
     topics: topicRows.map((row) => ({ id: row.id, name: row.name, subscription: row.subscribed ? 'opt_in' : 'opt_out', updatedAt: row.updatedAt.toISOString() })),
     imports: importRows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
     consent: consentRows.map(consentEntryView),
+    formSubmissions: submissionRows,
+    automationRuns: automationRows.runs,
+    receivedEvents: automationRows.receivedEvents,
   };
 }

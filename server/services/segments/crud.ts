@@ -6,7 +6,9 @@ import { newId } from '../../ids';
 import { ownAudience, type AudienceRow } from '../audiences/crud';
 import { byPrincipal, recordAudit } from '../audit/record';
 import type { Principal } from '../shared/principal';
-import { countMatchingEach, evaluateRuleSegment } from './evaluate';
+import { reengagementChanged, reengagementColumns, reengagementView, type ReengagementInput, type ReengagementView } from '../sunset/setting';
+import { raiseRuleSegmentJoins } from '../automations/triggers/rule-segments';
+import { countMatchingEach, evaluateRuleSegment, evaluateRuleSegmentJoining } from './evaluate';
 import { checkedRules, type SegmentRules } from './rules';
 
 /** A segment: an audience, with its rules when it is defined by them. */
@@ -21,6 +23,8 @@ export interface SegmentView {
   rulesEvaluatedAt: string | null;
   /** Sunset by human engagement after this many months (services/sunset); null: off. */
   sunsetAfterMonths: number | null;
+  /** The re-engagement email sent before sunset (services/sunset/setting.ts); null: none. */
+  sunsetReengagement: ReengagementView | null;
   createdAt: string;
 }
 
@@ -33,6 +37,7 @@ function viewOf(row: AudienceRow, matchingNow: number | null): SegmentView {
     matchingNow,
     rulesEvaluatedAt: row.rulesEvaluatedAt?.toISOString() ?? null,
     sunsetAfterMonths: row.sunsetAfterMonths,
+    sunsetReengagement: reengagementView(row),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -49,19 +54,31 @@ export function refuseRuleSegment(audience: Pick<AudienceRow, 'name' | 'rules'>)
 }
 
 /** A segment: a list (no rules: its contacts are added), or defined by rules and evaluated at once. */
-export async function createSegment(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, input: { name: string; rules?: SegmentRules; sunsetAfterMonths?: number | null }): Promise<SegmentView> {
+export async function createSegment(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  principal: Principal,
+  input: { name: string; rules?: SegmentRules; sunsetAfterMonths?: number | null; sunsetReengagement?: ReengagementInput | null },
+): Promise<SegmentView> {
   const rules = input.rules ? await checkedRules(deps.db, principal.organizationId, input.rules) : null;
   const sunsetAfterMonths = input.sunsetAfterMonths ?? null;
   const row = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
-    const [created] = await tx.insert(audiences).values({ id: newId(), organizationId: principal.organizationId, name: input.name, rules, sunsetAfterMonths, createdAt: now }).returning();
+    const reengagement = await reengagementColumns(tx, deps, principal, input.sunsetReengagement ?? null);
+    const [created] = await tx.insert(audiences).values({ id: newId(), organizationId: principal.organizationId, name: input.name, rules, sunsetAfterMonths, ...reengagement, createdAt: now }).returning();
     if (rules) await evaluateRuleSegment(tx, { id: created!.id, organizationId: principal.organizationId, rules }, now);
     await recordAudit(tx, deps, {
       organizationId: principal.organizationId,
       by: byPrincipal(principal),
       action: 'audience.created',
       target: { type: 'audience', id: created!.id, label: created!.name },
-      details: rules || sunsetAfterMonths !== null ? { ...(rules ? { rules: rules.conditions.length } : {}), ...(sunsetAfterMonths !== null ? { sunsetAfterMonths } : {}) } : undefined,
+      details:
+        rules || sunsetAfterMonths !== null || reengagement.sunsetReengagementFrom
+          ? {
+              ...(rules ? { rules: rules.conditions.length } : {}),
+              ...(sunsetAfterMonths !== null ? { sunsetAfterMonths } : {}),
+              ...(reengagement.sunsetReengagementFrom ? { sunsetReengagement: true } : {}),
+            }
+          : undefined,
     });
     return ownAudience(tx, principal, created!.id);
   });
@@ -77,26 +94,37 @@ export async function updateSegment(
   deps: Pick<Deps, 'db' | 'clock' | 'jobs'>,
   principal: Principal,
   id: string,
-  input: { name?: string; rules?: SegmentRules; sunsetAfterMonths?: number | null },
+  input: { name?: string; rules?: SegmentRules; sunsetAfterMonths?: number | null; sunsetReengagement?: ReengagementInput | null },
 ): Promise<SegmentView> {
   const current = await ownAudience(deps.db, principal, id);
   if (input.rules && !current.rules) throw conflict(`The segment "${current.name}" is a list whose contacts are added: make a new segment with rules instead`);
   const rules = input.rules ? await checkedRules(deps.db, principal.organizationId, input.rules) : undefined;
-  const sunsetChanged = input.sunsetAfterMonths !== undefined && input.sunsetAfterMonths !== current.sunsetAfterMonths;
+  const monthsChanged = input.sunsetAfterMonths !== undefined && input.sunsetAfterMonths !== current.sunsetAfterMonths;
+  const reengagement = input.sunsetReengagement === undefined ? null : await reengagementColumns(deps.db, deps, principal, input.sunsetReengagement);
+  const reengagementMoved = reengagement !== null && reengagementChanged(current, reengagement);
+  const sunsetChanged = monthsChanged || reengagementMoved;
   const row = await deps.db.transaction(async (tx) => {
     await tx
       .update(audiences)
-      .set({ ...(input.name !== undefined ? { name: input.name } : {}), ...(rules ? { rules } : {}), ...(sunsetChanged ? { sunsetAfterMonths: input.sunsetAfterMonths } : {}) })
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(rules ? { rules } : {}),
+        ...(monthsChanged ? { sunsetAfterMonths: input.sunsetAfterMonths } : {}),
+        ...(reengagementMoved ? reengagement : {}),
+      })
       .where(and(eq(audiences.id, current.id), eq(audiences.organizationId, principal.organizationId)));
-    if (rules) await evaluateRuleSegment(tx, { id: current.id, organizationId: principal.organizationId, rules }, deps.clock.now());
+    if (rules) {
+      const { joined } = await evaluateRuleSegmentJoining(tx, { id: current.id, organizationId: principal.organizationId, rules }, deps.clock.now());
+      await raiseRuleSegmentJoins(tx, deps, principal.organizationId, current.id, joined);
+    }
     await recordAudit(tx, deps, {
       organizationId: principal.organizationId,
       by: byPrincipal(principal),
       action: 'audience.updated',
       target: { type: 'audience', id: current.id, label: input.name ?? current.name },
       details: {
-        fields: [...(input.name !== undefined ? ['name'] : []), ...(rules ? ['rules'] : []), ...(sunsetChanged ? ['sunsetAfterMonths'] : [])],
-        ...(sunsetChanged ? { sunsetAfterMonths: { from: current.sunsetAfterMonths, to: input.sunsetAfterMonths } } : {}),
+        fields: [...(input.name !== undefined ? ['name'] : []), ...(rules ? ['rules'] : []), ...(monthsChanged ? ['sunsetAfterMonths'] : []), ...(reengagementMoved ? ['sunsetReengagement'] : [])],
+        ...(monthsChanged ? { sunsetAfterMonths: { from: current.sunsetAfterMonths, to: input.sunsetAfterMonths } } : {}),
       },
     });
     return ownAudience(tx, principal, current.id);

@@ -35,3 +35,15 @@ export interface Principal {
   /** The dashboard session a signed-in person came with ("this device" on their account page); absent for API keys. */
   sessionId?: string;
 }
+
+/** The organization itself sending its own list mail, live: a broadcast's copies, a form's confirmation, a re-engagement email. No key, no member. */
+export const organizationPrincipal = (organizationId: string, plan: string): Principal => ({
+  organizationId,
+  permission: 'full_access',
+  mode: 'live',
+  keyId: null,
+  domainId: null,
+  userId: null,
+  plan,
+  rateLimitOverride: null,
+});

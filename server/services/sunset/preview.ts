@@ -3,7 +3,7 @@ import { queryRows } from '@/db/client';
 import type { Deps } from '../../deps';
 import { ownAudience } from '../audiences/crud';
 import type { Principal } from '../shared/principal';
-import { dueForSunset, receivingMember, SUNSET_MONTHS_DEFAULT } from './rule';
+import { dueForSunset, receivingMember, SUNSET_MONTHS_DEFAULT, warned } from './rule';
 
 /** What a sunset setting would do to an audience, before it is turned on (or changed). */
 export interface SunsetPreview {
@@ -14,6 +14,8 @@ export interface SunsetPreview {
   wouldSunset: number;
   /** Of those, how many are sunset now. */
   sunsetNow: number;
+  /** Of those, how many were sent the re-engagement email and are in their grace period (not sunset, no sign of a person since). */
+  reengagedNow: number;
 }
 
 /**
@@ -25,13 +27,14 @@ export interface SunsetPreview {
 export async function sunsetPreview(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, audienceId: string, asked?: number): Promise<SunsetPreview> {
   const audience = await ownAudience(deps.db, principal, audienceId);
   const months = asked ?? audience.sunsetAfterMonths ?? SUNSET_MONTHS_DEFAULT;
-  const [row] = await queryRows<{ subscribed: number; would: number; now: number }>(
+  const [row] = await queryRows<{ subscribed: number; would: number; now: number; reengaged: number }>(
     deps.db,
     sql`select count(*)::int as subscribed,
         count(*) filter (where ${dueForSunset(deps.clock.now(), months)})::int as would,
-        count(*) filter (where m.sunset_at is not null)::int as now
+        count(*) filter (where m.sunset_at is not null)::int as now,
+        count(*) filter (where m.sunset_at is null and ${warned})::int as reengaged
       from audience_memberships m join contacts c on c.id = m.contact_id
       where m.audience_id = ${audience.id} and ${receivingMember}`,
   );
-  return { months, subscribed: row?.subscribed ?? 0, wouldSunset: row?.would ?? 0, sunsetNow: row?.now ?? 0 };
+  return { months, subscribed: row?.subscribed ?? 0, wouldSunset: row?.would ?? 0, sunsetNow: row?.now ?? 0, reengagedNow: row?.reengaged ?? 0 };
 }

@@ -31,3 +31,22 @@ export const silentFor = (now: Date, months: number): SQL => sql`(${lastSignOfLi
 
 /** Whether the member is due for sunset under `months` as of `now`: receiving, and silent that long. */
 export const dueForSunset = (now: Date, months: number): SQL => sql`(${receivingMember} and ${silentFor(now, months)})`;
+
+/** The range of an audience's `sunsetGraceDays` (a check constraint of the table too), and what a setting without one gets. */
+export const SUNSET_GRACE_DAYS_MIN = 1;
+export const SUNSET_GRACE_DAYS_MAX = 90;
+export const SUNSET_GRACE_DAYS_DEFAULT = 14;
+
+/**
+ * Whether the member's re-engagement email still stands as a warning: stored at or after its last
+ * sign of life. A person's open or click of it (or anything later), or a new opt-in, ends the
+ * warning: a member silent again later is warned again.
+ */
+export const warned: SQL = sql`(m.reengaged_at is not null and m.reengaged_at >= ${lastSignOfLife})`;
+
+/** Due for sunset under `months`, and not warned yet: the run sends it the re-engagement email. */
+export const dueForReengagement = (now: Date, months: number): SQL => sql`(${dueForSunset(now, months)} and not ${warned})`;
+
+/** Due for sunset under `months`, warned, and `graceDays` have passed since the warning with no sign of life: the run sets it sunset. */
+export const graceOver = (now: Date, months: number, graceDays: number): SQL =>
+  sql`(${dueForSunset(now, months)} and ${warned} and m.reengaged_at <= ${now.toISOString()}::timestamptz - make_interval(days => ${graceDays}::int))`;

@@ -10,6 +10,7 @@ import type { Principal } from '../shared/principal';
 import { byPrincipal, recordAudit } from '../audit/record';
 import { recordTemplateUpdated } from './audit';
 import { checkDeclared, type DeclaredVariable } from './declared';
+import { refuseTemplateInUse } from './in-use';
 import { TEMPLATE_LIMITS } from './limits';
 import { parseTemplate, type ParsedTemplate, type TemplateSource } from './parse';
 import { forgetSource, rememberSource } from './sources';
@@ -207,6 +208,7 @@ export async function updateTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal
 
 export async function deleteTemplate(deps: Pick<Deps, 'db' | 'clock'>, principal: Principal, id: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
+    await refuseTemplateInUse(tx, principal.organizationId, id);
     const [deleted] = await tx
       .delete(templates)
       .where(and(eq(templates.id, id), eq(templates.organizationId, principal.organizationId)))

@@ -4,6 +4,8 @@ import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { notFound, validationError } from '../../errors';
 import type { Principal } from '../shared/principal';
+import { topicSubscribed } from '../automations/triggers/contact-events';
+import { raiseEvents } from '../automations/triggers/raise';
 
 /** Where a contact stands in a topic, in the words of the topic's default (Resend's `subscription`). */
 export type TopicSubscription = TopicDefaultSubscription;
@@ -61,7 +63,7 @@ export async function topicSubscriptionsOf(db: Db, principal: Pick<Principal, 'o
  */
 export async function setTopicSubscriptions(
   tx: Db,
-  deps: Pick<Deps, 'clock'>,
+  deps: Pick<Deps, 'clock' | 'jobs'>,
   principal: Pick<Principal, 'organizationId'>,
   contactId: string,
   choices: TopicChoice[],
@@ -87,18 +89,21 @@ export async function setTopicSubscriptions(
       set: { subscribed: sql`excluded.subscribed`, updatedAt: sql`excluded.updated_at` },
       setWhere: sql`${contactTopics.subscribed} is distinct from excluded.subscribed`,
     });
-  return wanted.flatMap((choice) => {
+  const changes = wanted.flatMap((choice) => {
     const before = states.get(choice.topicId)!;
     const to: TopicSubscription = choice.subscribed ? 'opt_in' : 'opt_out';
     return before.subscription === to ? [] : [{ id: before.id, name: before.name, from: before.subscription, to }];
   });
+  const joined = changes.filter((change) => change.to === 'opt_in');
+  await raiseEvents(tx, deps, principal, joined.map((change) => topicSubscribed(change.id, [{ id: contactId }])));
+  return changes;
 }
 
 /**
  * Takes the contact out of one topic (an unsubscribe through a message sent under it), in the
  * caller's transaction. Answers whether it was in it; out already, nothing is written.
  */
-export async function leaveTopic(tx: Db, deps: Pick<Deps, 'clock'>, contact: { id: string; organizationId: string }, topicId: string): Promise<boolean> {
+export async function leaveTopic(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, contact: { id: string; organizationId: string }, topicId: string): Promise<boolean> {
   const changes = await changeTopics(tx, deps, contact, [{ id: topicId, subscription: 'opt_out' }]);
   return changes.length > 0;
 }
@@ -107,7 +112,7 @@ export async function leaveTopic(tx: Db, deps: Pick<Deps, 'clock'>, contact: { i
  * The person's own choices from the preference page, in the caller's transaction: only the topics
  * whose state changes are written (an unchanged box pins nothing). Topics no longer there are passed over.
  */
-export async function changeTopics(tx: Db, deps: Pick<Deps, 'clock'>, contact: { id: string; organizationId: string }, choices: TopicChoice[]): Promise<TopicChange[]> {
+export async function changeTopics(tx: Db, deps: Pick<Deps, 'clock' | 'jobs'>, contact: { id: string; organizationId: string }, choices: TopicChoice[]): Promise<TopicChange[]> {
   if (choices.length === 0) return [];
   const states = await topicStates(tx, contact.organizationId, contact.id);
   const current = new Map(states.map((row) => [row.id, row.subscription]));

@@ -7,6 +7,6 @@ import type { UnsubscribeState } from './vocabulary';
 export async function describeUnsubscribe(deps: Pick<Deps, 'db' | 'encryptionKey'>, token: string): Promise<UnsubscribeState | null> {
   const target = openUnsubscribeToken(deps.encryptionKey, token);
   if (!target) return null;
-  const recipient = await findRecipient(deps.db, target.membershipId, { lock: false });
+  const recipient = await findRecipient(deps.db, target.membershipId, { lock: false, emailId: target.emailId });
   return stateOf(deps.db, deps.encryptionKey, recipient, recipient ? await topicOfEmail(deps.db, target.emailId, recipient) : null);
 }

@@ -50,7 +50,7 @@ export async function unsubscribe(deps: UnsubscribeDeps, token: string, request:
       userAgent: request.client?.userAgent ?? null,
       at: deps.clock.now(),
     });
-    const recipient = await findRecipient(tx, target.membershipId, { lock: true });
+    const recipient = await findRecipient(tx, target.membershipId, { lock: true, emailId: target.emailId });
     if (!recipient) return { state: await stateOf(tx, deps.encryptionKey, null, null), changed: false, queued: 0 };
     const topic = await topicOfEmail(tx, target.emailId, recipient);
     const { step, leftIt } = await (request.everything
@@ -59,7 +59,7 @@ export async function unsubscribe(deps: UnsubscribeDeps, token: string, request:
         ? preferences(tx, deps, recipient, topic, request.preferences)
         : leave(tx, deps, recipient, topic));
     const recorded = leftIt ? await recordUnsubscribedEmail(tx, deps, { emailId: target.emailId, recipient, via: request.via }) : false;
-    const state = await stateOf(tx, deps.encryptionKey, await findRecipient(tx, target.membershipId, { lock: false }), topic);
+    const state = await stateOf(tx, deps.encryptionKey, await findRecipient(tx, target.membershipId, { lock: false, emailId: target.emailId }), topic);
     await logConsentChanges(tx, deps);
     return { state, changed: step.changed || recorded, queued: step.queued };
   });
@@ -73,15 +73,21 @@ const CONSENT_VIA_OF: Record<UnsubscribeChannel, ConsentVia> = { 'one-click': 'o
 
 type Outcome = { step: Step; leftIt: boolean };
 
-/** No more of what the email was sent under: its topic, else the audience. */
+/** No more of what the email was sent under: its topic, else the audience (an automation's email: all list mail). */
 async function leave(tx: Db, deps: UnsubscribeDeps, recipient: Recipient, topic: EmailTopic): Promise<Outcome> {
   if (topic) return { step: { changed: await leaveTopic(tx, deps, recipient, topic.id), queued: 0 }, leftIt: true };
-  return { step: await optOutContact(tx, deps, recipient), leftIt: true };
+  return { step: await leaveList(tx, deps, recipient), leftIt: true };
+}
+
+/** Out of the list the email came from: the audience, or for an automation's email every list (the contact's global flag). */
+async function leaveList(tx: Db, deps: UnsubscribeDeps, recipient: Recipient): Promise<Step> {
+  if (recipient.audienceId !== null) return optOutContact(tx, deps, { ...recipient, audienceId: recipient.audienceId });
+  return { changed: await unsubscribeFromEverything(tx, deps, recipient.id), queued: 0 };
 }
 
 /** Nothing more from the sender: out of the audience, unsubscribed from everything, suppressed. */
 async function everything(tx: Db, deps: UnsubscribeDeps, recipient: Recipient): Promise<Outcome> {
-  const optedOut = await optOutContact(tx, deps, recipient);
+  const optedOut = await leaveList(tx, deps, recipient);
   const global = await unsubscribeFromEverything(tx, deps, recipient.id);
   const suppressed = await suppressAddress(tx, deps, { organizationId: recipient.organizationId, email: recipient.email, reason: 'unsubscribe' });
   return { step: { changed: optedOut.changed || global || suppressed, queued: optedOut.queued }, leftIt: true };
@@ -103,7 +109,7 @@ async function preferences(tx: Db, deps: UnsubscribeDeps, recipient: Recipient, 
     shown.map((id) => ({ id, subscription: ticked.has(id) ? 'opt_in' : 'opt_out' })),
   );
   const leavesAudience = !topic && choices.shown.audience && !choices.ticked.audience;
-  const optedOut = leavesAudience ? await optOutContact(tx, deps, recipient) : { changed: false, queued: 0 };
+  const optedOut = leavesAudience ? await leaveList(tx, deps, recipient) : { changed: false, queued: 0 };
   const leftIt = topic ? changes.some((change) => change.id === topic.id && change.to === 'opt_out') : optedOut.changed;
   return { step: { changed: changes.length > 0 || optedOut.changed, queued: optedOut.queued }, leftIt };
 }

@@ -59,9 +59,20 @@ export async function composeMessage(deps: Pick<Deps, 'db' | 'config' | 'encrypt
     text: body.text,
     headers: row.headers,
     attachments: attachments.filter((a) => a.content).map((a) => ({ filename: a.filename, content: a.content!, contentType: a.contentType, contentId: a.contentId ?? undefined })),
-    feedback: row.broadcastId ? { organizationId: row.organizationId, stream: 'broadcast', campaignId: row.broadcastId } : { organizationId: row.organizationId, stream: 'transactional' },
+    feedback: feedbackOf(row),
     date: input.date,
     verpKey: verpKeyFrom(deps.encryptionKey),
   });
   return { message, trackedLinks: tracked?.links ?? null, expiredAttachments: attachments.filter((a) => !a.content).map((a) => a.filename) };
+}
+
+/**
+ * Gmail's Feedback-ID stream: a broadcast's copies are its campaign; other list mail (declared
+ * `Precedence: bulk`, as the re-engagement emails before sunset are) is the `list` campaign of the
+ * broadcast stream, so its complaints are never counted against transactional mail.
+ */
+function feedbackOf(row: { organizationId: string; broadcastId: string | null; headers: Record<string, string> }): { organizationId: string; stream: 'transactional' | 'broadcast'; campaignId?: string } {
+  if (row.broadcastId) return { organizationId: row.organizationId, stream: 'broadcast', campaignId: row.broadcastId };
+  const bulk = Object.entries(row.headers).some(([name, value]) => name.toLowerCase() === 'precedence' && value.trim().toLowerCase() === 'bulk');
+  return bulk ? { organizationId: row.organizationId, stream: 'broadcast', campaignId: 'list' } : { organizationId: row.organizationId, stream: 'transactional' };
 }

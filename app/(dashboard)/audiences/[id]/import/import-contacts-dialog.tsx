@@ -1,5 +1,6 @@
 'use client';
 
+import { useState } from 'react';
 import { Dialog } from '../../../../components/dialog';
 import { ErrorAlert } from '../../../../components/error-alert';
 import { Button } from '../../../../components/button';
@@ -21,10 +22,12 @@ export function ImportContactsDialog({ audience, open, onClose }: { audience: Au
   const csv = useCsvFile();
   const importer = useContactImport(audience.id);
   const { state, job } = importer;
+  const [confirmedConsent, setConfirmedConsent] = useState(false);
 
   const restart = () => {
     importer.reset();
     csv.clear();
+    setConfirmedConsent(false);
   };
 
   const close = () => {
@@ -57,7 +60,9 @@ export function ImportContactsDialog({ audience, open, onClose }: { audience: Au
           file={csv.file}
           view={csv.view}
           onBack={csv.clear}
-          onImport={() => void importer.start({ file: csv.file!.source, fileName: csv.file!.name, mapping: csv.mapping, hasHeader: csv.hasHeader })}
+          confirmedConsent={confirmedConsent}
+          onConfirmedConsentChange={setConfirmedConsent}
+          onImport={() => void importer.start({ file: csv.file!.source, fileName: csv.file!.name, mapping: csv.mapping, hasHeader: csv.hasHeader, confirmedConsent })}
         />
       )}
       {step === 'importing' && <ImportProgress job={job} onClose={close} />}

@@ -32,15 +32,20 @@ const failure = (status: number, body: { error?: unknown; code?: unknown } | nul
 
 /**
  * Sends the file as it was picked to the dashboard's upload (POST /contacts/imports with the
- * session), into the audience, updating the addresses it has (`on_conflict: upsert`). Answers the
- * import's id; a refusal throws with the server's words.
+ * session), into the audience, updating the addresses it has (`on_conflict: upsert`), with the
+ * member's declaration that every row's person confirmed their consent when they made it
+ * (`confirmed_consent`). Answers the import's id; a refusal throws with the server's words.
  */
-export async function startImport(input: { file: Blob; fileName: string; mapping: ColumnMapping; hasHeader: boolean; audienceId: string }, send: typeof fetch = fetch): Promise<string> {
+export async function startImport(
+  input: { file: Blob; fileName: string; mapping: ColumnMapping; hasHeader: boolean; audienceId: string; confirmedConsent?: boolean },
+  send: typeof fetch = fetch,
+): Promise<string> {
   const form = new FormData();
   form.append('column_map', JSON.stringify(columnMapOf(input.mapping)));
   form.append('segments', JSON.stringify([input.audienceId]));
   form.append('on_conflict', 'upsert');
   form.append('header', String(input.hasHeader));
+  if (input.confirmedConsent) form.append('confirmed_consent', 'true');
   form.append('file', input.file, input.fileName);
   const response = await send(DASHBOARD_UPLOAD_PATH, { method: 'POST', body: form, headers: { [DASHBOARD_UPLOAD_HEADER]: '1' } });
   const body = (await response.json().catch(() => null)) as { id?: string; error?: string; code?: string } | null;

@@ -1,5 +1,6 @@
 import { Alert } from '../../../../components/alert';
 import { Button } from '../../../../components/button';
+import { CheckboxField } from '../../../../components/field';
 import { countOf } from '../../../../lib/format';
 import { ColumnMapping, type ColumnChoice } from './column-mapping';
 import type { ImportRow, SkippedRow } from './contact-rows';
@@ -21,12 +22,16 @@ export function ImportMappingStep({
   file,
   view,
   onBack,
+  confirmedConsent,
+  onConfirmedConsentChange,
   onImport,
 }: {
   csv: ReturnType<typeof useCsvFile>;
   file: CsvFile;
   view: View;
   onBack: () => void;
+  confirmedConsent: boolean;
+  onConfirmedConsentChange: (confirmed: boolean) => void;
   onImport: () => void;
 }) {
   const rows = view.mapped?.rows ?? [];
@@ -75,6 +80,13 @@ export function ImportMappingStep({
           </div>
         </details>
       )}
+      <CheckboxField
+        label="Everyone in this file confirmed their subscription (double opt-in)"
+        checked={confirmedConsent}
+        onChange={(event) => onConfirmedConsentChange(event.target.checked)}
+        description="Tick only if you hold that proof for every row. Each imported contact's consent history then records it as confirmed, naming this import and you, and broadcasts for confirmed contacts only reach them."
+        data-testid="import-confirmed-consent-choice"
+      />
       <div className="flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={onBack}>
           Choose another file

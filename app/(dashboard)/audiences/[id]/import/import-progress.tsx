@@ -1,5 +1,6 @@
 import { Bar } from '../../../../components/bar';
 import { Button } from '../../../../components/button';
+import { ConfirmedConsentNote } from './confirmed-consent-note';
 import { Spinner } from '../../../../components/spinner';
 import { countOf, formatCount } from '../../../../lib/format';
 import { progressOf, type ContactImport } from './import-job';
@@ -31,6 +32,7 @@ export function ImportProgress({ job, onClose }: { job: ContactImport | null; on
         </div>
         <Bar label="Import progress" max={total} now={done} valueText={`${formatCount(done)} of ${formatCount(total)} rows`} parts={[{ percent, fill: 'bg-indigo-600' }]} />
       </div>
+      <ConfirmedConsentNote job={job} />
       <p className="text-sm text-slate-600" aria-live="polite">
         {formatCount(job.counts.created)} created, {formatCount(job.counts.updated)} updated, {formatCount(job.counts.failed)} not imported so far. The import
         runs on the server: you may close this and come back later.

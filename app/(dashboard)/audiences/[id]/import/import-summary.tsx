@@ -1,4 +1,5 @@
 import { Button } from '../../../../components/button';
+import { ConfirmedConsentNote } from './confirmed-consent-note';
 import { ErrorAlert } from '../../../../components/error-alert';
 import { StatBox } from '../../../../components/stat-box';
 import { countOf } from '../../../../lib/format';
@@ -29,6 +30,7 @@ export function ImportSummary({ job, onAnother, onDone }: { job: ContactImport; 
           Import finished: every row of the file was handled.
         </p>
       )}
+      <ConfirmedConsentNote job={job} />
       <dl className="grid grid-cols-3 gap-3">
         <StatBox label="Created" value={job.counts.created} testId="import-created" tone="good" />
         <StatBox label="Updated" value={job.counts.updated} testId="import-updated" />

@@ -33,7 +33,7 @@ export function useContactImport(audienceId: string) {
     if (finishedId) void invalidate();
   }, [finishedId]);
 
-  const start = async (input: { file: Blob; fileName: string; mapping: ColumnMapping; hasHeader: boolean }) => {
+  const start = async (input: { file: Blob; fileName: string; mapping: ColumnMapping; hasHeader: boolean; confirmedConsent: boolean }) => {
     setState({ phase: 'uploading' });
     try {
       setState({ phase: 'importing', id: await startImport({ ...input, audienceId }) });

@@ -1,0 +1,2 @@
+ALTER TABLE "forms" ADD COLUMN "confirmation_template_id" uuid;--> statement-breakpoint
+ALTER TABLE "forms" ADD CONSTRAINT "forms_confirmation_template_id_templates_id_fk" FOREIGN KEY ("confirmation_template_id") REFERENCES "public"."templates"("id") ON DELETE set null ON UPDATE no action;

@@ -1,0 +1,24 @@
+// The door of automations (docs/automations.md): what the router and, later, the run engine use.
+export { createAutomation, getAutomation, listAutomations, updateAutomation, type AutomationChanges, type AutomationInput } from './crud';
+export { deleteAutomation, duplicateAutomation, stopAutomation } from './actions';
+export { parseDefinition, sendsEmail, triggerEventName, triggerOf, type DefinitionInput } from './definition';
+export { definitionOf, ownAutomation } from './rows';
+export { endRunsOf, type RunEnding } from './runs/end';
+export { startRuns, wakeRuns, type TriggerEvent } from './runs/start';
+export { runAutomationRun, runDueAt, sweepAutomationRuns } from './runs/drive';
+export { receiveEvent, type ReceivedEvent } from './runs/receive';
+export { AUTOMATION_LIMITS } from './limits';
+export { durationSeconds } from './duration';
+export { conditionSchema, CONTACT_FIELDS, EMAIL_FIELDS, OPERATORS, type Condition } from './conditions';
+export { triggerConfigDoc, type TriggerConfig } from './trigger';
+export { addToSegmentConfig, contactDeleteConfig, contactUpdateConfig, delayConfig, sendEmailConfig, waitForEventConfig } from './step-configs';
+export type { AutomationListItem, AutomationView } from './view';
+export { listRuns, getRun, type RunListItem, type RunView, type RunStepView } from './run-views';
+export { createCustomEvent, deleteCustomEvent, getCustomEvent, listCustomEvents, updateCustomEvent, CUSTOM_EVENT_LIMIT, type CustomEventView, type EventSchema } from './events/declarations';
+export { sendEvent, type SentEvent } from './events/send';
+export { EVENT_FIELD_TYPES, PAYLOAD_LIMITS } from './events/payload';
+export type { EventReceipt } from './runs/receive';
+export { automationFigures, type AutomationFigures } from './figures';
+export { automationDataOfAddress, type AddressReceivedEvent, type AddressRun } from './address-data';
+export { forgetAddressInAutomations } from './forget-address';
+export { startTestRun, type TestRun } from './test-run';
