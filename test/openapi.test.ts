@@ -103,7 +103,7 @@ describe('GET /docs/openapi.json', () => {
         else expect(parameter.schema.format, `${key} ${parameter.name}`).toBe('uuid');
       }
     }
-    for (const [path, method] of [['/emails', 'post'], ['/emails/{id}', 'patch'], ['/emails/{id}/cancel', 'post'], ['/domains', 'post']] as const) {
+    for (const [path, method] of [['/emails', 'post'], ['/emails/{id}', 'patch'], ['/emails/{id}/cancel', 'post'], ['/domains', 'post'], ['/templates', 'post'], ['/templates/{id}', 'patch']] as const) {
       expect(Object.keys(document.paths[path][method].responses), `${method} ${path}`).toContain('409');
     }
     // A rule segment's members come from its rules: every hand-made change of them can answer 409.

@@ -123,7 +123,7 @@ const bodyLimitBytes = BODY_LIMITS.content;
 
 export const templatesRouter = router({
   create: orgProcedure
-    .meta({ openapi: { method: 'POST', path: '/templates', operationId: 'createTemplate', tags, summary: 'Create a template (Liquid placeholders, no loops or includes)' }, successStatus: 201, liveWrite: true, bodyLimitBytes })
+    .meta({ openapi: { method: 'POST', path: '/templates', operationId: 'createTemplate', tags, summary: 'Create a template (Liquid placeholders, no loops or includes)' }, successStatus: 201, liveWrite: true, bodyLimitBytes, errors: [409] })
     .input(
       z.strictObject({
         name,
@@ -222,6 +222,7 @@ export const templatesRouter = router({
       },
       liveWrite: true,
       bodyLimitBytes,
+      errors: [409],
     })
     .input(
       z.strictObject({
