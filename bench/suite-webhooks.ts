@@ -209,6 +209,17 @@ function postgresWindow(databaseName: string): () => number {
   };
 }
 
+/**
+ * The deliveries' row updates (claim, outcome) so far, and how many were heap-only (HOT: no index
+ * touched). Backends report their counts at most once a second, so this waits that long first.
+ */
+async function deliveryUpdates(world: World): Promise<{ updates: number; hot: number }> {
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  const [row] = await world.sql<Array<{ updates: number; hot: number }>>`
+    select n_tup_upd::int as updates, n_tup_hot_upd::int as hot from pg_stat_user_tables where relname = 'webhook_deliveries'`;
+  return row ?? { updates: 0, hot: 0 };
+}
+
 /** Empties the event log (and with it every delivery and attempt), vacuumed and checkpointed. */
 async function clearEvents(world: World): Promise<void> {
   await world.sql`truncate events cascade`;
@@ -289,11 +300,14 @@ async function runService(world: World, worker: Worker, variant: Variant, count:
   await world.dns.ask({ op: 'reset' });
   const limitMs = settings.seconds * 1000;
   log(`${measured ? '' : 'warm-up: '}service ${variant.id}: sweepWebhookDeliveries until ${queued} deliveries are made`);
+  const updatesBefore = await deliveryUpdates(world);
   const window = cpuWindow({ worker: worker.child.pid, sink: world.sink.child.pid, dns: world.dns.child.pid });
   const postgresUsed = postgresWindow(world.databaseName);
   const run = await worker.ask<WebhookRun>({ op: 'run', limitMs }, limitMs + 90_000);
   const postgresMs = postgresUsed();
   const usage = window.end();
+  const updatesAfter = await deliveryUpdates(world);
+  const updates = { all: updatesAfter.updates - updatesBefore.updates, hot: updatesAfter.hot - updatesBefore.hot };
   const sink = await world.sink.ask<SinkStats>({ op: 'stats' });
   const dns = await world.dns.ask<PeerStats>({ op: 'stats' });
   const { samples } = await world.sink.ask<{ samples: SinkSample[] }>({ op: 'samples' });
@@ -342,7 +356,7 @@ async function runService(world: World, worker: Worker, variant: Variant, count:
     requestP50Ms: attempts!.p50,
     requestP99Ms: attempts!.p99,
     checks: `all ${delivered} succeeded, 1 attempt each, each received once; ${signatures}`,
-    note: `${run.sweeps} sweeps${run.timedOut ? `; time-boxed at ${settings.seconds} s: ${delivered} of ${queued}` : ''}`,
+    note: `${run.sweeps} sweeps; ${updates.hot} of ${updates.all} delivery row updates heap-only (HOT)${run.timedOut ? `; time-boxed at ${settings.seconds} s: ${delivered} of ${queued}` : ''}`,
   };
   log(`service ${variant.id}: ${delivered} delivered in ${figure.seconds.toFixed(2)} s = ${figure.perSecond.toFixed(0)}/s`);
   return figure;
