@@ -302,6 +302,24 @@ describe('verification by polling real DNS', () => {
     const [row] = await app.runtime.deps.db.select().from(domains).where(eq(domains.id, domain.id));
     expect(row!.checkAttempts).toBe(1);
   });
+
+  it('checks due domains a few at a time: one whose DNS never answers does not hold up the next', { timeout: 30_000 }, async () => {
+    const { apiKey } = await app.createOrg();
+    const silent = await register(apiKey, { name: 'silent.example.com' });
+    for (const record of silent.records) dns.mute(record.name);
+    app.clock.advance(1);
+    const answered = await register(apiKey, { name: 'answered.example.com' });
+    publishRecords(dns, answered.records);
+    let sweepEnded = false;
+    const sweep = sweepDomainChecks(app.runtime.deps).then((checked) => {
+      sweepEnded = true;
+      return checked;
+    });
+    await expect.poll(async () => (await get(apiKey, answered.id)).status, { timeout: 5_000 }).toBe('verified');
+    expect(sweepEnded).toBe(false);
+    expect(await sweep).toBe(2);
+    expect((await get(apiKey, silent.id)).records.map((r: { status: string }) => r.status)).toEqual(['temporary_failure', 'temporary_failure', 'temporary_failure', 'temporary_failure']);
+  });
 });
 
 describe('POST /domains/{id}/verify', () => {

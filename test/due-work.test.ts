@@ -66,7 +66,9 @@ describe('the declarations of due work', () => {
     expect(sweep('contact-import').again!({ handled: 1, outcomes: { completed: 1 }, abandoned: 0 })).toBe(false);
     expect(sweep('contact-import').summary({ handled: 0, outcomes: {}, abandoned: 2 })).toEqual({ handled: 0, outcomes: {}, abandoned: 2 });
     expect(sweep('contact-import').summary({ handled: 0, outcomes: {}, abandoned: 0 })).toBeNull();
-    for (const kind of ['system-mail', 'domain-check', 'plan-changes', 'payment-grace', 'overage-meter', 'retention', 'sunset', 'unconfirmed-contacts'] as const) expect(sweep(kind).again).toBeUndefined();
+    for (const kind of ['system-mail', 'plan-changes', 'payment-grace', 'overage-meter', 'retention', 'sunset', 'unconfirmed-contacts'] as const) expect(sweep(kind).again).toBeUndefined();
+    expect(sweep('domain-check').again!(50)).toBe(true);
+    expect(sweep('domain-check').again!(49)).toBe(false);
     expect(sweep('system-mail').summary(3)).toEqual({ handled: 3 });
     expect(sweep('domain-check').summary(2)).toEqual({ checked: 2 });
     expect(sweep('plan-changes').summary(1)).toEqual({ applied: 1 });

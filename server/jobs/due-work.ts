@@ -5,7 +5,7 @@ import { sweepRuleSegmentTriggers } from '../services/automations/triggers/rule-
 import { sweepEmailEventTriggers } from '../services/automations/triggers/email-feed';
 import { broadcastDueAt, runBroadcast, sweepBroadcasts } from '../services/broadcasts/fan-out';
 import { runContactImport, sweepContactImports } from '../services/contact-imports/run';
-import { checkDomain, sweepDomainChecks } from '../services/domains/verification';
+import { checkDomain, DOMAIN_SWEEP_PAGE, sweepDomainChecks } from '../services/domains/verification';
 import { dispatchEmail, nextAttemptAtOf, sweepEmailDispatch } from '../services/emails/pipeline/dispatch';
 import { applyRetention } from '../services/emails/retention';
 import { reportOverage } from '../services/billing/overage-meter';
@@ -58,6 +58,8 @@ const domainCheck = dueWork({
   kind: 'domain-check',
   sweep: sweepDomainChecks,
   intervalMs: 15_000,
+  // A full page may have left domains due behind it (a backlog after an outage): again at once.
+  again: (checked) => checked >= DOMAIN_SWEEP_PAGE,
   summary: counted('checked'),
   cron: { functionId: 'domain-check-sweep', schedule: EVERY_MINUTE, step: 'sweep', answer: (checked) => ({ checked }) },
   perRow: { functionId: 'domain-check', concurrency: { per: 'id', limit: 1 }, step: 'check-dns', run: checkDomain },

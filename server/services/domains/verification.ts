@@ -113,22 +113,36 @@ async function checkClaimed(deps: Deps, row: DomainRow): Promise<DomainStatus> {
 const verifiedElsewhere = async (db: Db, row: DomainRow) =>
   (await db.select({ id: domains.id }).from(domains).where(and(eq(domains.name, row.name), ne(domains.id, row.id), isNotNull(domains.verifiedAt))).limit(1)).length > 0;
 
-async function dueDomainIds(deps: Pick<Deps, 'db' | 'clock'>, limit = 50): Promise<string[]> {
+/** Domains checked per sweep, and at once: a check waiting on a silent DNS server holds up only its own lane. */
+export const DOMAIN_SWEEP_PAGE = 50;
+const CHECKS_AT_ONCE = 8;
+
+async function dueDomainIds(deps: Pick<Deps, 'db' | 'clock'>): Promise<string[]> {
   const rows = await deps.db
     .select({ id: domains.id })
     .from(domains)
     .where(domainCheckIsDue(deps.clock.now()))
     .orderBy(asc(domains.nextCheckAt))
-    .limit(limit);
+    .limit(DOMAIN_SWEEP_PAGE);
   return rows.map((row) => row.id);
 }
 
-/** Checks the due domains one after the other; a stopping process leaves the rest for the next one. */
+/**
+ * Checks a page of due domains a few at a time, so one whose lookups time out does not keep a
+ * domain someone just asked to verify waiting; a stopping process leaves the rest for the next one.
+ */
 export async function sweepDomainChecks(deps: Deps): Promise<number> {
+  const ids = await dueDomainIds(deps);
+  let next = 0;
   let checked = 0;
-  for (const id of await dueDomainIds(deps)) {
-    if (deps.claims.stopping) break;
-    if ((await checkDomain(deps, id)) !== 'skipped') checked += 1;
-  }
+  const lane = async () => {
+    while (next < ids.length && !deps.claims.stopping) {
+      if ((await checkDomain(deps, ids[next++]!)) !== 'skipped') checked += 1;
+    }
+  };
+  // Every lane ends before the sweep does, so a failed check never leaves another running unseen.
+  const lanes = await Promise.allSettled(Array.from({ length: CHECKS_AT_ONCE }, lane));
+  const failed = lanes.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
   return checked;
 }
