@@ -118,6 +118,10 @@ describe('prepared statements on the real database', () => {
     ]);
     expect(readBack.map((row) => row.list)).toEqual([[hostile], ['plain', 'x y', ''], [hostile], [hostile]]);
     expect(readBack.every((row) => (row.data as { text: string }).text === 'tab\tbell\u0007 \u2028 "q" \\')).toBe(true);
+    // JSON without a null among the rows travels as one document: each row still gets its own, in order.
+    const documents = Array.from({ length: 300 }, (_, index) => sqlNamed(awkward, { count: index, data: index % 7 === 0 ? [index, hostile] : { index, html: hostile } }));
+    const documentsBack = await read.execute({ rows: documents });
+    expect(documentsBack.map((row) => [row.count, row.data])).toEqual(documents.map((row) => [row.count, row.data]));
     const splitting = `${newId()},${newId()}`;
     await expect(read.execute({ rows: [sqlNamed(awkward, { id: splitting, count: 1 }), sqlNamed(awkward, { count: 2 })] })).rejects.toThrow(/uuid/);
   });
