@@ -27,7 +27,8 @@
  * (1000000), BENCH_LIST_DURATION (5 s), BENCH_LIST_CONNECTIONS (10), BENCH_EMAIL_PARTS, BENCH_PROFILE=1,
  * BENCH_EMAIL_ORDER=spread (single sends interleave the organizations), BENCH_EMAIL_BODY=html-only
  * (the receipt as an HTML fragment without text: delivery wraps it and derives the text),
- * BENCH_EMAIL_TARGETS (rest,services,bare: which targets the parts measure, in that order); with BENCH_COMPARE_DIR,
+ * BENCH_EMAIL_TARGETS (rest,services,bare: which targets the parts measure, in that order), BENCH_EMAIL_KEEP_ROWS=1
+ * (a measure starts with the emails the measures before it stored, instead of from the seeded database); with BENCH_COMPARE_DIR,
  * BENCH_COMPARE_ROUNDS (6) and BENCH_COMPARE_WARMUP_ROUNDS (1, not counted).
  */
 import { randomBytes } from 'node:crypto';
@@ -271,11 +272,6 @@ interface LoadFigure {
   measured: LoadSummary;
 }
 
-/**
- * Clears what the previous measure left Postgres to do, so it is not billed to this one: without
- * it, the checkpoint and autovacuum work after a run of single sends (each its own commit) landed
- * in the batch run that followed, and moved it by a fifth from run to run.
- */
 /** One statement of pg_stat_statements over a measured run, per item (email or page). */
 interface StatementFigure {
   query: string;
@@ -319,9 +315,27 @@ async function readStatements(sql: postgres.Sql, items: number): Promise<Stateme
   });
 }
 
+/**
+ * Clears what the previous measure left Postgres to do, so it is not billed to this one: without
+ * it, the checkpoint and autovacuum work after a run of single sends (each its own commit) landed
+ * in the batch run that followed, and moved it by a fifth from run to run. The previous measure's
+ * emails go too (after the check that none moved on), so every measure starts from the seeded
+ * database: a target measured second wrote into tables and GIN indexes its predecessor had grown
+ * by half a million rows, and paid 0.005-0.009 ms more Postgres CPU per email for it, whichever
+ * target it was (docs/benchmarks.md, "Each measure from the seeded database").
+ * BENCH_EMAIL_KEEP_ROWS=1 keeps them, as before 2026-12-01.
+ */
 async function settle(world: World): Promise<void> {
-  await world.sql`vacuum (analyze) emails, email_events, events`;
+  await checkNothingMoved(world);
+  if (process.env.BENCH_EMAIL_KEEP_ROWS !== '1') await world.sql`truncate emails, email_recipients, email_events, events cascade`;
+  await world.sql`vacuum (analyze) emails, email_recipients, email_events, events`;
   await world.sql`checkpoint`;
+}
+
+/** The REST target runs without the embedded runner: nothing it accepted may have moved on. */
+async function checkNothingMoved(world: World): Promise<void> {
+  const [moved] = await world.sql<Array<{ n: string }>>`select count(*)::text as n from emails where status <> 'queued'`;
+  if (Number(moved!.n) !== 0) throw new Error(`${moved!.n} accepted emails left 'queued' while sends were measured: something delivered`);
 }
 
 async function measureLoad(
@@ -469,9 +483,7 @@ async function sendingParts(world: World, parts: Part[]): Promise<LoadFigure[]> 
       await stopChild(child);
     }
   }
-  // The REST target runs without the embedded runner: nothing it accepted may have moved on.
-  const [moved] = await world.sql<Array<{ n: string }>>`select count(*)::text as n from emails where status <> 'queued'`;
-  if (Number(moved!.n) !== 0) throw new Error(`${moved!.n} accepted emails left 'queued' while sends were measured: something delivered`);
+  await checkNothingMoved(world);
   log('checked: every accepted email is still queued (no delivery ran during the send measures)');
   return figures;
 }
