@@ -76,7 +76,8 @@ export function emailEventCtes(written: string, options: { tally: boolean }): SQ
 /** The `events` placeholder's rows for one email's events at one moment. */
 export function emailEventRecords(emailId: string, at: Date, list: EmailEventInput[]): Array<Record<string, unknown>> {
   return list.map((event) => {
-    const id = newId();
+    // The acceptance entry is not stored in the history (emails/history.ts): it needs no id there.
+    const id = event.type === UNSTORED_HISTORY_TYPE ? null : newId();
     // The extra fields before the spread: properties after one cost V8 microseconds per object.
     return {
       log_id: newId(),
