@@ -3,6 +3,7 @@ import { domains } from '@/db/schema';
 import type { Db } from '@/db/client';
 import type { Deps } from '../../deps';
 import { claimable, claimedBy, unclaimedBy } from '../shared/claims/lease';
+import { inLanes } from '../shared/lanes';
 import { recordEvent } from '../shared/events';
 import { checkDomainRecords, type RecordStatuses } from './dns-check';
 import { activeKey } from './repo';
@@ -132,17 +133,14 @@ async function dueDomainIds(deps: Pick<Deps, 'db' | 'clock'>): Promise<string[]>
  * domain someone just asked to verify waiting; a stopping process leaves the rest for the next one.
  */
 export async function sweepDomainChecks(deps: Deps): Promise<number> {
-  const ids = await dueDomainIds(deps);
-  let next = 0;
   let checked = 0;
-  const lane = async () => {
-    while (next < ids.length && !deps.claims.stopping) {
-      if ((await checkDomain(deps, ids[next++]!)) !== 'skipped') checked += 1;
-    }
-  };
-  // Every lane ends before the sweep does, so a failed check never leaves another running unseen.
-  const lanes = await Promise.allSettled(Array.from({ length: CHECKS_AT_ONCE }, lane));
-  const failed = lanes.find((result) => result.status === 'rejected');
-  if (failed) throw failed.reason;
+  await inLanes(
+    await dueDomainIds(deps),
+    CHECKS_AT_ONCE,
+    async (id) => {
+      if ((await checkDomain(deps, id)) !== 'skipped') checked += 1;
+    },
+    () => deps.claims.stopping,
+  );
   return checked;
 }

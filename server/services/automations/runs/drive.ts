@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { automationRuns } from '@/db/schema';
 import type { Deps } from '../../../deps';
 import { claimable, claimedBy } from '../../shared/claims/lease';
+import { inLanes } from '../../shared/lanes';
 import { takeStep } from './step';
 import { takeStepsTogether } from './together';
 
@@ -85,19 +86,22 @@ export async function sweepAutomationRuns(deps: Deps): Promise<RunSweepReport> {
       report.outcomes[outcome] = (report.outcomes[outcome] ?? 0) + 1;
     }
     await deps.claims.release(automationRuns, handedBack);
-    let next = 0;
-    // Runs are independent rows: a few at once keep Postgres's connections busy (PGlite takes them in turn).
-    const lane = async () => {
-      while (next < ids.length && !deps.claims.stopping) {
-        const turn = await drive(deps, ids[next++]!);
-        report.handled += 1;
-        report.outcomes[turn.outcome] = (report.outcomes[turn.outcome] ?? 0) + 1;
-      }
-    };
+    let started = 0;
     try {
-      await Promise.all(Array.from({ length: RUNS_AT_ONCE }, lane));
+      await inLanes(
+        ids,
+        RUNS_AT_ONCE,
+        async (id) => {
+          started += 1;
+          const turn = await drive(deps, id);
+          report.handled += 1;
+          report.outcomes[turn.outcome] = (report.outcomes[turn.outcome] ?? 0) + 1;
+        },
+        () => deps.claims.stopping,
+      );
     } finally {
-      await deps.claims.release(automationRuns, ids.slice(next));
+      // Runs no lane started are given back at once, not left to their lease.
+      await deps.claims.release(automationRuns, ids.slice(started));
     }
     if (claimed.length < SWEEP_CLAIM) return report;
   }
