@@ -4,7 +4,7 @@ import { createApiKey, listApiKeys, renameApiKey, revokeApiKey } from '../servic
 import { SMTP_CERTIFICATES, SMTP_USERNAME, smtpSettings } from '../services/api-keys/smtp-settings';
 import { orgProcedure } from '../trpc/procedures';
 import { router } from '../trpc/init';
-import { idParam, isoDate, messageResponse } from './shared';
+import { nonBlank, idParam, isoDate, messageResponse } from './shared';
 
 const permission = z.enum(API_KEY_PERMISSIONS);
 const mode = z.enum(API_KEY_MODES);
@@ -34,7 +34,7 @@ const smtpSettingsOutput = z.object({
   certificate: z.enum(SMTP_CERTIFICATES),
 });
 
-const keyName = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+const keyName = nonBlank(100);
 
 const createBody = z.strictObject({
   name: keyName,

@@ -15,7 +15,7 @@ import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
 import { AUTOMATION_STATUSES, CONNECTION_TYPES, STEP_TYPES } from '../vocabulary/automations';
 import { stepsDocument } from './automations-doc';
-import { idParam, isoDate, messageResponse, pageQuery } from './shared';
+import { nonBlank, idParam, isoDate, messageResponse, pageQuery } from './shared';
 
 // Resend's automations (docs/automations.md). The edge checks each step's and connection's outline;
 // the service reads each config by its type, so a refusal can name the step's key.
@@ -45,7 +45,7 @@ const steps = z
   .max(AUTOMATION_LIMITS.steps, `must hold at most ${AUTOMATION_LIMITS.steps} steps`)
   .meta({ override: ({ jsonSchema }) => Object.assign(jsonSchema, stepsDocument) });
 const connections = z.array(connection).max(AUTOMATION_LIMITS.connections, `must hold at most ${AUTOMATION_LIMITS.connections} connections`);
-const name = z.string().trim().min(1, 'must not be empty').max(AUTOMATION_LIMITS.nameChars, `must be at most ${AUTOMATION_LIMITS.nameChars} characters`);
+const name = nonBlank(AUTOMATION_LIMITS.nameChars);
 const status = z.enum(AUTOMATION_STATUSES);
 
 const listItem = z
@@ -129,7 +129,7 @@ export const automationsRouter = router({
 
   // The dashboard's "Test run" (docs/automations.md, "Dashboard"): no REST path, an API key starts test runs with a test key's event.
   testRun: orgProcedure
-    .input(z.strictObject({ ...byId, contact: z.string().trim().min(1, 'must not be empty').max(320, 'must be at most 320 characters').describe("The contact's id or address") }))
+    .input(z.strictObject({ ...byId, contact: nonBlank(320).describe("The contact's id or address") }))
     .output(z.object({ runId: z.uuid(), automationId: z.uuid(), version: z.number().int(), contactId: z.uuid(), contactEmail: z.string() }))
     .mutation(({ ctx, input }) => {
       if (ctx.channel !== 'dashboard') throw forbidden('A test run is started in the dashboard');

@@ -18,7 +18,7 @@ import {
 } from '../services/forms';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
-import { idParam, isoDate, jsonBoolean, messageResponse, pageQuery, underOneName } from './shared';
+import { idParam, nonBlank, isoDate, jsonBoolean, messageResponse, pageQuery, underOneName } from './shared';
 
 const form = z
   .object({
@@ -57,7 +57,7 @@ const submission = z
   })
   .meta({ id: 'FormSubmission' });
 
-const name = z.string().trim().min(1, 'must not be empty').max(FORM_NAME_MAX, `must be at most ${FORM_NAME_MAX} characters`);
+const name = nonBlank(FORM_NAME_MAX);
 const audienceId = z.uuid({ message: 'must be the id of one of your audiences' });
 const segmentId = z.uuid({ message: 'must be the id of one of your segments (audiences)' }).describe("Resend's name for `audience_id`: give one of the two");
 const topicIds = z.array(z.uuid({ message: 'must be the id of one of your topics' })).max(FORM_TOPICS_MAX, `must list at most ${FORM_TOPICS_MAX} topics`);
@@ -66,7 +66,7 @@ const fields = z.strictObject({
   last_name: jsonBoolean().optional(),
   properties: z.array(z.string().max(50)).max(FORM_PROPERTIES_MAX, `must list at most ${FORM_PROPERTIES_MAX} properties`).optional().describe('Contact property keys the form asks for, in order'),
 });
-const consentText = z.string().trim().min(1, 'must not be empty').max(CONSENT_TEXT_MAX, `must be at most ${CONSENT_TEXT_MAX} characters`).describe('What the person agrees to, shown above the button; a change makes a new version');
+const consentText = nonBlank(CONSENT_TEXT_MAX).describe('What the person agrees to, shown above the button; a change makes a new version');
 const url = z.string().max(FORM_URL_MAX, `must be at most ${FORM_URL_MAX} characters`);
 const origins = z
   .array(z.string().max(200))

@@ -27,6 +27,19 @@ export const idParam = decoded.pipe(z.uuid({ message: 'must be a UUID' }));
  */
 export const jsonBoolean = () => z.boolean({ message: 'must be true or false' }).pipe(z.boolean());
 
+/**
+ * Text trimmed before it is read, which must then hold something. The document says so with a
+ * pattern (a non-space character), so a client reading it can tell " " is refused; the check itself
+ * stays one: trimmed, at least one character.
+ */
+export const nonBlank = (max: number, messages: { empty?: string; long?: string } = {}) =>
+  z
+    .string()
+    .trim()
+    .min(1, messages.empty ?? 'must not be empty')
+    .max(max, messages.long ?? `must be at most ${max} characters`)
+    .meta({ pattern: '\\S' });
+
 export const messageResponse = z.object({ message: z.string() }).meta({ id: 'MessageResponse' });
 
 export const isoDate = z.string().meta({ format: 'date-time' });

@@ -3,7 +3,7 @@ import { TOPIC_DEFAULT_SUBSCRIPTIONS } from '@/db/schema';
 import { createTopic, deleteTopic, getTopic, listTopics, updateTopic } from '../services/topics/crud';
 import { router } from '../trpc/init';
 import { orgProcedure } from '../trpc/procedures';
-import { idParam, isoDate, messageResponse } from './shared';
+import { nonBlank, idParam, isoDate, messageResponse } from './shared';
 
 const topic = z
   .object({
@@ -16,7 +16,7 @@ const topic = z
   })
   .meta({ id: 'Topic' });
 
-const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').describe('What a contact reads on the preference page; unique, whatever the case');
+const name = nonBlank(100).describe('What a contact reads on the preference page; unique, whatever the case');
 const description = z.string().trim().max(500, 'must be at most 500 characters').nullable().optional();
 
 const tags = ['Topics'];

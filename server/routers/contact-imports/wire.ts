@@ -5,13 +5,14 @@ import type { ColumnMap, ColumnRef } from '../../services/contact-imports/column
 import { IMPORT_SEGMENTS_MAX, type ImportOptions } from '../../services/contact-imports/queue';
 import { IMPORT_CONFLICT_MODES, SUBSCRIPTION_COLUMN_KINDS } from '../../vocabulary/contact-imports';
 import { describeIssues } from '../../trpc/envelope';
+import { nonBlank } from '../shared';
 
 /** The text fields of `POST /contacts/imports` beside `file`; objects and arrays as JSON text, as Resend takes them. */
 export const IMPORT_FIELDS = ['column_map', 'segments', 'topics', 'on_conflict', 'header', 'confirmed_consent'] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
 const columnRef = z.union([
-  z.string().trim().min(1, 'must name a column').max(500, 'must be at most 500 characters'),
+  nonBlank(500, { empty: 'must name a column' }),
   z.number().int('must be a column title or a position (1 for the first column)').min(1, 'must be 1 or more').max(100_000),
 ]);
 
